@@ -1,0 +1,142 @@
+/* cpu: x86-64 CPU primitives (CPUID, MSRs, TSC, PMCs, port I/O, control
+ * registers).  The plain MSR/PMC forms fault like the instructions do; use
+ * the *_safe forms (safe.h) wherever the access might not exist.  PMU
+ * drivers reach MSRs only through pmu/backend.h, never through these. */
+#ifndef ARCH_X86_CPU_H
+#define ARCH_X86_CPU_H
+
+#include <stdint.h>
+
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+static inline struct cpuid_regs cpuid_count(uint32_t leaf, uint32_t sub)
+{
+	struct cpuid_regs r;
+
+	__asm__ volatile("cpuid"
+			 : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
+			 : "a"(leaf), "c"(sub));
+	return r;
+}
+
+static inline struct cpuid_regs cpuid(uint32_t leaf)
+{
+	return cpuid_count(leaf, 0);
+}
+
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr"
+			 : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32))
+			 : "memory");
+}
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline uint64_t rdpmc(uint32_t idx)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline void outl(uint16_t port, uint32_t v)
+{
+	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint64_t read_flags(void)
+{
+	uint64_t f;
+
+	__asm__ volatile("pushfq; popq %0" : "=r"(f));
+	return f;
+}
+
+static inline void write_flags(uint64_t f)
+{
+	__asm__ volatile("pushq %0; popfq" : : "r"(f) : "memory", "cc");
+}
+
+static inline void irq_disable(void)
+{
+	__asm__ volatile("cli" ::: "memory");
+}
+
+static inline uint64_t read_cr0(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t read_cr3(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t read_cr4(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+
+static inline void write_cr4(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
+}
+
+static inline uint16_t read_cs(void)
+{
+	uint16_t v;
+
+	__asm__ volatile("mov %%cs, %0" : "=r"(v));
+	return v;
+}
+
+/* Serializes instruction execution (SDM Vol. 3A §9.3: CPUID serializes). */
+static inline void serialize(void)
+{
+	cpuid(0);
+}
+
+#define X86_EFLAGS_TF (1u << 8)
+#define X86_EFLAGS_IF (1u << 9)
+
+#endif

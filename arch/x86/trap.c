@@ -1,0 +1,190 @@
+/* trap: IDT for vectors 0-31, fixups, catch frames (see trap.h). */
+#include "trap.h"
+#include "cpu.h"
+#include "safe.h"
+#include "../../lib/string.h"
+
+struct catch_ctx {
+	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip, rflags;
+	uint64_t ds, es, ss;
+};
+
+struct catch_frame {
+	struct catch_ctx ctx;
+	struct fault fault;
+	struct catch_frame *prev;
+};
+
+struct idt_gate {
+	uint16_t offset_lo;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type_attr;
+	uint16_t offset_mid;
+	uint32_t offset_hi;
+	uint32_t reserved;
+} __attribute__((packed));
+
+struct idt_ptr {
+	uint16_t limit;
+	uint64_t base;
+} __attribute__((packed));
+
+int catch_save(struct catch_ctx *ctx) __attribute__((returns_twice));
+void catch_resume(struct catch_ctx *ctx) __attribute__((noreturn));
+void trap_dispatch(struct trap_frame *tf);
+
+extern const char trap_stubs[];
+extern const struct ex_entry __ex_table_start[], __ex_table_end[];
+
+static struct idt_gate idt[256] __attribute__((aligned(16)));
+static struct idt_ptr firmware_idt;
+static int installed;
+static struct catch_frame *catch_top;
+static trap_hook_fn hooks[32];
+static void (*fatal)(const struct fault *f);
+
+static const char *const vector_names[32] = {
+	"#DE", "#DB", "NMI", "#BP", "#OF", "#BR", "#UD", "#NM",
+	"#DF", "vector 9", "#TS", "#NP", "#SS", "#GP", "#PF", "vector 15",
+	"#MF", "#AC", "#MC", "#XM", "#VE", "#CP", "vector 22", "vector 23",
+	"vector 24", "vector 25", "vector 26", "vector 27", "#HV", "#VC",
+	"#SX", "vector 31",
+};
+
+const char *trap_vector_name(unsigned vector)
+{
+	return vector < 32 ? vector_names[vector] : "external interrupt";
+}
+
+static void set_gate(unsigned v, uint64_t handler, uint16_t cs, unsigned dpl)
+{
+	struct idt_gate *g = &idt[v];
+
+	g->offset_lo = (uint16_t)handler;
+	g->selector = cs;
+	g->ist = 0;
+	/* Present, DPL, 64-bit interrupt gate (type 0xE): SDM Vol. 3A §6.14.1 */
+	g->type_attr = (uint8_t)(0x80 | dpl << 5 | 0x0e);
+	g->offset_mid = (uint16_t)(handler >> 16);
+	g->offset_hi = (uint32_t)(handler >> 32);
+	g->reserved = 0;
+}
+
+void trap_install(void)
+{
+	uint16_t cs = read_cs();
+	unsigned n;
+
+	if (installed)
+		return;
+	__asm__ volatile("sidt %0" : "=m"(firmware_idt));
+	/* Keep the firmware's gates for everything we do not handle. */
+	n = (firmware_idt.limit + 1u) / sizeof(struct idt_gate);
+	memset(idt, 0, sizeof(idt));
+	memcpy(idt, (void *)firmware_idt.base,
+	       (n > 256 ? 256 : n) * sizeof(struct idt_gate));
+	for (unsigned v = 0; v < 32; v++) {
+		/* INT3/INTO from ring 3 need DPL 3 (SDM Vol. 3A §6.12.1.1). */
+		unsigned dpl = (v == VEC_BP || v == VEC_OF) ? 3 : 0;
+
+		set_gate(v, (uint64_t)(trap_stubs + 16 * v), cs, dpl);
+	}
+	struct idt_ptr p = { sizeof(idt) - 1, (uint64_t)idt };
+	__asm__ volatile("lidt %0" : : "m"(p) : "memory");
+	installed = 1;
+}
+
+void trap_restore(void)
+{
+	if (!installed)
+		return;
+	__asm__ volatile("lidt %0" : : "m"(firmware_idt) : "memory");
+	installed = 0;
+}
+
+int trap_installed(void)
+{
+	return installed;
+}
+
+void trap_set_hook(unsigned vector, trap_hook_fn fn)
+{
+	if (vector < 32)
+		hooks[vector] = fn;
+}
+
+void trap_set_fatal(void (*fn)(const struct fault *f))
+{
+	fatal = fn;
+}
+
+static int has_error_code(unsigned v)
+{
+	return v == 8 || v == 10 || v == 11 || v == 12 || v == 13 ||
+	       v == 14 || v == 17 || v == 21 || v == 29 || v == 30;
+}
+
+void trap_fault_from_frame(const struct trap_frame *tf, struct fault *f)
+{
+	f->vector = (unsigned)tf->vector;
+	f->has_error = has_error_code(f->vector);
+	f->error = tf->error;
+	f->rip = tf->rip;
+	f->cs = tf->cs;
+	f->rflags = tf->rflags;
+	f->rsp = tf->rsp;
+	f->cr2 = 0;
+	if (f->vector == VEC_PF)
+		__asm__ volatile("mov %%cr2, %0" : "=r"(f->cr2));
+}
+
+static int apply_fixup(struct trap_frame *tf)
+{
+	for (const struct ex_entry *e = __ex_table_start; e < __ex_table_end;
+	     e++) {
+		uint64_t insn = (uint64_t)&e->insn + (int64_t)e->insn;
+
+		if (insn == tf->rip) {
+			tf->rip = (uint64_t)&e->fixup + (int64_t)e->fixup;
+			tf->rax = tf->vector;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void trap_dispatch(struct trap_frame *tf)
+{
+	struct fault f;
+
+	if (tf->vector < 32 && hooks[tf->vector] && hooks[tf->vector](tf))
+		return;
+	if ((tf->cs & 3) == 0 && apply_fixup(tf))
+		return;
+	trap_fault_from_frame(tf, &f);
+	if (catch_top) {
+		catch_top->fault = f;
+		catch_resume(&catch_top->ctx);
+	}
+	if (fatal)
+		fatal(&f);
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+int trap_catch(void (*fn)(void *), void *arg, struct fault *out)
+{
+	struct catch_frame frame;
+
+	frame.prev = catch_top;
+	if (catch_save(&frame.ctx) == 0) {
+		catch_top = &frame;
+		fn(arg);
+		catch_top = frame.prev;
+		return 0;
+	}
+	catch_top = frame.prev;
+	*out = frame.fault;
+	return 1;
+}

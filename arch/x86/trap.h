@@ -1,0 +1,57 @@
+/* trap: the harness's own handling of exception vectors 0-31 while tests
+ * run.  trap_install() puts an IDT in place that keeps the firmware's
+ * gates for vectors 32-255 and routes 0-31 here; trap_restore() gives the
+ * firmware its IDT back.  A fault is resolved in this order:
+ *   1. an installed hook for the vector (the single-step tracer's #DB);
+ *   2. an exception-table fixup (the *_safe instructions, safe.h);
+ *   3. the innermost trap_catch() frame, which returns the fault;
+ *   4. the fatal handler (log a Bail out!, leave through the exit path). */
+#ifndef ARCH_X86_TRAP_H
+#define ARCH_X86_TRAP_H
+
+#include <stdint.h>
+
+/* Saved by entry.S, lowest address first. */
+struct trap_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error;
+	uint64_t rip, cs, rflags, rsp, ss;	/* pushed by the CPU */
+};
+
+struct fault {
+	unsigned vector;
+	int has_error;
+	uint64_t error, rip, cs, rflags, rsp, cr2;
+};
+
+/* Vectors (SDM Vol. 3A Table 6-1). */
+enum {
+	VEC_DE = 0, VEC_DB = 1, VEC_NMI = 2, VEC_BP = 3, VEC_OF = 4,
+	VEC_BR = 5, VEC_UD = 6, VEC_NM = 7, VEC_DF = 8, VEC_TS = 10,
+	VEC_NP = 11, VEC_SS = 12, VEC_GP = 13, VEC_PF = 14, VEC_MF = 16,
+	VEC_AC = 17, VEC_MC = 18, VEC_XM = 19, VEC_VE = 20, VEC_CP = 21,
+};
+
+typedef int (*trap_hook_fn)(struct trap_frame *f);
+
+void trap_install(void);
+void trap_restore(void);
+int trap_installed(void);
+
+/* Runs fn(arg).  Returns 0 when it returned normally; 1 when a fault ended
+ * it, with the fault in *f and the CPU state of the caller restored
+ * (callee-saved registers, stack, RFLAGS.IF, DS/ES/SS). */
+int trap_catch(void (*fn)(void *), void *arg, struct fault *f);
+
+/* A hook claims a vector before anything else; NULL removes it. */
+void trap_set_hook(unsigned vector, trap_hook_fn fn);
+/* Called for a fault nobody claimed; must not return. */
+void trap_set_fatal(void (*fn)(const struct fault *f));
+
+/* "#GP" etc., "vector N" past the table. */
+const char *trap_vector_name(unsigned vector);
+/* Fills a fault from a frame (also used by hooks that give up). */
+void trap_fault_from_frame(const struct trap_frame *tf, struct fault *f);
+
+#endif

@@ -1,0 +1,18 @@
+/* leave: the end of a run (see leave.h). */
+#include "leave.h"
+#include "efi.h"
+#include "../arch/x86/cpu.h"
+
+EFI_STATUS leave(int verdict, const struct platform *p, enum opt_exit mode)
+{
+	EFI_STATUS st = verdict ? EFI_ABORTED : EFI_SUCCESS;
+
+	if (mode == EXIT_AUTO && p->qemu)
+		outb(QEMU_DEBUG_EXIT_PORT, (uint8_t)verdict);
+	/* Still here: no debug-exit device, or another mode was asked for. */
+	if (mode == EXIT_SHUTDOWN)
+		efi.rt->ResetSystem(EfiResetShutdown, st, 0, NULL);
+	if (mode == EXIT_REBOOT)
+		efi.rt->ResetSystem(EfiResetCold, st, 0, NULL);
+	return st;
+}

@@ -1,0 +1,228 @@
+/* main: the UEFI entry.  Reads options, opens the log sinks, writes the
+ * header, runs the suite with the harness's exception handling in place,
+ * and leaves with the verdict (docs/log-format.md describes the log). */
+#include "efi.h"
+#include "console.h"
+#include "leave.h"
+#include "options.h"
+#include "platform.h"
+#include "../arch/x86/trap.h"
+#include "../lib/fmt.h"
+#include "../lib/string.h"
+#include "../lib/tap.h"
+#include "../pmu/detect.h"
+#include "../tests/runner.h"
+#include "version.h"
+
+#define CFG_MAX 4096
+#define MAX_OPT_ERRORS 16
+
+struct efi_ctx efi;
+
+static struct options opts;
+static struct platform plat;
+static struct tap tap;
+static char opt_errors[MAX_OPT_ERRORS][200];
+static unsigned n_opt_errors, lost_opt_errors;
+
+static void collect_opt_error(void *ctx, const char *msg)
+{
+	(void)ctx;
+	if (n_opt_errors < MAX_OPT_ERRORS)
+		str_copy(opt_errors[n_opt_errors++], msg, 200);
+	else
+		lost_opt_errors++;
+}
+
+static void open_root(void)
+{
+	EFI_GUID li_guid = LOADED_IMAGE_PROTOCOL;
+	EFI_GUID fs_guid = SIMPLE_FILE_SYSTEM_PROTOCOL;
+	EFI_FILE_IO_INTERFACE *fs;
+
+	if (efi.bs->HandleProtocol(efi.image, &li_guid,
+				   (void **)&efi.loaded) != EFI_SUCCESS) {
+		efi.loaded = NULL;
+		return;
+	}
+	if (efi.bs->HandleProtocol(efi.loaded->DeviceHandle, &fs_guid,
+				   (void **)&fs) != EFI_SUCCESS)
+		return;
+	if (fs->OpenVolume(fs, &efi.root) != EFI_SUCCESS)
+		efi.root = NULL;
+}
+
+static void read_config_file(void)
+{
+	static char text[CFG_MAX + 1];
+	EFI_FILE_HANDLE f;
+	UINTN len = CFG_MAX;
+
+	if (!efi.root || efi.root->Open(efi.root, &f, L"\\pmu-harness.cfg",
+					EFI_FILE_MODE_READ, 0) != EFI_SUCCESS)
+		return;
+	if (f->Read(f, &len, text) != EFI_SUCCESS)
+		len = 0;
+	f->Close(f);
+	text[len] = 0;
+	options_parse(&opts, text, "\\pmu-harness.cfg", collect_opt_error,
+		      NULL);
+}
+
+/* Load options are UCS-2 (UEFI shell command line, or a boot entry's
+ * optional data); non-ASCII becomes '?', which the parser then rejects. */
+static void read_load_options(void)
+{
+	static char text[1024];
+	const CHAR16 *w;
+	unsigned n, i;
+
+	if (!efi.loaded || !efi.loaded->LoadOptions)
+		return;
+	w = efi.loaded->LoadOptions;
+	n = efi.loaded->LoadOptionsSize / sizeof(CHAR16);
+	for (i = 0; i < n && i + 1 < sizeof(text) && w[i]; i++)
+		text[i] = w[i] < 0x80 && (w[i] >= 0x20 || w[i] == '\t') ?
+			  (char)w[i] : '?';
+	text[i] = 0;
+	options_parse(&opts, options_skip_program(text), "load options",
+		      collect_opt_error, NULL);
+}
+
+static void write_cpu_header(const struct cpu_info *ci)
+{
+	tap_comment(&tap, "cpu: vendor=%s family=%u model=%u stepping=%u "
+		    "signature=0x%x name=\"%s\"", ci->vendor_id,
+		    ci->sig.family, ci->sig.model, ci->sig.stepping,
+		    ci->sig.raw, ci->model_name);
+	tap_comment(&tap, "cpu-extra: brand=\"%s\" microcode=%s%x "
+		    "msr=%d ds=%d dtes64=%d ds_cpl=%d pdcm=%d pt=%d "
+		    "misc_enable=%s%llx", ci->brand,
+		    ci->microcode_valid ? "0x" : "unreadable/",
+		    ci->microcode_valid ? ci->microcode : 0,
+		    !!(ci->f1_edx & CPUID1_EDX_MSR),
+		    !!(ci->f1_edx & CPUID1_EDX_DS),
+		    !!(ci->f1_ecx & CPUID1_ECX_DTES64),
+		    !!(ci->f1_ecx & CPUID1_ECX_DSCPL),
+		    !!(ci->f1_ecx & CPUID1_ECX_PDCM),
+		    !!(ci->f7_ebx & CPUID7_EBX_PT),
+		    ci->misc_enable_valid ? "0x" : "unreadable/",
+		    (unsigned long long)ci->misc_enable);
+}
+
+static void write_pmu_header(const struct cpu_info *ci)
+{
+	const struct pmu_probe *p = &ci->probe;
+	char probe[160] = "none";
+
+	if (p->done)
+		fmt_snprintf(probe, sizeof(probe),
+			     "msr=0x%x wrote=0x%llx read=0x%llx wr_vector=%d "
+			     "rd_vector=%d", p->msr,
+			     (unsigned long long)p->wrote,
+			     (unsigned long long)p->read, p->wr_vector,
+			     p->rd_vector);
+	if (ci->pmu == PMU_ARCH)
+		tap_comment(&tap, "pmu: kind=%s version=%u counters=%u "
+			    "width=%u fixed=%u fixed_width=%u "
+			    "events_unavailable=0x%x present=%s probe=\"%s\"",
+			    pmu_kind_name(ci->pmu), ci->arch_version,
+			    ci->arch_gp, ci->arch_gp_width, ci->arch_fixed,
+			    ci->arch_fixed_width, ci->arch_events_unavail,
+			    p->present ? "yes" : "no", probe);
+	else
+		tap_comment(&tap, "pmu: kind=%s counters=%u width=%u "
+			    "present=%s probe=\"%s\"", pmu_kind_name(ci->pmu),
+			    ci->counters, ci->width, p->present ? "yes" : "no",
+			    probe);
+}
+
+/* Until a counter source exists behind pmu/backend, say exactly that. */
+static void write_backend_header(const struct cpu_info *ci)
+{
+	if (opts.backend == BACKEND_MODEL)
+		tap_comment(&tap, "backend: none reason=\"backend=model asked; "
+			    "this build has no model backend yet\"");
+	else if (ci->probe.present)
+		tap_comment(&tap, "backend: none reason=\"counters answered "
+			    "the probe, but this build has no %s driver yet\"",
+			    pmu_kind_name(ci->pmu));
+	else
+		tap_comment(&tap, "backend: none reason=\"%s\"",
+			    ci->probe.done ? "write/read-back probe found no "
+			    "counters" : "no PMU kind to probe");
+}
+
+static void write_header(const struct cpu_info *ci)
+{
+	tap_version(&tap);
+	tap_comment(&tap, "harness: pmu-harness %s", HARNESS_VERSION);
+	write_cpu_header(ci);
+	write_pmu_header(ci);
+	write_backend_header(ci);
+	tap_comment(&tap, "platform: qemu=%s evidence=\"%s\" "
+		    "smbios_manufacturer=\"%s\" hypervisor=\"%s\"",
+		    plat.qemu ? "yes" : "no", plat.evidence,
+		    plat.smbios_vendor, plat.hypervisor);
+	tap_comment(&tap, "console: %s", console_describe());
+	tap_comment(&tap, "options: tests=%s backend=%s exit=%s verbose=%d",
+		    opts.tests, options_backend_name(opts.backend),
+		    options_exit_name(opts.exit), opts.verbose);
+	for (unsigned i = 0; i < n_opt_errors; i++)
+		tap_comment(&tap, "error: option %s", opt_errors[i]);
+	if (lost_opt_errors)
+		tap_comment(&tap, "error: %u more option errors not shown",
+			    lost_opt_errors);
+}
+
+/* A fault outside any test: report it and end the run as broken. */
+static void harness_fault(const struct fault *f)
+{
+	char why[200];
+
+	fmt_snprintf(why, sizeof(why), "unexpected %s (vector %u) outside a "
+		     "test at rip=0x%llx error=0x%llx",
+		     trap_vector_name(f->vector), f->vector,
+		     (unsigned long long)f->rip, (unsigned long long)f->error);
+	tap_bail_out(&tap, why);
+	tap_finish(&tap);
+	console_close();
+	trap_restore();
+	leave(2, &plat, opts.exit);
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+/* Called by gnu-efi's crt0 (_start) after self-relocation; must stay
+ * visible to it. */
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
+	__attribute__((visibility("default")));
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
+{
+	const struct cpu_info *ci;
+	int verdict;
+
+	efi.image = image;
+	efi.st = st;
+	efi.bs = st->BootServices;
+	efi.rt = st->RuntimeServices;
+	efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
+	open_root();
+	options_defaults(&opts);
+	read_config_file();
+	read_load_options();
+	console_open(&opts);
+	tap_init(&tap, console_emit, NULL);
+	platform_detect(&plat);
+	trap_set_fatal(harness_fault);
+	trap_install();
+	ci = cpu_detect();
+	write_header(ci);
+	runner_run(&tap, opts.tests, opts.verbose, console_sync);
+	trap_restore();
+	tap_finish(&tap);
+	verdict = tap_verdict(&tap);
+	console_close();
+	return leave(verdict, &plat, opts.exit);
+}

@@ -1,0 +1,251 @@
+/* options: parser for key=value harness options (see options.h). */
+#include "options.h"
+#include "../lib/fmt.h"
+#include "../lib/string.h"
+
+#define WORD_MAX 300
+
+void options_defaults(struct options *o)
+{
+	str_copy(o->tests, "*", sizeof(o->tests));
+	o->backend = BACKEND_AUTO;
+	o->serial_port = 0x3f8;
+	o->serial_com = 1;
+	o->exit = EXIT_AUTO;
+	o->verbose = 0;
+}
+
+static const char *const backend_names[] = { "auto", "hw", "model" };
+static const char *const exit_names[] = { "auto", "return", "shutdown",
+					  "reboot" };
+/* Conventional PC COM port bases (IBM PC/AT serial port assignment). */
+static const unsigned com_bases[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
+
+const char *options_backend_name(enum opt_backend b)
+{
+	return backend_names[b];
+}
+
+const char *options_exit_name(enum opt_exit e)
+{
+	return exit_names[e];
+}
+
+struct parse {
+	struct options *o;
+	const char *source;
+	opt_error_fn err;
+	void *ctx;
+	int errors;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void report(struct parse *p, const char *fmt, ...)
+{
+	char msg[400], line[480];
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fmt_snprintf(line, sizeof(line), "%s: %s", p->source, msg);
+	p->errors++;
+	if (p->err)
+		p->err(p->ctx, line);
+}
+
+static int pick(const char *v, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!str_cmp(v, names[i]))
+			return i;
+	return -1;
+}
+
+static int parse_hex(const char *v, unsigned *out)
+{
+	unsigned x = 0;
+
+	if (v[0] != '0' || (v[1] != 'x' && v[1] != 'X') || !v[2])
+		return -1;
+	for (v += 2; *v; v++) {
+		int d;
+
+		if (*v >= '0' && *v <= '9')
+			d = *v - '0';
+		else if (*v >= 'a' && *v <= 'f')
+			d = *v - 'a' + 10;
+		else if (*v >= 'A' && *v <= 'F')
+			d = *v - 'A' + 10;
+		else
+			return -1;
+		x = x * 16 + (unsigned)d;
+		if (x > 0xffff)
+			return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+static int set_serial(struct options *o, const char *v)
+{
+	unsigned port;
+
+	if (!str_cmp(v, "none")) {
+		o->serial_port = 0;
+		o->serial_com = 0;
+		return 0;
+	}
+	if (!str_ncmp(v, "com", 3) && v[3] >= '1' && v[3] <= '4' && !v[4]) {
+		o->serial_com = v[3] - '0';
+		o->serial_port = com_bases[o->serial_com - 1];
+		return 0;
+	}
+	/* An explicit base: a 16550 decodes 8 ports, so it is 8-aligned. */
+	if (parse_hex(v, &port) || port == 0 || (port & 7))
+		return -1;
+	o->serial_port = port;
+	o->serial_com = 0;
+	for (int i = 0; i < 4; i++)
+		if (com_bases[i] == port)
+			o->serial_com = i + 1;
+	return 0;
+}
+
+static int valid_tests(const char *v)
+{
+	if (!*v || *v == ',' || v[str_len(v) - 1] == ',')
+		return 0;
+	for (; *v; v++) {
+		if (*v == ',' && v[1] == ',')
+			return 0;
+		if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') ||
+		      (*v >= '0' && *v <= '9') ||
+		      *v == '*' || *v == '?' || *v == '/' || *v == '-' ||
+		      *v == '_' || *v == ',' || *v == '.'))
+			return 0;
+	}
+	return 1;
+}
+
+static void apply(struct parse *p, const char *key, const char *v)
+{
+	struct options *o = p->o;
+	int i;
+
+	if (!str_cmp(key, "tests")) {
+		if (!valid_tests(v) || str_len(v) >= sizeof(o->tests))
+			report(p, "tests=\"%s\": expected GLOB[,GLOB] of "
+			       "letters, digits and / - _ . * ?", v);
+		else
+			str_copy(o->tests, v, sizeof(o->tests));
+	} else if (!str_cmp(key, "backend")) {
+		i = pick(v, backend_names, 3);
+		if (i < 0)
+			report(p, "backend=\"%s\": expected auto, hw or model", v);
+		else
+			o->backend = (enum opt_backend)i;
+	} else if (!str_cmp(key, "serial")) {
+		if (set_serial(o, v))
+			report(p, "serial=\"%s\": expected com1-com4, none or "
+			       "an 8-aligned hex I/O base such as 0x3f8", v);
+	} else if (!str_cmp(key, "exit")) {
+		i = pick(v, exit_names, 4);
+		if (i < 0)
+			report(p, "exit=\"%s\": expected auto, return, shutdown "
+			       "or reboot", v);
+		else
+			o->exit = (enum opt_exit)i;
+	} else if (!str_cmp(key, "verbose")) {
+		if (str_cmp(v, "0") && str_cmp(v, "1"))
+			report(p, "verbose=\"%s\": expected 0 or 1", v);
+		else
+			o->verbose = v[0] == '1';
+	} else {
+		report(p, "unknown option \"%s\" (known: tests, backend, "
+		       "serial, exit, verbose)", key);
+	}
+}
+
+static void parse_word(struct parse *p, char *w)
+{
+	char *eq = w;
+
+	while (*eq && *eq != '=')
+		eq++;
+	if (!*eq || eq == w) {
+		report(p, "\"%s\": expected key=value", w);
+		return;
+	}
+	*eq = 0;
+	apply(p, w, eq + 1);
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+int options_parse(struct options *o, const char *text, const char *source,
+		  opt_error_fn err, void *ctx)
+{
+	struct parse p = { o, source, err, ctx, 0 };
+	char word[WORD_MAX];
+
+	while (*text) {
+		unsigned n = 0;
+
+		if (is_space(*text)) {
+			text++;
+			continue;
+		}
+		if (*text == '#') {
+			while (*text && *text != '\n')
+				text++;
+			continue;
+		}
+		while (*text && !is_space(*text)) {
+			if (n + 1 < sizeof(word))
+				word[n] = *text;
+			n++;
+			text++;
+		}
+		if (n >= sizeof(word)) {
+			word[sizeof(word) - 1] = 0;
+			report(&p, "option of %u characters is too long", n);
+			continue;
+		}
+		word[n] = 0;
+		parse_word(&p, word);
+	}
+	return p.errors;
+}
+
+static int ends_with_efi(const char *w, unsigned n)
+{
+	static const char ext[] = ".efi";
+
+	if (n < 4)
+		return 0;
+	for (unsigned i = 0; i < 4; i++) {
+		char c = w[n - 4 + i];
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c != ext[i])
+			return 0;
+	}
+	return 1;
+}
+
+const char *options_skip_program(const char *text)
+{
+	const char *s = text, *w;
+
+	while (is_space(*s))
+		s++;
+	w = s;
+	while (*s && !is_space(*s))
+		s++;
+	return ends_with_efi(w, (unsigned)(s - w)) ? s : text;
+}

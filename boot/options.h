@@ -1,0 +1,37 @@
+/* options: the harness's key=value options (docs in README "Options").
+ * Pure logic, shared by the UEFI entry (config file, load options) and the
+ * host tests.  Parsing never stops at bad input: each problem is reported
+ * through the error callback and the previous value is kept. */
+#ifndef BOOT_OPTIONS_H
+#define BOOT_OPTIONS_H
+
+#define OPT_TESTS_MAX 256
+
+enum opt_backend { BACKEND_AUTO, BACKEND_HW, BACKEND_MODEL };
+enum opt_exit { EXIT_AUTO, EXIT_RETURN, EXIT_SHUTDOWN, EXIT_REBOOT };
+
+struct options {
+	char tests[OPT_TESTS_MAX];	/* comma-separated globs */
+	enum opt_backend backend;
+	unsigned serial_port;		/* 16550 I/O base; 0 = serial off */
+	int serial_com;			/* 1-4 when given as comN, else 0 */
+	enum opt_exit exit;
+	int verbose;
+};
+
+typedef void (*opt_error_fn)(void *ctx, const char *msg);
+
+void options_defaults(struct options *o);
+/* Parses whitespace-separated key=value words; '#' starts a comment that
+ * runs to the end of the line.  'source' names the origin in messages.
+ * Returns the number of errors reported. */
+int options_parse(struct options *o, const char *text, const char *source,
+		  opt_error_fn err, void *ctx);
+/* The UEFI shell passes the program's own path as the first word: returns
+ * text past it when the first word ends in ".efi", else text itself. */
+const char *options_skip_program(const char *text);
+
+const char *options_backend_name(enum opt_backend b);
+const char *options_exit_name(enum opt_exit e);
+
+#endif

@@ -1,0 +1,1 @@
+#define HARNESS_VERSION "0.1.0"

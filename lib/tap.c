@@ -1,0 +1,202 @@
+/* tap: TAP version 13 writer (see tap.h, docs/log-format.md). */
+#include "tap.h"
+#include "fmt.h"
+#include "string.h"
+
+void tap_init(struct tap *t, void (*emit)(void *, const char *), void *ctx)
+{
+	memset(t, 0, sizeof(*t));
+	t->emit = emit;
+	t->ctx = ctx;
+}
+
+static void line(struct tap *t, const char *s)
+{
+	t->emit(t->ctx, s);
+}
+
+void tap_version(struct tap *t)
+{
+	line(t, "TAP version 13");
+}
+
+void tap_comment(struct tap *t, const char *fmt, ...)
+{
+	char buf[TAP_LINE_MAX];
+	va_list ap;
+
+	buf[0] = '#';
+	buf[1] = ' ';
+	va_start(ap, fmt);
+	fmt_vsnprintf(buf + 2, sizeof(buf) - 2, fmt, ap);
+	va_end(ap);
+	line(t, buf);
+}
+
+/* A TAP description must not contain '#' (it starts a directive). */
+static void clean_name(char *dst, unsigned size, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; name[i] && i + 1 < size; i++)
+		dst[i] = name[i] == '#' ? '_' : name[i];
+	dst[i] = 0;
+}
+
+void tap_result(struct tap *t, enum tap_status st, const char *name,
+		const char *skip_reason)
+{
+	char buf[TAP_LINE_MAX], nm[200];
+
+	if (t->in_yaml)
+		tap_yaml_end(t);
+	t->n++;
+	clean_name(nm, sizeof(nm), name);
+	switch (st) {
+	case TAP_PASS:
+		t->passed++;
+		fmt_snprintf(buf, sizeof(buf), "ok %u - %s", t->n, nm);
+		break;
+	case TAP_FAIL:
+		t->failed++;
+		fmt_snprintf(buf, sizeof(buf), "not ok %u - %s", t->n, nm);
+		break;
+	default:
+		t->skipped++;
+		fmt_snprintf(buf, sizeof(buf), "ok %u - %s # SKIP %s", t->n,
+			     nm, skip_reason ? skip_reason : "");
+		break;
+	}
+	line(t, buf);
+}
+
+void tap_yaml_begin(struct tap *t)
+{
+	if (t->in_yaml)
+		return;
+	t->in_yaml = 1;
+	line(t, "  ---");
+}
+
+/* YAML indicator characters that change a plain scalar's meaning up front. */
+static int is_indicator(char c)
+{
+	const char *ind = "-?:,[]{}#&*!|>'\"%@`";
+
+	for (; *ind; ind++)
+		if (*ind == c)
+			return 1;
+	return 0;
+}
+
+static int needs_quotes(const char *v)
+{
+	if (!*v || *v == ' ' || v[str_len(v) - 1] == ' ')
+		return 1;
+	if (is_indicator(v[0]) && !(v[0] == '-' && v[1] >= '0' && v[1] <= '9'))
+		return 1;
+	for (; *v; v++) {
+		if (*v == '"' || *v == '\\' || *v == '#' ||
+		    (unsigned char)*v < 0x20 || (unsigned char)*v > 0x7e)
+			return 1;
+		if (*v == ':' && (v[1] == ' ' || v[1] == 0))
+			return 1;
+	}
+	return 0;
+}
+
+void tap_yaml_scalar(char *buf, unsigned size, const char *v)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned o = 0;
+
+	if (!size)
+		return;
+	if (!needs_quotes(v)) {
+		str_copy(buf, v, size);
+		return;
+	}
+#define PUT(c) do { if (o + 1 < size) buf[o++] = (c); } while (0)
+	PUT('"');
+	for (; *v; v++) {
+		unsigned char c = (unsigned char)*v;
+
+		if (c == '"' || c == '\\') {
+			PUT('\\');
+			PUT(c);
+		} else if (c < 0x20 || c > 0x7e) {
+			PUT('\\');
+			PUT('x');
+			PUT(hex[c >> 4]);
+			PUT(hex[c & 15]);
+		} else {
+			PUT(c);
+		}
+	}
+	PUT('"');
+#undef PUT
+	buf[o] = 0;
+}
+
+void tap_yaml_kv(struct tap *t, const char *key, const char *fmt, ...)
+{
+	char val[TAP_LINE_MAX], q[TAP_LINE_MAX], buf[TAP_LINE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	tap_yaml_begin(t);
+	tap_yaml_scalar(q, sizeof(q), val);
+	fmt_snprintf(buf, sizeof(buf), "  %s: %s", key, q);
+	line(t, buf);
+}
+
+void tap_yaml_item(struct tap *t, const char *fmt, ...)
+{
+	char val[TAP_LINE_MAX], q[TAP_LINE_MAX], buf[TAP_LINE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	tap_yaml_begin(t);
+	tap_yaml_scalar(q, sizeof(q), val);
+	fmt_snprintf(buf, sizeof(buf), "    - %s", q);
+	line(t, buf);
+}
+
+void tap_yaml_end(struct tap *t)
+{
+	if (!t->in_yaml)
+		return;
+	t->in_yaml = 0;
+	line(t, "  ...");
+}
+
+void tap_finish(struct tap *t)
+{
+	char buf[64];
+
+	if (t->in_yaml)
+		tap_yaml_end(t);
+	fmt_snprintf(buf, sizeof(buf), "1..%u", t->n);
+	line(t, buf);
+	tap_comment(t, "summary: passed=%u failed=%u skipped=%u", t->passed,
+		    t->failed, t->skipped);
+}
+
+void tap_bail_out(struct tap *t, const char *reason)
+{
+	char buf[TAP_LINE_MAX];
+
+	if (t->in_yaml)
+		tap_yaml_end(t);
+	fmt_snprintf(buf, sizeof(buf), "Bail out! %s", reason);
+	line(t, buf);
+}
+
+int tap_verdict(const struct tap *t)
+{
+	return t->failed == 0 && t->n > 0 ? 0 : 1;
+}

@@ -1,0 +1,47 @@
+/* tap: writer for the harness log, TAP version 13 (docs/log-format.md).
+ * Pure logic: every finished line goes to the emit callback, so the same
+ * writer serves the serial/console/file sinks on target and the host tests. */
+#ifndef LIB_TAP_H
+#define LIB_TAP_H
+
+#include <stdarg.h>
+
+#define TAP_LINE_MAX 512
+
+enum tap_status { TAP_PASS, TAP_FAIL, TAP_SKIP };
+
+struct tap {
+	void (*emit)(void *ctx, const char *line);
+	void *ctx;
+	unsigned n;		/* results written so far */
+	unsigned passed, failed, skipped;
+	int in_yaml;
+};
+
+void tap_init(struct tap *t, void (*emit)(void *, const char *), void *ctx);
+void tap_version(struct tap *t);
+void tap_comment(struct tap *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Writes "ok N - name", "not ok N - name" or "ok N - name # SKIP reason". */
+void tap_result(struct tap *t, enum tap_status st, const char *name,
+		const char *skip_reason);
+/* YAML diagnostics under the last result: begin, key/value lines, end. */
+void tap_yaml_begin(struct tap *t);
+/* A value written as is (numbers, hex); quoted if YAML would misread it. */
+void tap_yaml_kv(struct tap *t, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A list under the last key: "    - value" (value quoted as needed). */
+void tap_yaml_item(struct tap *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tap_yaml_end(struct tap *t);
+/* The plan "1..N" and "# summary: passed=P failed=F skipped=S". */
+void tap_finish(struct tap *t);
+void tap_bail_out(struct tap *t, const char *reason);
+/* Exit verdict: 0 when nothing failed and at least one test ran. */
+int tap_verdict(const struct tap *t);
+
+/* Writes v as a YAML scalar into buf, double-quoted and escaped when it holds
+ * characters YAML would read differently. Exposed for the host tests. */
+void tap_yaml_scalar(char *buf, unsigned size, const char *v);
+
+#endif

@@ -1,0 +1,55 @@
+/* cpu_model: CPUID signature decoding, model names and the PMU kind of a CPU.
+ * Pure logic (no CPUID here): pmu/detect.c feeds it what the CPU reports,
+ * the host tests feed it signatures of real processors. */
+#ifndef PMU_CPU_MODEL_H
+#define PMU_CPU_MODEL_H
+
+#include <stdint.h>
+
+enum cpu_vendor { VENDOR_OTHER, VENDOR_INTEL, VENDOR_AMD };
+
+enum pmu_kind {
+	PMU_NONE,
+	PMU_P5,		/* Pentium: CESR, CTR0, CTR1 (SDM Vol. 3B §18.23) */
+	PMU_P6,		/* Pentium Pro/II/III/M: PerfEvtSel0/1 (§18.22) */
+	PMU_NETBURST,	/* Pentium 4/Xeon: ESCR/CCCR (§18.16-18.18) */
+	PMU_ARCH,	/* architectural perfmon, CPUID.0AH (§18.2) */
+};
+
+struct cpu_sig {
+	uint32_t raw;		/* CPUID.01H:EAX */
+	unsigned family;	/* DisplayFamily */
+	unsigned model;		/* DisplayModel */
+	unsigned stepping;
+	unsigned type;		/* processor type, bits 13:12 */
+};
+
+enum cpu_vendor cpu_vendor_from_id(const char id[12]);
+void cpu_sig_decode(uint32_t eax, enum cpu_vendor v, struct cpu_sig *s);
+
+struct cpu_model {
+	enum cpu_vendor vendor;
+	unsigned family;
+	unsigned model;
+	const char *name;
+	enum pmu_kind pmu;
+};
+
+/* The table row for this family/model, or NULL when the table has none. */
+const struct cpu_model *cpu_model_lookup(enum cpu_vendor v, unsigned family,
+					 unsigned model);
+/* A name for the log: the table's, else an honest "unknown ..." string
+ * written into buf. */
+const char *cpu_model_name(enum cpu_vendor v, unsigned family, unsigned model,
+			   char *buf, unsigned size);
+/* The PMU this CPU has: architectural perfmon whenever CPUID.0AH reports
+ * version >= 1 on Intel (SDM Vol. 3B §18.2.1), else the table's kind, else a
+ * rule by family. */
+enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
+			   unsigned arch_version);
+const char *pmu_kind_name(enum pmu_kind k);
+/* Counter count and width fixed by the generation (0 for arch-perfmon,
+ * whose shape CPUID.0AH reports). */
+void pmu_kind_shape(enum pmu_kind k, unsigned *counters, unsigned *width);
+
+#endif

@@ -1,0 +1,156 @@
+/* detect: CPU identification and PMU presence probe (see detect.h). */
+#include "detect.h"
+#include "../arch/x86/cpu.h"
+#include "../arch/x86/safe.h"
+#include "../lib/string.h"
+
+#define MSR_BIOS_SIGN_ID 0x8b	/* microcode revision, SDM Vol. 3A §9.11.7 */
+
+static struct cpu_info detected;
+
+const struct cpu_info *cpu_info(void)
+{
+	return &detected;
+}
+
+static void read_vendor(struct cpu_info *ci)
+{
+	struct cpuid_regs r = cpuid(0);
+
+	ci->max_leaf = r.eax;
+	memcpy(ci->vendor_id + 0, &r.ebx, 4);
+	memcpy(ci->vendor_id + 4, &r.edx, 4);
+	memcpy(ci->vendor_id + 8, &r.ecx, 4);
+	ci->vendor_id[12] = 0;
+	ci->vendor = cpu_vendor_from_id(ci->vendor_id);
+}
+
+static void read_brand(struct cpu_info *ci)
+{
+	ci->brand[0] = 0;
+	ci->max_ext_leaf = cpuid(0x80000000).eax;
+	if (ci->max_ext_leaf < 0x80000004)
+		return;
+	for (unsigned i = 0; i < 3; i++) {
+		struct cpuid_regs r = cpuid(0x80000002 + i);
+
+		memcpy(ci->brand + 16 * i, &r, 16);
+	}
+	ci->brand[48] = 0;
+}
+
+/* SDM Vol. 3A §9.11.7.1: write 0 to IA32_BIOS_SIGN_ID, execute CPUID.1,
+ * read the revision from bits 63:32.  Exists from P6 on; AMD keeps the
+ * patch level in the low half of the same MSR. */
+static void read_microcode(struct cpu_info *ci)
+{
+	uint64_t v;
+
+	ci->microcode_valid = 0;
+	if (ci->vendor == VENDOR_INTEL && ci->sig.family < 6)
+		return;
+	if (!(ci->f1_edx & CPUID1_EDX_MSR))
+		return;
+	if (ci->vendor == VENDOR_INTEL && wrmsr_safe(MSR_BIOS_SIGN_ID, 0))
+		return;
+	(void)cpuid(1);
+	if (rdmsr_safe(MSR_BIOS_SIGN_ID, &v))
+		return;
+	ci->microcode_valid = 1;
+	ci->microcode = ci->vendor == VENDOR_INTEL ? (uint32_t)(v >> 32)
+						   : (uint32_t)v;
+}
+
+static void read_arch_perfmon(struct cpu_info *ci)
+{
+	struct cpuid_regs r;
+
+	if (ci->max_leaf < 0xa || ci->vendor != VENDOR_INTEL)
+		return;
+	r = cpuid(0xa);
+	ci->arch_version = r.eax & 0xff;
+	ci->arch_gp = (r.eax >> 8) & 0xff;
+	ci->arch_gp_width = (r.eax >> 16) & 0xff;
+	ci->arch_ebx_len = r.eax >> 24;
+	ci->arch_events_unavail = r.ebx;
+	/* Fixed counters are reported from version 2 on (SDM §18.2.2). */
+	if (ci->arch_version >= 2) {
+		ci->arch_fixed = r.edx & 0x1f;
+		ci->arch_fixed_width = (r.edx >> 5) & 0xff;
+	}
+}
+
+/*
+ * A harmless value per PMU kind: an event selection with every enable and
+ * privilege bit clear, so nothing starts counting.  P5 CESR ES0=ES1=0x16
+ * with CC=000 (§18.23.1); P6/arch PerfEvtSel0 event 0xC0 without EN
+ * (§18.2.1.1, §18.22); NetBurst CRU_ESCR0 event select 2 (instr_retired)
+ * without T0/T1 OS/USR flags (§18.16.1).
+ */
+static const struct {
+	enum pmu_kind kind;
+	uint32_t msr;
+	uint64_t value;
+} probe_table[] = {
+	{ PMU_P5, 0x11, 0x00160016 },
+	{ PMU_P6, 0x186, 0xc0 },
+	{ PMU_NETBURST, 0x3b8, 2u << 25 },
+	{ PMU_ARCH, 0x186, 0xc0 },
+};
+
+static void probe_counters(struct cpu_info *ci)
+{
+	struct pmu_probe *p = &ci->probe;
+	uint64_t old = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (unsigned i = 0; i < sizeof(probe_table) / sizeof(probe_table[0]);
+	     i++) {
+		if (probe_table[i].kind != ci->pmu)
+			continue;
+		p->done = 1;
+		p->msr = probe_table[i].msr;
+		p->wrote = probe_table[i].value;
+		if (rdmsr_safe(p->msr, &old))
+			old = 0;
+		p->wr_vector = wrmsr_safe(p->msr, p->wrote);
+		p->rd_vector = rdmsr_safe(p->msr, &p->read);
+		p->present = !p->wr_vector && !p->rd_vector &&
+			     p->read == p->wrote;
+		(void)wrmsr_safe(p->msr, old);
+	}
+}
+
+const struct cpu_info *cpu_detect(void)
+{
+	struct cpu_info *ci = &detected;
+	struct cpuid_regs r;
+
+	memset(ci, 0, sizeof(*ci));
+	read_vendor(ci);
+	r = cpuid(1);
+	cpu_sig_decode(r.eax, ci->vendor, &ci->sig);
+	ci->f1_ecx = r.ecx;
+	ci->f1_edx = r.edx;
+	if (ci->max_leaf >= 7)
+		ci->f7_ebx = cpuid_count(7, 0).ebx;
+	ci->model_name = cpu_model_name(ci->vendor, ci->sig.family,
+					ci->sig.model, ci->model_buf,
+					sizeof(ci->model_buf));
+	read_brand(ci);
+	read_microcode(ci);
+	if (ci->vendor == VENDOR_INTEL && ci->sig.family >= 6 &&
+	    (ci->f1_edx & CPUID1_EDX_MSR))
+		ci->misc_enable_valid =
+			!rdmsr_safe(MSR_MISC_ENABLE, &ci->misc_enable);
+	read_arch_perfmon(ci);
+	ci->pmu = cpu_pmu_kind(ci->vendor, ci->sig.family, ci->sig.model,
+			       ci->arch_version);
+	pmu_kind_shape(ci->pmu, &ci->counters, &ci->width);
+	if (ci->pmu == PMU_ARCH) {
+		ci->counters = ci->arch_gp;
+		ci->width = ci->arch_gp_width;
+	}
+	probe_counters(ci);
+	return ci;
+}

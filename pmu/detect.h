@@ -1,0 +1,60 @@
+/* detect: what CPU this is and which PMU it has, read from CPUID and
+ * (where readable) MSRs.  Presence of counters is proven by a write/read-
+ * back probe, never assumed: QEMU reads absent PMU MSRs as 0 without #GP. */
+#ifndef PMU_DETECT_H
+#define PMU_DETECT_H
+
+#include <stdint.h>
+#include "cpu_model.h"
+
+struct pmu_probe {
+	int done;		/* a probe ran */
+	int present;		/* the value written read back */
+	uint32_t msr;
+	uint64_t wrote, read;
+	int wr_vector, rd_vector;	/* 0, or the exception the access raised */
+};
+
+struct cpu_info {
+	char vendor_id[13];
+	enum cpu_vendor vendor;
+	uint32_t max_leaf, max_ext_leaf;
+	struct cpu_sig sig;
+	const char *model_name;
+	char model_buf[80];
+	char brand[49];
+	int microcode_valid;
+	uint32_t microcode;
+	uint32_t f1_ecx, f1_edx, f7_ebx;
+	int misc_enable_valid;
+	uint64_t misc_enable;
+	/* CPUID.0AH (SDM Vol. 3B §18.2.1) */
+	unsigned arch_version, arch_gp, arch_gp_width, arch_ebx_len;
+	unsigned arch_fixed, arch_fixed_width;
+	uint32_t arch_events_unavail;
+	enum pmu_kind pmu;
+	unsigned counters, width;	/* of the PMU kind (see pmu_kind_shape) */
+	struct pmu_probe probe;
+};
+
+/* Reads everything once; cpu_info() returns the same record afterwards. */
+const struct cpu_info *cpu_detect(void);
+const struct cpu_info *cpu_info(void);
+
+/* Feature bits (SDM Vol. 2A CPUID leaf 01H and 07H). */
+#define CPUID1_EDX_MSR (1u << 5)
+#define CPUID1_EDX_DS (1u << 21)
+#define CPUID1_ECX_DTES64 (1u << 2)
+#define CPUID1_ECX_DSCPL (1u << 4)
+#define CPUID1_ECX_PDCM (1u << 15)
+#define CPUID1_ECX_HYPERVISOR (1u << 31)
+#define CPUID7_EBX_PT (1u << 25)
+
+/* IA32_MISC_ENABLE (SDM Vol. 4 Table 2-2): bit 7 performance monitoring
+ * available, bit 11 BTS unavailable, bit 12 PEBS unavailable. */
+#define MSR_MISC_ENABLE 0x1a0
+#define MISC_ENABLE_PERFMON (1ull << 7)
+#define MISC_ENABLE_BTS_UNAVAIL (1ull << 11)
+#define MISC_ENABLE_PEBS_UNAVAIL (1ull << 12)
+
+#endif

@@ -1,0 +1,79 @@
+#!/bin/bash
+# qemu-boot.sh: boot the harness image once in QEMU (q35, TCG, OVMF) and
+# exit with the harness's verdict.
+#
+#   --image IMG    disk image from mkimage.sh (a private copy is booted)
+#   --cpu MODEL    QEMU -cpu argument
+#   --args WORDS   harness options, written to \pmu-harness.cfg
+#   --log FILE     the serial port (COM1) as captured: OVMF's boot messages,
+#                  then the harness log from "TAP version 13" on
+#   --stream       also stream the log to the terminal
+#   --timeout S    wall-clock limit (default 120)
+#   --keep DIR     keep the booted image copy and the firmware console here
+#
+# Exit status: 0 all tests passed, 1 a test
+# failed, 2 the harness broke (Bail out!), 3 QEMU ended without a verdict,
+# 124 the time limit ran out.
+set -u
+image= cpu=qemu64 args= log= stream=0 limit=120 keep=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--image) image=$2; shift ;;
+	--cpu) cpu=$2; shift ;;
+	--args) args=$2; shift ;;
+	--log) log=$2; shift ;;
+	--stream) stream=1 ;;
+	--timeout) limit=$2; shift ;;
+	--keep) keep=$2; shift ;;
+	*) echo "qemu-boot: unknown argument $1" >&2; exit 3 ;;
+	esac
+	shift
+done
+[ -n "$image" ] && [ -n "$log" ] || { echo "qemu-boot: need --image and --log" >&2; exit 3; }
+
+ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
+ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+work=$(mktemp -d "${TMPDIR:-/tmp}/pmu-boot.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+cp --sparse=always "$image" "$work/disk.img"
+cp "$ovmf_vars" "$work/vars.fd"
+printf '%s\n' "$args" > "$work/pmu-harness.cfg"
+export MTOOLS_SKIP_CHECK=1
+mcopy -o -i "$work/disk.img@@1M" "$work/pmu-harness.cfg" ::/pmu-harness.cfg
+
+mkdir -p "$(dirname "$log")"
+rm -f "$log"
+timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
+	-machine q35 -accel tcg -cpu "$cpu" -m 256 -smp 1 \
+	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code" \
+	-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd" \
+	-drive "format=raw,file=$work/disk.img" \
+	-display none -vga none -nic none -no-reboot \
+	-serial "file:$log" \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	</dev/null 2> "$log.qemu-stderr" &
+qemu=$!
+if [ "$stream" = 1 ]; then
+	# The terminal gets the harness's lines without OVMF's screen escapes.
+	tail -n +1 -F --pid=$qemu "$log" 2>/dev/null |
+		sed -u -n '/TAP version 13/,$p' | tr -d '\r' &
+	streamer=$!
+fi
+wait $qemu
+status=$?
+[ "$stream" = 1 ] && wait $streamer
+
+if [ -n "$keep" ]; then
+	mkdir -p "$keep"
+	cp --sparse=always "$work/disk.img" "$keep/disk.img"
+fi
+case $status in
+1) exit 0 ;;		# harness wrote verdict 0 to isa-debug-exit
+3) exit 1 ;;		# verdict 1: a test failed
+5) exit 2 ;;		# verdict 2: the harness broke
+124|137) echo "qemu-boot: no verdict within ${limit}s (killed)" >&2; exit 124 ;;
+*) echo "qemu-boot: QEMU exited with status $status without a verdict" >&2
+   sed 's/^/qemu: /' "$log.qemu-stderr" >&2
+   exit 3 ;;
+esac
