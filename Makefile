@@ -52,11 +52,13 @@ deps-check:
 
 $(B)/%.o: %.c | deps-build
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/%.o: %.S | deps-build
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(ASFLAGS) -MMD -MP -c $< -o $@
+	@echo "  AS      $<"
+	@$(CC) $(CFLAGS) $(ASFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/pmu-harness.so: $(OBJS) linker.ld
 	$(LD) $(LDFLAGS) $(EFI_CRT) $(OBJS) -L$(EFI_LIB) -lgnuefi -o $@
