@@ -6,6 +6,7 @@
 #include "leave.h"
 #include "options.h"
 #include "platform.h"
+#include "../arch/x86/ring3.h"
 #include "../arch/x86/trap.h"
 #include "../lib/fmt.h"
 #include "../lib/string.h"
@@ -24,6 +25,7 @@ static struct platform plat;
 static struct tap tap;
 static char opt_errors[MAX_OPT_ERRORS][200];
 static unsigned n_opt_errors, lost_opt_errors;
+static const char *ring3_why = "ok";
 
 static void collect_opt_error(void *ctx, const char *msg)
 {
@@ -165,6 +167,8 @@ static void write_header(const struct cpu_info *ci)
 		    plat.qemu ? "yes" : "no", plat.evidence,
 		    plat.smbios_vendor, plat.hypervisor);
 	tap_comment(&tap, "console: %s", console_describe());
+	tap_comment(&tap, "ring3: %s%s", ring3_ready() ? "ready" : "unavailable: ",
+		    ring3_ready() ? "" : ring3_why);
 	tap_comment(&tap, "options: tests=%s backend=%s exit=%s verbose=%d",
 		    opts.tests, options_backend_name(opts.backend),
 		    options_exit_name(opts.exit), opts.verbose);
@@ -173,6 +177,18 @@ static void write_header(const struct cpu_info *ci)
 	if (lost_opt_errors)
 		tap_comment(&tap, "error: %u more option errors not shown",
 			    lost_opt_errors);
+}
+
+/* Pages for the harness's own tables (ring-3 page-table clone). */
+static void *alloc_zeroed_page(void)
+{
+	EFI_PHYSICAL_ADDRESS a;
+
+	if (efi.bs->AllocatePages(AllocateAnyPages, EfiLoaderData, 1, &a) !=
+	    EFI_SUCCESS)
+		return NULL;
+	memset((void *)(uintptr_t)a, 0, 4096);
+	return (void *)(uintptr_t)a;
 }
 
 /* A fault outside any test: report it and end the run as broken. */
@@ -187,6 +203,7 @@ static void harness_fault(const struct fault *f)
 	tap_bail_out(&tap, why);
 	tap_finish(&tap);
 	console_close();
+	ring3_teardown();
 	trap_restore();
 	leave(2, &plat, opts.exit);
 	for (;;)
@@ -217,9 +234,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	platform_detect(&plat);
 	trap_set_fatal(harness_fault);
 	trap_install();
+	if (ring3_setup(alloc_zeroed_page, &ring3_why))
+		ring3_teardown();
 	ci = cpu_detect();
 	write_header(ci);
 	runner_run(&tap, opts.tests, opts.verbose, console_sync);
+	ring3_teardown();
 	trap_restore();
 	tap_finish(&tap);
 	verdict = tap_verdict(&tap);

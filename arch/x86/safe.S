@@ -10,7 +10,7 @@
 	.popsection
 .endm
 
-	.text
+	.pushsection .text.user, "ax"
 /* int rdmsr_safe(uint32_t msr (edi), uint64_t *val (rsi)) */
 	.globl rdmsr_safe
 	.hidden rdmsr_safe
@@ -50,4 +50,5 @@ rdpmc_safe:
 2:	ret
 	EX_ENTRY 1b, 2b
 
+	.popsection
 	.section .note.GNU-stack, "", @progbits

@@ -4,11 +4,6 @@
 #include "safe.h"
 #include "../../lib/string.h"
 
-struct catch_ctx {
-	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip, rflags;
-	uint64_t ds, es, ss;
-};
-
 struct catch_frame {
 	struct catch_ctx ctx;
 	struct fault fault;
@@ -30,8 +25,6 @@ struct idt_ptr {
 	uint64_t base;
 } __attribute__((packed));
 
-int catch_save(struct catch_ctx *ctx) __attribute__((returns_twice));
-void catch_resume(struct catch_ctx *ctx) __attribute__((noreturn));
 void trap_dispatch(struct trap_frame *tf);
 
 extern const char trap_stubs[];
@@ -93,6 +86,26 @@ void trap_install(void)
 	struct idt_ptr p = { sizeof(idt) - 1, (uint64_t)idt };
 	__asm__ volatile("lidt %0" : : "m"(p) : "memory");
 	installed = 1;
+}
+
+int trap_claim_vector(unsigned vector, void (*entry)(void), unsigned dpl)
+{
+	if (!installed || vector < 32 || vector > 255)
+		return -1;
+	set_gate(vector, (uint64_t)entry, read_cs(), dpl);
+	return 0;
+}
+
+void trap_release_vector(unsigned vector)
+{
+	unsigned n = (firmware_idt.limit + 1u) / sizeof(struct idt_gate);
+
+	if (!installed || vector < 32 || vector > 255)
+		return;
+	if (vector < n)
+		idt[vector] = ((struct idt_gate *)firmware_idt.base)[vector];
+	else
+		memset(&idt[vector], 0, sizeof(idt[vector]));
 }
 
 void trap_restore(void)
@@ -160,7 +173,7 @@ void trap_dispatch(struct trap_frame *tf)
 
 	if (tf->vector < 32 && hooks[tf->vector] && hooks[tf->vector](tf))
 		return;
-	if ((tf->cs & 3) == 0 && apply_fixup(tf))
+	if (apply_fixup(tf))
 		return;
 	trap_fault_from_frame(tf, &f);
 	if (catch_top) {

@@ -49,6 +49,23 @@ void trap_set_hook(unsigned vector, trap_hook_fn fn);
 /* Called for a fault nobody claimed; must not return. */
 void trap_set_fatal(void (*fn)(const struct fault *f));
 
+/* Lends a vector >= 32 to a gate of ours (e.g. a DPL 3 gate for CPL 3 to
+ * call) until trap_release_vector() puts the firmware's gate back.  The
+ * firmware may route interrupts there: borrow only with IF clear. */
+int trap_claim_vector(unsigned vector, void (*entry)(void), unsigned dpl);
+void trap_release_vector(unsigned vector);
+
+/* The saved context behind trap_catch(): callee-saved registers, stack,
+ * RIP, RFLAGS and DS/ES/SS.  catch_save() returns 0, then 1 again when
+ * catch_resume() is called on the context (from any CPL-0 stack). */
+struct catch_ctx {
+	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip, rflags;
+	uint64_t ds, es, ss;
+};
+
+int catch_save(struct catch_ctx *ctx) __attribute__((returns_twice));
+void catch_resume(struct catch_ctx *ctx) __attribute__((noreturn));
+
 /* "#GP" etc., "vector N" past the table. */
 const char *trap_vector_name(unsigned vector);
 /* Fills a fault from a frame (also used by hooks that give up). */

@@ -28,7 +28,7 @@ static int64_t empty_expect(enum bench_count c, uint64_t n)
 	}
 }
 
-BENCH(empty,
+BENCH(empty_desc,
 	.name = "empty",
 	.stresses = "nothing: a bare RET, to calibrate the measurement",
 	.param = "unused",
@@ -57,7 +57,7 @@ static int64_t nops_expect(enum bench_count c, uint64_t n)
 	}
 }
 
-BENCH(nops,
+BENCH(nops_desc,
 	.name = "nops",
 	.stresses = "front end: 8 NOPs of 1 to 8 bytes per loop iteration",
 	.param = "iterations of the 8-NOP block",
@@ -86,7 +86,7 @@ static int64_t add_chain_expect(enum bench_count c, uint64_t n)
 	}
 }
 
-BENCH(add_chain,
+BENCH(add_chain_desc,
 	.name = "add-chain",
 	.stresses = "ALU latency: a chain of 8 dependent ADDs per iteration",
 	.param = "iterations of the 8-ADD chain",
@@ -115,7 +115,7 @@ static int64_t counted_loop_expect(enum bench_count c, uint64_t n)
 	}
 }
 
-BENCH(counted_loop,
+BENCH(counted_loop_desc,
 	.name = "counted-loop",
 	.stresses = "loop overhead: a one-ADD body under CMP/JB",
 	.param = "iterations",

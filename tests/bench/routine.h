@@ -56,7 +56,9 @@
 
 #include <stdint.h>
 
-/* Declares routine sym and its end label sym_end for a descriptor. */
+/* Declares routine sym and its end label sym_end for a descriptor.  The
+ * routine for bench "x-y" is bench_x_y; as BENCH(id) defines bench_<id>,
+ * descriptors take the id x_y_desc. */
 #define BENCH_ROUTINE(sym)                                                   \
 	void sym(uint64_t n, void *data);                                    \
 	extern const char sym##_end[]

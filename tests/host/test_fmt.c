@@ -232,6 +232,86 @@ static void test_star_negative_width(void **state)
 	same(BUF, "[%*s]", -4, "ab");
 }
 
+/* Passes v, cut to the type the length modifier names. */
+static void same_int(const char *f, const char *len, int is_signed,
+		     unsigned long long v)
+{
+	if (!strcmp(len, "hh") || !strcmp(len, "h") || !*len) {
+		if (is_signed)
+			same(BUF, f, (int)v);
+		else
+			same(BUF, f, (unsigned)v);
+	} else if (!strcmp(len, "l")) {
+		if (is_signed)
+			same(BUF, f, (long)v);
+		else
+			same(BUF, f, (unsigned long)v);
+	} else if (!strcmp(len, "ll")) {
+		if (is_signed)
+			same(BUF, f, (long long)v);
+		else
+			same(BUF, f, v);
+	} else if (is_signed) {
+		same(BUF, f, (ssize_t)v);
+	} else {
+		same(BUF, f, (size_t)v);
+	}
+}
+
+/* Every combination of flags, width and length for each integer
+ * conversion, over values near the edges of each type. */
+static void test_int_combinations(void **state)
+{
+	static const char *const convs = "diuxXo";
+	static const char *const flags[] = { "", "-", "0", "-0" };
+	static const char *const widths[] = { "", "1", "5", "24" };
+	static const char *const lens[] = { "hh", "h", "", "l", "ll", "z" };
+	static const unsigned long long vals[] = {
+		0, 1, 9, 10, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff,
+		0x12345678, 0x7fffffff, 0x80000000, 0xffffffff,
+		0x123456789abcdefULL, 0x8000000000000000ULL, ~0ULL, ~0ULL - 1,
+		(unsigned long long)-42,
+	};
+	unsigned n = 0;
+
+	for (const char *c = convs; *c; c++)
+		for (unsigned fl = 0; fl < N(flags); fl++)
+			for (unsigned w = 0; w < N(widths); w++)
+				for (unsigned l = 0; l < N(lens); l++)
+					for (unsigned v = 0; v < N(vals); v++) {
+						char f[32];
+
+						snprintf(f, sizeof(f), "[%%%s%s%s%c]",
+							 flags[fl], widths[w],
+							 lens[l], *c);
+						same_int(f, lens[l],
+							 *c == 'd' || *c == 'i',
+							 vals[v]);
+						n++;
+					}
+	assert_int_equal(n, 6 * 4 * 4 * 6 * N(vals));
+}
+
+/* Every combination of '-', width and precision for %s. */
+static void test_string_combinations(void **state)
+{
+	static const char *const flags[] = { "", "-" };
+	static const char *const widths[] = { "", "1", "3", "8", "12" };
+	static const char *const precs[] = { "", ".", ".0", ".1", ".3", ".9" };
+	static const char *const strs[] = { "", "a", "abc", "abcdefgh" };
+
+	for (unsigned fl = 0; fl < N(flags); fl++)
+		for (unsigned w = 0; w < N(widths); w++)
+			for (unsigned p = 0; p < N(precs); p++)
+				for (unsigned k = 0; k < N(strs); k++) {
+					char f[32];
+
+					snprintf(f, sizeof(f), "[%%%s%s%ss]",
+						 flags[fl], widths[w], precs[p]);
+					same(BUF, f, strs[k]);
+				}
+}
+
 /* Every size from 0 to past the full length: same text, same return value,
  * nothing written at or past 'size'. */
 static void test_truncation(void **state)
@@ -290,6 +370,8 @@ int main(void)
 		cmocka_unit_test(test_pointer_width),
 		cmocka_unit_test(test_star),
 		cmocka_unit_test(test_star_negative_width),
+		cmocka_unit_test(test_int_combinations),
+		cmocka_unit_test(test_string_combinations),
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_size_zero),
 		cmocka_unit_test(test_long_output),

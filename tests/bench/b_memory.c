@@ -1,0 +1,164 @@
+/* b_memory: descriptors of the routines in memory.S.  Loops enter at their
+ * check (see basic.S): body n times, SUB/JNC n + 1 times with JNC taken n
+ * times.  Loads and stores are counted per bench.h: one per memory operand
+ * the encoding implies, RET included. */
+#include "bench.h"
+#include "routine.h"
+
+BENCH_ROUTINE(bench_load_stream);
+BENCH_ROUTINE(bench_store_stream);
+BENCH_ROUTINE(bench_pointer_chase);
+BENCH_ROUTINE(bench_rep_movsb);
+
+/* load-stream:
+ *	jmp 2f					1
+ *   1:	8 x mov/add/xor/or/cmp/test mem		8n  (a load each)
+ *	add $64,%rsi				n
+ *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
+ *	ret					1
+ */
+static int64_t load_stream_expect(enum bench_count c, uint64_t n)
+{
+	switch (c) {
+	case BC_INSTRUCTIONS:	return 1 + 8 * n + n + 2 * (n + 1) + 1;
+	case BC_BRANCHES:	return 1 + (n + 1) + 1;
+	case BC_TAKEN:		return 1 + n + 1;
+	case BC_COND:		return n + 1;
+	case BC_RETURNS:	return 1;
+	case BC_LOADS:		return 8 * n + 1;
+	default:		return 0;
+	}
+}
+
+BENCH(load_stream_desc,
+	.name = "load-stream",
+	.stresses = "sequential loads: 8 per 64-byte line",
+	.param = "64-byte lines read",
+	.fn = bench_load_stream,
+	.end = bench_load_stream_end,
+	.expect = load_stream_expect,
+	.params = { 16, STREAM_MAX_LINES },
+	.data_size = STREAM_MAX_LINES * 64,
+);
+
+/* store-stream:
+ *	xor %eax,%eax; jmp 2f			2
+ *   1:	8 x mov %rax,mem			8n  (a store each)
+ *	add $64,%rsi				n
+ *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
+ *	ret					1
+ */
+static int64_t store_stream_expect(enum bench_count c, uint64_t n)
+{
+	switch (c) {
+	case BC_INSTRUCTIONS:	return 2 + 8 * n + n + 2 * (n + 1) + 1;
+	case BC_BRANCHES:	return 1 + (n + 1) + 1;
+	case BC_TAKEN:		return 1 + n + 1;
+	case BC_COND:		return n + 1;
+	case BC_RETURNS:	return 1;
+	case BC_LOADS:		return 1;
+	case BC_STORES:		return 8 * n;
+	default:		return 0;
+	}
+}
+
+BENCH(store_stream_desc,
+	.name = "store-stream",
+	.stresses = "sequential stores: 8 per 64-byte line",
+	.param = "64-byte lines written",
+	.fn = bench_store_stream,
+	.end = bench_store_stream_end,
+	.expect = store_stream_expect,
+	.params = { 16, STREAM_MAX_LINES },
+	.data_size = STREAM_MAX_LINES * 64,
+);
+
+/* pointer-chase:
+ *	mov %rsi,%rax; jmp 2f			2
+ *   1:	mov (%rax),%rax				n  (a load each)
+ *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
+ *	ret					1
+ */
+static int64_t pointer_chase_expect(enum bench_count c, uint64_t n)
+{
+	switch (c) {
+	case BC_INSTRUCTIONS:	return 2 + n + 2 * (n + 1) + 1;
+	case BC_BRANCHES:	return 1 + (n + 1) + 1;
+	case BC_TAKEN:		return 1 + n + 1;
+	case BC_COND:		return n + 1;
+	case BC_RETURNS:	return 1;
+	case BC_LOADS:		return n + 1;
+	default:		return 0;
+	}
+}
+
+/* One pointer per CHASE_STRIDE-byte slot, together a single cycle through
+ * every slot in an order no prefetcher follows: Sattolo's variant of the
+ * Fisher-Yates shuffle yields a one-cycle permutation (i -> perm[i]).  The
+ * generator is fixed, so every run chases the same cycle from slot 0. */
+static void pointer_chase_prepare(void *data, size_t size, uint64_t n)
+{
+	const size_t step = CHASE_STRIDE / sizeof(uint64_t);
+	uint64_t *slot = data, x = 0x2545f4914f6cdd1d;
+	size_t slots = size / CHASE_STRIDE;
+
+	if (!slots)
+		return;
+	for (size_t i = 0; i < slots; i++)
+		slot[i * step] = i;
+	for (size_t i = slots - 1; i > 0; i--) {
+		uint64_t t;
+		size_t j;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = x % i;		/* j < i: what makes it one cycle */
+		t = slot[i * step];
+		slot[i * step] = slot[j * step];
+		slot[j * step] = t;
+	}
+	for (size_t i = 0; i < slots; i++)
+		slot[i * step] = (uint64_t)(uintptr_t)&slot[slot[i * step] * step];
+}
+
+BENCH(pointer_chase_desc,
+	.name = "pointer-chase",
+	.stresses = "load latency: dependent loads missing every cache",
+	.param = "pointer hops",
+	.fn = bench_pointer_chase,
+	.end = bench_pointer_chase_end,
+	.expect = pointer_chase_expect,
+	.params = { 100, 10000 },
+	.data_size = CHASE_SIZE,
+	.prepare = pointer_chase_prepare,
+);
+
+/* rep-movsb:
+ *	mov %rdi,%rcx; lea REP_MOVSB_MAX(%rsi),%rdi	2
+ *	rep movsb				1  (n loads, n stores)
+ *	ret					1
+ */
+static int64_t rep_movsb_expect(enum bench_count c, uint64_t n)
+{
+	switch (c) {
+	case BC_INSTRUCTIONS:	return 4;
+	case BC_BRANCHES:
+	case BC_TAKEN:
+	case BC_RETURNS:	return 1;
+	case BC_LOADS:		return n + 1;
+	case BC_STORES:		return n;
+	default:		return 0;
+	}
+}
+
+BENCH(rep_movsb_desc,
+	.name = "rep-movsb",
+	.stresses = "string copy: one REP MOVSB, one retired instruction",
+	.param = "bytes copied",
+	.fn = bench_rep_movsb,
+	.end = bench_rep_movsb_end,
+	.expect = rep_movsb_expect,
+	.params = { 64, REP_MOVSB_MAX },
+	.data_size = 2 * REP_MOVSB_MAX,
+);

@@ -1,0 +1,330 @@
+/* trace_check: host check of the benchmark formulas (tests/bench/bench.h).
+ * The routines are plain SysV functions, so a forked child runs each one
+ * and the parent single-steps it with ptrace from its first instruction
+ * until RIP leaves [fn, end), counting what bench.h's convention counts,
+ * and compares every count with the descriptor's expect() at both params.
+ *
+ * Usage: trace_check INSNS [BENCH...]; INSNS is the instruction table
+ * run.sh makes with objdump (one line per instruction of .text.bench:
+ * ADDR LEN KIND LOADS STORES ALLOWED MNEMONIC).
+ *
+ * A REP MOVSB stops once per iteration at the same RIP: it counts as one
+ * instruction when RIP moves on, its loads and stores as the drop in RCX.
+ * A branch is taken when the next RIP is not RIP + length. */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/bench/bench.h"
+#include "tests/bench/gpr_values.h"
+
+/* registry.c's one dependency on lib/string.c, which would shadow libc. */
+int str_cmp(const char *a, const char *b);
+int str_cmp(const char *a, const char *b)
+{
+	return strcmp(a, b);
+}
+
+enum kind { K_OTHER, K_JCC, K_JMP, K_CALL, K_RET, K_FAR, K_REP };
+
+struct insn {
+	uint64_t addr;
+	unsigned len, loads, stores, allowed;
+	enum kind kind;
+	char name[32];
+};
+
+static struct insn *insns;
+static size_t nr_insns;
+static unsigned passed, failed;
+
+static void load_insns(const char *path)
+{
+	static const char *const kinds[] = {
+		"-", "jcc", "jmp", "call", "ret", "far", "rep",
+	};
+	char kind[8];
+	size_t cap = 0;
+	FILE *f = fopen(path, "r");
+	struct insn i;
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	while (fscanf(f, "%" SCNx64 " %u %7s %u %u %u %31s", &i.addr, &i.len,
+		      kind, &i.loads, &i.stores, &i.allowed, i.name) == 7) {
+		for (i.kind = K_OTHER; i.kind <= K_REP; i.kind++)
+			if (!strcmp(kind, kinds[i.kind]))
+				break;
+		if (nr_insns == cap) {
+			cap = cap ? 2 * cap : 1024;
+			insns = realloc(insns, cap * sizeof(*insns));
+			if (!insns)
+				exit(2);
+		}
+		insns[nr_insns++] = i;
+	}
+	fclose(f);
+}
+
+/* objdump lists addresses in order: binary search. */
+static const struct insn *find_insn(uint64_t addr)
+{
+	size_t lo = 0, hi = nr_insns;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (insns[mid].addr == addr)
+			return &insns[mid];
+		if (insns[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void result(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s ", ok ? "ok  " : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+struct trace {
+	uint64_t count[BC_NR];
+	unsigned gpr_stops, gpr_bad;	/* gpr-values: stops in the marker */
+	char error[160];		/* why the trace stopped short */
+};
+
+static void __attribute__((noreturn)) child(const struct bench *b,
+					    uint64_t n)
+{
+	void *data = NULL;
+
+	if (b->data_size) {
+		data = mmap(NULL, b->data_size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (data == MAP_FAILED)
+			_exit(2);
+	}
+	if (b->prepare)
+		b->prepare(data, b->data_size, n);
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+		_exit(3);
+	raise(SIGSTOP);
+	b->fn(n, data);
+	_exit(0);
+}
+
+static int step(pid_t pid, struct user_regs_struct *r, struct trace *t)
+{
+	int st;
+
+	if (ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL) ||
+	    waitpid(pid, &st, 0) != pid) {
+		snprintf(t->error, sizeof(t->error), "ptrace step failed");
+		return 0;
+	}
+	if (!WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP) {
+		snprintf(t->error, sizeof(t->error),
+			 "child status %#x at rip %#llx", st, r->rip);
+		return 0;
+	}
+	ptrace(PTRACE_GETREGS, pid, NULL, r);
+	return 1;
+}
+
+/* Registers in bench_gpr_values order (rax, rcx, rdx, rbx, rsp, ...). */
+static void check_gprs(const struct user_regs_struct *r, struct trace *t)
+{
+	const uint64_t got[16] = {
+		r->rax, r->rcx, r->rdx, r->rbx, 0, r->rbp, r->rsi, r->rdi,
+		r->r8, r->r9, r->r10, r->r11, r->r12, r->r13, r->r14, r->r15,
+	};
+
+	t->gpr_stops++;
+	if (memcmp(got, bench_gpr_values, sizeof(got)))
+		t->gpr_bad++;
+}
+
+static void count(const struct insn *in, uint64_t rip, uint64_t next,
+		  struct trace *t)
+{
+	int taken = next != rip + in->len;
+
+	t->count[BC_INSTRUCTIONS]++;
+	t->count[BC_LOADS] += in->loads;
+	t->count[BC_STORES] += in->stores;
+	if (in->kind == K_OTHER || in->kind == K_REP) {
+		if (taken)
+			snprintf(t->error, sizeof(t->error),
+				 "%s at %#" PRIx64 " moved RIP to %#" PRIx64,
+				 in->name, rip, next);
+		return;
+	}
+	if (in->kind == K_FAR) {
+		t->count[BC_FAR]++;
+		return;
+	}
+	t->count[BC_BRANCHES]++;
+	t->count[BC_TAKEN] += taken;
+	t->count[BC_COND] += in->kind == K_JCC;
+	t->count[BC_CALLS] += in->kind == K_CALL;
+	t->count[BC_RETURNS] += in->kind == K_RET;
+	/* An oracle that judges by RIP cannot see these taken: keep them out
+	 * of the routines (routine.h). */
+	if (!taken && in->kind != K_JCC)
+		snprintf(t->error, sizeof(t->error),
+			 "%s at %#" PRIx64 " targets its fall-through",
+			 in->name, rip);
+}
+
+static void trace(const struct bench *b, uint64_t n, struct trace *t)
+{
+	const uint64_t fn = (uintptr_t)b->fn, end = (uintptr_t)b->end;
+	const uint64_t mark = (uintptr_t)bench_gprs_marker;
+	const uint64_t mark_end = (uintptr_t)bench_gprs_marker_end;
+	struct user_regs_struct r = { 0 };
+	unsigned long steps = 0;
+	pid_t pid;
+	int st;
+
+	memset(t, 0, sizeof(*t));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(2);
+	}
+	if (!pid)
+		child(b, n);
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st)) {
+		snprintf(t->error, sizeof(t->error), "child did not stop");
+		return;
+	}
+	/* Out of raise() and up to the routine's first instruction. */
+	ptrace(PTRACE_GETREGS, pid, NULL, &r);
+	while (r.rip != fn && !t->error[0])
+		if (++steps > 100000)
+			snprintf(t->error, sizeof(t->error), "never reached");
+		else
+			step(pid, &r, t);
+	while (!t->error[0] && r.rip >= fn && r.rip < end) {
+		const struct insn *in = find_insn(r.rip);
+		uint64_t rip = r.rip, rcx = r.rcx;
+
+		if (!in) {
+			snprintf(t->error, sizeof(t->error),
+				 "no instruction at %#" PRIx64, rip);
+			break;
+		}
+		if (rip >= mark && rip < mark_end)
+			check_gprs(&r, t);
+		if (++steps > 10000000) {
+			snprintf(t->error, sizeof(t->error), "runaway");
+			break;
+		}
+		if (!step(pid, &r, t))
+			break;
+		if (in->kind == K_REP) {
+			t->count[BC_LOADS] += rcx - r.rcx;
+			t->count[BC_STORES] += rcx - r.rcx;
+			if (r.rip == rip)
+				continue;	/* the next iteration */
+		}
+		count(in, rip, r.rip, t);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+}
+
+/* The routine is whole instructions on the oracle's list, end to end. */
+static void check_decode(const struct bench *b)
+{
+	uint64_t a = (uintptr_t)b->fn, end = (uintptr_t)b->end;
+	const struct insn *in = NULL;
+
+	while (a < end && (in = find_insn(a)) && in->allowed)
+		a += in->len;
+	if (a == end)
+		result(1, "%s decode: %" PRIu64 " bytes, all on the list",
+		       b->name, end - (uintptr_t)b->fn);
+	else
+		result(0, "%s decode: at %#" PRIx64 ": %s", b->name, a,
+		       in ? in->name : "no instruction boundary");
+}
+
+static void check_bench(const struct bench *b)
+{
+	result(bench_find(b->name) == b && b->params[0] != b->params[1] &&
+	       (uintptr_t)b->fn < (uintptr_t)b->end && b->expect,
+	       "%s descriptor", b->name);
+	check_decode(b);
+	for (int p = 0; p < 2; p++) {
+		uint64_t n = b->params[p];
+		struct trace t;
+
+		trace(b, n, &t);
+		if (t.error[0]) {
+			result(0, "%s n=%" PRIu64 " trace: %s", b->name, n,
+			       t.error);
+			continue;
+		}
+		for (enum bench_count c = 0; c < BC_NR; c++) {
+			int64_t e = b->expect(c, n);
+
+			if (e == BENCH_NOT_ARCH)
+				continue;
+			result((uint64_t)e == t.count[c],
+			       "%s n=%" PRIu64 " %s: expect %" PRId64
+			       " got %" PRIu64, b->name, n,
+			       bench_count_name(c), e, t.count[c]);
+		}
+		if (b->fn == bench_gprs)
+			result(t.gpr_stops && !t.gpr_bad,
+			       "%s n=%" PRIu64 " registers: %u of %u marker "
+			       "stops differ from bench_gpr_values", b->name,
+			       n, t.gpr_bad, t.gpr_stops);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s INSNS [BENCH...]\n", argv[0]);
+		return 2;
+	}
+	load_insns(argv[1]);
+	for (const struct bench *b = __benches_start; b < __benches_end; b++) {
+		int chosen = argc == 2;
+
+		for (int i = 2; i < argc; i++)
+			chosen |= !strcmp(argv[i], b->name);
+		if (chosen)
+			check_bench(b);
+	}
+	printf("bench-host: passed=%u failed=%u\n", passed, failed);
+	return failed || !passed;
+}
