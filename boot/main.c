@@ -4,6 +4,7 @@
 #include "efi.h"
 #include "console.h"
 #include "leave.h"
+#include "mem.h"
 #include "options.h"
 #include "platform.h"
 #include "../arch/x86/ring3.h"
@@ -179,18 +180,6 @@ static void write_header(const struct cpu_info *ci)
 			    lost_opt_errors);
 }
 
-/* Pages for the harness's own tables (ring-3 page-table clone). */
-static void *alloc_zeroed_page(void)
-{
-	EFI_PHYSICAL_ADDRESS a;
-
-	if (efi.bs->AllocatePages(AllocateAnyPages, EfiLoaderData, 1, &a) !=
-	    EFI_SUCCESS)
-		return NULL;
-	memset((void *)(uintptr_t)a, 0, 4096);
-	return (void *)(uintptr_t)a;
-}
-
 /* A fault outside any test: report it and end the run as broken. */
 static void harness_fault(const struct fault *f)
 {
@@ -234,7 +223,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	platform_detect(&plat);
 	trap_set_fatal(harness_fault);
 	trap_install();
-	if (ring3_setup(alloc_zeroed_page, &ring3_why))
+	if (ring3_setup(mem_alloc_page, &ring3_why))
 		ring3_teardown();
 	ci = cpu_detect();
 	write_header(ci);

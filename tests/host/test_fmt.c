@@ -36,11 +36,10 @@ static void same(size_t size, const char *f, ...)
 	va_end(aq);
 	va_end(ap);
 	if (gn != wn || memcmp(got, want, sizeof(got))) {
-		print_error("format \"%s\" size %zu: got \"%.*s\" (%d), "
-			    "want \"%.*s\" (%d)\n", f, size,
-			    size ? (int)strnlen(got, size) : 0, got, gn,
-			    size ? (int)strnlen(want, size) : 0, want, wn);
-		fail();
+		fail_msg("format \"%s\" size %zu: got \"%.*s\" (%d), "
+			 "want \"%.*s\" (%d)", f, size,
+			 size ? (int)strnlen(got, size) : 0, got, gn,
+			 size ? (int)strnlen(want, size) : 0, want, wn);
 	}
 }
 

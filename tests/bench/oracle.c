@@ -1,0 +1,92 @@
+/* oracle: counting retired instructions by class (see oracle.h). */
+#include "oracle.h"
+#include "../../arch/x86/ring3.h"
+#include "../../boot/mem.h"
+#include "../../lib/string.h"
+
+#define MAX_BENCHES 64
+
+void oracle_account(struct oracle_counts *o, const struct insn_event *e)
+{
+	uint64_t *c = o->c[e->cpl & 3];
+
+	c[BC_LOADS] += e->loads;
+	c[BC_STORES] += e->stores;
+	if (e->flags & DEC_UNCLASSIFIED)
+		o->unclassified[e->cpl & 3]++;
+	if (!e->retired)
+		return;
+	c[BC_INSTRUCTIONS]++;
+	if (e->flags & DEC_BRANCH) {
+		c[BC_BRANCHES]++;
+		if (e->flags & EV_TAKEN)
+			c[BC_TAKEN]++;
+		if (e->flags & DEC_COND)
+			c[BC_COND]++;
+		if (e->flags & DEC_CALL)
+			c[BC_CALLS]++;
+		if (e->flags & DEC_RET)
+			c[BC_RETURNS]++;
+	}
+	if (e->flags & DEC_FAR)
+		c[BC_FAR]++;
+}
+
+struct sinks {
+	struct oracle_counts *o;
+	trace_sink extra;
+	void *extra_ctx;
+};
+
+static void sink(const struct insn_event *e, void *ctx)
+{
+	struct sinks *s = ctx;
+
+	oracle_account(s->o, e);
+	if (s->extra)
+		s->extra(e, s->extra_ctx);
+}
+
+static struct {
+	const struct bench *b;
+	void *data;
+} buffers[MAX_BENCHES];
+
+void *bench_data(const struct bench *b)
+{
+	unsigned i;
+	void *d;
+
+	for (i = 0; i < MAX_BENCHES && buffers[i].b; i++)
+		if (buffers[i].b == b)
+			return buffers[i].data;
+	if (i == MAX_BENCHES)
+		return NULL;
+	/* 2 MiB alignment lets ring 3 get large pages for big buffers. */
+	d = mem_alloc(b->data_size ? b->data_size : 64, 2u << 20);
+	if (!d || (ring3_ready() && ring3_map_user(d, b->data_size ?
+						   b->data_size : 64)))
+		return NULL;
+	if (b->prepare)
+		b->prepare(d, b->data_size, 0);
+	buffers[i].b = b;
+	buffers[i].data = d;
+	return d;
+}
+
+int oracle_run(const struct bench *b, uint64_t n, int cpl,
+	       struct oracle_counts *out, trace_sink extra, void *extra_ctx,
+	       struct fault *f)
+{
+	struct sinks s = { out, extra, extra_ctx };
+	struct trace_range r = { (const void *)b->fn, b->end };
+	void *data = bench_data(b);
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!data)
+		return -1;
+	ret = trace_run(b->fn, n, data, cpl, r, sink, &s, f);
+	out->outside = trace_outside_steps();
+	return ret;
+}
