@@ -12,6 +12,7 @@
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 #include "../lib/tap.h"
+#include "../pmu/backend.h"
 #include "../pmu/detect.h"
 #include "../tests/runner.h"
 #include "version.h"
@@ -140,20 +141,13 @@ static void write_pmu_header(const struct cpu_info *ci)
 			    probe);
 }
 
-/* Until a counter source exists behind pmu/backend, say exactly that. */
 static void write_backend_header(const struct cpu_info *ci)
 {
-	if (opts.backend == BACKEND_MODEL)
-		tap_comment(&tap, "backend: none reason=\"backend=model asked; "
-			    "this build has no model backend yet\"");
-	else if (ci->probe.present)
-		tap_comment(&tap, "backend: none reason=\"counters answered "
-			    "the probe, but this build has no %s driver yet\"",
-			    pmu_kind_name(ci->pmu));
-	else
-		tap_comment(&tap, "backend: none reason=\"%s\"",
-			    ci->probe.done ? "write/read-back probe found no "
-			    "counters" : "no PMU kind to probe");
+	char reason[240];
+	const struct backend *be = backend_select(opts.backend, ci, reason,
+						  sizeof(reason));
+
+	tap_comment(&tap, "backend: %s reason=\"%s\"", be->name, reason);
 }
 
 static void write_header(const struct cpu_info *ci)

@@ -67,6 +67,36 @@ static void put_num(struct out *o, uint64_t v, int neg, unsigned base,
 		put_pad(o, ' ', sp->width - total);
 }
 
+/* A character is written as is, NUL included (C99 7.19.6.1). */
+static void put_char(struct out *o, char c, const struct spec *sp)
+{
+	if (!sp->left)
+		put_pad(o, ' ', sp->width - 1);
+	put(o, c);
+	if (sp->left)
+		put_pad(o, ' ', sp->width - 1);
+}
+
+/* "0x" and digits pad as one field. */
+static void put_pointer(struct out *o, uint64_t v, const struct spec *sp)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v % 16];
+		v /= 16;
+	} while (v);
+	if (!sp->left)
+		put_pad(o, ' ', sp->width - n - 2);
+	put(o, '0');
+	put(o, 'x');
+	for (int i = n; i; i--)
+		put(o, tmp[i - 1]);
+	if (sp->left)
+		put_pad(o, ' ', sp->width - n - 2);
+}
+
 static const char *parse_spec(const char *f, struct spec *sp, va_list *ap)
 {
 	sp->left = sp->zero = sp->width = sp->len = 0;
@@ -81,6 +111,10 @@ static const char *parse_spec(const char *f, struct spec *sp, va_list *ap)
 	}
 	if (*f == '*') {
 		sp->width = va_arg(*ap, int);
+		if (sp->width < 0) {	/* C99: a negative width means '-' */
+			sp->left = 1;
+			sp->width = -sp->width;
+		}
 		f++;
 	}
 	while (*f >= '0' && *f <= '9')
@@ -160,15 +194,11 @@ static void convert(struct out *o, char c, struct spec *sp, va_list *ap)
 		put_num(o, get_unsigned(sp, ap), 0, 8, 0, sp);
 		break;
 	case 'p':
-		put(o, '0');
-		put(o, 'x');
-		put_num(o, (uintptr_t)va_arg(*ap, void *), 0, 16, 0, sp);
+		put_pointer(o, (uintptr_t)va_arg(*ap, void *), sp);
 		break;
-	case 'c': {
-		char ch[2] = { (char)va_arg(*ap, int), 0 };
-		put_str(o, ch, sp);
+	case 'c':
+		put_char(o, (char)va_arg(*ap, int), sp);
 		break;
-	}
 	case 's':
 		put_str(o, va_arg(*ap, const char *), sp);
 		break;

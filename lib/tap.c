@@ -33,13 +33,15 @@ void tap_comment(struct tap *t, const char *fmt, ...)
 	line(t, buf);
 }
 
-/* A TAP description must not contain '#' (it starts a directive). */
+/* A TAP description must not contain '#' (it starts a directive) nor a
+ * line break (it would end the line). */
 static void clean_name(char *dst, unsigned size, const char *name)
 {
 	unsigned i;
 
 	for (i = 0; name[i] && i + 1 < size; i++)
-		dst[i] = name[i] == '#' ? '_' : name[i];
+		dst[i] = name[i] == '#' ? '_' :
+			 name[i] == '\n' || name[i] == '\r' ? ' ' : name[i];
 	dst[i] = 0;
 }
 
@@ -63,8 +65,12 @@ void tap_result(struct tap *t, enum tap_status st, const char *name,
 		break;
 	default:
 		t->skipped++;
-		fmt_snprintf(buf, sizeof(buf), "ok %u - %s # SKIP %s", t->n,
-			     nm, skip_reason ? skip_reason : "");
+		if (skip_reason && *skip_reason)
+			fmt_snprintf(buf, sizeof(buf), "ok %u - %s # SKIP %s",
+				     t->n, nm, skip_reason);
+		else
+			fmt_snprintf(buf, sizeof(buf), "ok %u - %s # SKIP",
+				     t->n, nm);
 		break;
 	}
 	line(t, buf);
@@ -105,9 +111,34 @@ static int needs_quotes(const char *v)
 	return 0;
 }
 
-void tap_yaml_scalar(char *buf, unsigned size, const char *v)
+/* Appends one character, or its escape, when it fits with room left for
+ * the closing quote and NUL; returns 0 when it did not fit. */
+static int put_escaped(char *buf, unsigned size, unsigned *o, unsigned char c)
 {
 	static const char hex[] = "0123456789abcdef";
+	char e[4];
+	unsigned n = 0;
+
+	if (c == '"' || c == '\\') {
+		e[n++] = '\\';
+		e[n++] = (char)c;
+	} else if (c < 0x20 || c > 0x7e) {
+		e[n++] = '\\';
+		e[n++] = 'x';
+		e[n++] = hex[c >> 4];
+		e[n++] = hex[c & 15];
+	} else {
+		e[n++] = (char)c;
+	}
+	if (*o + n + 2 > size)
+		return 0;
+	memcpy(buf + *o, e, n);
+	*o += n;
+	return 1;
+}
+
+void tap_yaml_scalar(char *buf, unsigned size, const char *v)
+{
 	unsigned o = 0;
 
 	if (!size)
@@ -116,25 +147,16 @@ void tap_yaml_scalar(char *buf, unsigned size, const char *v)
 		str_copy(buf, v, size);
 		return;
 	}
-#define PUT(c) do { if (o + 1 < size) buf[o++] = (c); } while (0)
-	PUT('"');
-	for (; *v; v++) {
-		unsigned char c = (unsigned char)*v;
-
-		if (c == '"' || c == '\\') {
-			PUT('\\');
-			PUT(c);
-		} else if (c < 0x20 || c > 0x7e) {
-			PUT('\\');
-			PUT('x');
-			PUT(hex[c >> 4]);
-			PUT(hex[c & 15]);
-		} else {
-			PUT(c);
-		}
+	if (size < 3) {		/* no room for a quoted scalar at all */
+		buf[0] = 0;
+		return;
 	}
-	PUT('"');
-#undef PUT
+	/* Cut at a character boundary, never inside an escape, and always
+	 * close the quote: the YAML stays well formed. */
+	buf[o++] = '"';
+	for (; *v && put_escaped(buf, size, &o, (unsigned char)*v); v++)
+		;
+	buf[o++] = '"';
 	buf[o] = 0;
 }
 
@@ -147,7 +169,8 @@ void tap_yaml_kv(struct tap *t, const char *key, const char *fmt, ...)
 	fmt_vsnprintf(val, sizeof(val), fmt, ap);
 	va_end(ap);
 	tap_yaml_begin(t);
-	tap_yaml_scalar(q, sizeof(q), val);
+	/* Quote within what the line has left after "  key: ". */
+	tap_yaml_scalar(q, sizeof(buf) - 4 - (unsigned)str_len(key), val);
 	fmt_snprintf(buf, sizeof(buf), "  %s: %s", key, q);
 	line(t, buf);
 }
@@ -161,7 +184,7 @@ void tap_yaml_item(struct tap *t, const char *fmt, ...)
 	fmt_vsnprintf(val, sizeof(val), fmt, ap);
 	va_end(ap);
 	tap_yaml_begin(t);
-	tap_yaml_scalar(q, sizeof(q), val);
+	tap_yaml_scalar(q, sizeof(buf) - 6, val);
 	fmt_snprintf(buf, sizeof(buf), "    - %s", q);
 	line(t, buf);
 }

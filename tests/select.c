@@ -13,7 +13,7 @@ static int group_is_literal(const char *pat)
 
 int runner_selected(const struct test *t, const char *globs)
 {
-	char pat[128];
+	char pat[256];		/* as long as the tests= option itself */
 
 	while (*globs) {
 		unsigned n = 0;

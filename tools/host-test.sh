@@ -8,8 +8,9 @@
 # one failure).  Exits 0 only when M is 0 and N is not.
 #
 # Usage: tools/host-test.sh [test_NAME ...]   (default: all)
-# Environment: CC (default gcc), HOST_TEST_SANITIZE=0 to build without
-# AddressSanitizer/UBSan (used by default when the compiler supports them).
+# Environment: CC (default gcc); HOST_TEST_SANITIZE=0 builds without
+# AddressSanitizer/UBSan (used when the compiler supports them);
+# HOST_TEST_TIMEOUT is the seconds one binary may run (default 300).
 set -u
 
 cd "$(dirname "$0")/.." || exit 2
@@ -34,8 +35,8 @@ if [ "${HOST_TEST_SANITIZE:-1}" != 0 ]; then
 	if echo 'int main(void) { return 0; }' |
 	   "$CC" -x c -fsanitize=address,undefined -o "$probe" - \
 		2>/dev/null && "$probe"; then
-		SAN=(-fsanitize=address,undefined -fno-sanitize-recover=undefined
-		     -fno-omit-frame-pointer)
+		SAN=("-fsanitize=address,undefined"
+		     -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
 	fi
 	rm -f "$probe"
 fi
@@ -65,7 +66,8 @@ for src in "${files[@]}"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	line=$(sed -n 's|^/\* host-sources:\(.*\)\*/ *$|\1|p' "$src" | head -n 1)
+	line=$(sed -n 's|^/\* host-sources:\(.*\)\*/ *$|\1|p' "$src" |
+	       head -n 1)
 	read -r -a deps <<<"$line"
 	if [ ${#deps[@]} -eq 0 ]; then
 		echo "host-test: $src: no /* host-sources: ... */ line" >&2
@@ -78,7 +80,7 @@ for src in "${files[@]}"; do
 		failed=$((failed + 1))
 		continue
 	fi
-	"./$bin" >"$log" 2>&1
+	timeout "${HOST_TEST_TIMEOUT:-300}" "./$bin" >"$log" 2>&1
 	rc=$?
 	cat "$log"
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9][0-9]*\) test(s)\..*/\1/p' "$log" |
@@ -87,11 +89,13 @@ for src in "${files[@]}"; do
 	    tail -n 1)
 	p=${p:-0}
 	f=${f:-0}
-	# No summary or a bad exit: it crashed (or exited) partway.
+	# No summary, or a bad exit with no failed case: it crashed, hung
+	# or a sanitizer failed it at exit.
 	if ! grep -q '^\[==========\] [0-9][0-9]* test(s) run\.' "$log" ||
 	   { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then
-		echo "host-test: $name: exit status $rc without a complete" \
-		     "cmocka summary; counted as a failure" >&2
+		echo "host-test: $name: exit status $rc with no complete" \
+		     "cmocka summary or no failed case; counted as a" \
+		     "failure" >&2
 		[ "$f" -eq 0 ] && f=1
 	fi
 	passed=$((passed + p))

@@ -1,0 +1,107 @@
+/* backend: hw and model implementations and their selection (backend.h). */
+#include "backend.h"
+#include "model.h"
+#include "../arch/x86/safe.h"
+#include "../arch/x86/trap.h"
+#include "../lib/fmt.h"
+
+static int none_access(uint32_t a, uint64_t *v)
+{
+	(void)a;
+	(void)v;
+	return VEC_GP;
+}
+
+static int none_write(uint32_t a, uint64_t v)
+{
+	(void)a;
+	(void)v;
+	return VEC_GP;
+}
+
+static int model_rdmsr(uint32_t msr, uint64_t *v)
+{
+	return model_active() ? model_active()->rdmsr(msr, v) : VEC_GP;
+}
+
+static int model_wrmsr(uint32_t msr, uint64_t v)
+{
+	return model_active() ? model_active()->wrmsr(msr, v) : VEC_GP;
+}
+
+static int model_rdpmc(uint32_t idx, uint64_t *v)
+{
+	return model_active() ? model_active()->rdpmc(idx, v) : VEC_UD;
+}
+
+static const struct backend backends[] = {
+	[BE_NONE] = { BE_NONE, "none", none_access, none_write, none_access,
+		      0 },
+	[BE_HW] = { BE_HW, "hw", rdmsr_safe, wrmsr_safe, rdpmc_safe, 0 },
+	[BE_MODEL] = { BE_MODEL, "model", model_rdmsr, model_wrmsr,
+		       model_rdpmc, model_feed },
+};
+
+static const struct backend *current = &backends[BE_NONE];
+
+const struct backend *backend_current(void)
+{
+	return current;
+}
+
+int be_rdmsr(uint32_t msr, uint64_t *v)
+{
+	return current->rdmsr(msr, v);
+}
+
+int be_wrmsr(uint32_t msr, uint64_t v)
+{
+	return current->wrmsr(msr, v);
+}
+
+int be_rdpmc(uint32_t idx, uint64_t *v)
+{
+	return current->rdpmc(idx, v);
+}
+
+static const struct backend *use_model(const struct cpu_info *ci,
+				       const char *why, char *reason,
+				       unsigned size)
+{
+	const struct pmu_model *m = model_for(ci->pmu);
+
+	if (!m) {
+		fmt_snprintf(reason, size, "%s; no reference model for "
+			     "kind=%s", why, pmu_kind_name(ci->pmu));
+		return &backends[BE_NONE];
+	}
+	model_activate(m);
+	fmt_snprintf(reason, size, "%s; reference model %s driven by the "
+		     "single-step oracle (model counts, not hardware counts)",
+		     why, m->name);
+	return &backends[BE_MODEL];
+}
+
+const struct backend *backend_select(enum opt_backend want,
+				     const struct cpu_info *ci,
+				     char *reason, unsigned size)
+{
+	const char *probe = ci->probe.present ?
+		"write/read-back probe found counters" :
+		ci->probe.done ? "write/read-back probe found no counters" :
+		"no PMU kind to probe";
+
+	model_activate(0);
+	if (want == BACKEND_HW) {
+		fmt_snprintf(reason, size, "backend=hw asked (%s)", probe);
+		current = &backends[BE_HW];
+	} else if (want == BACKEND_MODEL) {
+		current = use_model(ci, "backend=model asked", reason, size);
+	} else if (ci->probe.present) {
+		fmt_snprintf(reason, size, "%s", probe);
+		current = &backends[BE_HW];
+	} else {
+		current = use_model(ci, probe, reason, size);
+	}
+	return current;
+}

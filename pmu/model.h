@@ -1,0 +1,43 @@
+/* model: reference models of PMU generations behind the model backend.
+ *
+ * A model is a software register file with the generation's semantics.
+ * It sees the machine only through the oracle's event stream: one event
+ * per single-step (arch/x86/trace.h).  The model clock is deterministic:
+ * it advances by one cycle per event, i.e. per retired instruction and per
+ * REP iteration, at the CPL of that event; it is not the machine's clock,
+ * and clock counts from the model say so wherever they are logged.
+ *
+ * Registers the generation does not have read and write as #GP (13), as
+ * an absent MSR does on hardware. */
+#ifndef PMU_MODEL_H
+#define PMU_MODEL_H
+
+#include <stdint.h>
+#include "../arch/x86/trace.h"
+#include "cpu_model.h"
+
+struct pmu_model {
+	enum pmu_kind kind;
+	const char *name;
+	void (*reset)(void);
+	int (*rdmsr)(uint32_t msr, uint64_t *v);
+	int (*wrmsr)(uint32_t msr, uint64_t v);
+	int (*rdpmc)(uint32_t idx, uint64_t *v);
+	/* one traced step; the clock has already advanced for it */
+	void (*event)(const struct insn_event *e);
+};
+
+#define PMU_MODEL(id, ...)                                                   \
+	static const struct pmu_model model_##id                             \
+		__attribute__((used, section(".data.pmu_models"),            \
+			       aligned(8))) = { __VA_ARGS__ }
+
+const struct pmu_model *model_for(enum pmu_kind k);
+/* Makes m the live model (reset), or none with NULL. */
+void model_activate(const struct pmu_model *m);
+const struct pmu_model *model_active(void);
+/* The trace sink that feeds the live model. */
+void model_feed(const struct insn_event *e, void *ctx);
+uint64_t model_clock(void);
+
+#endif
