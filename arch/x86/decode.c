@@ -4,16 +4,24 @@
  * are classified, anything else is reported as unclassified. */
 #include "decode.h"
 
+#define MAX_INSN 15		/* SDM Vol. 2 §2.3.11: longer raises #GP */
+
 struct ctx {
 	const uint8_t *p;
 	unsigned len;		/* bytes consumed so far */
+	int too_long;		/* tried to read past MAX_INSN bytes */
 	int opsize16, rex_w, rep;
 	unsigned modrm_mod, modrm_reg, modrm_rm;
 	int has_modrm;
 };
 
+/* Never reads past the 15th byte: the code may end at a page boundary. */
 static uint8_t next(struct ctx *c)
 {
+	if (c->len >= MAX_INSN) {
+		c->too_long = 1;
+		return 0;
+	}
 	return c->p[c->len++];
 }
 
@@ -48,9 +56,11 @@ static int is_mem(const struct ctx *c)
 	return c->has_modrm && c->modrm_mod != 3;
 }
 
+/* Iz: 16 bits with the 66 prefix, else 32; REX.W wins over 66 (SDM Vol. 2
+ * §2.2.1.2, Table 2-4). */
 static unsigned imm_z(const struct ctx *c)
 {
-	return c->opsize16 ? 2 : 4;
+	return c->opsize16 && !c->rex_w ? 2 : 4;
 }
 
 static struct insn_class done(struct ctx *c, unsigned flags, unsigned loads,
@@ -333,33 +343,36 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 	}
 }
 
+static int is_legacy_prefix(uint8_t op)
+{
+	return op == 0x66 || op == 0x67 || op == 0xf0 || op == 0xf2 ||
+	       op == 0xf3 || op == 0x2e || op == 0x3e || op == 0x26 ||
+	       op == 0x36 || op == 0x64 || op == 0x65;
+}
+
 struct insn_class decode_insn(const uint8_t *code)
 {
-	struct ctx c = { code, 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct ctx c = { code, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	struct insn_class k;
-	uint8_t op;
+	uint8_t op = next(&c);
 
-	for (;;) {			/* legacy prefixes (SDM Vol. 2 §2.1.1) */
-		op = code[c.len];
+	while (is_legacy_prefix(op)) {	/* SDM Vol. 2 §2.1.1 */
 		if (op == 0x66)
 			c.opsize16 = 1;
 		else if (op == 0xf3 || op == 0xf2)
 			c.rep = 1;
-		else if (op != 0x67 && op != 0xf0 && op != 0x2e &&
-			 op != 0x3e && op != 0x26 && op != 0x36 &&
-			 op != 0x64 && op != 0x65)
-			break;
-		if (++c.len > 14)
-			return unclassified();
+		op = next(&c);
 	}
 	if ((op & 0xf0) == 0x40) {	/* REX must come last */
 		c.rex_w = !!(op & 8);
-		c.len++;
-		op = code[c.len];
+		op = next(&c);
 	}
-	c.len++;
+	if (c.too_long)
+		return unclassified();
 	k = one_byte(&c, op);
-	if (k.length > 15)
+	/* Immediates and displacements are skipped, not read: check the
+	 * total as well as the bytes read. */
+	if (c.too_long || c.len > MAX_INSN)
 		return unclassified();
 	return k;
 }

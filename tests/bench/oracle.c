@@ -10,6 +10,7 @@ void oracle_account(struct oracle_counts *o, const struct insn_event *e)
 {
 	uint64_t *c = o->c[e->cpl & 3];
 
+	o->steps[e->cpl & 3]++;
 	c[BC_LOADS] += e->loads;
 	c[BC_STORES] += e->stores;
 	if (e->flags & DEC_UNCLASSIFIED)

@@ -10,6 +10,8 @@
 
 struct oracle_counts {
 	uint64_t c[4][BC_NR];		/* [CPL][count] */
+	uint64_t steps[4];		/* traced steps: instructions + extra
+					 * REP iterations (the model clock) */
 	uint64_t unclassified[4];	/* steps the decoder could not explain */
 	uint64_t outside;		/* steps outside the routine */
 };

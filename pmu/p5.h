@@ -1,0 +1,118 @@
+/* p5: the Pentium (P5) PMU - CESR, CTR0 and CTR1 (SDM Vol. 3B §18.23.1,
+ * seed 001; events: SDM Table 19-38 of that edition).
+ *
+ * MSRs: CESR 0x11 (32 bits), CTR0 0x12, CTR1 0x13 (40 bits).  The CESR
+ * holds both counters' controls: ES0 bits 5:0, CC0 8:6, PC0 9 for CTR0 and
+ * ES1 21:16, CC1 24:22, PC1 25 for CTR1; every other bit is reserved.
+ * There is no overflow interrupt; PC selects what the PM0/PM1 pin signals
+ * (1: overflow, 0: increment).  RDPMC exists only on the Pentium with MMX
+ * technology.  The driver reaches the registers only through
+ * pmu/backend.h, keeps a shadow of the CESR so that programming one
+ * counter never disturbs the other, and checks the shadow against the
+ * register on every change. */
+#ifndef PMU_P5_H
+#define PMU_P5_H
+
+#include <stdint.h>
+#include "cpu_model.h"
+
+#define P5_MSR_CESR 0x11
+#define P5_MSR_CTR0 0x12
+#define P5_MSR_CTR1 0x13
+#define P5_COUNTERS 2
+#define P5_CTR_BITS 40
+#define P5_CTR_MASK ((1ull << P5_CTR_BITS) - 1)
+
+/* CESR layout per counter half (seed 001, Figure 18-61). */
+#define P5_ES_BITS 6
+#define P5_CC_SHIFT 6
+#define P5_PC_SHIFT 9
+#define P5_HALF_SHIFT 16		/* CTR1's half starts at bit 16 */
+#define P5_CESR_DEFINED 0x03ff03ffull	/* ES, CC, PC of both halves */
+
+/* Counter-control codes (seed 001): bit 2 clocks instead of events,
+ * bit 1 count at CPL 3, bit 0 count at CPL 0-2. */
+enum p5_cc {
+	P5_CC_NONE = 0,		/* 000 count nothing */
+	P5_CC_EV_OS = 1,	/* 001 events at CPL 0, 1, 2 */
+	P5_CC_EV_USR = 2,	/* 010 events at CPL 3 */
+	P5_CC_EV_ANY = 3,	/* 011 events at any CPL */
+	P5_CC_NONE2 = 4,	/* 100 count nothing */
+	P5_CC_CLK_OS = 5,	/* 101 clocks at CPL 0, 1, 2 */
+	P5_CC_CLK_USR = 6,	/* 110 clocks at CPL 3 */
+	P5_CC_CLK_ANY = 7,	/* 111 clocks at any CPL */
+};
+#define P5_CC_CLOCKS 4u
+#define P5_CC_CPL3 2u
+#define P5_CC_CPL012 1u
+
+struct p5_half {
+	unsigned es;		/* event select, 6 bits */
+	unsigned cc;		/* counter control, 3 bits */
+	unsigned pc;		/* pin control, 1 bit */
+};
+
+/* Pure CESR field logic (host-tested). */
+uint32_t cesr_set_half(uint32_t cesr, unsigned ctr, const struct p5_half *h);
+struct p5_half cesr_get_half(uint32_t cesr, unsigned ctr);
+/* Nonzero when v sets a bit the CESR reserves (the upper 32 included). */
+int cesr_reserved(uint64_t v);
+/* Does the counter count at this CPL under this control code? */
+int p5_cc_counts_at(unsigned cc, unsigned cpl);
+
+/* What the reference model can derive for an event from the oracle's
+ * trace; P5_SRC_NONE means not modelled (the trace cannot observe it). */
+enum p5_src {
+	P5_SRC_NONE,
+	P5_SRC_INSTRUCTIONS,	/* retired instructions (REP counted once) */
+	P5_SRC_LOADS,		/* data reads, stack included */
+	P5_SRC_STORES,		/* data writes, stack included */
+	P5_SRC_LOADS_STORES,
+	P5_SRC_BRANCHES,	/* near branches, INT n, IRET, far transfers */
+	P5_SRC_TAKEN,		/* taken branches and far transfers */
+	P5_SRC_RETURNS,		/* near RET */
+	P5_SRC_SEGLOADS,	/* segment register loads */
+};
+
+struct p5_event {
+	uint8_t code;
+	uint8_t counters;	/* bit n: valid on CTRn */
+	uint8_t mmx;		/* added by the Pentium with MMX technology */
+	uint8_t duration;	/* counts clocks while a condition holds */
+	const char *name;
+	enum p5_src src;
+	const char *why_not;	/* for P5_SRC_NONE: what the trace lacks */
+};
+
+#define P5_CTR0_ONLY 1u
+#define P5_CTR1_ONLY 2u
+#define P5_BOTH 3u
+
+extern const struct p5_event p5_events[];
+extern const unsigned p5_n_events;
+/* The event a code selects on a counter of this CPU, or NULL (reserved,
+ * wrong counter, or an MMX event on a Pentium without MMX). */
+const struct p5_event *p5_event_for(unsigned code, unsigned ctr, int mmx_cpu);
+/* Pentium with MMX technology: family 5 models 4 (P55C) and 8 (mobile). */
+int p5_is_mmx_cpu(const struct cpu_sig *s);
+
+/* Driver (pmu/p5.c).  Functions return 0 or -1 with a message in err. */
+struct p5_err {
+	char msg[160];
+	int vector;		/* the backend's vector when an access faulted */
+};
+
+int p5_init(struct p5_err *e);
+/* Programs one counter's half of the CESR, leaving the other as it is. */
+int p5_program(unsigned ctr, const struct p5_half *h, struct p5_err *e);
+/* Stops one counter (CC=000), keeping its event select and pin control. */
+int p5_stop(unsigned ctr, struct p5_err *e);
+int p5_read(unsigned ctr, uint64_t *v, struct p5_err *e);
+int p5_write(unsigned ctr, uint64_t v, struct p5_err *e);
+int p5_rdpmc(unsigned ctr, uint64_t *v, struct p5_err *e);
+int p5_has_rdpmc(void);
+uint32_t p5_shadow(void);
+/* Reads the CESR through the backend. */
+int p5_read_cesr(uint32_t *v, struct p5_err *e);
+
+#endif

@@ -1,0 +1,13 @@
+/* decode_benches.S: the benchmark routines of tests/bench, assembled into
+ * the host test test_decode.c (named on its host-sources line), which walks
+ * each routine with decode_insn().  tools/host-test.sh passes no
+ * -D__ASSEMBLY__, which routine.h needs to give its assembler half; this
+ * wrapper defines it.  Only the bytes are used: nothing here runs on the
+ * host.  A new .S file in tests/bench goes in the list below (and its
+ * routines in test_decode.c's table). */
+#define __ASSEMBLY__ 1
+#include "tests/bench/basic.S"
+#include "tests/bench/branches.S"
+#include "tests/bench/gprs.S"
+#include "tests/bench/memory.S"
+#include "tests/bench/misc.S"

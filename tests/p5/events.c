@@ -1,0 +1,84 @@
+/* p5/event-0xNN-ctrN: every event select code on each counter (SDM Vol. 3B
+ * Table 19-38, pmu/p5_events.c).  A code that selects no event on that
+ * counter of this CPU (reserved, the other counter's, or an MMX event on a
+ * Pentium without MMX) must be refused by the driver.  A modelled event
+ * counts exactly what the oracle saw in a CPL 3 run of call-ret (CC=010,
+ * so the driver's CPL 0 code never counts).  An event the trace cannot
+ * observe is SKIPped under the model with the reason, and on hardware its
+ * count is reported and held to a plausibility bound. */
+#include "p5_run.h"
+#include "../../pmu/backend.h"
+
+#define EVENT_BENCH "call-ret"
+#define EVENT_BENCH_N 40
+/* Any per-instruction event stays below this many per traced step;
+ * duration events are clocks, bounded the same way. */
+#define PLAUSIBLE_PER_STEP 64
+
+static void refused(struct tcase *t, unsigned code, unsigned ctr)
+{
+	struct p5_half h = { code, P5_CC_EV_USR, 0 };
+	struct p5_err e;
+
+	if (!check(t, p5_init(&e) == 0, "init: %s", e.msg))
+		return;
+	check(t, p5_program(ctr, &h, &e) != 0, "code 0x%02x selects no "
+	      "event on CTR%u of this CPU but was accepted", code, ctr);
+	value(t, "refused", "%s", e.msg);
+}
+
+static void event_test(struct tcase *t, unsigned code, unsigned ctr)
+{
+	const struct p5_event *ev;
+	struct p5_run r = { 0, EVENT_BENCH, EVENT_BENCH_N, 3, { { 0x16, 0, 0 },
+			    { 0x16, 0, 0 } }, { 0, 0 }, { 0, 0 }, 0,
+			    { { { 0 } } } };
+	uint64_t got, steps;
+
+	if (!p5_ready(t))
+		return;
+	ev = p5_event_for(code, ctr, p5_has_rdpmc());
+	if (!ev) {
+		refused(t, code, ctr);
+		return;
+	}
+	value(t, "event", "%s", ev->name);
+	if (ev->src == P5_SRC_NONE && backend_current()->id == BE_MODEL) {
+		skip(t, "%s not modelled: %s", ev->name, ev->why_not);
+		return;
+	}
+	r.h[ctr].es = code;
+	r.h[ctr].cc = P5_CC_EV_USR;
+	if (!p5_run(t, &r))
+		return;
+	if (ev->src != P5_SRC_NONE) {
+		p5_check_counter(t, &r, ctr);
+		return;
+	}
+	got = r.ctr[ctr];
+	steps = r.oc.steps[3];
+	value(t, "count", "%llu (hardware only: not modelled)",
+	      (unsigned long long)got);
+	check(t, got <= PLAUSIBLE_PER_STEP * steps, "%s counted %llu over "
+	      "%llu steps", ev->name, (unsigned long long)got,
+	      (unsigned long long)steps);
+}
+
+#define EV_CTR(code, ctr)                                                    \
+	static void test_##code##_##ctr(struct tcase *t)                     \
+	{                                                                    \
+		event_test(t, code, ctr);                                    \
+	}                                                                    \
+	TEST(p5_ev_##code##_##ctr, "p5/event-" #code "-ctr" #ctr,            \
+	     "ES" #ctr "=" #code " counts its event or is refused",          \
+	     test_##code##_##ctr, 0);
+#define EV(code) EV_CTR(code, 0) EV_CTR(code, 1)
+
+EV(0x00) EV(0x01) EV(0x02) EV(0x03) EV(0x04) EV(0x05) EV(0x06) EV(0x07)
+EV(0x08) EV(0x09) EV(0x0a) EV(0x0b) EV(0x0c) EV(0x0d) EV(0x0e) EV(0x0f)
+EV(0x10) EV(0x11) EV(0x12) EV(0x13) EV(0x14) EV(0x15) EV(0x16) EV(0x17)
+EV(0x18) EV(0x19) EV(0x1a) EV(0x1b) EV(0x1c) EV(0x1d) EV(0x1e) EV(0x1f)
+EV(0x20) EV(0x21) EV(0x22) EV(0x23) EV(0x24) EV(0x25) EV(0x26) EV(0x27)
+EV(0x28) EV(0x29) EV(0x2a) EV(0x2b) EV(0x2c) EV(0x2d) EV(0x2e) EV(0x2f)
+EV(0x30) EV(0x31) EV(0x32) EV(0x33) EV(0x34) EV(0x35) EV(0x36) EV(0x37)
+EV(0x38) EV(0x39) EV(0x3a) EV(0x3b) EV(0x3c) EV(0x3d) EV(0x3e) EV(0x3f)
