@@ -4,7 +4,8 @@
 #include "ring3.h"
 #include "../../lib/string.h"
 
-#define DR6_BS (1ull << 14)	/* single-step, SDM Vol. 3B §17.2.3 */
+#define DR7_ENABLES 0xffull	/* L0-L3, G0-G3 (SDM Vol. 3B §17.2.4) */
+#define DECODE_CACHE 256	/* direct-mapped by RIP */
 
 void trace_call0(void (*fn)(uint64_t, void *), uint64_t n, void *data);
 extern const char trace_call0_first[];
@@ -17,13 +18,28 @@ static struct {
 	trace_sink sink;
 	void *ctx;
 	uint64_t outside, bare_count;
+	int aggregate;
 } tr;
 
-static uint64_t read_dr6(void)
+/* Aggregation table, same slots as the decode cache: hits per outcome. */
+static struct {
+	uint64_t rip;
+	uint8_t cpl;
+	uint32_t hits, taken;
+	struct insn_class k;	/* kept here: the decode slot may move on */
+} agg[DECODE_CACHE];
+
+/* Benchmarks loop over the same few instructions: decode each once. */
+static struct {
+	uint64_t rip;
+	struct insn_class k;
+} decoded[DECODE_CACHE];
+
+static uint64_t read_dr7(void)
 {
 	uint64_t v;
 
-	__asm__ volatile("mov %%dr6, %0" : "=r"(v));
+	__asm__ volatile("mov %%dr7, %0" : "=r"(v));
 	return v;
 }
 
@@ -33,17 +49,20 @@ static void clear_dr6(void)
 	__asm__ volatile("mov %0, %%dr6" : : "r"(0xffff0ff0ull));
 }
 
-static int is_single_step(void)
+static struct insn_class decode_cached(uint64_t rip)
 {
-	int bs = !!(read_dr6() & DR6_BS);
+	unsigned slot = (unsigned)(rip ^ rip >> 8) % DECODE_CACHE;
 
-	clear_dr6();
-	return bs;
+	if (decoded[slot].rip != rip) {
+		decoded[slot].k = decode_insn((const uint8_t *)rip);
+		decoded[slot].rip = rip;
+	}
+	return decoded[slot].k;
 }
 
 static void classify(struct insn_event *e, const struct trap_frame *tf)
 {
-	struct insn_class k = decode_insn((const uint8_t *)e->rip);
+	struct insn_class k = decode_cached(e->rip);
 	uint64_t fall = e->rip + k.length;
 
 	e->flags = k.flags;
@@ -66,18 +85,79 @@ static void classify(struct insn_event *e, const struct trap_frame *tf)
 		e->flags |= DEC_UNCLASSIFIED;	/* flow the decoder cannot explain */
 }
 
+/*
+ * While tracing, no breakpoint is armed (trace_run checks DR7), so every
+ * #DB is a single-step trap; the hook does not read DR6 on each step
+ * (debug-register moves are slow under emulation).  An INT1 in the traced
+ * code would be counted as a step the decoder cannot classify.
+ */
+static unsigned slot_of(uint64_t rip)
+{
+	return (unsigned)(rip ^ rip >> 8) % DECODE_CACHE;
+}
+
+/* The fast path: a plain step of a decoded instruction seen before in
+ * this slot is one increment. */
+static int aggregated(uint64_t rip, uint64_t next, uint8_t cpl)
+{
+	unsigned slot = slot_of(rip);
+	struct insn_class k;
+
+	if (decoded[slot].rip != rip)
+		return 0;
+	k = decoded[slot].k;
+	if (k.flags & (DEC_REP_STRING | DEC_UNCLASSIFIED))
+		return 0;
+	if (agg[slot].hits && (agg[slot].rip != rip || agg[slot].cpl != cpl))
+		return 0;
+	if (next != rip + k.length) {
+		if (!(k.flags & (DEC_BRANCH | DEC_FAR)))
+			return 0;
+		agg[slot].taken++;
+	}
+	agg[slot].rip = rip;
+	agg[slot].cpl = cpl;
+	agg[slot].k = k;
+	agg[slot].hits++;
+	return 1;
+}
+
+static void flush_aggregated(void)
+{
+	for (unsigned i = 0; i < DECODE_CACHE; i++) {
+		struct insn_class k = agg[i].k;
+		struct insn_event e = { agg[i].rip, 0, agg[i].cpl, 1, k.flags,
+					0, k.loads, k.stores, 0 };
+
+		if (!agg[i].hits)
+			continue;
+		if (agg[i].taken) {
+			e.flags = k.flags | EV_TAKEN;
+			e.more = agg[i].taken - 1;
+			tr.sink(&e, tr.ctx);
+		}
+		if (agg[i].hits > agg[i].taken) {
+			e.flags = k.flags;
+			e.more = agg[i].hits - agg[i].taken - 1;
+			tr.sink(&e, tr.ctx);
+		}
+		agg[i].hits = agg[i].taken = 0;
+	}
+}
+
 static int db_hook(struct trap_frame *tf)
 {
 	struct insn_event e;
 
-	if (!is_single_step())
-		return 0;	/* not ours: let the fault path report it */
 	e.rip = tr.prev_rip;
 	e.next_rip = tf->rip;
 	e.cpl = tr.prev_cpl;
 	if (e.rip >= tr.start && e.rip < tr.end) {
-		classify(&e, tf);
-		tr.sink(&e, tr.ctx);
+		if (!tr.aggregate || !aggregated(e.rip, e.next_rip, e.cpl)) {
+			classify(&e, tf);
+			e.more = 0;
+			tr.sink(&e, tr.ctx);
+		}
 	} else {
 		tr.outside++;
 	}
@@ -100,15 +180,22 @@ static void run_cpl0(void *arg)
 	trace_call0(c->fn, c->n, c->data);
 }
 
-int trace_run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
-	      struct trace_range range, trace_sink sink, void *ctx,
-	      struct fault *f)
+static int run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
+	       struct trace_range range, trace_sink sink, void *ctx,
+	       struct fault *f, int aggregate)
 {
 	struct call0 c = { fn, n, data };
 	uint64_t flags = read_flags();
 	int r;
 
+	if (read_dr7() & DR7_ENABLES) {
+		f->vector = VEC_DB;	/* a breakpoint is armed: refuse */
+		return -1;
+	}
 	memset(&tr, 0, sizeof(tr));
+	memset(decoded, 0, sizeof(decoded));
+	memset(agg, 0, sizeof(agg));
+	tr.aggregate = aggregate;
 	tr.start = (uint64_t)range.start;
 	tr.end = (uint64_t)range.end;
 	tr.sink = sink;
@@ -130,7 +217,24 @@ int trace_run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
 	 * sure it is off here. */
 	write_flags(flags & ~(uint64_t)X86_EFLAGS_TF);
 	trap_set_hook(VEC_DB, NULL);
+	clear_dr6();
+	if (aggregate)
+		flush_aggregated();
 	return r;
+}
+
+int trace_run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
+	      struct trace_range range, trace_sink sink, void *ctx,
+	      struct fault *f)
+{
+	return run(fn, n, data, cpl, range, sink, ctx, f, 0);
+}
+
+int trace_run_aggregated(void (*fn)(uint64_t, void *), uint64_t n,
+			 void *data, int cpl, struct trace_range range,
+			 trace_sink sink, void *ctx, struct fault *f)
+{
+	return run(fn, n, data, cpl, range, sink, ctx, f, 1);
 }
 
 uint64_t trace_outside_steps(void)

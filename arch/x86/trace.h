@@ -24,6 +24,8 @@ struct insn_event {
 	uint16_t flags;		/* DEC_* from decode.h, plus EV_TAKEN */
 	uint32_t iterations;	/* REP iterations done by this step */
 	uint32_t loads, stores;	/* data accesses done by this step */
+	uint32_t more;		/* aggregated: the same step happened this
+				 * many further times (0: once) */
 };
 
 #define EV_TAKEN (1u << 15)	/* a branch that transferred control */
@@ -35,11 +37,20 @@ struct trace_range {
 };
 
 /* Runs fn(n, data) single-stepped at CPL 0 or 3, sending an event per step
- * inside range to sink.  Returns 0, or 1 with *f when a fault ended the
- * routine (the tracer's own state is reset either way). */
+ * inside range to sink.  Returns 0, 1 with *f when a fault ended the
+ * routine, or -1 (f->vector = 1) when a DR7 breakpoint is armed and steps
+ * could not be told from breakpoints. */
 int trace_run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
 	      struct trace_range range, trace_sink sink, void *ctx,
 	      struct fault *f);
+
+/* As trace_run, but identical steps (same RIP, CPL and outcome, no REP)
+ * are summed in a table and delivered at the end with e->more set: far
+ * fewer sink calls per trap.  For consumers that only count (the oracle);
+ * a model needs every step in order and uses trace_run. */
+int trace_run_aggregated(void (*fn)(uint64_t, void *), uint64_t n,
+			 void *data, int cpl, struct trace_range range,
+			 trace_sink sink, void *ctx, struct fault *f);
 
 /* Runs fn with TF set and a #DB handler that only counts traps: the bare
  * single-step rate the oracle is measured against (make bench). */
