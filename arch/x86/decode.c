@@ -275,11 +275,15 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 	case 0x8d:					/* LEA: no access */
 		modrm(c);
 		return c->modrm_mod == 3 ? unclassified() : done(c, 0, 0, 0);
-	case 0x8e:					/* MOV Sreg, E */
+	case 0x8e:			/* MOV Sreg, E (CS and reg > 5: #UD) */
 		modrm(c);
+		if (c->modrm_reg == 1 || c->modrm_reg > 5)
+			return unclassified();
 		return done(c, DEC_SEGLOAD, is_mem(c), 0);
-	case 0x8f:					/* POP Ev */
+	case 0x8f:			/* POP Ev is /0 only (else XOP) */
 		modrm(c);
+		if (c->modrm_reg)
+			return unclassified();
 		return done(c, 0, 1, is_mem(c));
 	case 0x90: case 0x98: case 0x99:		/* NOP, CBW.., CWD.. */
 	case 0xf5: case 0xf8: case 0xf9: case 0xfc: case 0xfd:
@@ -301,26 +305,32 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 		return done(c, DEC_BRANCH | DEC_RET | DEC_INDIRECT, 1, 0);
 	case 0xc3:					/* RET */
 		return done(c, DEC_BRANCH | DEC_RET | DEC_INDIRECT, 1, 0);
-	case 0xc6:					/* MOV Eb, Ib */
+	case 0xc6:			/* MOV Eb, Ib is /0 (C6 F8: XABORT) */
 		modrm(c);
 		c->len += 1;
+		if (c->modrm_reg)
+			return unclassified();
 		return done(c, 0, 0, is_mem(c));
-	case 0xc7:					/* MOV Ev, Iz */
+	case 0xc7:			/* MOV Ev, Iz is /0 (C7 F8: XBEGIN) */
 		modrm(c);
 		c->len += imm_z(c);
+		if (c->modrm_reg)
+			return unclassified();
 		return done(c, 0, 0, is_mem(c));
 	case 0xc9:					/* LEAVE */
 		return done(c, 0, 1, 0);
 	case 0xca: case 0xcb:				/* RET far */
 		c->len += op == 0xca ? 2 : 0;
 		return done(c, DEC_FAR | DEC_SEGLOAD, 2, 0);
+	/* 64-bit mode interrupts push SS, RSP, RFLAGS, CS, RIP and IRETQ
+	 * pops them (SDM Vol. 3A §6.14.2); both load CS. */
 	case 0xcc:					/* INT3 */
-		return done(c, DEC_FAR, 0, 0);
+		return done(c, DEC_FAR | DEC_SEGLOAD, 0, 5);
 	case 0xcd:					/* INT n */
 		c->len += 1;
-		return done(c, DEC_FAR, 0, 0);
+		return done(c, DEC_FAR | DEC_SEGLOAD, 0, 5);
 	case 0xcf:					/* IRET */
-		return done(c, DEC_FAR | DEC_SEGLOAD | DEC_SERIALIZE, 0, 0);
+		return done(c, DEC_FAR | DEC_SEGLOAD | DEC_SERIALIZE, 5, 0);
 	case 0xe8:					/* CALL rel32 */
 		c->len += 4;
 		return done(c, DEC_BRANCH | DEC_CALL, 0, 1);

@@ -193,6 +193,15 @@ static void test_pin_control(struct tcase *t)
 	check(t, (cesr >> 9 & 1) == 0 && (cesr >> 25 & 1) == 1,
 	      "CESR 0x%08x: PC0 %u PC1 %u, expected 0 and 1", cesr,
 	      cesr >> 9 & 1, cesr >> 25 & 1);
+	/* Stopping a counter clears its CC only: PC1 and ES1 stay. */
+	if (!check(t, p5_stop(1, &e) == 0, "stop CTR1: %s", e.msg) ||
+	    !check(t, p5_read_cesr(&cesr, &e) == 0, "%s", e.msg))
+		return;
+	value(t, "cesr_ctr1_stopped", "0x%08x", cesr);
+	check(t, (cesr >> 25 & 1) == 1 && (cesr >> 22 & 7) == 0 &&
+	      (cesr >> 16 & 0x3f) == 0x00, "CESR 0x%08x after stopping CTR1: "
+	      "PC1 %u CC1 %u, expected 1 and 0", cesr, cesr >> 25 & 1,
+	      cesr >> 22 & 7);
 }
 
 TEST(p5_pc, "p5/pin-control-kept",
