@@ -160,33 +160,47 @@ void tap_yaml_scalar(char *buf, unsigned size, const char *v)
 	buf[o] = 0;
 }
 
-void tap_yaml_kv(struct tap *t, const char *key, const char *fmt, ...)
+/* One YAML line: head ("  key: " or "    - ") and the formatted value,
+ * quoted within what the line has left after the head. */
+static void yaml_line(struct tap *t, const char *head, const char *fmt,
+		      va_list ap)
 {
 	char val[TAP_LINE_MAX], q[TAP_LINE_MAX], buf[TAP_LINE_MAX];
+
+	fmt_vsnprintf(val, sizeof(val), fmt, ap);
+	tap_yaml_begin(t);
+	tap_yaml_scalar(q, sizeof(buf) - (unsigned)str_len(head), val);
+	fmt_snprintf(buf, sizeof(buf), "%s%s", head, q);
+	line(t, buf);
+}
+
+void tap_yaml_kv(struct tap *t, const char *key, const char *fmt, ...)
+{
+	char head[TAP_LINE_MAX / 2];
 	va_list ap;
 
+	fmt_snprintf(head, sizeof(head), "  %s: ", key);
 	va_start(ap, fmt);
-	fmt_vsnprintf(val, sizeof(val), fmt, ap);
+	yaml_line(t, head, fmt, ap);
 	va_end(ap);
+}
+
+void tap_yaml_list(struct tap *t, const char *key)
+{
+	char buf[TAP_LINE_MAX];
+
 	tap_yaml_begin(t);
-	/* Quote within what the line has left after "  key: ". */
-	tap_yaml_scalar(q, sizeof(buf) - 4 - (unsigned)str_len(key), val);
-	fmt_snprintf(buf, sizeof(buf), "  %s: %s", key, q);
+	fmt_snprintf(buf, sizeof(buf), "  %s:", key);
 	line(t, buf);
 }
 
 void tap_yaml_item(struct tap *t, const char *fmt, ...)
 {
-	char val[TAP_LINE_MAX], q[TAP_LINE_MAX], buf[TAP_LINE_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	fmt_vsnprintf(val, sizeof(val), fmt, ap);
+	yaml_line(t, "    - ", fmt, ap);
 	va_end(ap);
-	tap_yaml_begin(t);
-	tap_yaml_scalar(q, sizeof(buf) - 6, val);
-	fmt_snprintf(buf, sizeof(buf), "    - %s", q);
-	line(t, buf);
 }
 
 void tap_yaml_end(struct tap *t)

@@ -30,7 +30,9 @@ void tap_yaml_begin(struct tap *t);
 /* A value written as is (numbers, hex); quoted if YAML would misread it. */
 void tap_yaml_kv(struct tap *t, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* A list under the last key: "    - value" (value quoted as needed). */
+/* A key that opens a list ("  key:"), then its items "    - value"
+ * (value quoted as needed). */
+void tap_yaml_list(struct tap *t, const char *key);
 void tap_yaml_item(struct tap *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tap_yaml_end(struct tap *t);

@@ -132,8 +132,7 @@ static void report(struct tap *tap, struct tcase *t, int faulted,
 	if (t->n_failures) {
 		tap_yaml_kv(tap, "failed_checks", "%u of %u", t->failed,
 			    t->checks);
-		tap_yaml_begin(tap);
-		tap->emit(tap->ctx, "  failures:");
+		tap_yaml_list(tap, "failures");
 		for (unsigned i = 0; i < t->n_failures; i++)
 			tap_yaml_item(tap, "%s", t->failures[i]);
 	}
