@@ -29,6 +29,17 @@ else
 fi
 tally "$OUT/host.result"
 
+# 1b. The benchmark formulas, single-stepped on the build machine with
+#     ptrace: a second, independent witness next to the on-target oracle.
+echo "== benchmark formulas on the host (ptrace)"
+if tests/host/bench/run.sh > "$OUT/bench-host.txt" 2>&1; then
+	echo "ok - bench-host: $(tail -1 "$OUT/bench-host.txt")" | tee "$OUT/bench-host.result"
+else
+	grep -E '^(FAIL|error)|error:' "$OUT/bench-host.txt" | head -20
+	echo "not ok - bench-host: $(tail -1 "$OUT/bench-host.txt")" | tee "$OUT/bench-host.result"
+fi
+tally "$OUT/bench-host.result"
+
 # 2. Boot matrix: name | -cpu | vendor:family:model:stepping | options |
 #    expected verdict | extra check-log arguments
 P5='^# pmu: kind=p5 counters=2 width=40 '
