@@ -41,29 +41,32 @@ fi
 tally "$OUT/bench-host.result"
 
 # 2. Boot matrix: name | -cpu | vendor:family:model:stepping | options |
-#    expected verdict | extra check-log arguments
+#    expected verdict | extra qemu-boot flags | extra check-log arguments
+#    (the last field takes the rest of the line, '|' in regexes included)
 P5='^# pmu: kind=p5 counters=2 width=40 '
 # The P5 group must run on the model there, not skip.
 P5RUN='--line ^#.backend:.model.reason=.*model.counts,.not.hardware.counts --line ^ok.[0-9]+.-.p5/cc-111$ --line ^ok.[0-9]+.-.p5/event-0x16-ctr1$ --no-line ^ok.[0-9]+.-.p5/(cc-|two-|program-|ctr-|clocks-|pin-|reserved-|rdpmc-).*#.SKIP'
 ORACLE='--line ^ok.[0-9]+.-.oracle/gpr-values$ --no-line ^ok.[0-9]+.-.oracle/.*#.SKIP'
 matrix=(
-"p54c|qemu64,vendor=GenuineIntel,family=5,model=2,stepping=5|GenuineIntel:5:2:5||pass|--line $P5 --line name=\"Pentium.\(P54C\)\" $P5RUN $ORACLE --line ^..rdpmc_exists:.0"
-"p55c|qemu64,vendor=GenuineIntel,family=5,model=4,stepping=3|GenuineIntel:5:4:3||pass|--line $P5 $P5RUN $ORACLE --line ^..rdpmc_exists:.1 --line ^ok.[0-9]+.-.p5/event-0x39-ctr0$"
-"netburst-f15m2|qemu64,vendor=GenuineIntel,family=15,model=2,stepping=9|GenuineIntel:15:2:9||pass|--line ^#.pmu:.kind=netburst.counters=18.width=40"
-"netburst-f15m4|qemu64,vendor=GenuineIntel,family=15,model=4,stepping=1|GenuineIntel:15:4:1||pass|--line ^#.pmu:.kind=netburst"
-"conroe|Conroe|GenuineIntel:6:15:3||pass|--line ^#.pmu:.kind=arch-perfmon"
-"nehalem|Nehalem|GenuineIntel:6:26:3|verbose=1 bogus=1 backend=fast serial|pass|--line ^#.error:.option.*unknown.option..bogus --line ^#.error:.option.*backend=.fast. --line ^#.error:.option.*.serial.:.expected.key=value --line ^#.running.detect/"
-"skylake|Skylake-Client|GenuineIntel:6:94:3||pass|--line ^#.platform:.qemu=yes"
-"amd-epyc|EPYC|AuthenticAMD:23:1:2||pass|--line ^#.pmu:.kind=none"
-"selftest|Skylake-Client|GenuineIntel:6:94:3|tests=selftest/*|fail|--line ^not.ok.[0-9]+.-.selftest/fails-by-design$ --line by.design:.measured.1,.expected.2 --line ^not.ok.[0-9]+.-.selftest/unexpected-ud$ --line ^..exception:.\"#UD\" --line ^ok.[0-9]+.-.selftest/passes-after-failures$ --line ^not.ok.[0-9]+.-.selftest/checks-nothing$"
+"p54c|qemu64,vendor=GenuineIntel,family=5,model=2,stepping=5|GenuineIntel:5:2:5||pass||--line $P5 --line name=\"Pentium.\(P54C\)\" $P5RUN $ORACLE --line ^..rdpmc_exists:.0"
+"p55c|qemu64,vendor=GenuineIntel,family=5,model=4,stepping=3|GenuineIntel:5:4:3||pass||--line $P5 $P5RUN $ORACLE --line ^..rdpmc_exists:.1 --line ^ok.[0-9]+.-.p5/event-0x39-ctr0$"
+"netburst-f15m2|qemu64,vendor=GenuineIntel,family=15,model=2,stepping=9|GenuineIntel:15:2:9||pass||--line ^#.pmu:.kind=netburst.counters=18.width=40"
+"netburst-f15m4|qemu64,vendor=GenuineIntel,family=15,model=4,stepping=1|GenuineIntel:15:4:1||pass||--line ^#.pmu:.kind=netburst"
+"conroe|Conroe|GenuineIntel:6:15:3||pass||--line ^#.pmu:.kind=arch-perfmon"
+"nehalem|Nehalem|GenuineIntel:6:26:3|verbose=1 bogus=1 backend=fast serial|pass||--line ^#.error:.option.*unknown.option..bogus --line ^#.error:.option.*backend=.fast. --line ^#.error:.option.*.serial.:.expected.key=value --line ^#.running.detect/"
+"skylake|Skylake-Client|GenuineIntel:6:94:3||pass||--line ^#.platform:.qemu=yes"
+"amd-epyc|EPYC|AuthenticAMD:23:1:2||pass||--line ^#.pmu:.kind=none"
+"com4-16550|Westmere|GenuineIntel:6:44:1|serial=com4 tests=detect/*,arch/*|pass|--com4|--line ^#.console:.serial=com4.via=16550."
+"selftest|Skylake-Client|GenuineIntel:6:94:3|tests=selftest/*|fail||--line ^not.ok.[0-9]+.-.selftest/fails-by-design$ --line by.design:.measured.1,.expected.2 --line ^not.ok.[0-9]+.-.selftest/unexpected-ud$ --line ^..exception:.\"#UD\" --line ^ok.[0-9]+.-.selftest/passes-after-failures$ --line ^not.ok.[0-9]+.-.selftest/checks-nothing$"
 )
 
 boot_one() {	# boot_one "matrix line"
-	local name cpu sig args expect extra status
-	IFS='|' read -r name cpu sig args expect extra <<< "$1"
+	local name cpu sig args expect flags extra status
+	IFS='|' read -r name cpu sig args expect flags extra <<< "$1"
+	# shellcheck disable=SC2086
 	tools/qemu-boot.sh --image "$IMG" --cpu "$cpu" --args "$args" \
 		--log "$OUT/$name.log" --timeout 180 --keep "$OUT/$name.disk" \
-		2> "$OUT/$name.stderr"
+		$flags 2> "$OUT/$name.stderr"
 	status=$?
 	# shellcheck disable=SC2086
 	tools/check-log.sh "$OUT/$name.log" "$status" --cpu "$sig" \

@@ -9,13 +9,17 @@
 #                  then the harness log from "TAP version 13" on
 #   --stream       also stream the log to the terminal
 #   --timeout S    wall-clock limit (default 120)
-#   --keep DIR     keep the booted image copy and the firmware console here
+#   --keep DIR     keep the booted image copy here
+#   --com4         also give the machine a 16550 at COM4 (0x2e8) and capture
+#                  FILE from it instead (COM1 goes to FILE.com1): OVMF offers
+#                  no Serial I/O protocol there, so the harness's polled
+#                  16550 driver is what writes it (pass serial=com4)
 #
 # Exit status: 0 all tests passed, 1 a test
 # failed, 2 the harness broke (Bail out!), 3 QEMU ended without a verdict,
 # 124 the time limit ran out.
 set -u
-image= cpu=qemu64 args= log= stream=0 limit=120 keep=
+image= cpu=qemu64 args= log= stream=0 limit=120 keep= com4=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image) image=$2; shift ;;
@@ -25,6 +29,7 @@ while [ $# -gt 0 ]; do
 	--stream) stream=1 ;;
 	--timeout) limit=$2; shift ;;
 	--keep) keep=$2; shift ;;
+	--com4) com4=1 ;;
 	*) echo "qemu-boot: unknown argument $1" >&2; exit 3 ;;
 	esac
 	shift
@@ -44,13 +49,18 @@ mcopy -o -i "$work/disk.img@@1M" "$work/pmu-harness.cfg" ::/pmu-harness.cfg
 
 mkdir -p "$(dirname "$log")"
 rm -f "$log"
+ports=(-serial "file:$log")
+if [ "$com4" = 1 ]; then
+	ports=(-serial "file:$log.com1" -chardev "file,id=com4,path=$log"
+	       -device isa-serial,chardev=com4,iobase=0x2e8,irq=3)
+fi
 timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
 	-machine q35 -accel tcg -cpu "$cpu" -m 256 -smp 1 \
 	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code" \
 	-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd" \
 	-drive "format=raw,file=$work/disk.img" \
 	-display none -vga none -nic none -no-reboot \
-	-serial "file:$log" \
+	"${ports[@]}" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	</dev/null 2> "$log.qemu-stderr" &
 qemu=$!
