@@ -14,6 +14,7 @@
 #include "../lib/tap.h"
 #include "../pmu/backend.h"
 #include "../pmu/detect.h"
+#include "../pmu/p5.h"
 #include "../tests/runner.h"
 #include "version.h"
 
@@ -133,6 +134,13 @@ static void write_pmu_header(const struct cpu_info *ci)
 			    pmu_kind_name(ci->pmu), ci->arch_version,
 			    ci->arch_gp, ci->arch_gp_width, ci->arch_fixed,
 			    ci->arch_fixed_width, ci->arch_events_unavail,
+			    p->present ? "yes" : "no", probe);
+	else if (ci->pmu == PMU_P5)	/* RDPMC and MMX events: P55C only */
+		tap_comment(&tap, "pmu: kind=%s counters=%u width=%u rdpmc=%s "
+			    "mmx_events=%s present=%s probe=\"%s\"",
+			    pmu_kind_name(ci->pmu), ci->counters, ci->width,
+			    p5_is_mmx_cpu(&ci->sig) ? "yes" : "no",
+			    p5_is_mmx_cpu(&ci->sig) ? "yes" : "no",
 			    p->present ? "yes" : "no", probe);
 	else
 		tap_comment(&tap, "pmu: kind=%s counters=%u width=%u "
