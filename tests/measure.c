@@ -128,7 +128,7 @@ static int oracle_read(void *ctx, uint64_t *v)
 {
 	struct oracle_src *o = ctx;
 
-	for (unsigned k = 0; k < BC_STORES; k++)
+	for (unsigned k = 0; k < BC_NR; k++)
 		v[k] = o->counts.c[o->cpl][k];
 	return 0;
 }
@@ -142,7 +142,7 @@ void oracle_source(struct counter_source *src, int cpl)
 {
 	memset(src, 0, sizeof(*src));
 	src->name = "oracle";
-	src->n_values = BC_STORES;	/* 8 values: instructions..loads */
+	src->n_values = BC_NR;
 	for (unsigned k = 0; k < src->n_values; k++)
 		src->value_names[k] = bench_count_name((enum bench_count)k);
 	oracle_ctx.cpl = cpl;

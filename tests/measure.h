@@ -18,7 +18,7 @@
 #include "bench/bench.h"
 #include "../arch/x86/trace.h"
 
-#define MEASURE_MAX_VALUES 8
+#define MEASURE_MAX_VALUES 10
 #define MEASURE_MAX_REPS 32
 
 struct counter_source {
@@ -54,8 +54,7 @@ int measure(const struct bench *b, const struct measure_cfg *cfg,
 	    const struct counter_source *src, struct measure_result *res);
 
 /* The oracle as a counter source: values are the bench_count counts at
- * the measured CPL (instructions, branches, taken, cond, calls, returns,
- * far, loads). */
+ * the measured CPL, in enum bench_count order. */
 void oracle_source(struct counter_source *src, int cpl);
 
 #endif

@@ -275,6 +275,11 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 	case 0x8d:					/* LEA: no access */
 		modrm(c);
 		return c->modrm_mod == 3 ? unclassified() : done(c, 0, 0, 0);
+	case 0x8c:			/* MOV E, Sreg (reg > 5: #UD) */
+		modrm(c);
+		if (c->modrm_reg > 5)
+			return unclassified();
+		return done(c, 0, 0, is_mem(c));
 	case 0x8e:			/* MOV Sreg, E (CS and reg > 5: #UD) */
 		modrm(c);
 		if (c->modrm_reg == 1 || c->modrm_reg > 5)

@@ -6,6 +6,7 @@
 
 BENCH_ROUTINE(bench_int_divide);
 BENCH_ROUTINE(bench_cpuid);
+BENCH_ROUTINE(bench_segment_load);
 
 /* int-divide:
  *	mov $7,%ecx; mov $-3,%r8; jmp 2f		3
@@ -65,4 +66,34 @@ BENCH(cpuid_desc,
 	.end = bench_cpuid_end,
 	.expect = cpuid_expect,
 	.params = { 4, 100 },
+);
+
+/* segment-load:
+ *	jmp 2f				1
+ *   1:	mov %ds,%eax; mov %eax,%ds	2n, n segment loads
+ *   2:	sub $1,%rdi; jnc 1b		2(n + 1), JNC taken n times
+ *	ret				1
+ */
+static int64_t segment_load_expect(enum bench_count c, uint64_t n)
+{
+	switch (c) {
+	case BC_INSTRUCTIONS:	return 1 + 2 * n + 2 * (n + 1) + 1;
+	case BC_BRANCHES:	return 1 + (n + 1) + 1;
+	case BC_TAKEN:		return 1 + n + 1;
+	case BC_COND:		return n + 1;
+	case BC_RETURNS:	return 1;
+	case BC_LOADS:		return 1;		/* RET */
+	case BC_SEGLOADS:	return n;
+	default:		return 0;
+	}
+}
+
+BENCH(segment_load_desc,
+	.name = "segment-load",
+	.stresses = "segment register loads: MOV to DS once per iteration",
+	.param = "iterations (one DS load each)",
+	.fn = bench_segment_load,
+	.end = bench_segment_load_end,
+	.expect = segment_load_expect,
+	.params = { 10, 1000 },
 );

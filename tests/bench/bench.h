@@ -14,7 +14,9 @@
  *     near RET; BC_FAR: far transfers (INT n, IRET, far CALL/JMP/RET);
  *   - BC_LOADS / BC_STORES: data memory accesses the encoding implies,
  *     stack included (PUSH/CALL store, POP/RET load), one per iteration
- *     for REP string instructions.
+ *     for REP string instructions;
+ *   - BC_SEGLOADS: instructions that load a segment register (MOV Sreg,
+ *     POP Sreg, far transfers that load CS).
  * A formula returns BENCH_NOT_ARCH where the count depends on the machine.
  */
 #ifndef TESTS_BENCH_BENCH_H
@@ -33,6 +35,7 @@ enum bench_count {
 	BC_FAR,
 	BC_LOADS,
 	BC_STORES,
+	BC_SEGLOADS,
 	BC_NR
 };
 

@@ -36,4 +36,16 @@ BENCH_FUNC bench_cpuid
 	ret
 BENCH_ENDFUNC bench_cpuid
 
+/* segment-load: per iteration DS is read and loaded back with the same
+ * selector (null at CPL 3 in 64-bit mode, the firmware's data selector at
+ * CPL 0): one segment register load, no memory access. */
+BENCH_FUNC bench_segment_load
+	jmp 2f
+1:	mov %ds, %eax
+	mov %eax, %ds
+2:	sub $1, %rdi
+	jnc 1b
+	ret
+BENCH_ENDFUNC bench_segment_load
+
 	.section .note.GNU-stack, "", @progbits

@@ -32,6 +32,8 @@ void oracle_account(struct oracle_counts *o, const struct insn_event *e)
 	}
 	if (e->flags & DEC_FAR)
 		c[BC_FAR] += n;
+	if (e->flags & DEC_SEGLOAD)
+		c[BC_SEGLOADS] += n;
 }
 
 struct sinks {

@@ -6,7 +6,7 @@ const char *bench_count_name(enum bench_count c)
 {
 	static const char *const names[BC_NR] = {
 		"instructions", "branches", "taken", "cond", "calls",
-		"returns", "far", "loads", "stores",
+		"returns", "far", "loads", "stores", "segloads",
 	};
 
 	return c < BC_NR ? names[c] : "?";

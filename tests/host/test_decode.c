@@ -790,6 +790,7 @@ ROUTINE(bench_pointer_chase)
 ROUTINE(bench_rep_movsb)
 ROUTINE(bench_int_divide)
 ROUTINE(bench_cpuid)
+ROUTINE(bench_segment_load)
 
 static const struct routine {
 	const char *name;
@@ -801,7 +802,7 @@ static const struct routine {
 	R(bench_branch_random), R(bench_call_ret), R(bench_indirect_jump),
 	R(bench_gprs), R(bench_load_stream), R(bench_store_stream),
 	R(bench_pointer_chase), R(bench_rep_movsb), R(bench_int_divide),
-	R(bench_cpuid),
+	R(bench_cpuid), R(bench_segment_load),
 #undef R
 };
 

@@ -67,7 +67,7 @@ uint64_t trace_outside_steps(void)
 
 static const char *const count_names[BC_NR] = {
 	"instructions", "branches", "taken", "cond", "calls", "returns",
-	"far", "loads", "stores",
+	"far", "loads", "stores", "segloads",
 };
 
 enum {
@@ -253,6 +253,7 @@ static void test_far(void **state)
 	want.c[0][BC_INSTRUCTIONS] = 4;
 	want.c[0][BC_FAR] = 2;
 	want.c[0][BC_LOADS] = 3;
+	want.c[0][BC_SEGLOADS] = 3;	/* iret, lret, mov to %ds */
 	expect_counts(&o, &want, "far");
 }
 
@@ -441,6 +442,7 @@ static void test_other_flags(void **state)
 	feed(&o, evs, N(evs));
 	want_steps(&want, evs, N(evs));
 	want.c[0][BC_INSTRUCTIONS] = 6;
+	want.c[0][BC_SEGLOADS] = 1;	/* a segment load counts on its own */
 	expect_counts(&o, &want, "other-flags");
 }
 
@@ -536,6 +538,8 @@ static void test_random_streams(void **state)
 				w[BC_INSTRUCTIONS]++;
 				if (e.flags & FAR)
 					w[BC_FAR]++;
+				if (e.flags & SEG)
+					w[BC_SEGLOADS]++;
 				if (!(e.flags & BR))
 					continue;
 				w[BC_BRANCHES]++;

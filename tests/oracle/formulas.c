@@ -79,6 +79,7 @@ ORACLE_TEST(int_divide, "int-divide");
 ORACLE_TEST(cpuid, "cpuid");
 ORACLE_TEST(rep_movsb, "rep-movsb");
 ORACLE_TEST(gpr_values, "gpr-values");
+ORACLE_TEST(segment_load, "segment-load");
 
 /* Every registered benchmark has an oracle test above. */
 static void test_all_covered(struct tcase *t)
@@ -88,7 +89,7 @@ static void test_all_covered(struct tcase *t)
 		"branch-alternating", "branch-random", "call-ret",
 		"indirect-jump", "load-stream", "store-stream",
 		"pointer-chase", "int-divide", "cpuid", "rep-movsb",
-		"gpr-values",
+		"gpr-values", "segment-load",
 	};
 	unsigned n = 0;
 

@@ -47,6 +47,8 @@ static void event_test(struct tcase *t, unsigned code, unsigned ctr)
 		skip(t, "%s not modelled: %s", ev->name, ev->why_not);
 		return;
 	}
+	if (ev->src == P5_SRC_SEGLOADS)	/* call-ret loads no segment */
+		r.bench = "segment-load";
 	r.h[ctr].es = code;
 	r.h[ctr].cc = P5_CC_EV_USR;
 	if (!p5_run(t, &r))

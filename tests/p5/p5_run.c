@@ -57,7 +57,7 @@ static uint64_t source_count(const struct p5_event *ev,
 	case P5_SRC_BRANCHES: return c[BC_BRANCHES] + c[BC_FAR];
 	case P5_SRC_TAKEN: return c[BC_TAKEN] + c[BC_FAR];
 	case P5_SRC_RETURNS: return c[BC_RETURNS];
-	case P5_SRC_SEGLOADS: return 0;	/* no benchmark loads a segment */
+	case P5_SRC_SEGLOADS: return c[BC_SEGLOADS];
 	default: return 0;
 	}
 }

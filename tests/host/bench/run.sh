@@ -29,7 +29,7 @@ gcc -no-pie -Wl,-T,tests/host/bench/host.ld -o "$out/trace_check" $objs
 
 # One line per instruction of .text.bench:
 #   ADDR LEN KIND LOADS STORES ALLOWED MNEMONIC
-# KIND: - jcc jmp call ret far rep.  LOADS/STORES: data accesses the
+# KIND: - jcc jmp call ret far rep seg (a segment register load).  LOADS/STORES: data accesses the
 # encoding implies (AT&T puts the destination last; CMP/TEST only read;
 # for REP the checker counts iterations itself).  ALLOWED: on the list of
 # instructions the oracle's decoder classifies (tests/bench/routine.h).
@@ -62,6 +62,8 @@ objdump -d -w -j .text.bench "$out/trace_check" | awk -F '\t' '
 		st = 1; ld = ops ~ /\(/
 	} else if (m == "pop") {
 		ld = 1; st = ops ~ /\(/
+	} else if (m ~ /^mov/ && ops ~ /,%[c-gs]s$/) {
+		kind = "seg"			# loads a segment register
 	} else if (m !~ /^(nop|lea)/ && ops ~ /\(/) {
 		if (ops !~ /\)$/)
 			ld = 1			# memory source

@@ -34,7 +34,7 @@ int str_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-enum kind { K_OTHER, K_JCC, K_JMP, K_CALL, K_RET, K_FAR, K_REP };
+enum kind { K_OTHER, K_JCC, K_JMP, K_CALL, K_RET, K_FAR, K_REP, K_SEG };
 
 struct insn {
 	uint64_t addr;
@@ -50,7 +50,7 @@ static unsigned passed, failed;
 static void load_insns(const char *path)
 {
 	static const char *const kinds[] = {
-		"-", "jcc", "jmp", "call", "ret", "far", "rep",
+		"-", "jcc", "jmp", "call", "ret", "far", "rep", "seg",
 	};
 	char kind[8];
 	size_t cap = 0;
@@ -63,7 +63,7 @@ static void load_insns(const char *path)
 	}
 	while (fscanf(f, "%" SCNx64 " %u %7s %u %u %u %31s", &i.addr, &i.len,
 		      kind, &i.loads, &i.stores, &i.allowed, i.name) == 7) {
-		for (i.kind = K_OTHER; i.kind <= K_REP; i.kind++)
+		for (i.kind = K_OTHER; i.kind <= K_SEG; i.kind++)
 			if (!strcmp(kind, kinds[i.kind]))
 				break;
 		if (nr_insns == cap) {
@@ -177,7 +177,9 @@ static void count(const struct insn *in, uint64_t rip, uint64_t next,
 	t->count[BC_INSTRUCTIONS]++;
 	t->count[BC_LOADS] += in->loads;
 	t->count[BC_STORES] += in->stores;
-	if (in->kind == K_OTHER || in->kind == K_REP) {
+	if (in->kind == K_SEG)
+		t->count[BC_SEGLOADS]++;
+	if (in->kind == K_OTHER || in->kind == K_REP || in->kind == K_SEG) {
 		if (taken)
 			snprintf(t->error, sizeof(t->error),
 				 "%s at %#" PRIx64 " moved RIP to %#" PRIx64,
