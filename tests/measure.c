@@ -2,7 +2,6 @@
 #include "measure.h"
 #include "bench/oracle.h"
 #include "../arch/x86/cpu.h"
-#include "../arch/x86/ring3.h"
 #include "../lib/fmt.h"
 #include "../lib/stats.h"
 #include "../lib/string.h"
@@ -11,28 +10,12 @@ static int run_bench(const struct bench *b, uint64_t n, int cpl,
 		     const struct counter_source *src, char *err,
 		     unsigned size)
 {
-	void *data = bench_data(b);
-	struct trace_range r = { (const void *)b->fn, b->end };
 	struct fault f;
-	int ret;
+	int ret = bench_exec(b, n, cpl, src->sink, src->ctx, &f);
 
-	if (!data) {
+	if (ret < 0)
 		fmt_snprintf(err, size, "no data buffer for %s", b->name);
-		return -1;
-	}
-	if (src->sink) {
-		ret = trace_run(b->fn, n, data, cpl, r, src->sink, src->ctx, &f);
-	} else if (cpl == 3) {
-		ret = ring3_run(b->fn, n, data, 0, &f);
-	} else {
-		uint64_t flags = read_flags();
-
-		irq_disable();
-		b->fn(n, data);
-		write_flags(flags);
-		ret = 0;
-	}
-	if (ret)
+	else if (ret)
 		fmt_snprintf(err, size, "%s faulted (vector %u)", b->name,
 			     f.vector);
 	return ret ? -1 : 0;

@@ -1,5 +1,6 @@
 /* oracle: counting retired instructions by class (see oracle.h). */
 #include "oracle.h"
+#include "../../arch/x86/cpu.h"
 #include "../../arch/x86/ring3.h"
 #include "../../boot/mem.h"
 #include "../../lib/string.h"
@@ -42,7 +43,7 @@ struct sinks {
 	void *extra_ctx;
 };
 
-static void sink(const struct insn_event *e, void *ctx)
+static void fan_out(const struct insn_event *e, void *ctx)
 {
 	struct sinks *s = ctx;
 
@@ -78,6 +79,26 @@ void *bench_data(const struct bench *b)
 	return d;
 }
 
+int bench_exec(const struct bench *b, uint64_t n, int cpl, trace_sink sink,
+	       void *ctx, struct fault *f)
+{
+	struct trace_range r = { (const void *)b->fn, b->end };
+	void *data = bench_data(b);
+	uint64_t flags;
+
+	if (!data)
+		return -1;
+	if (sink)
+		return trace_run(b->fn, n, data, cpl, r, sink, ctx, f);
+	if (cpl == 3)
+		return ring3_run(b->fn, n, data, 0, f);
+	flags = read_flags();
+	irq_disable();
+	b->fn(n, data);
+	write_flags(flags);
+	return 0;
+}
+
 int oracle_run(const struct bench *b, uint64_t n, int cpl,
 	       struct oracle_counts *out, trace_sink extra, void *extra_ctx,
 	       struct fault *f)
@@ -92,9 +113,10 @@ int oracle_run(const struct bench *b, uint64_t n, int cpl,
 		return -1;
 	/* Counting alone can take steps in bulk; a model needs each one. */
 	if (extra)
-		ret = trace_run(b->fn, n, data, cpl, r, sink, &s, f);
+		ret = trace_run(b->fn, n, data, cpl, r, fan_out, &s, f);
 	else
-		ret = trace_run_aggregated(b->fn, n, data, cpl, r, sink, &s, f);
+		ret = trace_run_aggregated(b->fn, n, data, cpl, r, fan_out,
+					   &s, f);
 	out->outside = trace_outside_steps();
 	return ret;
 }

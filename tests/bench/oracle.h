@@ -27,6 +27,13 @@ int oracle_run(const struct bench *b, uint64_t n, int cpl,
 	       struct oracle_counts *out, trace_sink extra, void *extra_ctx,
 	       struct fault *f);
 
+/* Runs b once with parameter n at cpl on its data buffer: single-stepped
+ * into sink when sink is set (a model backend), else at full speed (at
+ * CPL 0 with interrupts off).  Returns 0, -1 without a data buffer, or 1
+ * on a fault (*f). */
+int bench_exec(const struct bench *b, uint64_t n, int cpl, trace_sink sink,
+	       void *ctx, struct fault *f);
+
 /* Adds one event to counts (exposed for the host tests). */
 void oracle_account(struct oracle_counts *o, const struct insn_event *e);
 

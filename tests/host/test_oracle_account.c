@@ -36,6 +36,12 @@ int ring3_map_user(const void *addr, uint64_t len)
 	return -1;
 }
 
+int ring3_run(ring3_fn fn, uint64_t n, void *data, uint64_t extra_rflags,
+	      struct fault *f)
+{
+	return -1;
+}
+
 void *mem_alloc(uint64_t bytes, uint64_t align)
 {
 	return NULL;

@@ -4,7 +4,6 @@
 #include "p5_run.h"
 #include "../../arch/x86/trap.h"
 #include "../../pmu/backend.h"
-#include "../../arch/x86/ring3.h"
 
 #define RUN(label, bench, n, cpl, es0, cc0, es1, cc1)                        \
 	{ label, bench, n, cpl, { { es0, cc0, 0 }, { es1, cc1, 0 } },        \
@@ -43,8 +42,8 @@ static int exec(struct tcase *t, const char *name, uint64_t n,
 	if (be->sink)
 		return check(t, oracle_run(b, n, 3, oc, be->sink, 0, &f) == 0,
 			     "%s faulted", name);
-	return check(t, ring3_run(b->fn, n, bench_data(b), 0, &f) == 0,
-		     "%s faulted", name);
+	return check(t, bench_exec(b, n, 3, 0, 0, &f) == 0, "%s faulted",
+		     name);
 }
 
 /*

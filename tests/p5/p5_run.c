@@ -1,7 +1,5 @@
 /* p5_run: programming, running and checking for the P5 tests. */
 #include "p5_run.h"
-#include "../../arch/x86/cpu.h"
-#include "../../arch/x86/ring3.h"
 #include "../../pmu/backend.h"
 #include "../../pmu/detect.h"
 #include "../../lib/fmt.h"
@@ -106,19 +104,6 @@ uint64_t p5_expected(const struct p5_run *r, unsigned ctr, int *exact)
 	return (r->preset[ctr] + n) & P5_CTR_MASK;
 }
 
-static int run_untraced(const struct bench *b, uint64_t n, int cpl)
-{
-	struct fault f;
-	uint64_t flags = read_flags();
-
-	if (cpl == 3)
-		return ring3_run(b->fn, n, bench_data(b), 0, &f);
-	irq_disable();
-	b->fn(n, bench_data(b));
-	write_flags(flags);
-	return 0;
-}
-
 /* The CESR the seed's Figure 18-61 gives for two halves, written out
  * independently of the driver's cesr_set_half(): ES0 bits 0-5, CC0 6-8,
  * PC0 9, ES1 16-21, CC1 22-24, PC1 25. */
@@ -168,8 +153,8 @@ static int run_bench(struct tcase *t, struct p5_run *r, const struct bench *b)
 		return 0;
 	if (!program(t, r))	/* counters start after the oracle's run */
 		return 0;
-	return check(t, run_untraced(b, r->n, r->cpl) == 0, "run of %s "
-		     "faulted", b->name);
+	return check(t, bench_exec(b, r->n, r->cpl, 0, 0, &f) == 0,
+		     "run of %s faulted", b->name);
 }
 
 int p5_run(struct tcase *t, struct p5_run *r)
