@@ -225,8 +225,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	platform_detect(&plat);
 	trap_set_fatal(harness_fault);
 	trap_install();
-	if (ring3_setup(mem_alloc_page, &ring3_why))
-		ring3_teardown();
+	/* Without ring 3 the CPL 3 tests fail; the header says why. */
+	(void)ring3_setup(mem_alloc_page, &ring3_why);
 	ci = cpu_detect();
 	write_header(ci);
 	console_sync();		/* the header survives a hang in test 1 */
