@@ -94,6 +94,14 @@ static void read_load_options(void)
 		      collect_opt_error, NULL);
 }
 
+/* An IA32_MISC_ENABLE bit as the log shows it ("-" where unreadable). */
+static const char *misc_bit(const struct cpu_info *ci, uint64_t bit)
+{
+	if (!ci->misc_enable_valid)
+		return "-";
+	return ci->misc_enable & bit ? "1" : "0";
+}
+
 static void write_cpu_header(const struct cpu_info *ci)
 {
 	tap_comment(&tap, "cpu: vendor=%s family=%u model=%u stepping=%u "
@@ -102,7 +110,8 @@ static void write_cpu_header(const struct cpu_info *ci)
 		    ci->sig.raw, ci->model_name);
 	tap_comment(&tap, "cpu-extra: brand=\"%s\" microcode=%s%x "
 		    "msr=%d ds=%d dtes64=%d ds_cpl=%d pdcm=%d pt=%d "
-		    "misc_enable=%s%llx", ci->brand,
+		    "misc_enable=%s%llx perfmon_available=%s "
+		    "pebs_unavailable=%s", ci->brand,
 		    ci->microcode_valid ? "0x" : "unreadable/",
 		    ci->microcode_valid ? ci->microcode : 0,
 		    !!(ci->f1_edx & CPUID1_EDX_MSR),
@@ -112,7 +121,9 @@ static void write_cpu_header(const struct cpu_info *ci)
 		    !!(ci->f1_ecx & CPUID1_ECX_PDCM),
 		    !!(ci->f7_ebx & CPUID7_EBX_PT),
 		    ci->misc_enable_valid ? "0x" : "unreadable/",
-		    (unsigned long long)ci->misc_enable);
+		    (unsigned long long)ci->misc_enable,
+		    misc_bit(ci, MISC_ENABLE_PERFMON),
+		    misc_bit(ci, MISC_ENABLE_PEBS_UNAVAIL));
 }
 
 static void write_pmu_header(const struct cpu_info *ci)

@@ -57,7 +57,7 @@ matrix=(
 "skylake|Skylake-Client|GenuineIntel:6:94:3||pass||--line ^#.platform:.qemu=yes"
 "amd-epyc|EPYC|AuthenticAMD:23:1:2||pass||--line ^#.pmu:.kind=none"
 "com4-16550|Westmere|GenuineIntel:6:44:1|serial=com4 tests=detect/*,arch/*|pass|--com4|--line ^#.console:.serial=com4.via=16550."
-"exit-shutdown|SandyBridge|GenuineIntel:6:42:1|exit=shutdown tests=detect/*|shutdown||--line ^#.options:.*exit=shutdown"
+"exit-shutdown|SandyBridge|GenuineIntel:6:42:1|exit=shutdown tests=detect/*|shutdown|--vga|--line ^#.options:.*exit=shutdown --line ^#.console:.*text=screens\(1\)"
 "selftest|Skylake-Client|GenuineIntel:6:94:3|tests=selftest/*|fail||--line ^not.ok.[0-9]+.-.selftest/fails-by-design$ --line by.design:.measured.1,.expected.2 --line ^not.ok.[0-9]+.-.selftest/unexpected-ud$ --line ^..exception:.\"#UD\" --line ^ok.[0-9]+.-.selftest/passes-after-failures$ --line ^not.ok.[0-9]+.-.selftest/checks-nothing$"
 )
 

@@ -10,6 +10,8 @@
 #   --stream       also stream the log to the terminal
 #   --timeout S    wall-clock limit (default 120)
 #   --keep DIR     keep the booted image copy here
+#   --vga          give the machine a display adapter (std VGA, no window):
+#                  the firmware then has a graphics text console
 #   --com4         also give the machine a 16550 at COM4 (0x2e8) and capture
 #                  FILE from it instead (COM1 goes to FILE.com1): OVMF offers
 #                  no Serial I/O protocol there, so the harness's polled
@@ -19,7 +21,7 @@
 # failed, 2 the harness broke (Bail out!), 3 QEMU ended without a verdict,
 # 124 the time limit ran out.
 set -u
-image= cpu=qemu64 args= log= stream=0 limit=120 keep= com4=0
+image= cpu=qemu64 args= log= stream=0 limit=120 keep= com4=0 vga=none
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image) image=$2; shift ;;
@@ -30,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--timeout) limit=$2; shift ;;
 	--keep) keep=$2; shift ;;
 	--com4) com4=1 ;;
+	--vga) vga=std ;;
 	*) echo "qemu-boot: unknown argument $1" >&2; exit 3 ;;
 	esac
 	shift
@@ -59,7 +62,7 @@ timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
 	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code" \
 	-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd" \
 	-drive "format=raw,file=$work/disk.img" \
-	-display none -vga none -nic none -no-reboot \
+	-display none -vga "$vga" -nic none -no-reboot \
 	"${ports[@]}" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	</dev/null 2> "$log.qemu-stderr" &
