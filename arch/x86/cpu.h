@@ -70,11 +70,6 @@ static inline uint8_t inb(uint16_t port)
 	return v;
 }
 
-static inline void outl(uint16_t port, uint32_t v)
-{
-	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
-}
-
 static inline uint64_t read_flags(void)
 {
 	uint64_t f;
@@ -91,14 +86,6 @@ static inline void write_flags(uint64_t f)
 static inline void irq_disable(void)
 {
 	__asm__ volatile("cli" ::: "memory");
-}
-
-static inline uint64_t read_cr0(void)
-{
-	uint64_t v;
-
-	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
-	return v;
 }
 
 static inline uint64_t read_cr3(void)

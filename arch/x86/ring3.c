@@ -58,11 +58,6 @@ static uint64_t *owned[MAX_TABLES];
 static unsigned n_owned;
 static int ready;
 
-uint16_t ring3_user_cs(void)
-{
-	return user_cs;
-}
-
 void *ring3_scratch(void)
 {
 	return scratch;

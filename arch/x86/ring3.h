@@ -36,9 +36,6 @@ int ring3_map_user(const void *addr, uint64_t len);
 int ring3_run(ring3_fn fn, uint64_t n, void *data, uint64_t extra_rflags,
 	      struct fault *f);
 
-/* Selectors in use while ring3 is set up (for tests and the tracer). */
-uint16_t ring3_user_cs(void);
-
 /* A 64 KiB user-accessible scratch area for tests. */
 void *ring3_scratch(void);
 

@@ -49,9 +49,14 @@ static void clear_dr6(void)
 	__asm__ volatile("mov %0, %%dr6" : : "r"(0xffff0ff0ull));
 }
 
+static unsigned slot_of(uint64_t rip)
+{
+	return (unsigned)(rip ^ rip >> 8) % DECODE_CACHE;
+}
+
 static struct insn_class decode_cached(uint64_t rip)
 {
-	unsigned slot = (unsigned)(rip ^ rip >> 8) % DECODE_CACHE;
+	unsigned slot = slot_of(rip);
 
 	if (decoded[slot].rip != rip) {
 		decoded[slot].k = decode_insn((const uint8_t *)rip);
@@ -91,11 +96,6 @@ static void classify(struct insn_event *e, const struct trap_frame *tf)
  * (debug-register moves are slow under emulation).  An INT1 in the traced
  * code would be counted as a step the decoder cannot classify.
  */
-static unsigned slot_of(uint64_t rip)
-{
-	return (unsigned)(rip ^ rip >> 8) % DECODE_CACHE;
-}
-
 /* The fast path: a plain step of a decoded instruction seen before in
  * this slot is one increment. */
 static int aggregated(uint64_t rip, uint64_t next, uint8_t cpl)

@@ -138,7 +138,7 @@ static int has_error_code(unsigned v)
 	       v == 14 || v == 17 || v == 21 || v == 29 || v == 30;
 }
 
-void trap_fault_from_frame(const struct trap_frame *tf, struct fault *f)
+static void fault_from_frame(const struct trap_frame *tf, struct fault *f)
 {
 	f->vector = (unsigned)tf->vector;
 	f->has_error = has_error_code(f->vector);
@@ -175,7 +175,7 @@ void trap_dispatch(struct trap_frame *tf)
 		return;
 	if (apply_fixup(tf))
 		return;
-	trap_fault_from_frame(tf, &f);
+	fault_from_frame(tf, &f);
 	if (catch_top) {
 		catch_top->fault = f;
 		catch_resume(&catch_top->ctx);

@@ -68,7 +68,5 @@ void catch_resume(struct catch_ctx *ctx) __attribute__((noreturn));
 
 /* "#GP" etc., "vector N" past the table. */
 const char *trap_vector_name(unsigned vector);
-/* Fills a fault from a frame (also used by hooks that give up). */
-void trap_fault_from_frame(const struct trap_frame *tf, struct fault *f);
 
 #endif
