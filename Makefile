@@ -34,7 +34,7 @@ LDFLAGS := -nostdlib --no-undefined -znocombreloc -shared -Bsymbolic \
 EFI_SECTIONS := -j .text -j .reloc -j .data -j .dynamic -j .dynsym -j .rela
 
 SRCS := $(wildcard boot/*.c arch/x86/*.c arch/x86/*.S pmu/*.c lib/*.c \
-	  tests/*.c tests/*/*.c tests/*/*.S)
+	  harness/*.c bench/*.c bench/*.S tests/*/*.c tests/*/*.S)
 SRCS := $(filter-out tests/host/%,$(SRCS))
 OBJS := $(patsubst %,$(B)/%.o,$(basename $(SRCS)))
 

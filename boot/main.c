@@ -2,6 +2,7 @@
  * header, runs the suite with the harness's exception handling in place,
  * and leaves with the verdict (docs/log-format.md describes the log). */
 #include "efi.h"
+#include "clock.h"
 #include "console.h"
 #include "leave.h"
 #include "mem.h"
@@ -14,8 +15,10 @@
 #include "../lib/tap.h"
 #include "../pmu/backend.h"
 #include "../pmu/detect.h"
-#include "../pmu/p5.h"
-#include "../tests/runner.h"
+#include "../pmu/driver.h"
+#include "../harness/clock.h"
+#include "../harness/runner.h"
+#include "../bench/oracle.h"
 #include "version.h"
 
 #define CFG_MAX 4096
@@ -128,36 +131,10 @@ static void write_cpu_header(const struct cpu_info *ci)
 
 static void write_pmu_header(const struct cpu_info *ci)
 {
-	const struct pmu_probe *p = &ci->probe;
-	char probe[160] = "none";
+	char line[400];
 
-	if (p->done)
-		fmt_snprintf(probe, sizeof(probe),
-			     "msr=0x%x wrote=0x%llx read=0x%llx wr_vector=%d "
-			     "rd_vector=%d", p->msr,
-			     (unsigned long long)p->wrote,
-			     (unsigned long long)p->read, p->wr_vector,
-			     p->rd_vector);
-	if (ci->pmu == PMU_ARCH)
-		tap_comment(&tap, "pmu: kind=%s version=%u counters=%u "
-			    "width=%u fixed=%u fixed_width=%u "
-			    "events_unavailable=0x%x present=%s probe=\"%s\"",
-			    pmu_kind_name(ci->pmu), ci->arch_version,
-			    ci->arch_gp, ci->arch_gp_width, ci->arch_fixed,
-			    ci->arch_fixed_width, ci->arch_events_unavail,
-			    p->present ? "yes" : "no", probe);
-	else if (ci->pmu == PMU_P5)	/* RDPMC and MMX events: P55C only */
-		tap_comment(&tap, "pmu: kind=%s counters=%u width=%u rdpmc=%s "
-			    "mmx_events=%s present=%s probe=\"%s\"",
-			    pmu_kind_name(ci->pmu), ci->counters, ci->width,
-			    p5_is_mmx_cpu(&ci->sig) ? "yes" : "no",
-			    p5_is_mmx_cpu(&ci->sig) ? "yes" : "no",
-			    p->present ? "yes" : "no", probe);
-	else
-		tap_comment(&tap, "pmu: kind=%s counters=%u width=%u "
-			    "present=%s probe=\"%s\"", pmu_kind_name(ci->pmu),
-			    ci->counters, ci->width, p->present ? "yes" : "no",
-			    probe);
+	pmu_describe(ci, line, sizeof(line));
+	tap_comment(&tap, "pmu: %s", line);
 }
 
 static void write_backend_header(const struct cpu_info *ci)
@@ -238,6 +215,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	trap_install();
 	/* Without ring 3 the CPL 3 tests fail; the header says why. */
 	(void)ring3_setup(mem_alloc_page, &ring3_why);
+	bench_init(mem_alloc);
+	harness_set_tsc_hz(clock_tsc_hz);
 	ci = cpu_detect();
 	write_header(ci);
 	console_sync();		/* the header survives a hang in test 1 */

@@ -21,7 +21,7 @@ static const char *const exit_names[] = { "auto", "return", "shutdown",
 /* Conventional PC COM port bases (IBM PC/AT serial port assignment). */
 static const unsigned com_bases[] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
 
-const char *options_backend_name(enum opt_backend b)
+const char *options_backend_name(enum backend_want b)
 {
 	return backend_names[b];
 }
@@ -144,7 +144,7 @@ static void apply(struct parse *p, const char *key, const char *v)
 		if (i < 0)
 			report(p, "backend=\"%s\": expected auto, hw or model", v);
 		else
-			o->backend = (enum opt_backend)i;
+			o->backend = (enum backend_want)i;
 	} else if (!str_cmp(key, "serial")) {
 		if (set_serial(o, v))
 			report(p, "serial=\"%s\": expected com1-com4, none or "

@@ -5,14 +5,15 @@
 #ifndef BOOT_OPTIONS_H
 #define BOOT_OPTIONS_H
 
+#include "../pmu/backend.h"
+
 #define OPT_TESTS_MAX 256
 
-enum opt_backend { BACKEND_AUTO, BACKEND_HW, BACKEND_MODEL };
 enum opt_exit { EXIT_AUTO, EXIT_RETURN, EXIT_SHUTDOWN, EXIT_REBOOT };
 
 struct options {
 	char tests[OPT_TESTS_MAX];	/* comma-separated globs */
-	enum opt_backend backend;
+	enum backend_want backend;
 	unsigned serial_port;		/* 16550 I/O base; 0 = serial off */
 	int serial_com;			/* 1-4 when given as comN, else 0 */
 	enum opt_exit exit;
@@ -31,7 +32,7 @@ int options_parse(struct options *o, const char *text, const char *source,
  * text past it when the first word ends in ".efi", else text itself. */
 const char *options_skip_program(const char *text);
 
-const char *options_backend_name(enum opt_backend b);
+const char *options_backend_name(enum backend_want b);
 const char *options_exit_name(enum opt_exit e);
 
 #endif

@@ -43,6 +43,32 @@ static const struct backend backends[] = {
 };
 
 static const struct backend *current = &backends[BE_NONE];
+static struct be_log *log;
+
+void be_log_open(struct be_log *l, struct be_access *a, unsigned n)
+{
+	l->a = a;
+	l->n = n;
+	l->used = l->lost = 0;
+	log = l;
+}
+
+void be_log_close(void)
+{
+	log = NULL;
+}
+
+static int logged(enum be_op op, uint32_t reg, uint64_t value, int vector)
+{
+	if (!log)
+		return vector;
+	if (log->used < log->n)
+		log->a[log->used++] = (struct be_access){ op, reg, value,
+							  vector };
+	else
+		log->lost++;
+	return vector;
+}
 
 const struct backend *backend_current(void)
 {
@@ -51,17 +77,21 @@ const struct backend *backend_current(void)
 
 int be_rdmsr(uint32_t msr, uint64_t *v)
 {
-	return current->rdmsr(msr, v);
+	int vec = current->rdmsr(msr, v);
+
+	return logged(BE_OP_RDMSR, msr, vec ? 0 : *v, vec);
 }
 
 int be_wrmsr(uint32_t msr, uint64_t v)
 {
-	return current->wrmsr(msr, v);
+	return logged(BE_OP_WRMSR, msr, v, current->wrmsr(msr, v));
 }
 
 int be_rdpmc(uint32_t idx, uint64_t *v)
 {
-	return current->rdpmc(idx, v);
+	int vec = current->rdpmc(idx, v);
+
+	return logged(BE_OP_RDPMC, idx, vec ? 0 : *v, vec);
 }
 
 static const struct backend *use_model(const struct cpu_info *ci,
@@ -82,7 +112,7 @@ static const struct backend *use_model(const struct cpu_info *ci,
 	return &backends[BE_MODEL];
 }
 
-const struct backend *backend_select(enum opt_backend want,
+const struct backend *backend_select(enum backend_want want,
 				     const struct cpu_info *ci,
 				     char *reason, unsigned size)
 {

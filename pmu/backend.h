@@ -11,10 +11,11 @@
 
 #include <stdint.h>
 #include "../arch/x86/trace.h"
-#include "../boot/options.h"
 #include "detect.h"
 
 enum backend_id { BE_NONE, BE_HW, BE_MODEL };
+/* What the user asked for (the boot layer's backend= option). */
+enum backend_want { BACKEND_AUTO, BACKEND_HW, BACKEND_MODEL };
 
 struct backend {
 	enum backend_id id;
@@ -30,7 +31,7 @@ struct backend {
 /* Chooses the backend for backend=auto|hw|model: auto takes hw only when
  * the write/read-back probe proved counters exist, else the model when
  * one exists for the PMU kind.  reason says which and why. */
-const struct backend *backend_select(enum opt_backend want,
+const struct backend *backend_select(enum backend_want want,
 				     const struct cpu_info *ci,
 				     char *reason, unsigned size);
 const struct backend *backend_current(void);
@@ -38,5 +39,22 @@ const struct backend *backend_current(void);
 int be_rdmsr(uint32_t msr, uint64_t *v);
 int be_wrmsr(uint32_t msr, uint64_t v);
 int be_rdpmc(uint32_t idx, uint64_t *v);
+
+/* An access log: while one is open, every backend access is recorded
+ * (up to n; the rest only counted), so a test can check the order in
+ * which a driver touches its registers, on hardware and model alike. */
+enum be_op { BE_OP_RDMSR, BE_OP_WRMSR, BE_OP_RDPMC };
+struct be_access {
+	enum be_op op;
+	uint32_t reg;		/* MSR number or RDPMC index */
+	uint64_t value;		/* written, or read (0 when it faulted) */
+	int vector;
+};
+struct be_log {
+	struct be_access *a;
+	unsigned n, used, lost;
+};
+void be_log_open(struct be_log *log, struct be_access *a, unsigned n);
+void be_log_close(void);
 
 #endif

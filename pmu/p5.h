@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 #include "cpu_model.h"
+#include "driver.h"
 
 #define P5_MSR_CESR 0x11
 #define P5_MSR_CTR0 0x12
@@ -60,28 +61,15 @@ int cesr_reserved(uint64_t v);
 /* Does the counter count at this CPL under this control code? */
 int p5_cc_counts_at(unsigned cc, unsigned cpl);
 
-/* What the reference model can derive for an event from the oracle's
- * trace; P5_SRC_NONE means not modelled (the trace cannot observe it). */
-enum p5_src {
-	P5_SRC_NONE,
-	P5_SRC_INSTRUCTIONS,	/* retired instructions (REP counted once) */
-	P5_SRC_LOADS,		/* data reads, stack included */
-	P5_SRC_STORES,		/* data writes, stack included */
-	P5_SRC_LOADS_STORES,
-	P5_SRC_BRANCHES,	/* near branches, INT n, IRET, far transfers */
-	P5_SRC_TAKEN,		/* taken branches and far transfers */
-	P5_SRC_RETURNS,		/* near RET */
-	P5_SRC_SEGLOADS,	/* segment register loads */
-};
-
 struct p5_event {
 	uint8_t code;
 	uint8_t counters;	/* bit n: valid on CTRn */
 	uint8_t mmx;		/* added by the Pentium with MMX technology */
 	uint8_t duration;	/* counts clocks while a condition holds */
 	const char *name;
-	enum p5_src src;
-	const char *why_not;	/* for P5_SRC_NONE: what the trace lacks */
+	uint32_t sem;		/* what it counts, as SEM_BIT()s of pmu/sem.h;
+				 * 0: not modelled (the trace cannot see it) */
+	const char *why_not;	/* for sem 0: what the trace lacks */
 };
 
 #define P5_CTR0_ONLY 1u
@@ -96,23 +84,30 @@ const struct p5_event *p5_event_for(unsigned code, unsigned ctr, int mmx_cpu);
 /* Pentium with MMX technology: family 5 models 4 (P55C) and 8 (mobile). */
 int p5_is_mmx_cpu(const struct cpu_sig *s);
 
-/* Driver (pmu/p5.c).  Functions return 0 or -1 with a message in err. */
-struct p5_err {
-	char msg[160];
-	int vector;		/* the backend's vector when an access faulted */
-};
+/* A counter's pmu_config for the P5: sel holds its CESR half as the
+ * half's bits 9:0 (ES 5:0, CC 8:6, PC 9); aux is unused. */
+struct pmu_config p5_config(const struct p5_half *h);
+struct p5_half p5_half_of(const struct pmu_config *c);
 
-int p5_init(struct p5_err *e);
-/* Programs one counter's half of the CESR, leaving the other as it is. */
-int p5_program(unsigned ctr, const struct p5_half *h, struct p5_err *e);
+/* The driver (pmu/p5.c): the ops table, and the P5's own operations that
+ * the table is made of.  Functions return 0 or -1 with a message in e. */
+extern const struct pmu_driver p5_driver;
+
+int p5_init(struct pmu_err *e);
+/* SDM Vol. 3B §18.23.1's order: stops the counter (CC=000), clears it,
+ * then writes the new ES and PC with CC still 000; the other half is left
+ * as it is.  h->cc is kept for p5_start(). */
+int p5_program(unsigned ctr, const struct p5_half *h, struct pmu_err *e);
+/* Writes the CC that p5_program() was given: the counter counts. */
+int p5_start(unsigned ctr, struct pmu_err *e);
 /* Stops one counter (CC=000), keeping its event select and pin control. */
-int p5_stop(unsigned ctr, struct p5_err *e);
-int p5_read(unsigned ctr, uint64_t *v, struct p5_err *e);
-int p5_write(unsigned ctr, uint64_t v, struct p5_err *e);
-int p5_rdpmc(unsigned ctr, uint64_t *v, struct p5_err *e);
+int p5_stop(unsigned ctr, struct pmu_err *e);
+int p5_read(unsigned ctr, uint64_t *v, struct pmu_err *e);
+int p5_write(unsigned ctr, uint64_t v, struct pmu_err *e);
+int p5_rdpmc(unsigned ctr, uint64_t *v, struct pmu_err *e);
 int p5_has_rdpmc(void);
 uint32_t p5_shadow(void);
 /* Reads the CESR through the backend. */
-int p5_read_cesr(uint32_t *v, struct p5_err *e);
+int p5_read_cesr(uint32_t *v, struct pmu_err *e);
 
 #endif

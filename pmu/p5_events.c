@@ -14,14 +14,14 @@
 /* E(code, counters, mmx, duration, name, source, why-not-modelled) */
 #define E(code, ctrs, mmx, dur, name, ...) \
 	{ code, ctrs, mmx, dur, name, __VA_ARGS__ }
-#define NOT_SEEN(why) P5_SRC_NONE, why
+#define NOT_SEEN(why) 0, why
 #define CACHE "cache, TLB and bus behaviour are not in the trace"
 #define PIPE "pipe pairing and stalls are not in the trace"
 #define DUR "a duration of a microarchitectural condition"
 
 const struct p5_event p5_events[] = {
-	E(0x00, P5_BOTH, 0, 0, "DATA_READ", P5_SRC_LOADS, 0),
-	E(0x01, P5_BOTH, 0, 0, "DATA_WRITE", P5_SRC_STORES, 0),
+	E(0x00, P5_BOTH, 0, 0, "DATA_READ", SEM_BIT(SEM_LOADS), 0),
+	E(0x01, P5_BOTH, 0, 0, "DATA_WRITE", SEM_BIT(SEM_STORES), 0),
 	E(0x02, P5_BOTH, 0, 0, "DATA_TLB_MISS", NOT_SEEN(CACHE)),
 	E(0x03, P5_BOTH, 0, 0, "DATA_READ_MISS", NOT_SEEN(CACHE)),
 	E(0x04, P5_BOTH, 0, 0, "DATA_WRITE_MISS", NOT_SEEN(CACHE)),
@@ -42,15 +42,15 @@ const struct p5_event p5_events[] = {
 	E(0x0d, P5_BOTH, 0, 0, "CODE_TLB_MISS", NOT_SEEN(CACHE)),
 	E(0x0e, P5_BOTH, 0, 0, "CODE_CACHE_MISS", NOT_SEEN(CACHE)),
 	E(0x0f, P5_BOTH, 0, 0, "ANY_SEGMENT_REGISTER_LOADED",
-	  P5_SRC_SEGLOADS, 0),
-	E(0x12, P5_BOTH, 0, 0, "BRANCHES", P5_SRC_BRANCHES, 0),
+	  SEM_BIT(SEM_SEGLOADS), 0),
+	E(0x12, P5_BOTH, 0, 0, "BRANCHES", SEM_BIT(SEM_BRANCHES) | SEM_BIT(SEM_FAR), 0),
 	E(0x13, P5_BOTH, 0, 0, "BTB_HITS",
 	  NOT_SEEN("branch prediction is not in the trace")),
 	E(0x14, P5_BOTH, 0, 0, "TAKEN_BRANCH_OR_BTB_HIT",
 	  NOT_SEEN("BTB hits are not in the trace")),
 	E(0x15, P5_BOTH, 0, 0, "PIPELINE_FLUSHES", NOT_SEEN(PIPE)),
 	E(0x16, P5_BOTH, 0, 0, "INSTRUCTIONS_EXECUTED",
-	  P5_SRC_INSTRUCTIONS, 0),
+	  SEM_BIT(SEM_INSTRUCTIONS), 0),
 	E(0x17, P5_BOTH, 0, 0, "INSTRUCTIONS_EXECUTED_V_PIPE",
 	  NOT_SEEN(PIPE)),
 	E(0x18, P5_BOTH, 0, 1, "BUS_CYCLE_DURATION", NOT_SEEN(DUR)),
@@ -77,7 +77,7 @@ const struct p5_event p5_events[] = {
 	  NOT_SEEN("debug-register matches are not in the trace")),
 	E(0x27, P5_BOTH, 0, 0, "HARDWARE_INTERRUPTS",
 	  NOT_SEEN("interrupts are not in the trace (traced runs keep IF=0)")),
-	E(0x28, P5_BOTH, 0, 0, "DATA_READ_OR_WRITE", P5_SRC_LOADS_STORES, 0),
+	E(0x28, P5_BOTH, 0, 0, "DATA_READ_OR_WRITE", SEM_BIT(SEM_LOADS) | SEM_BIT(SEM_STORES), 0),
 	E(0x29, P5_BOTH, 0, 0, "DATA_READ_MISS_OR_WRITE_MISS",
 	  NOT_SEEN(CACHE)),
 	/* Pentium with MMX technology */
@@ -114,7 +114,7 @@ const struct p5_event p5_events[] = {
 	  NOT_SEEN(CACHE)),
 	E(0x32, P5_CTR0_ONLY, 1, 1, "FLOATING_POINT_STALLS_DURATION",
 	  NOT_SEEN(DUR)),
-	E(0x32, P5_CTR1_ONLY, 1, 0, "TAKEN_BRANCHES", P5_SRC_TAKEN, 0),
+	E(0x32, P5_CTR1_ONLY, 1, 0, "TAKEN_BRANCHES", SEM_BIT(SEM_TAKEN) | SEM_BIT(SEM_FAR), 0),
 	E(0x33, P5_CTR0_ONLY, 1, 0, "D1_STARVATION_AND_FIFO_IS_EMPTY",
 	  NOT_SEEN(PIPE)),
 	E(0x33, P5_CTR1_ONLY, 1, 0,
@@ -144,7 +144,7 @@ const struct p5_event p5_events[] = {
 	E(0x38, P5_CTR1_ONLY, 1, 1,
 	  "MOVD_MOVQ_STORE_STALL_DUE_TO_PREVIOUS_MMX_OPERATION",
 	  NOT_SEEN(DUR)),
-	E(0x39, P5_CTR0_ONLY, 1, 0, "RETURNS", P5_SRC_RETURNS, 0),
+	E(0x39, P5_CTR0_ONLY, 1, 0, "RETURNS", SEM_BIT(SEM_RETURNS), 0),
 	E(0x3a, P5_CTR0_ONLY, 1, 0, "BTB_FALSE_ENTRIES",
 	  NOT_SEEN("branch prediction is not in the trace")),
 	E(0x3a, P5_CTR1_ONLY, 1, 0, "BTB_MISS_PREDICTION_ON_NOT_TAKEN_BRANCH",

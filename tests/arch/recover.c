@@ -2,7 +2,7 @@
  * vector, error code and RIP, and the harness carries on (SDM Vol. 3A
  * §6.15: #DE, #BP, #UD and #GP are faults except #BP, a trap whose saved
  * RIP is the instruction after INT3). */
-#include "../test.h"
+#include "../../harness/test.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/trap.h"
 

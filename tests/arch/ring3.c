@@ -1,7 +1,7 @@
 /* arch/ring3-*: code runs at CPL 3 and comes back; CPL 3 sees only the
  * pages granted to it and cannot execute privileged instructions (SDM
  * Vol. 3A §5.9: privileged instructions at CPL > 0 raise #GP(0)). */
-#include "../test.h"
+#include "../../harness/test.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/ring3.h"
 #include "../../arch/x86/safe.h"

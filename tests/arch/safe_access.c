@@ -1,6 +1,6 @@
 /* arch safe access: the *_safe instructions return the exception vector
  * instead of faulting (0 on success) and leave the output alone on a fault. */
-#include "../test.h"
+#include "../../harness/test.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/safe.h"
 #include "../../arch/x86/trap.h"

@@ -1,6 +1,6 @@
 /* arch/tsc-monotonic: the time-stamp counter never goes back and advances
  * (SDM Vol. 3B §18.17: it increments at a constant or core rate). */
-#include "../test.h"
+#include "../../harness/test.h"
 #include "../../arch/x86/cpu.h"
 
 #define READS 10000

@@ -1,6 +1,6 @@
 /* detect group: CPU identification from CPUID (SDM Vol. 2A, CPUID) and the
  * PMU kind and presence probe (pmu/detect.c). */
-#include "../test.h"
+#include "../../harness/test.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/safe.h"
 #include "../../pmu/detect.h"

@@ -6,8 +6,8 @@
  * host.  A new .S file in tests/bench goes in the list below (and its
  * routines in test_decode.c's table). */
 #define __ASSEMBLY__ 1
-#include "tests/bench/basic.S"
-#include "tests/bench/branches.S"
-#include "tests/bench/gprs.S"
-#include "tests/bench/memory.S"
-#include "tests/bench/misc.S"
+#include "bench/basic.S"
+#include "bench/branches.S"
+#include "bench/gprs.S"
+#include "bench/memory.S"
+#include "bench/misc.S"

@@ -92,7 +92,7 @@ static void test_names(void **state)
 struct good_case {
 	const char *text;
 	const char *tests;
-	enum opt_backend backend;
+	enum backend_want backend;
 	unsigned port;
 	int com;
 	enum opt_exit exit;

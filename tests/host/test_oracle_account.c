@@ -1,16 +1,16 @@
-/* Host tests for tests/bench/oracle.c: oracle_account(), which adds one
+/* Host tests for bench/oracle.c: oracle_account(), which adds one
  * single-step event (arch/x86/trace.h) to the per-CPL counts.  Rules:
  * instructions count retired events only; loads and stores accumulate on
  * every event (a REP string instruction's non-final steps included);
  * branch sub-counts (taken, cond, calls, returns) count retired near
- * branches only; BC_FAR counts retired far transfers; unclassified steps
+ * branches only; SEM_FAR counts retired far transfers; unclassified steps
  * are counted per CPL; steps counts every event per CPL; an aggregated
  * event (more = k) counts as k + 1 identical events; nothing else (other
  * CPLs, outside) changes. */
 #include <stdio.h>
 #include <string.h>
 
-#include "tests/bench/oracle.h"
+#include "bench/oracle.h"
 #include "arch/x86/ring3.h"
 #include "boot/mem.h"
 
@@ -20,7 +20,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/bench/oracle.c */
+/* host-sources: bench/oracle.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -71,7 +71,7 @@ uint64_t trace_outside_steps(void)
 	return 0;
 }
 
-static const char *const count_names[BC_NR] = {
+static const char *const count_names[SEM_ARCH_NR] = {
 	"instructions", "branches", "taken", "cond", "calls", "returns",
 	"far", "loads", "stores", "segloads",
 };
@@ -133,7 +133,7 @@ static void expect_counts(const struct oracle_counts *got,
 	unsigned bad = 0;
 
 	for (unsigned cpl = 0; cpl < 4; cpl++) {
-		for (unsigned c = 0; c < BC_NR; c++)
+		for (unsigned c = 0; c < SEM_ARCH_NR; c++)
 			if (got->c[cpl][c] != want->c[cpl][c]) {
 				print_error("%s: CPL %u %s = %llu, want %llu\n",
 					    what, cpl, count_names[c],
@@ -192,12 +192,12 @@ static void test_counted_loop(void **state)
 	memset(&want, 0, sizeof(want));
 	feed(&o, evs, N(evs));
 	want_steps(&want, evs, N(evs));
-	want.c[0][BC_INSTRUCTIONS] = 11;
-	want.c[0][BC_BRANCHES] = 5;
-	want.c[0][BC_TAKEN] = 4;
-	want.c[0][BC_COND] = 3;
-	want.c[0][BC_RETURNS] = 1;
-	want.c[0][BC_LOADS] = 1;
+	want.c[0][SEM_INSTRUCTIONS] = 11;
+	want.c[0][SEM_BRANCHES] = 5;
+	want.c[0][SEM_TAKEN] = 4;
+	want.c[0][SEM_COND] = 3;
+	want.c[0][SEM_RETURNS] = 1;
+	want.c[0][SEM_LOADS] = 1;
 	expect_counts(&o, &want, "counted-loop");
 }
 
@@ -224,19 +224,19 @@ static void test_calls_returns(void **state)
 	memset(&want, 0, sizeof(want));
 	feed(&o, evs, N(evs));
 	want_steps(&want, evs, N(evs));
-	want.c[3][BC_INSTRUCTIONS] = 12;
-	want.c[3][BC_BRANCHES] = 9;
-	want.c[3][BC_TAKEN] = 8;
-	want.c[3][BC_COND] = 2;
-	want.c[3][BC_CALLS] = 3;
-	want.c[3][BC_RETURNS] = 3;
-	want.c[3][BC_LOADS] = 7;
-	want.c[3][BC_STORES] = 5;
+	want.c[3][SEM_INSTRUCTIONS] = 12;
+	want.c[3][SEM_BRANCHES] = 9;
+	want.c[3][SEM_TAKEN] = 8;
+	want.c[3][SEM_COND] = 2;
+	want.c[3][SEM_CALLS] = 3;
+	want.c[3][SEM_RETURNS] = 3;
+	want.c[3][SEM_LOADS] = 7;
+	want.c[3][SEM_STORES] = 5;
 	expect_counts(&o, &want, "calls-returns");
 }
 
-/* Far transfers count in BC_FAR, not as (near) branches, and their
- * EV_TAKEN does not make a BC_TAKEN. */
+/* Far transfers count in SEM_FAR, not as (near) branches, and their
+ * EV_TAKEN does not make a SEM_TAKEN. */
 static void test_far(void **state)
 {
 	static const struct ev evs[] = {
@@ -254,12 +254,12 @@ static void test_far(void **state)
 	memset(&want, 0, sizeof(want));
 	feed(&o, evs, N(evs));
 	want_steps(&want, evs, N(evs));
-	want.c[3][BC_INSTRUCTIONS] = 3;
-	want.c[3][BC_FAR] = 3;
-	want.c[0][BC_INSTRUCTIONS] = 4;
-	want.c[0][BC_FAR] = 2;
-	want.c[0][BC_LOADS] = 3;
-	want.c[0][BC_SEGLOADS] = 3;	/* iret, lret, mov to %ds */
+	want.c[3][SEM_INSTRUCTIONS] = 3;
+	want.c[3][SEM_FAR] = 3;
+	want.c[0][SEM_INSTRUCTIONS] = 4;
+	want.c[0][SEM_FAR] = 2;
+	want.c[0][SEM_LOADS] = 3;
+	want.c[0][SEM_SEGLOADS] = 3;	/* iret, lret, mov to %ds */
 	expect_counts(&o, &want, "far");
 }
 
@@ -287,15 +287,15 @@ static void test_rep(void **state)
 	memset(&want, 0, sizeof(want));
 	feed(&o, evs, N(evs));
 	want_steps(&want, evs, N(evs));
-	want.c[0][BC_INSTRUCTIONS] = 4;
-	want.c[0][BC_BRANCHES] = 1;
-	want.c[0][BC_TAKEN] = 1;
-	want.c[0][BC_RETURNS] = 1;
-	want.c[0][BC_LOADS] = 13;
-	want.c[0][BC_STORES] = 12;
-	want.c[3][BC_INSTRUCTIONS] = 3;
-	want.c[3][BC_LOADS] = 12;
-	want.c[3][BC_STORES] = 32;
+	want.c[0][SEM_INSTRUCTIONS] = 4;
+	want.c[0][SEM_BRANCHES] = 1;
+	want.c[0][SEM_TAKEN] = 1;
+	want.c[0][SEM_RETURNS] = 1;
+	want.c[0][SEM_LOADS] = 13;
+	want.c[0][SEM_STORES] = 12;
+	want.c[3][SEM_INSTRUCTIONS] = 3;
+	want.c[3][SEM_LOADS] = 12;
+	want.c[3][SEM_STORES] = 32;
 	expect_counts(&o, &want, "rep");
 }
 
@@ -316,8 +316,8 @@ static void test_unretired_branch(void **state)
 	memset(&want, 0, sizeof(want));
 	feed(&o, evs, N(evs));
 	want_steps(&want, evs, N(evs));
-	want.c[0][BC_LOADS] = 1;
-	want.c[0][BC_STORES] = 1;
+	want.c[0][SEM_LOADS] = 1;
+	want.c[0][SEM_STORES] = 1;
 	expect_counts(&o, &want, "unretired");
 }
 
@@ -345,12 +345,12 @@ static void test_unclassified(void **state)
 	want.unclassified[1] = 1;
 	want.unclassified[2] = 1;
 	want.unclassified[3] = 3;
-	want.c[0][BC_INSTRUCTIONS] = 1;
-	want.c[1][BC_INSTRUCTIONS] = 1;
-	want.c[2][BC_INSTRUCTIONS] = 1;
-	want.c[3][BC_INSTRUCTIONS] = 4;
-	want.c[3][BC_LOADS] = 1;
-	want.c[2][BC_STORES] = 2;
+	want.c[0][SEM_INSTRUCTIONS] = 1;
+	want.c[1][SEM_INSTRUCTIONS] = 1;
+	want.c[2][SEM_INSTRUCTIONS] = 1;
+	want.c[3][SEM_INSTRUCTIONS] = 4;
+	want.c[3][SEM_LOADS] = 1;
+	want.c[2][SEM_STORES] = 2;
 	expect_counts(&o, &want, "unclassified");
 }
 
@@ -378,28 +378,28 @@ static void test_mixed_cpl(void **state)
 	memset(&want, 0, sizeof(want));
 	feed(&o, evs, N(evs));
 	want_steps(&want, evs, N(evs));
-	want.c[0][BC_INSTRUCTIONS] = 4;
-	want.c[0][BC_BRANCHES] = 2;
-	want.c[0][BC_TAKEN] = 2;
-	want.c[0][BC_COND] = 1;
-	want.c[0][BC_RETURNS] = 1;
-	want.c[0][BC_FAR] = 1;
-	want.c[0][BC_LOADS] = 1;
-	want.c[0][BC_STORES] = 1;
-	want.c[3][BC_INSTRUCTIONS] = 5;
-	want.c[3][BC_BRANCHES] = 2;
-	want.c[3][BC_TAKEN] = 1;
-	want.c[3][BC_COND] = 1;
-	want.c[3][BC_CALLS] = 1;
-	want.c[3][BC_LOADS] = 5;
-	want.c[3][BC_STORES] = 5;
+	want.c[0][SEM_INSTRUCTIONS] = 4;
+	want.c[0][SEM_BRANCHES] = 2;
+	want.c[0][SEM_TAKEN] = 2;
+	want.c[0][SEM_COND] = 1;
+	want.c[0][SEM_RETURNS] = 1;
+	want.c[0][SEM_FAR] = 1;
+	want.c[0][SEM_LOADS] = 1;
+	want.c[0][SEM_STORES] = 1;
+	want.c[3][SEM_INSTRUCTIONS] = 5;
+	want.c[3][SEM_BRANCHES] = 2;
+	want.c[3][SEM_TAKEN] = 1;
+	want.c[3][SEM_COND] = 1;
+	want.c[3][SEM_CALLS] = 1;
+	want.c[3][SEM_LOADS] = 5;
+	want.c[3][SEM_STORES] = 5;
 	want.unclassified[3] = 1;
-	want.c[1][BC_INSTRUCTIONS] = 1;
-	want.c[1][BC_BRANCHES] = 1;
-	want.c[1][BC_TAKEN] = 1;
-	want.c[2][BC_INSTRUCTIONS] = 1;
-	want.c[2][BC_LOADS] = 1;
-	want.c[2][BC_STORES] = 1;
+	want.c[1][SEM_INSTRUCTIONS] = 1;
+	want.c[1][SEM_BRANCHES] = 1;
+	want.c[1][SEM_TAKEN] = 1;
+	want.c[2][SEM_INSTRUCTIONS] = 1;
+	want.c[2][SEM_LOADS] = 1;
+	want.c[2][SEM_STORES] = 1;
 	expect_counts(&o, &want, "mixed-cpl");
 }
 
@@ -414,18 +414,18 @@ static void test_accumulates(void **state)
 	struct oracle_counts o, want;
 
 	memset(&o, 0, sizeof(o));
-	o.c[3][BC_INSTRUCTIONS] = 100;
-	o.c[3][BC_LOADS] = 1;
-	o.c[0][BC_BRANCHES] = 7;
+	o.c[3][SEM_INSTRUCTIONS] = 100;
+	o.c[3][SEM_LOADS] = 1;
+	o.c[0][SEM_BRANCHES] = 7;
 	o.unclassified[3] = 2;
 	o.steps[3] = 9;
 	o.outside = 55;
 	want = o;
 	feed(&o, evs, N(evs));
 	want_steps(&want, evs, N(evs));
-	want.c[3][BC_INSTRUCTIONS] = 101;
-	want.c[3][BC_LOADS] = 1 + 2ull * UINT32_MAX;
-	want.c[3][BC_STORES] = (uint64_t)UINT32_MAX + 1;
+	want.c[3][SEM_INSTRUCTIONS] = 101;
+	want.c[3][SEM_LOADS] = 1 + 2ull * UINT32_MAX;
+	want.c[3][SEM_STORES] = (uint64_t)UINT32_MAX + 1;
 	expect_counts(&o, &want, "accumulates");
 }
 
@@ -447,8 +447,8 @@ static void test_other_flags(void **state)
 	memset(&want, 0, sizeof(want));
 	feed(&o, evs, N(evs));
 	want_steps(&want, evs, N(evs));
-	want.c[0][BC_INSTRUCTIONS] = 6;
-	want.c[0][BC_SEGLOADS] = 1;	/* a segment load counts on its own */
+	want.c[0][SEM_INSTRUCTIONS] = 6;
+	want.c[0][SEM_SEGLOADS] = 1;	/* a segment load counts on its own */
 	expect_counts(&o, &want, "other-flags");
 }
 
@@ -473,19 +473,19 @@ static void test_aggregated(void **state)
 	memset(&want, 0, sizeof(want));
 	feed(&o, evs, N(evs));
 	want_steps(&want, evs, N(evs));
-	want.c[0][BC_INSTRUCTIONS] = 100 + 99 + 1 + (1ull << 32);
-	want.c[0][BC_LOADS] = 100 + (1ull << 32) * UINT32_MAX;
-	want.c[0][BC_BRANCHES] = 100;
-	want.c[0][BC_TAKEN] = 99;
-	want.c[0][BC_COND] = 100;
-	want.c[3][BC_INSTRUCTIONS] = 10 + 10 + 5 + 3;
-	want.c[3][BC_BRANCHES] = 20;
-	want.c[3][BC_TAKEN] = 20;
-	want.c[3][BC_CALLS] = 10;
-	want.c[3][BC_RETURNS] = 10;
-	want.c[3][BC_FAR] = 5;
-	want.c[3][BC_LOADS] = 10 + 2;
-	want.c[3][BC_STORES] = 10 + 6 + 2;
+	want.c[0][SEM_INSTRUCTIONS] = 100 + 99 + 1 + (1ull << 32);
+	want.c[0][SEM_LOADS] = 100 + (1ull << 32) * UINT32_MAX;
+	want.c[0][SEM_BRANCHES] = 100;
+	want.c[0][SEM_TAKEN] = 99;
+	want.c[0][SEM_COND] = 100;
+	want.c[3][SEM_INSTRUCTIONS] = 10 + 10 + 5 + 3;
+	want.c[3][SEM_BRANCHES] = 20;
+	want.c[3][SEM_TAKEN] = 20;
+	want.c[3][SEM_CALLS] = 10;
+	want.c[3][SEM_RETURNS] = 10;
+	want.c[3][SEM_FAR] = 5;
+	want.c[3][SEM_LOADS] = 10 + 2;
+	want.c[3][SEM_STORES] = 10 + 6 + 2;
 	want.unclassified[3] = 3;
 	expect_counts(&o, &want, "aggregated");
 }
@@ -535,24 +535,24 @@ static void test_random_streams(void **state)
 			for (uint64_t k = 0; k <= e.more; k++) {
 				want.steps[e.cpl]++;
 				w = want.c[e.cpl];
-				w[BC_LOADS] += e.loads;
-				w[BC_STORES] += e.stores;
+				w[SEM_LOADS] += e.loads;
+				w[SEM_STORES] += e.stores;
 				if (e.flags & UNC)
 					want.unclassified[e.cpl]++;
 				if (!e.retired)
 					continue;
-				w[BC_INSTRUCTIONS]++;
+				w[SEM_INSTRUCTIONS]++;
 				if (e.flags & FAR)
-					w[BC_FAR]++;
+					w[SEM_FAR]++;
 				if (e.flags & SEG)
-					w[BC_SEGLOADS]++;
+					w[SEM_SEGLOADS]++;
 				if (!(e.flags & BR))
 					continue;
-				w[BC_BRANCHES]++;
-				w[BC_TAKEN] += !!(e.flags & TK);
-				w[BC_COND] += !!(e.flags & CND);
-				w[BC_CALLS] += !!(e.flags & CL);
-				w[BC_RETURNS] += !!(e.flags & RT);
+				w[SEM_BRANCHES]++;
+				w[SEM_TAKEN] += !!(e.flags & TK);
+				w[SEM_COND] += !!(e.flags & CND);
+				w[SEM_CALLS] += !!(e.flags & CL);
+				w[SEM_RETURNS] += !!(e.flags & RT);
 			}
 		}
 		snprintf(what, sizeof(what), "random run %u", run);

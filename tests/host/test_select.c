@@ -1,11 +1,11 @@
-/* Host tests for tests/select.c: runner_selected(), which tests a tests=
+/* Host tests for harness/select.c: runner_selected(), which tests a tests=
  * glob list chooses, manual tests included. */
 #include <stdio.h>
 #include <string.h>
 
 /* Before cmocka.h: test.h declares a skip() that cmocka makes a macro. */
-#include "tests/runner.h"
-#include "tests/test.h"
+#include "harness/runner.h"
+#include "harness/test.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/select.c lib/string.c */
+/* host-sources: harness/select.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define MANUAL TEST_MANUAL

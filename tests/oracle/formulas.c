@@ -1,8 +1,8 @@
 /* oracle/<bench>: the single-step oracle's counts equal the benchmark's
  * formulas (tests/bench/bench.h) for both of its parameter values, at
  * CPL 0 and at CPL 3; nothing the decoder could not classify ran. */
-#include "../test.h"
-#include "../bench/oracle.h"
+#include "../../harness/test.h"
+#include "../../bench/oracle.h"
 #include "../../arch/x86/ring3.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
@@ -13,19 +13,19 @@ static void one_run(struct tcase *t, const struct bench *b, uint64_t n,
 	struct oracle_counts oc;
 	struct fault f;
 	char key[48];
-	int r = oracle_run(b, n, cpl, &oc, NULL, NULL, &f);
+	int r = oracle_run(b, n, cpl, &oc, &f);
 
 	if (!check(t, r == 0, "%s n=%llu cpl=%d: run %s (vector %u)", b->name,
 		   (unsigned long long)n, cpl, r < 0 ? "had no data buffer" :
 		   "faulted", r > 0 ? f.vector : 0))
 		return;
-	for (int c = 0; c < BC_NR; c++) {
-		int64_t want = b->expect((enum bench_count)c, n);
+	for (int c = 0; c < SEM_ARCH_NR; c++) {
+		int64_t want = b->expect((enum sem)c, n);
 		uint64_t got = oc.c[cpl][c];
 
 		fmt_snprintf(key, sizeof(key), "cpl%d_n%llu_%s", cpl,
 			     (unsigned long long)n,
-			     bench_count_name((enum bench_count)c));
+			     sem_name((enum sem)c));
 		if (want == BENCH_NOT_ARCH) {
 			value(t, key, "%llu (not architectural)",
 			      (unsigned long long)got);
@@ -34,13 +34,13 @@ static void one_run(struct tcase *t, const struct bench *b, uint64_t n,
 		value(t, key, "%llu", (unsigned long long)got);
 		check(t, got == (uint64_t)want, "%s n=%llu cpl=%d %s: oracle "
 		      "%llu, formula %lld", b->name, (unsigned long long)n,
-		      cpl, bench_count_name((enum bench_count)c),
+		      cpl, sem_name((enum sem)c),
 		      (unsigned long long)got, (long long)want);
 	}
 	check(t, oc.unclassified[cpl] == 0, "%s n=%llu cpl=%d: %llu "
 	      "unclassified steps", b->name, (unsigned long long)n, cpl,
 	      (unsigned long long)oc.unclassified[cpl]);
-	check(t, oc.c[cpl ^ 3][BC_INSTRUCTIONS] == 0, "%s: steps counted at "
+	check(t, oc.c[cpl ^ 3][SEM_INSTRUCTIONS] == 0, "%s: steps counted at "
 	      "CPL %d", b->name, cpl ^ 3);
 }
 

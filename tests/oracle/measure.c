@@ -2,9 +2,9 @@
  * counter source: the two-size difference equals the formulas' difference
  * exactly, at CPL 0 and CPL 3, and min equals median (the oracle is exact,
  * so repetitions cannot differ). */
-#include "../test.h"
-#include "../measure.h"
-#include "../bench/bench.h"
+#include "../../harness/test.h"
+#include "../../harness/measure.h"
+#include "../../bench/bench.h"
 
 static void measure_at(struct tcase *t, const char *name, int cpl)
 {
@@ -28,8 +28,8 @@ static void measure_at(struct tcase *t, const char *name, int cpl)
 	check(t, res.reps == cfg.reps, "%u of %u repetitions", res.reps,
 	      cfg.reps);
 	for (unsigned k = 0; k < src.n_values; k++) {
-		int64_t a = b->expect((enum bench_count)k, cfg.n_small);
-		int64_t z = b->expect((enum bench_count)k, cfg.n_large);
+		int64_t a = bench_expect(b, (enum sem)k, cfg.n_small);
+		int64_t z = bench_expect(b, (enum sem)k, cfg.n_large);
 
 		value(t, src.value_names[k], "delta min=%llu median=%llu",
 		      (unsigned long long)res.delta_min[k],

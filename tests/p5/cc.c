@@ -1,27 +1,30 @@
-/* p5/cc-*: each counter-control code of seed 001 (SDM Vol. 3B §18.23.1),
- * on both counters at once (CC0 and CC1), against a benchmark run at CPL 0
- * and one at CPL 3: CTR0 counts INSTRUCTIONS_EXECUTED (0x16), CTR1
- * DATA_READ (0x00); clock codes count the model clock. */
-#include "p5_run.h"
+/* p5/cc-*: each counter-control code (SDM Vol. 3B §18.23.1), on both
+ * counters at once (CC0 and CC1), against a benchmark run at CPL 0 and one
+ * at CPL 3: CTR0 counts INSTRUCTIONS_EXECUTED (0x16), CTR1 DATA_READ
+ * (0x00); clock codes count the model clock (or real clocks, bounded). */
+#include "p5_test.h"
 
-static void cc_at(struct tcase *t, unsigned cc, int cpl)
+static void cc_at(struct tcase *t, const struct pmu_driver *d, unsigned cc,
+		  int cpl)
 {
-	struct p5_run r = { 0, "call-ret", 100, cpl,
-			    { { 0x16, cc, 0 }, { 0x00, cc, 0 } }, { 0, 0 },
-			    { 0, 0 }, 0, { { { 0 } } } };
+	struct pmu_run r;
 
-	if (!p5_run(t, &r))
+	p5_setup(&r, "call-ret", 100, cpl, (struct p5_half){ 0x16, cc, 0 },
+		 (struct p5_half){ 0x00, cc, 0 });
+	if (!pmu_run(t, &r))
 		return;
 	for (unsigned c = 0; c < P5_COUNTERS; c++)
-		p5_check_counter(t, &r, c);
+		p5_check(t, d, &r, c);
 }
 
 static void cc_test(struct tcase *t, unsigned cc)
 {
-	if (!p5_ready(t))
+	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
+
+	if (!d)
 		return;
-	cc_at(t, cc, 0);
-	cc_at(t, cc, 3);
+	cc_at(t, d, cc, 0);
+	cc_at(t, d, cc, 3);
 }
 
 #define CC_TEST(code, bits, what)                                            \

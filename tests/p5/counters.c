@@ -1,50 +1,32 @@
 /* p5 counter tests: two events at once, one half programmed while the
  * other counts, 40-bit wrap-around, clocks against events, pin control,
  * reserved bits, and RDPMC against RDMSR (SDM Vol. 3B §18.23.1). */
-#include "p5_run.h"
+#include "p5_test.h"
 #include "../../arch/x86/trap.h"
 #include "../../pmu/backend.h"
 
-#define RUN(label, bench, n, cpl, es0, cc0, es1, cc1)                        \
-	{ label, bench, n, cpl, { { es0, cc0, 0 }, { es1, cc1, 0 } },        \
-	  { 0, 0 }, { 0, 0 }, 0, { { { 0 } } } }
+#define RUN(r, bench, n, cpl, es0, cc0, es1, cc1)                            \
+	p5_setup(r, bench, n, cpl, (struct p5_half){ es0, cc0, 0 },          \
+		 (struct p5_half){ es1, cc1, 0 })
 
 /* CTR0 counts DATA_READ, CTR1 DATA_WRITE over the same run. */
 static void test_two_events(struct tcase *t)
 {
-	struct p5_run r = RUN(0, "call-ret", 50, 3, 0x00, P5_CC_EV_ANY, 0x01,
-			      P5_CC_EV_ANY);
+	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
+	struct pmu_run r;
 
-	if (!p5_ready(t) || !p5_run(t, &r))
+	RUN(&r, "call-ret", 50, 3, 0x00, P5_CC_EV_ANY, 0x01, P5_CC_EV_ANY);
+	if (!d || !pmu_run(t, &r))
 		return;
-	p5_check_counter(t, &r, 0);
-	p5_check_counter(t, &r, 1);
-	check(t, r.ctr[0] != r.ctr[1], "both counters read %llu: the events "
-	      "were not told apart", (unsigned long long)r.ctr[0]);
+	p5_check(t, d, &r, 0);
+	p5_check(t, d, &r, 1);
+	check(t, r.got[0] != r.got[1], "both counters read %llu: the events "
+	      "were not told apart", (unsigned long long)r.got[0]);
 }
 
 TEST(p5_two_events, "p5/two-counters-two-events",
      "CTR0 DATA_READ and CTR1 DATA_WRITE count their own events at once",
      test_two_events, 0);
-
-/* Runs a benchmark with whatever the counters are programmed to: under
- * the model single-stepped with the model fed (oc gets the oracle's
- * counts), on hardware at full speed (oc must have been traced before). */
-static int exec(struct tcase *t, const char *name, uint64_t n,
-		struct oracle_counts *oc)
-{
-	const struct bench *b = bench_find(name);
-	const struct backend *be = backend_current();
-	struct fault f;
-
-	if (!check(t, b != NULL, "no benchmark %s", name))
-		return 0;
-	if (be->sink)
-		return check(t, oracle_run(b, n, 3, oc, be->sink, 0, &f) == 0,
-			     "%s faulted", name);
-	return check(t, bench_exec(b, n, 3, 0, 0, &f) == 0, "%s faulted",
-		     name);
-}
 
 /*
  * CTR0 counts CPL 3 instructions, enabled, through two runs; between them
@@ -59,51 +41,48 @@ static void test_half(struct tcase *t)
 	struct p5_half c1_off = { 0x01, P5_CC_NONE, 0 };
 	struct p5_half c1 = { 0x01, P5_CC_EV_USR, 0 };
 	struct oracle_counts oa, ob;
-	struct p5_err e;
-	struct fault f;
+	struct pmu_err e;
 	uint64_t mid = 0, v0 = 0, v1 = 0, want0, want1;
 	uint32_t cesr = 0;
-	int hw = backend_current()->sink == 0;
 
-	if (!p5_ready(t) || !check(t, p5_init(&e) == 0, "init: %s", e.msg))
+	if (!pmu_ready(t, PMU_P5) ||
+	    !check(t, p5_init(&e) == 0, "init: %s", e.msg) ||
+	    !pmu_oracle_first(t, "counted-loop", 100, &oa) ||
+	    !pmu_oracle_first(t, "call-ret", 20, &ob))
 		return;
-	if (hw && (oracle_run(bench_find("counted-loop"), 100, 3, &oa, 0, 0,
-			      &f) || oracle_run(bench_find("call-ret"), 20, 3,
-						&ob, 0, 0, &f)))
-		return (void)check(t, 0, "oracle runs failed");
 	if (!check(t, p5_program(1, &c1_off, &e) == 0, "%s", e.msg) ||
-	    !check(t, p5_write(0, 0, &e) == 0 && p5_write(1, 0, &e) == 0,
+	    !check(t, p5_program(0, &c0, &e) == 0 && p5_start(0, &e) == 0,
 		   "%s", e.msg) ||
-	    !check(t, p5_program(0, &c0, &e) == 0, "%s", e.msg) ||
-	    !exec(t, "counted-loop", 100, &oa))
+	    !pmu_exec(t, "counted-loop", 100, &oa))
 		return;
 	/* CTR0 is live: program the other half only. */
 	if (!check(t, p5_read(0, &mid, &e) == 0, "%s", e.msg) ||
-	    !check(t, p5_program(1, &c1, &e) == 0, "%s", e.msg) ||
+	    !check(t, p5_program(1, &c1, &e) == 0 && p5_start(1, &e) == 0,
+		   "%s", e.msg) ||
 	    !check(t, p5_read_cesr(&cesr, &e) == 0, "%s", e.msg) ||
-	    !exec(t, "call-ret", 20, &ob))
+	    !pmu_exec(t, "call-ret", 20, &ob))
 		return;
 	if (!check(t, p5_stop(0, &e) == 0 && p5_stop(1, &e) == 0, "%s",
 		   e.msg) ||
 	    !check(t, p5_read(0, &v0, &e) == 0 && p5_read(1, &v1, &e) == 0,
 		   "%s", e.msg))
 		return;
-	want0 = oa.c[3][BC_INSTRUCTIONS] + ob.c[3][BC_INSTRUCTIONS];
-	want1 = ob.c[3][BC_STORES];
+	want0 = oa.c[3][SEM_INSTRUCTIONS] + ob.c[3][SEM_INSTRUCTIONS];
+	want1 = ob.c[3][SEM_STORES];
 	value(t, "cesr_after_ctr1", "0x%08x", cesr);
 	value(t, "ctr0_after_first", "%llu", (unsigned long long)mid);
 	value(t, "ctr0", "%llu", (unsigned long long)v0);
 	value(t, "ctr0_oracle", "%llu = %llu + %llu", (unsigned long long)want0,
-	      (unsigned long long)oa.c[3][BC_INSTRUCTIONS],
-	      (unsigned long long)ob.c[3][BC_INSTRUCTIONS]);
+	      (unsigned long long)oa.c[3][SEM_INSTRUCTIONS],
+	      (unsigned long long)ob.c[3][SEM_INSTRUCTIONS]);
 	value(t, "ctr1", "%llu", (unsigned long long)v1);
 	value(t, "ctr1_oracle", "%llu", (unsigned long long)want1);
 	check(t, cesr_get_half(cesr, 0).es == c0.es &&
 	      cesr_get_half(cesr, 0).cc == c0.cc,
 	      "CTR0's half changed: CESR 0x%08x", cesr);
-	check(t, mid == oa.c[3][BC_INSTRUCTIONS], "CTR0 after the first run "
+	check(t, mid == oa.c[3][SEM_INSTRUCTIONS], "CTR0 after the first run "
 	      "%llu, oracle %llu", (unsigned long long)mid,
-	      (unsigned long long)oa.c[3][BC_INSTRUCTIONS]);
+	      (unsigned long long)oa.c[3][SEM_INSTRUCTIONS]);
 	check(t, v0 == want0, "CTR0 %llu, oracle %llu",
 	      (unsigned long long)v0, (unsigned long long)want0);
 	check(t, v1 == want1, "CTR1 %llu, oracle %llu",
@@ -118,21 +97,22 @@ TEST(p5_half, "p5/program-one-half-other-counts",
  * stay clear. */
 static void test_wrap(struct tcase *t)
 {
-	struct p5_run r = RUN(0, "nops", 10, 3, 0x16, P5_CC_EV_USR, 0x16,
-			      P5_CC_EV_USR);
+	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
+	struct pmu_run r;
 
+	RUN(&r, "nops", 10, 3, 0x16, P5_CC_EV_USR, 0x16, P5_CC_EV_USR);
 	r.preset[0] = P5_CTR_MASK - 4;		/* 2^40 - 5 */
 	r.preset[1] = P5_CTR_MASK - 1000000;	/* far from wrapping */
-	if (!p5_ready(t) || !p5_run(t, &r))
+	if (!d || !pmu_run(t, &r))
 		return;
 	value(t, "ctr0_preset", "0x%llx", (unsigned long long)r.preset[0]);
-	p5_check_counter(t, &r, 0);
-	p5_check_counter(t, &r, 1);
-	check(t, r.ctr[0] < 1000, "CTR0 0x%llx did not wrap past 2^40",
-	      (unsigned long long)r.ctr[0]);
-	check(t, !(r.ctr[0] >> P5_CTR_BITS) && !(r.ctr[1] >> P5_CTR_BITS),
+	p5_check(t, d, &r, 0);
+	p5_check(t, d, &r, 1);
+	check(t, r.got[0] < 1000, "CTR0 0x%llx did not wrap past 2^40",
+	      (unsigned long long)r.got[0]);
+	check(t, !(r.got[0] >> P5_CTR_BITS) && !(r.got[1] >> P5_CTR_BITS),
 	      "bits above 39 set: 0x%llx 0x%llx",
-	      (unsigned long long)r.ctr[0], (unsigned long long)r.ctr[1]);
+	      (unsigned long long)r.got[0], (unsigned long long)r.got[1]);
 }
 
 TEST(p5_wrap, "p5/ctr-wraps-at-2^40",
@@ -142,17 +122,18 @@ TEST(p5_wrap, "p5/ctr-wraps-at-2^40",
  * but 64 steps of the model clock (one per iteration). */
 static void test_clocks(struct tcase *t)
 {
-	struct p5_run r = RUN(0, "rep-movsb", 64, 3, 0x16, P5_CC_CLK_USR,
-			      0x16, P5_CC_EV_USR);
+	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
+	struct pmu_run r;
 
-	if (!p5_ready(t) || !p5_run(t, &r))
+	RUN(&r, "rep-movsb", 64, 3, 0x16, P5_CC_CLK_USR, 0x16, P5_CC_EV_USR);
+	if (!d || !pmu_run(t, &r))
 		return;
-	p5_check_counter(t, &r, 0);
-	p5_check_counter(t, &r, 1);
-	check(t, r.ctr[0] > r.ctr[1], "clocks %llu not above instructions "
-	      "%llu", (unsigned long long)r.ctr[0],
-	      (unsigned long long)r.ctr[1]);
-	if (backend_current()->id == BE_MODEL)
+	p5_check(t, d, &r, 0);
+	p5_check(t, d, &r, 1);
+	check(t, r.got[0] > r.got[1], "clocks %llu not above instructions "
+	      "%llu", (unsigned long long)r.got[0],
+	      (unsigned long long)r.got[1]);
+	if (pmu_on_model())
 		value(t, "clock", "model clock: one cycle per traced step");
 }
 
@@ -164,10 +145,11 @@ TEST(p5_clocks, "p5/clocks-vs-events",
 static void test_pin_control(struct tcase *t)
 {
 	struct p5_half h0 = { 0x16, P5_CC_NONE, 1 }, h1 = { 0x00, P5_CC_NONE, 0 };
-	struct p5_err e;
+	struct pmu_err e;
 	uint32_t cesr = 0;
 
-	if (!p5_ready(t) || !check(t, p5_init(&e) == 0, "init: %s", e.msg))
+	if (!pmu_ready(t, PMU_P5) ||
+	    !check(t, p5_init(&e) == 0, "init: %s", e.msg))
 		return;
 	if (!check(t, p5_program(0, &h0, &e) == 0, "PC0=1: %s", e.msg) ||
 	    !check(t, p5_program(1, &h1, &e) == 0, "PC1=0: %s", e.msg) ||
@@ -216,12 +198,13 @@ static void test_reserved(struct tcase *t)
 {
 	struct p5_half bad_es = { 0x10, P5_CC_EV_ANY, 0 };	/* reserved */
 	struct p5_half bad_cc = { 0x16, 8, 0 };
-	struct p5_err e;
+	struct pmu_err e;
 	uint32_t before = 0, after = 0;
 	uint64_t ctr = 0;
 	int vec;
 
-	if (!p5_ready(t) || !check(t, p5_init(&e) == 0, "init: %s", e.msg) ||
+	if (!pmu_ready(t, PMU_P5) ||
+	    !check(t, p5_init(&e) == 0, "init: %s", e.msg) ||
 	    !check(t, p5_read_cesr(&before, &e) == 0, "%s", e.msg))
 		return;
 	check(t, p5_program(0, &bad_es, &e) != 0, "ES0=0x10 (reserved) "
@@ -262,12 +245,13 @@ TEST(p5_reserved, "p5/reserved-bits-rejected",
  * what RDMSR reads; elsewhere it is #UD. */
 static void test_rdpmc(struct tcase *t)
 {
-	struct p5_run r = RUN(0, "counted-loop", 50, 3, 0x16, P5_CC_EV_USR,
-			      0x00, P5_CC_EV_USR);
-	struct p5_err e;
+	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
+	struct pmu_run r;
+	struct pmu_err e;
 	uint64_t v;
 
-	if (!p5_ready(t) || !p5_run(t, &r))
+	RUN(&r, "counted-loop", 50, 3, 0x16, P5_CC_EV_USR, 0x00, P5_CC_EV_USR);
+	if (!d || !pmu_run(t, &r))
 		return;
 	value(t, "rdpmc_exists", "%d", p5_has_rdpmc());
 	if (!p5_has_rdpmc()) {
@@ -279,8 +263,8 @@ static void test_rdpmc(struct tcase *t)
 	for (unsigned c = 0; c < P5_COUNTERS; c++) {
 		check(t, p5_rdpmc(c, &v, &e) == 0, "RDPMC %u: %s", c, e.msg);
 		value(t, c ? "rdpmc1" : "rdpmc0", "%llu", (unsigned long long)v);
-		check(t, v == r.ctr[c], "RDPMC %u %llu != RDMSR %llu", c,
-		      (unsigned long long)v, (unsigned long long)r.ctr[c]);
+		check(t, v == r.got[c], "RDPMC %u %llu != RDMSR %llu", c,
+		      (unsigned long long)v, (unsigned long long)r.got[c]);
 	}
 	check(t, be_rdpmc(2, &v) == VEC_GP, "RDPMC 2 did not raise #GP");
 }

@@ -6,8 +6,7 @@
  * so the driver's CPL 0 code never counts).  An event the trace cannot
  * observe is SKIPped under the model with the reason, and on hardware its
  * count is reported and held to a plausibility bound. */
-#include "p5_run.h"
-#include "../../pmu/backend.h"
+#include "p5_test.h"
 
 #define EVENT_BENCH "call-ret"
 #define EVENT_BENCH_N 40
@@ -15,55 +14,61 @@
  * duration events are clocks, bounded the same way. */
 #define PLAUSIBLE_PER_STEP 64
 
-static void refused(struct tcase *t, unsigned code, unsigned ctr)
+static void refused(struct tcase *t, const struct pmu_driver *d,
+		    unsigned code, unsigned ctr)
 {
 	struct p5_half h = { code, P5_CC_EV_USR, 0 };
-	struct p5_err e;
+	struct pmu_config c = p5_config(&h);
+	struct pmu_err e;
 
-	if (!check(t, p5_init(&e) == 0, "init: %s", e.msg))
+	if (!check(t, d->init(&e) == 0, "init: %s", e.msg))
 		return;
-	check(t, p5_program(ctr, &h, &e) != 0, "code 0x%02x selects no "
+	check(t, d->program(ctr, &c, &e) != 0, "code 0x%02x selects no "
 	      "event on CTR%u of this CPU but was accepted", code, ctr);
 	value(t, "refused", "%s", e.msg);
 }
 
-static void event_test(struct tcase *t, unsigned code, unsigned ctr)
+/* Not modelled, on hardware: report the count, hold it to a bound. */
+static void plausible(struct tcase *t, const struct p5_event *ev,
+		      const struct pmu_run *r, unsigned ctr)
 {
-	const struct p5_event *ev;
-	struct p5_run r = { 0, EVENT_BENCH, EVENT_BENCH_N, 3, { { 0x16, 0, 0 },
-			    { 0x16, 0, 0 } }, { 0, 0 }, { 0, 0 }, 0,
-			    { { { 0 } } } };
-	uint64_t got, steps;
+	uint64_t got = r->got[ctr], steps = r->oc.c[3][SEM_CLOCKS];
 
-	if (!p5_ready(t))
-		return;
-	ev = p5_event_for(code, ctr, p5_has_rdpmc());
-	if (!ev) {
-		refused(t, code, ctr);
-		return;
-	}
-	value(t, "event", "%s", ev->name);
-	if (ev->src == P5_SRC_NONE && backend_current()->id == BE_MODEL) {
-		skip(t, "%s not modelled: %s", ev->name, ev->why_not);
-		return;
-	}
-	if (ev->src == P5_SRC_SEGLOADS)	/* call-ret loads no segment */
-		r.bench = "segment-load";
-	r.h[ctr].es = code;
-	r.h[ctr].cc = P5_CC_EV_USR;
-	if (!p5_run(t, &r))
-		return;
-	if (ev->src != P5_SRC_NONE) {
-		p5_check_counter(t, &r, ctr);
-		return;
-	}
-	got = r.ctr[ctr];
-	steps = r.oc.steps[3];
 	value(t, "count", "%llu (hardware only: not modelled)",
 	      (unsigned long long)got);
 	check(t, got <= PLAUSIBLE_PER_STEP * steps, "%s counted %llu over "
 	      "%llu steps", ev->name, (unsigned long long)got,
 	      (unsigned long long)steps);
+}
+
+static void event_test(struct tcase *t, unsigned code, unsigned ctr)
+{
+	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
+	const struct p5_event *ev;
+	struct p5_half off = { 0x16, P5_CC_NONE, 0 }, on = { code,
+			       P5_CC_EV_USR, 0 };
+	struct pmu_run r;
+
+	if (!d)
+		return;
+	ev = p5_event_for(code, ctr, p5_has_rdpmc());
+	if (!ev) {
+		refused(t, d, code, ctr);
+		return;
+	}
+	value(t, "event", "%s", ev->name);
+	if (!ev->sem && pmu_on_model()) {
+		skip(t, "%s not modelled: %s", ev->name, ev->why_not);
+		return;
+	}
+	p5_setup(&r, ev->sem & SEM_BIT(SEM_SEGLOADS) ? "segment-load" :
+		 EVENT_BENCH, EVENT_BENCH_N, 3, ctr ? off : on, ctr ? on : off);
+	if (!pmu_run(t, &r))
+		return;
+	if (ev->sem)
+		p5_check(t, d, &r, ctr);
+	else
+		plausible(t, ev, &r, ctr);
 }
 
 #define EV_CTR(code, ctr)                                                    \

@@ -1,7 +1,7 @@
 /* selftest group: tests that prove the harness reports failures.  They are
  * manual (run only when tests= names the selftest group): make check runs them and
  * expects the run to fail with these values on the log. */
-#include "../test.h"
+#include "../../harness/test.h"
 
 static void test_fails(struct tcase *t)
 {

@@ -3,10 +3,10 @@
  * benchmark, alternating, median of five.  Rates are reported, never
  * asserted: the machines are shared and noisy.  The aim is a ratio of at
  * least 0.7 (decoding and counting cost less than the trap itself). */
-#include "../test.h"
-#include "../bench/oracle.h"
+#include "../../harness/test.h"
+#include "../../bench/oracle.h"
 #include "../../arch/x86/cpu.h"
-#include "../../boot/clock.h"
+#include "../../harness/clock.h"
 #include "../../lib/stats.h"
 
 #define ROUNDS 5
@@ -16,7 +16,7 @@
 static void test_speed(struct tcase *t)
 {
 	const struct bench *b = bench_find(BENCH_NAME);
-	uint64_t bare_rate[ROUNDS], oracle_rate[ROUNDS], hz = clock_tsc_hz();
+	uint64_t bare_rate[ROUNDS], oracle_rate[ROUNDS], hz = harness_tsc_hz();
 	uint64_t traps = 0, steps = 0, bare_med, oracle_med;
 	struct oracle_counts oc;
 	struct fault f;
@@ -29,11 +29,11 @@ static void test_speed(struct tcase *t)
 
 		traps = trace_bare(b->fn, BENCH_N, bench_data(b));
 		t1 = rdtsc();
-		if (!check(t, oracle_run(b, BENCH_N, 0, &oc, 0, 0, &f) == 0,
+		if (!check(t, oracle_run(b, BENCH_N, 0, &oc, &f) == 0,
 			   "oracle run faulted"))
 			return;
 		t2 = rdtsc();
-		steps = oc.steps[0] + oc.outside;
+		steps = oc.c[0][SEM_CLOCKS] + oc.outside;
 		bare_rate[r] = traps * hz / (t1 - t0 ? t1 - t0 : 1);
 		oracle_rate[r] = steps * hz / (t2 - t1 ? t2 - t1 : 1);
 	}
@@ -53,8 +53,8 @@ static void test_speed(struct tcase *t)
 	/* Sanity, not speed: both loops trapped on the same instructions. */
 	check(t, traps == steps, "bare loop trapped %llu times, oracle %llu",
 	      (unsigned long long)traps, (unsigned long long)steps);
-	check(t, oc.c[0][BC_INSTRUCTIONS] == (uint64_t)b->expect(
-	      BC_INSTRUCTIONS, BENCH_N), "oracle count off the formula");
+	check(t, oc.c[0][SEM_INSTRUCTIONS] == (uint64_t)b->expect(
+	      SEM_INSTRUCTIONS, BENCH_N), "oracle count off the formula");
 }
 
 TEST(bench_speed, "bench/oracle-speed",

@@ -15,7 +15,7 @@ CFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 objs=
 # Routines and descriptors only: tests/bench also holds target-only code
 # (the oracle, which needs the tracer).
-for src in tests/bench/*.S tests/bench/b_*.c tests/bench/registry.c \
+for src in bench/*.S bench/b_*.c bench/registry.c pmu/sem.c lib/fmt.c \
 	   tests/host/bench/trace_check.c; do
 	obj=$out/$(basename "$src").o
 	case $src in
@@ -32,7 +32,7 @@ gcc -no-pie -Wl,-T,tests/host/bench/host.ld -o "$out/trace_check" $objs
 # KIND: - jcc jmp call ret far rep seg (a segment register load).  LOADS/STORES: data accesses the
 # encoding implies (AT&T puts the destination last; CMP/TEST only read;
 # for REP the checker counts iterations itself).  ALLOWED: on the list of
-# instructions the oracle's decoder classifies (tests/bench/routine.h).
+# instructions the oracle's decoder classifies (bench/routine.h).
 objdump -d -w -j .text.bench "$out/trace_check" | awk -F '\t' '
 /^ *[0-9a-f]+:\t/ {
 	addr = $1; sub(/^ */, "", addr); sub(/:$/, "", addr)

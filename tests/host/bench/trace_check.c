@@ -1,4 +1,4 @@
-/* trace_check: host check of the benchmark formulas (tests/bench/bench.h).
+/* trace_check: host check of the benchmark formulas (bench/bench.h).
  * The routines are plain SysV functions, so a forked child runs each one
  * and the parent single-steps it with ptrace from its first instruction
  * until RIP leaves [fn, end), counting what bench.h's convention counts,
@@ -24,8 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/bench/bench.h"
-#include "tests/bench/gpr_values.h"
+#include "bench/bench.h"
+#include "bench/gpr_values.h"
 
 /* registry.c's one dependency on lib/string.c, which would shadow libc. */
 int str_cmp(const char *a, const char *b);
@@ -113,7 +113,7 @@ static void result(int ok, const char *fmt, ...)
 }
 
 struct trace {
-	uint64_t count[BC_NR];
+	uint64_t count[SEM_ARCH_NR];
 	unsigned gpr_stops, gpr_bad;	/* gpr-values: stops in the marker */
 	char error[160];		/* why the trace stopped short */
 };
@@ -174,11 +174,11 @@ static void count(const struct insn *in, uint64_t rip, uint64_t next,
 {
 	int taken = next != rip + in->len;
 
-	t->count[BC_INSTRUCTIONS]++;
-	t->count[BC_LOADS] += in->loads;
-	t->count[BC_STORES] += in->stores;
+	t->count[SEM_INSTRUCTIONS]++;
+	t->count[SEM_LOADS] += in->loads;
+	t->count[SEM_STORES] += in->stores;
 	if (in->kind == K_SEG)
-		t->count[BC_SEGLOADS]++;
+		t->count[SEM_SEGLOADS]++;
 	if (in->kind == K_OTHER || in->kind == K_REP || in->kind == K_SEG) {
 		if (taken)
 			snprintf(t->error, sizeof(t->error),
@@ -187,14 +187,14 @@ static void count(const struct insn *in, uint64_t rip, uint64_t next,
 		return;
 	}
 	if (in->kind == K_FAR) {
-		t->count[BC_FAR]++;
+		t->count[SEM_FAR]++;
 		return;
 	}
-	t->count[BC_BRANCHES]++;
-	t->count[BC_TAKEN] += taken;
-	t->count[BC_COND] += in->kind == K_JCC;
-	t->count[BC_CALLS] += in->kind == K_CALL;
-	t->count[BC_RETURNS] += in->kind == K_RET;
+	t->count[SEM_BRANCHES]++;
+	t->count[SEM_TAKEN] += taken;
+	t->count[SEM_COND] += in->kind == K_JCC;
+	t->count[SEM_CALLS] += in->kind == K_CALL;
+	t->count[SEM_RETURNS] += in->kind == K_RET;
 	/* An oracle that judges by RIP cannot see these taken: keep them out
 	 * of the routines (routine.h). */
 	if (!taken && in->kind != K_JCC)
@@ -251,8 +251,8 @@ static void trace(const struct bench *b, uint64_t n, struct trace *t)
 		if (!step(pid, &r, t))
 			break;
 		if (in->kind == K_REP) {
-			t->count[BC_LOADS] += rcx - r.rcx;
-			t->count[BC_STORES] += rcx - r.rcx;
+			t->count[SEM_LOADS] += rcx - r.rcx;
+			t->count[SEM_STORES] += rcx - r.rcx;
 			if (r.rip == rip)
 				continue;	/* the next iteration */
 		}
@@ -294,7 +294,7 @@ static void check_bench(const struct bench *b)
 			       t.error);
 			continue;
 		}
-		for (enum bench_count c = 0; c < BC_NR; c++) {
+		for (enum sem c = 0; c < SEM_ARCH_NR; c++) {
 			int64_t e = b->expect(c, n);
 
 			if (e == BENCH_NOT_ARCH)
@@ -302,7 +302,7 @@ static void check_bench(const struct bench *b)
 			result((uint64_t)e == t.count[c],
 			       "%s n=%" PRIu64 " %s: expect %" PRId64
 			       " got %" PRIu64, b->name, n,
-			       bench_count_name(c), e, t.count[c]);
+			       sem_name(c), e, t.count[c]);
 		}
 		if (!strcmp(b->name, "gpr-values"))
 			result(t.gpr_stops && !t.gpr_bad,

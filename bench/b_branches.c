@@ -16,17 +16,17 @@ BENCH_ROUTINE(bench_indirect_jump);
  *   2:	sub $1,%rdi; jnc 1b		2(n + 1)
  *	ret				1
  */
-static int64_t branch_alternating_expect(enum bench_count c, uint64_t n)
+static int64_t branch_alternating_expect(enum sem c, uint64_t n)
 {
 	uint64_t taken = (n + 1) / 2, not_taken = n / 2;
 
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 2 + 2 * n + not_taken + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + n + (n + 1) + 1; /* JMP JZ JNC RET */
-	case BC_TAKEN:		return 1 + taken + n + 1;
-	case BC_COND:		return n + (n + 1);
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return 1;
+	case SEM_INSTRUCTIONS:	return 2 + 2 * n + not_taken + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + n + (n + 1) + 1; /* JMP JZ JNC RET */
+	case SEM_TAKEN:		return 1 + taken + n + 1;
+	case SEM_COND:		return n + (n + 1);
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return 1;
 	default:		return 0;
 	}
 }
@@ -64,18 +64,18 @@ static uint64_t branch_random_taken(uint64_t n)
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
  *	ret					1
  */
-static int64_t branch_random_expect(enum bench_count c, uint64_t n)
+static int64_t branch_random_expect(enum sem c, uint64_t n)
 {
 	uint64_t taken = branch_random_taken(n);
 
 	switch (c) {
-	case BC_INSTRUCTIONS:
+	case SEM_INSTRUCTIONS:
 		return 3 + 9 * n + 2 * n + (n - taken) + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + n + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + taken + n + 1;
-	case BC_COND:		return n + (n + 1);
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return 1;
+	case SEM_BRANCHES:	return 1 + n + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + taken + n + 1;
+	case SEM_COND:		return n + (n + 1);
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return 1;
 	default:		return 0;
 	}
 }
@@ -97,17 +97,17 @@ BENCH(branch_random_desc,
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
  *	ret					1
  */
-static int64_t call_ret_expect(enum bench_count c, uint64_t n)
+static int64_t call_ret_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 3 + 2 * n + 4 * n + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + 4 * n + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + 4 * n + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_CALLS:		return 2 * n;
-	case BC_RETURNS:	return 2 * n + 1;
-	case BC_LOADS:		return 2 * n + 1;	/* RETs */
-	case BC_STORES:		return 2 * n;		/* CALLs */
+	case SEM_INSTRUCTIONS:	return 3 + 2 * n + 4 * n + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + 4 * n + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + 4 * n + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_CALLS:		return 2 * n;
+	case SEM_RETURNS:	return 2 * n + 1;
+	case SEM_LOADS:		return 2 * n + 1;	/* RETs */
+	case SEM_STORES:		return 2 * n;		/* CALLs */
 	default:		return 0;
 	}
 }
@@ -130,16 +130,16 @@ BENCH(call_ret_desc,
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
  *	ret					1
  */
-static int64_t indirect_jump_expect(enum bench_count c, uint64_t n)
+static int64_t indirect_jump_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 6 + 2 * n + n + 2 * n + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + 2 * n + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + 2 * n + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return n + 1;		/* JMP *mem, RET */
-	case BC_STORES:		return 2;		/* the table */
+	case SEM_INSTRUCTIONS:	return 6 + 2 * n + n + 2 * n + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + 2 * n + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + 2 * n + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return n + 1;		/* JMP *mem, RET */
+	case SEM_STORES:		return 2;		/* the table */
 	default:		return 0;
 	}
 }

@@ -1,6 +1,6 @@
 /* measure: warm-up, two sizes, repetitions, min/median (see measure.h). */
 #include "measure.h"
-#include "bench/oracle.h"
+#include "../bench/oracle.h"
 #include "../arch/x86/cpu.h"
 #include "../lib/fmt.h"
 #include "../lib/stats.h"
@@ -11,7 +11,7 @@ static int run_bench(const struct bench *b, uint64_t n, int cpl,
 		     unsigned size)
 {
 	struct fault f;
-	int ret = bench_exec(b, n, cpl, src->sink, src->ctx, &f);
+	int ret = bench_exec(b, n, cpl, NULL, src->sink, src->ctx, &f);
 
 	if (ret < 0)
 		fmt_snprintf(err, size, "no data buffer for %s", b->name);
@@ -111,7 +111,7 @@ static int oracle_read(void *ctx, uint64_t *v)
 {
 	struct oracle_src *o = ctx;
 
-	for (unsigned k = 0; k < BC_NR; k++)
+	for (unsigned k = 0; k < SEM_NR; k++)
 		v[k] = o->counts.c[o->cpl][k];
 	return 0;
 }
@@ -125,9 +125,9 @@ void oracle_source(struct counter_source *src, int cpl)
 {
 	memset(src, 0, sizeof(*src));
 	src->name = "oracle";
-	src->n_values = BC_NR;
+	src->n_values = SEM_NR;
 	for (unsigned k = 0; k < src->n_values; k++)
-		src->value_names[k] = bench_count_name((enum bench_count)k);
+		src->value_names[k] = sem_name((enum sem)k);
 	oracle_ctx.cpl = cpl;
 	src->ctx = &oracle_ctx;
 	src->start = oracle_start;

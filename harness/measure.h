@@ -11,14 +11,14 @@
  *
  * A source whose sink is set needs the benchmark single-stepped (the
  * oracle, a model backend): the sink then sees every step. */
-#ifndef TESTS_MEASURE_H
-#define TESTS_MEASURE_H
+#ifndef HARNESS_MEASURE_H
+#define HARNESS_MEASURE_H
 
 #include <stdint.h>
-#include "bench/bench.h"
+#include "../bench/bench.h"
 #include "../arch/x86/trace.h"
 
-#define MEASURE_MAX_VALUES 10
+#define MEASURE_MAX_VALUES 12
 #define MEASURE_MAX_REPS 32
 
 struct counter_source {
@@ -54,7 +54,7 @@ int measure(const struct bench *b, const struct measure_cfg *cfg,
 	    const struct counter_source *src, struct measure_result *res);
 
 /* The oracle as a counter source: values are the bench_count counts at
- * the measured CPL, in enum bench_count order. */
+ * the measured CPL, in enum sem order (SEM_CLOCKS: traced steps). */
 void oracle_source(struct counter_source *src, int cpl);
 
 #endif

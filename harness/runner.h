@@ -1,7 +1,7 @@
 /* runner: selects tests by the tests= globs and runs each under
  * trap_catch(), writing one TAP result (with its YAML block) per test. */
-#ifndef TESTS_RUNNER_H
-#define TESTS_RUNNER_H
+#ifndef HARNESS_RUNNER_H
+#define HARNESS_RUNNER_H
 
 #include "../lib/tap.h"
 

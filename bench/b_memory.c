@@ -17,15 +17,15 @@ BENCH_ROUTINE(bench_rep_movsb);
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
  *	ret					1
  */
-static int64_t load_stream_expect(enum bench_count c, uint64_t n)
+static int64_t load_stream_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 1 + 8 * n + n + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return 8 * n + 1;
+	case SEM_INSTRUCTIONS:	return 1 + 8 * n + n + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return 8 * n + 1;
 	default:		return 0;
 	}
 }
@@ -48,16 +48,16 @@ BENCH(load_stream_desc,
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
  *	ret					1
  */
-static int64_t store_stream_expect(enum bench_count c, uint64_t n)
+static int64_t store_stream_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 2 + 8 * n + n + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return 1;
-	case BC_STORES:		return 8 * n;
+	case SEM_INSTRUCTIONS:	return 2 + 8 * n + n + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return 1;
+	case SEM_STORES:		return 8 * n;
 	default:		return 0;
 	}
 }
@@ -79,15 +79,15 @@ BENCH(store_stream_desc,
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
  *	ret					1
  */
-static int64_t pointer_chase_expect(enum bench_count c, uint64_t n)
+static int64_t pointer_chase_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 2 + n + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return n + 1;
+	case SEM_INSTRUCTIONS:	return 2 + n + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return n + 1;
 	default:		return 0;
 	}
 }
@@ -139,15 +139,15 @@ BENCH(pointer_chase_desc,
  *	rep movsb				1  (n loads, n stores)
  *	ret					1
  */
-static int64_t rep_movsb_expect(enum bench_count c, uint64_t n)
+static int64_t rep_movsb_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 4;
-	case BC_BRANCHES:
-	case BC_TAKEN:
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return n + 1;
-	case BC_STORES:		return n;
+	case SEM_INSTRUCTIONS:	return 4;
+	case SEM_BRANCHES:
+	case SEM_TAKEN:
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return n + 1;
+	case SEM_STORES:		return n;
 	default:		return 0;
 	}
 }

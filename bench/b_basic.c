@@ -14,14 +14,14 @@ BENCH_ROUTINE(bench_counted_loop);
 
 /* empty:  ret						1 insn, n unused
  * RET: a taken near branch and a return that loads its target. */
-static int64_t empty_expect(enum bench_count c, uint64_t n)
+static int64_t empty_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:
-	case BC_BRANCHES:
-	case BC_TAKEN:
-	case BC_RETURNS:
-	case BC_LOADS:
+	case SEM_INSTRUCTIONS:
+	case SEM_BRANCHES:
+	case SEM_TAKEN:
+	case SEM_RETURNS:
+	case SEM_LOADS:
 		return 1;
 	default:
 		return 0;
@@ -44,15 +44,15 @@ BENCH(empty_desc,
  *   2:	sub $1,%rdi; jnc 1b		2(n + 1), JNC taken n times
  *	ret				1
  */
-static int64_t nops_expect(enum bench_count c, uint64_t n)
+static int64_t nops_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 1 + 8 * n + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + (n + 1) + 1;	/* JMP, JNCs, RET */
-	case BC_TAKEN:		return 1 + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return 1;		/* RET */
+	case SEM_INSTRUCTIONS:	return 1 + 8 * n + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + (n + 1) + 1;	/* JMP, JNCs, RET */
+	case SEM_TAKEN:		return 1 + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return 1;		/* RET */
 	default:		return 0;	/* 0F 1F NOPs access nothing */
 	}
 }
@@ -73,15 +73,15 @@ BENCH(nops_desc,
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
  *	ret					1
  */
-static int64_t add_chain_expect(enum bench_count c, uint64_t n)
+static int64_t add_chain_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 3 + 8 * n + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return 1;
+	case SEM_INSTRUCTIONS:	return 3 + 8 * n + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return 1;
 	default:		return 0;
 	}
 }
@@ -102,15 +102,15 @@ BENCH(add_chain_desc,
  *   2:	cmp %rdi,%rax; jb 1b		2(n + 1), JB taken n times
  *	ret				1
  */
-static int64_t counted_loop_expect(enum bench_count c, uint64_t n)
+static int64_t counted_loop_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 2 + n + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return 1;
+	case SEM_INSTRUCTIONS:	return 2 + n + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return 1;
 	default:		return 0;
 	}
 }

@@ -8,8 +8,8 @@
  * expected values in it); value() adds a key to the result's YAML block;
  * skip() ends the test as SKIP with a reason.  A fault inside a test fails
  * it with the vector, error code and RIP. */
-#ifndef TESTS_TEST_H
-#define TESTS_TEST_H
+#ifndef HARNESS_TEST_H
+#define HARNESS_TEST_H
 
 #include <stdint.h>
 

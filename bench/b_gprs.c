@@ -23,16 +23,16 @@ const uint64_t bench_gpr_values[16] = {
  *	7 x pop					7  (7 loads)
  *	ret					1
  */
-static int64_t gprs_expect(enum bench_count c, uint64_t n)
+static int64_t gprs_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 7 + 15 + 1 + n + 2 * (n + 1) + 7 + 1;
-	case BC_BRANCHES:	return 1 + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return (n + 1) + 7 + 1;	/* SUBQ, POPs, RET */
-	case BC_STORES:		return 7 + (n + 1);	/* PUSHes, SUBQ */
+	case SEM_INSTRUCTIONS:	return 7 + 15 + 1 + n + 2 * (n + 1) + 7 + 1;
+	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return (n + 1) + 7 + 1;	/* SUBQ, POPs, RET */
+	case SEM_STORES:		return 7 + (n + 1);	/* PUSHes, SUBQ */
 	default:		return 0;
 	}
 }

@@ -15,15 +15,15 @@ BENCH_ROUTINE(bench_segment_load);
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
  *	ret					1
  */
-static int64_t int_divide_expect(enum bench_count c, uint64_t n)
+static int64_t int_divide_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 3 + 3 * n + 3 * n + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return 1;
+	case SEM_INSTRUCTIONS:	return 3 + 3 * n + 3 * n + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return 1;
 	default:		return 0;
 	}
 }
@@ -44,16 +44,16 @@ BENCH(int_divide_desc,
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
  *	pop %rbx; ret				2  (2 loads)
  */
-static int64_t cpuid_expect(enum bench_count c, uint64_t n)
+static int64_t cpuid_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 2 + 3 * n + 2 * (n + 1) + 2;
-	case BC_BRANCHES:	return 1 + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return 2;		/* POP, RET */
-	case BC_STORES:		return 1;		/* PUSH */
+	case SEM_INSTRUCTIONS:	return 2 + 3 * n + 2 * (n + 1) + 2;
+	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return 2;		/* POP, RET */
+	case SEM_STORES:		return 1;		/* PUSH */
 	default:		return 0;
 	}
 }
@@ -74,16 +74,16 @@ BENCH(cpuid_desc,
  *   2:	sub $1,%rdi; jnc 1b		2(n + 1), JNC taken n times
  *	ret				1
  */
-static int64_t segment_load_expect(enum bench_count c, uint64_t n)
+static int64_t segment_load_expect(enum sem c, uint64_t n)
 {
 	switch (c) {
-	case BC_INSTRUCTIONS:	return 1 + 2 * n + 2 * (n + 1) + 1;
-	case BC_BRANCHES:	return 1 + (n + 1) + 1;
-	case BC_TAKEN:		return 1 + n + 1;
-	case BC_COND:		return n + 1;
-	case BC_RETURNS:	return 1;
-	case BC_LOADS:		return 1;		/* RET */
-	case BC_SEGLOADS:	return n;
+	case SEM_INSTRUCTIONS:	return 1 + 2 * n + 2 * (n + 1) + 1;
+	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
+	case SEM_TAKEN:		return 1 + n + 1;
+	case SEM_COND:		return n + 1;
+	case SEM_RETURNS:	return 1;
+	case SEM_LOADS:		return 1;		/* RET */
+	case SEM_SEGLOADS:	return n;
 	default:		return 0;
 	}
 }

@@ -1,0 +1,125 @@
+/* oracle: counting retired instructions by class (see oracle.h). */
+#include "oracle.h"
+#include "../arch/x86/cpu.h"
+#include "../arch/x86/ring3.h"
+#include "../lib/string.h"
+
+#define MAX_BENCHES 64
+
+void oracle_account(struct oracle_counts *o, const struct insn_event *e)
+{
+	uint64_t *c = o->c[e->cpl & 3];
+
+	for (unsigned s = 0; s < SEM_NR; s++)
+		c[s] += sem_step((enum sem)s, e);
+	if (e->flags & DEC_UNCLASSIFIED)
+		o->unclassified[e->cpl & 3] += 1 + (uint64_t)e->more;
+}
+
+struct sinks {
+	struct oracle_counts *o;
+	trace_sink extra;
+	void *extra_ctx;
+};
+
+static void fan_out(const struct insn_event *e, void *ctx)
+{
+	struct sinks *s = ctx;
+
+	if (s->o)
+		oracle_account(s->o, e);
+	s->extra(e, s->extra_ctx);
+}
+
+static bench_alloc_fn alloc_pages;
+
+static struct {
+	const struct bench *b;
+	void *data;
+} buffers[MAX_BENCHES];
+
+void bench_init(bench_alloc_fn alloc)
+{
+	alloc_pages = alloc;
+}
+
+void *bench_data(const struct bench *b)
+{
+	uint64_t size = b->data_size ? b->data_size : 64;
+	unsigned i;
+	void *d;
+
+	for (i = 0; i < MAX_BENCHES && buffers[i].b; i++)
+		if (buffers[i].b == b)
+			return buffers[i].data;
+	if (i == MAX_BENCHES || !alloc_pages)
+		return NULL;
+	/* 2 MiB alignment lets ring 3 get large pages for big buffers. */
+	d = alloc_pages(size, 2u << 20);
+	if (!d || (ring3_ready() && ring3_map_user(d, size)))
+		return NULL;
+	if (b->prepare)
+		b->prepare(d, b->data_size, 0);
+	buffers[i].b = b;
+	buffers[i].data = d;
+	return d;
+}
+
+static struct trace_range range_of(const struct bench *b)
+{
+	return (struct trace_range){ (const void *)b->fn, b->end };
+}
+
+static int full_speed(const struct bench *b, uint64_t n, int cpl, void *data,
+		      struct fault *f)
+{
+	uint64_t flags;
+
+	if (cpl == 3)
+		return ring3_run(b->fn, n, data, 0, f);
+	flags = read_flags();
+	irq_disable();
+	b->fn(n, data);
+	write_flags(flags);
+	return 0;
+}
+
+int bench_exec(const struct bench *b, uint64_t n, int cpl,
+	       struct oracle_counts *oc, trace_sink sink, void *ctx,
+	       struct fault *f)
+{
+	struct sinks s = { oc, sink, ctx };
+	void *data = bench_data(b);
+	int ret;
+
+	if (!data)
+		return -1;
+	if (!sink)
+		return full_speed(b, n, cpl, data, f);
+	if (oc)
+		memset(oc, 0, sizeof(*oc));
+	ret = trace_run(b->fn, n, data, cpl, range_of(b), fan_out, &s, f);
+	if (oc)
+		oc->outside = trace_outside_steps();
+	return ret;
+}
+
+static void count_only(const struct insn_event *e, void *ctx)
+{
+	oracle_account(ctx, e);
+}
+
+int oracle_run(const struct bench *b, uint64_t n, int cpl,
+	       struct oracle_counts *out, struct fault *f)
+{
+	void *data = bench_data(b);
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!data)
+		return -1;
+	ret = trace_run_aggregated(b->fn, n, data, cpl, range_of(b),
+				   count_only, out, f);
+	out->outside = trace_outside_steps();
+	return ret;
+}

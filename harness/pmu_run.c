@@ -1,0 +1,200 @@
+/* pmu_run: programming, running and checking for PMU tests (pmu_run.h). */
+#include "pmu_run.h"
+#include "../pmu/backend.h"
+#include "../arch/x86/cpu.h"
+#include "../lib/fmt.h"
+
+const struct pmu_driver *pmu_ready(struct tcase *t, enum pmu_kind k)
+{
+	const struct cpu_info *ci = cpu_info();
+	const struct pmu_driver *d = pmu_driver_for(k);
+
+	if (ci->pmu != k) {
+		skip(t, "kind=%s: this CPU has no %s PMU",
+		     pmu_kind_name(ci->pmu), pmu_kind_name(k));
+		return NULL;
+	}
+	if (!d) {
+		skip(t, "no driver for kind=%s yet", pmu_kind_name(k));
+		return NULL;
+	}
+	if (backend_current()->id == BE_NONE) {
+		skip(t, "no backend for the %s PMU", d->name);
+		return NULL;
+	}
+	return d;
+}
+
+int pmu_on_model(void)
+{
+	return backend_current()->id == BE_MODEL;
+}
+
+/* "<label>_<name>": keys stay unique when a test runs several times. */
+static const char *key(const struct pmu_run *r, const char *name)
+{
+	static char buf[48];
+
+	if (r->label)
+		fmt_snprintf(buf, sizeof(buf), "%s_%s", r->label, name);
+	else
+		fmt_snprintf(buf, sizeof(buf), "cpl%d_%s", r->cpl, name);
+	return buf;
+}
+
+static int setup(struct tcase *t, const struct pmu_driver *d,
+		 struct pmu_run *r)
+{
+	struct pmu_err e;
+
+	for (unsigned c = 0; c < r->n_ctrs; c++)
+		if (!check(t, d->program(c, &r->cfg[c], &e) == 0, "program "
+			   "counter %u: %s", c, e.msg) ||
+		    !check(t, d->reset(c, r->preset[c], &e) == 0, "preset "
+			   "counter %u: %s", c, e.msg))
+			return 0;
+	for (unsigned c = 0; c < r->n_ctrs; c++)
+		if (!check(t, d->start(c, &e) == 0, "start counter %u: %s", c,
+			   e.msg))
+			return 0;
+	return !r->started || r->started(t, r);
+}
+
+static int finish(struct tcase *t, const struct pmu_driver *d,
+		  struct pmu_run *r)
+{
+	struct pmu_err e;
+
+	for (unsigned c = 0; c < r->n_ctrs; c++)
+		if (!check(t, d->stop(c, &e) == 0, "stop counter %u: %s", c,
+			   e.msg))
+			return 0;
+	for (unsigned c = 0; c < r->n_ctrs; c++)
+		if (!check(t, d->read(c, &r->got[c], &e) == 0, "read counter "
+			   "%u: %s", c, e.msg))
+			return 0;
+	return 1;
+}
+
+static void log_run(struct tcase *t, const struct pmu_driver *d,
+		    const struct pmu_run *r)
+{
+	char name[24], cfg[64];
+
+	value(t, key(r, "run"), "%s n=%llu cpl=%d backend=%s", r->bench,
+	      (unsigned long long)r->n, r->cpl, backend_current()->name);
+	for (unsigned c = 0; c < r->n_ctrs; c++) {
+		d->config_name(&r->cfg[c], cfg, sizeof(cfg));
+		fmt_snprintf(name, sizeof(name), "ctr%u_config", c);
+		value(t, key(r, name), "%s", cfg);
+	}
+}
+
+int pmu_run(struct tcase *t, struct pmu_run *r)
+{
+	const struct pmu_driver *d = pmu_driver_for(cpu_info()->pmu);
+	const struct bench *b = bench_find(r->bench);
+	trace_sink sink = backend_current()->sink;
+	struct pmu_err e;
+	struct fault f;
+
+	if (!check(t, d != NULL, "no PMU driver") ||
+	    !check(t, b != NULL, "no benchmark %s", r->bench) ||
+	    !check(t, r->n_ctrs <= PMU_MAX_COUNTERS, "%u counters",
+		   r->n_ctrs) ||
+	    !check(t, d->init(&e) == 0, "init: %s", e.msg))
+		return 0;
+	/* Hardware: the oracle's trace must not run while counters count. */
+	if (!sink && !check(t, oracle_run(b, r->n, r->cpl, &r->oc, &f) == 0,
+			    "oracle run of %s failed", b->name))
+		return 0;
+	r->tsc_span = rdtsc();
+	if (!setup(t, d, r))
+		return 0;
+	if (!check(t, bench_exec(b, r->n, r->cpl, &r->oc, sink, NULL,
+				 &f) == 0, "run of %s failed (vector %u)",
+		   b->name, f.vector) ||
+	    !finish(t, d, r))
+		return 0;
+	r->tsc_span = rdtsc() - r->tsc_span;
+	log_run(t, d, r);
+	return 1;
+}
+
+int pmu_oracle_first(struct tcase *t, const char *name, uint64_t n,
+		     struct oracle_counts *oc)
+{
+	const struct bench *b = bench_find(name);
+	struct fault f;
+
+	if (!check(t, b != NULL, "no benchmark %s", name))
+		return 0;
+	return backend_current()->sink ||
+	       check(t, oracle_run(b, n, 3, oc, &f) == 0, "oracle run of %s "
+		     "failed", name);
+}
+
+int pmu_exec(struct tcase *t, const char *name, uint64_t n,
+	     struct oracle_counts *oc)
+{
+	const struct bench *b = bench_find(name);
+	struct fault f;
+
+	if (!check(t, b != NULL, "no benchmark %s", name))
+		return 0;
+	return check(t, bench_exec(b, n, 3, oc, backend_current()->sink, NULL,
+				   &f) == 0, "%s faulted (vector %u)", name,
+		     f.vector);
+}
+
+struct pmu_expect pmu_expect_events(uint64_t n, unsigned cpls)
+{
+	struct pmu_expect x = { n, n, NULL };
+
+	if (!pmu_on_model() && (cpls & PMU_CPL012)) {
+		x.hi = n + PMU_HW_SLACK;
+		x.tolerance = "+512 for the driver's CPL 0 code";
+	}
+	return x;
+}
+
+uint64_t pmu_oracle_count(const struct pmu_driver *d, const struct pmu_run *r,
+			  unsigned ctr, int *modelled)
+{
+	uint32_t mask = 0;
+	unsigned cpls = 0;
+	unsigned at = r->cpl == 3 ? PMU_CPL3 : PMU_CPL012;
+
+	*modelled = d->config_counts(&r->cfg[ctr], ctr, &mask, &cpls) == 0 &&
+		    mask != 0;
+	if (!*modelled || !(cpls & at))
+		return 0;
+	return sem_sum(mask, r->oc.c[r->cpl]);
+}
+
+void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
+		       const struct pmu_run *r, unsigned ctr,
+		       const struct pmu_expect *x)
+{
+	struct pmu_shape s;
+	uint64_t mask, got = r->got[ctr], inc;
+	char name[24];
+
+	d->shape(cpu_info(), &s);
+	mask = s.width >= 64 ? ~0ull : (1ull << s.width) - 1;
+	inc = (got - r->preset[ctr]) & mask;
+	fmt_snprintf(name, sizeof(name), "ctr%u", ctr);
+	value(t, key(r, name), "%llu", (unsigned long long)got);
+	fmt_snprintf(name, sizeof(name), "ctr%u_oracle", ctr);
+	if (x->lo == x->hi)
+		value(t, key(r, name), "%llu", (unsigned long long)
+		      ((r->preset[ctr] + x->lo) & mask));
+	else
+		value(t, key(r, name), "increment %llu..%llu (%s)",
+		      (unsigned long long)x->lo, (unsigned long long)x->hi,
+		      x->tolerance);
+	check(t, inc >= x->lo && inc <= x->hi, "counter %u: read %llu (+%llu "
+	      "over its preset), oracle %llu..%llu", ctr,
+	      (unsigned long long)got, (unsigned long long)inc,
+	      (unsigned long long)x->lo, (unsigned long long)x->hi);
+}

@@ -1,0 +1,84 @@
+/* pmu_source: a driver behind measure() (pmu_source.h). */
+#include "pmu_source.h"
+#include "../pmu/backend.h"
+#include "../lib/string.h"
+
+static int src_start(void *ctx)
+{
+	struct pmu_source *ps = ctx;
+
+	for (unsigned k = 0; k < ps->n; k++)
+		if (ps->d->program(ps->ctr[k], &ps->cfg[k], &ps->err) ||
+		    ps->d->reset(ps->ctr[k], 0, &ps->err))
+			return -1;
+	for (unsigned k = 0; k < ps->n; k++)
+		if (ps->d->start(ps->ctr[k], &ps->err))
+			return -1;
+	return 0;
+}
+
+static int src_stop(void *ctx)
+{
+	struct pmu_source *ps = ctx;
+
+	for (unsigned k = 0; k < ps->n; k++)
+		if (ps->d->stop(ps->ctr[k], &ps->err))
+			return -1;
+	return 0;
+}
+
+static int src_read(void *ctx, uint64_t *v)
+{
+	struct pmu_source *ps = ctx;
+
+	for (unsigned k = 0; k < ps->n; k++)
+		if (ps->d->read(ps->ctr[k], &v[k], &ps->err))
+			return -1;
+	return 0;
+}
+
+/* The first counter not yet taken that can count s. */
+static int place(struct pmu_source *ps, unsigned k, enum sem s,
+		 unsigned cpls, uint32_t taken)
+{
+	struct pmu_shape shape;
+
+	ps->d->shape(cpu_info(), &shape);
+	for (unsigned c = 0; c < shape.counters; c++)
+		if (!(taken & 1u << c) &&
+		    !ps->d->event_config(s, c, cpls, &ps->cfg[k])) {
+			ps->ctr[k] = c;
+			return 0;
+		}
+	return pmu_fail(&ps->err, 0, "no free %s counter counts %s",
+			ps->d->name, sem_name(s));
+}
+
+int pmu_source_init(struct counter_source *src, struct pmu_source *ps,
+		    const struct pmu_driver *d, const enum sem *sems,
+		    unsigned n, unsigned cpls)
+{
+	uint32_t taken = 0;
+
+	memset(src, 0, sizeof(*src));
+	ps->d = d;
+	ps->n = n;
+	ps->err.msg[0] = 0;
+	if (n > MEASURE_MAX_VALUES)
+		return pmu_fail(&ps->err, 0, "%u values, at most %u", n,
+				MEASURE_MAX_VALUES);
+	for (unsigned k = 0; k < n; k++) {
+		if (place(ps, k, sems[k], cpls, taken))
+			return -1;
+		taken |= 1u << ps->ctr[k];
+		src->value_names[k] = sem_name(sems[k]);
+	}
+	src->name = d->name;
+	src->n_values = n;
+	src->ctx = ps;
+	src->start = src_start;
+	src->stop = src_stop;
+	src->read = src_read;
+	src->sink = backend_current()->sink;
+	return 0;
+}

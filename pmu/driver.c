@@ -1,0 +1,64 @@
+/* driver: the table of PMU drivers and the "# pmu:" line (driver.h). */
+#include "driver.h"
+#include "p5.h"
+#include "../lib/fmt.h"
+
+static const struct pmu_driver *const drivers[] = {
+	&p5_driver,
+};
+
+int pmu_fail(struct pmu_err *e, int vector, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->vector = vector;
+	va_start(ap, fmt);
+	fmt_vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const struct pmu_driver *pmu_driver_for(enum pmu_kind k)
+{
+	for (unsigned i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
+		if (drivers[i]->kind == k)
+			return drivers[i];
+	return NULL;
+}
+
+/* Kinds without a driver yet: what CPUID reports, or the generation's
+ * fixed shape. */
+static void describe_generic(const struct cpu_info *ci, char *buf,
+			     unsigned size)
+{
+	if (ci->pmu == PMU_ARCH)
+		fmt_snprintf(buf, size, "version=%u counters=%u width=%u "
+			     "fixed=%u fixed_width=%u events_unavailable=0x%x",
+			     ci->arch_version, ci->arch_gp, ci->arch_gp_width,
+			     ci->arch_fixed, ci->arch_fixed_width,
+			     ci->arch_events_unavail);
+	else
+		fmt_snprintf(buf, size, "counters=%u width=%u", ci->counters,
+			     ci->width);
+}
+
+void pmu_describe(const struct cpu_info *ci, char *buf, unsigned size)
+{
+	const struct pmu_driver *d = pmu_driver_for(ci->pmu);
+	const struct pmu_probe *p = &ci->probe;
+	char fields[200], probe[160] = "none";
+
+	if (d && d->describe)
+		d->describe(ci, fields, sizeof(fields));
+	else
+		describe_generic(ci, fields, sizeof(fields));
+	if (p->done)
+		fmt_snprintf(probe, sizeof(probe), "msr=0x%x wrote=0x%llx "
+			     "read=0x%llx wr_vector=%d rd_vector=%d", p->msr,
+			     (unsigned long long)p->wrote,
+			     (unsigned long long)p->read, p->wr_vector,
+			     p->rd_vector);
+	fmt_snprintf(buf, size, "kind=%s %s present=%s probe=\"%s\"",
+		     pmu_kind_name(ci->pmu), fields,
+		     p->present ? "yes" : "no", probe);
+}

@@ -1,0 +1,84 @@
+/* driver: one ops table per PMU generation, the seam every generation
+ * plugs into (the design of Linux's struct x86_pmu; capabilities and
+ * accessors as kvm-unit-tests' lib/x86/pmu.h offers its tests).
+ *
+ * A driver reaches its registers only through pmu/backend.h, so the same
+ * driver runs on hardware and on the reference model.  Counters are
+ * numbered 0..shape.counters-1 in the generation's own order; a counter
+ * is programmed with a generation-specific pmu_config (its layout is in
+ * the generation's header: p5.h for the P5), then started, stopped, read
+ * and reset.  program() follows the SDM's order for changing an event:
+ * the counter is stopped and cleared before its event changes, and it is
+ * left stopped; start() enables what program() set up. */
+#ifndef PMU_DRIVER_H
+#define PMU_DRIVER_H
+
+#include <stdint.h>
+#include "cpu_model.h"
+#include "detect.h"
+#include "sem.h"
+
+#define PMU_MAX_COUNTERS 18	/* NetBurst has the most: 18 */
+
+struct pmu_err {
+	char msg[160];
+	int vector;		/* the backend's vector when an access faulted */
+};
+
+/* Fills e and returns -1: the drivers' one way to fail. */
+int pmu_fail(struct pmu_err *e, int vector, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A counter's programming, in the generation's encoding (sel: P5 CESR
+ * half, P6/arch PERFEVTSEL, NetBurst ESCR; aux: NetBurst CCCR). */
+struct pmu_config {
+	uint64_t sel, aux;
+};
+
+struct pmu_shape {
+	unsigned counters;	/* all of them, fixed-function included */
+	unsigned width;		/* counter bits */
+	uint32_t fixed;		/* bit n: counter n is fixed-function */
+};
+
+/* Privilege levels a config counts at (event_config's cpls). */
+#define PMU_CPL012 1u
+#define PMU_CPL3 2u
+
+struct pmu_driver {
+	enum pmu_kind kind;
+	const char *name;
+	void (*shape)(const struct cpu_info *ci, struct pmu_shape *s);
+	/* The generation's fields of the "# pmu:" line, after kind=. */
+	void (*describe)(const struct cpu_info *ci, char *buf, unsigned size);
+	int (*init)(struct pmu_err *e);
+	int (*program)(unsigned ctr, const struct pmu_config *c,
+		       struct pmu_err *e);
+	int (*start)(unsigned ctr, struct pmu_err *e);
+	int (*stop)(unsigned ctr, struct pmu_err *e);
+	int (*read)(unsigned ctr, uint64_t *v, struct pmu_err *e);
+	/* Writes the counter (0 clears, anything else presets). */
+	int (*reset)(unsigned ctr, uint64_t v, struct pmu_err *e);
+	/* The config with which ctr counts semantic count s at cpls, for
+	 * measure()'s counter source: 0, or -1 when ctr cannot count it. */
+	int (*event_config)(enum sem s, unsigned ctr, unsigned cpls,
+			    struct pmu_config *c);
+	/* What a config counts, as the semantic counts of pmu/sem.h
+	 * (SEM_BIT mask; 0: nothing the trace can see) and at which CPLs:
+	 * the one mapping the model and the tests share.  Returns 0, or -1
+	 * when the config selects no event. */
+	int (*config_counts)(const struct pmu_config *c, unsigned ctr,
+			     uint32_t *sem_mask, unsigned *cpls);
+	/* "ES=0x16 CC=010 PC=0" and the like, for logs. */
+	void (*config_name)(const struct pmu_config *c, char *buf,
+			    unsigned size);
+};
+
+/* The driver of a PMU kind, or NULL when none is built yet. */
+const struct pmu_driver *pmu_driver_for(enum pmu_kind k);
+/* The "# pmu:" line's text after "pmu: ": kind=, the generation's fields
+ * (its describe hook, else the shape CPUID or the generation fixes), then
+ * present= and the probe. */
+void pmu_describe(const struct cpu_info *ci, char *buf, unsigned size);
+
+#endif

@@ -1,0 +1,60 @@
+/* sem: the semantic event sources - what a traced step contributes to
+ * each count that benchmarks state formulas for and PMU events count.
+ *
+ * One vocabulary for every layer: benchmark formulas (bench/bench.h), the
+ * oracle's counts (bench/oracle.h), each generation's event table (an
+ * event counts a sum of these, e.g. P5 0x28 DATA_READ_OR_WRITE is loads +
+ * stores) and the reference models.  sem_step() is the only place that
+ * turns a step into counts, so the model and the tests cannot disagree on
+ * what an event means.
+ *
+ * Counting convention (what a count counts):
+ *   - SEM_INSTRUCTIONS: retired instructions; a REP string instruction
+ *     retires once, however many iterations;
+ *   - SEM_BRANCHES: near branches of every kind (Jcc, JMP, CALL, RET,
+ *     indirect JMP/CALL); SEM_TAKEN: those that transferred control;
+ *     SEM_COND: Jcc (and LOOP/JRCXZ); SEM_CALLS: near CALL; SEM_RETURNS:
+ *     near RET; SEM_FAR: far transfers (INT n, IRET, far CALL/JMP/RET);
+ *   - SEM_LOADS / SEM_STORES: data memory accesses the encoding implies,
+ *     stack included (PUSH/CALL store, POP/RET load), one per iteration
+ *     for REP string instructions;
+ *   - SEM_SEGLOADS: instructions that load a segment register (MOV Sreg,
+ *     POP Sreg, far transfers that load CS);
+ *   - SEM_CLOCKS: the model clock, one cycle per traced step (each REP
+ *     iteration is a step).  Not architectural: benchmark formulas do not
+ *     state it, and on hardware clocks are the machine's own.
+ */
+#ifndef PMU_SEM_H
+#define PMU_SEM_H
+
+#include <stdint.h>
+#include "../arch/x86/trace.h"
+
+enum sem {
+	SEM_INSTRUCTIONS,
+	SEM_BRANCHES,
+	SEM_TAKEN,
+	SEM_COND,
+	SEM_CALLS,
+	SEM_RETURNS,
+	SEM_FAR,
+	SEM_LOADS,
+	SEM_STORES,
+	SEM_SEGLOADS,
+	SEM_ARCH_NR,		/* the counts benchmark formulas state */
+	SEM_CLOCKS = SEM_ARCH_NR,
+	SEM_NR
+};
+
+#define SEM_BIT(s) (1u << (s))
+
+/* What one step adds to count s (for an aggregated step, e->more further
+ * identical steps are added too). */
+uint64_t sem_step(enum sem s, const struct insn_event *e);
+/* Sum over the counts in mask, from counts[] indexed by enum sem. */
+uint64_t sem_sum(uint32_t mask, const uint64_t *counts);
+/* "instructions", "loads+stores" ...: the names of the counts in mask. */
+const char *sem_name(enum sem s);
+void sem_mask_name(uint32_t mask, char *buf, unsigned size);
+
+#endif
