@@ -10,8 +10,10 @@ void oracle_account(struct oracle_counts *o, const struct insn_event *e)
 {
 	uint64_t *c = o->c[e->cpl & 3];
 
-	for (unsigned s = 0; s < SEM_NR; s++)
+	for (unsigned s = 0; s < SEM_NR; s++) {
 		c[s] += sem_step((enum sem)s, e);
+		o->steps_with[e->cpl & 3][s] += sem_steps_with((enum sem)s, e);
+	}
 	if (e->flags & DEC_UNCLASSIFIED)
 		o->unclassified[e->cpl & 3] += 1 + (uint64_t)e->more;
 }

@@ -13,6 +13,9 @@
 struct oracle_counts {
 	uint64_t c[4][SEM_NR];		/* [CPL][count]; SEM_CLOCKS is the
 					 * traced steps (the model clock) */
+	uint64_t steps_with[4][SEM_NR];	/* steps in which the count
+					 * happened: durations in model
+					 * clocks */
 	uint64_t unclassified[4];	/* steps the decoder could not explain */
 	uint64_t outside;		/* steps outside the routine */
 };

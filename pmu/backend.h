@@ -14,6 +14,11 @@
 #include "detect.h"
 
 enum backend_id { BE_NONE, BE_HW, BE_MODEL };
+
+/* What the model answers for a register it does not model: not an
+ * exception vector (hardware may well have the register), but an honest
+ * "unknown". */
+#define BE_NOT_MODELLED 256
 /* What the user asked for (the boot layer's backend= option). */
 enum backend_want { BACKEND_AUTO, BACKEND_HW, BACKEND_MODEL };
 

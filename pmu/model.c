@@ -1,5 +1,8 @@
-/* model: model registry, the model clock and the event feed (model.h). */
+/* model: model registry, the model clock, the event feed and the RDPMC
+ * instruction under the model (model.h). */
 #include "model.h"
+#include "../arch/x86/cpu.h"
+#include "../arch/x86/trap.h"
 
 extern const struct pmu_model __pmu_models_start[], __pmu_models_end[];
 
@@ -15,10 +18,49 @@ const struct pmu_model *model_for(enum pmu_kind k)
 	return 0;
 }
 
+/*
+ * A real RDPMC instruction while a model stands in: QEMU has no counters
+ * (it raises #UD, or #GP at CPL > 0 with CR4.PCE clear), so the fault is
+ * taken here and answered as the modelled CPU would: #UD where it has no
+ * RDPMC; #GP(0) at CPL > 0 when CR4.PCE is clear (SDM Vol. 2B RDPMC,
+ * "Protected Mode Exceptions"); the model's #GP for an invalid counter;
+ * else EDX:EAX = the counter and execution goes on after the instruction.
+ * RDPMC is 0F 33 (SDM Vol. 2B).
+ */
+static int is_rdpmc(const struct trap_frame *tf)
+{
+	const uint8_t *p = (const uint8_t *)tf->rip;
+
+	return p[0] == 0x0f && p[1] == 0x33;
+}
+
+static int rdpmc_insn(struct trap_frame *tf)
+{
+	uint64_t v = 0;
+	int vec;
+
+	if (!live || !is_rdpmc(tf))
+		return 0;
+	vec = live->rdpmc((uint32_t)tf->rcx, &v);
+	if (vec != VEC_UD && (tf->cs & 3) && !(read_cr4() & X86_CR4_PCE))
+		vec = VEC_GP;
+	if (vec) {
+		tf->vector = (uint64_t)vec;	/* the fault the model raises */
+		tf->error = 0;
+		return 0;
+	}
+	tf->rax = (uint32_t)v;
+	tf->rdx = v >> 32;
+	tf->rip += 2;
+	return 1;
+}
+
 void model_activate(const struct pmu_model *m)
 {
 	live = m;
 	clock = 0;
+	trap_set_hook(VEC_UD, m ? rdpmc_insn : 0);
+	trap_set_hook(VEC_GP, m ? rdpmc_insn : 0);
 	if (m)
 		m->reset();
 }

@@ -19,6 +19,12 @@ int p5_has_rdpmc(void)
 	return p5_is_mmx_cpu(&cpu_info()->sig);
 }
 
+int p5_rdpmc_usable(void)
+{
+	return p5_has_rdpmc() && !(backend_current()->id == BE_HW &&
+				   p5_erratum74(&cpu_info()->sig));
+}
+
 struct pmu_config p5_config(const struct p5_half *h)
 {
 	struct pmu_config c = { cesr_set_half(0, 0, h), 0 };
@@ -186,6 +192,9 @@ int p5_rdpmc(unsigned ctr, uint64_t *v, struct pmu_err *e)
 
 	if (check_ctr(ctr, e))
 		return -1;
+	if (p5_has_rdpmc() && !p5_rdpmc_usable())
+		return pmu_fail(e, 0, "RDPMC not used: Pentium erratum 74 on "
+				"this stepping (read the counter with RDMSR)");
 	vec = be_rdpmc(ctr, v);
 	if (vec)
 		return pmu_fail(e, vec, "RDPMC %u raised vector %d", ctr, vec);
@@ -202,13 +211,15 @@ static void p5_shape(const struct cpu_info *ci, struct pmu_shape *s)
 	s->fixed = 0;
 }
 
-/* RDPMC and the MMX events exist on the Pentium with MMX technology. */
+/* RDPMC and the MMX events exist on the Pentium with MMX technology;
+ * erratum74=yes: on hardware the driver does not use RDPMC. */
 static void p5_describe(const struct cpu_info *ci, char *buf, unsigned size)
 {
 	const char *mmx = p5_is_mmx_cpu(&ci->sig) ? "yes" : "no";
 
-	fmt_snprintf(buf, size, "counters=%u width=%u rdpmc=%s mmx_events=%s",
-		     P5_COUNTERS, P5_CTR_BITS, mmx, mmx);
+	fmt_snprintf(buf, size, "counters=%u width=%u rdpmc=%s mmx_events=%s "
+		     "erratum74=%s", P5_COUNTERS, P5_CTR_BITS, mmx, mmx,
+		     p5_erratum74(&ci->sig) ? "yes" : "no");
 }
 
 static int ops_program(unsigned ctr, const struct pmu_config *c,
@@ -223,14 +234,14 @@ static int ops_program(unsigned ctr, const struct pmu_config *c,
 	return p5_program(ctr, &h, e);
 }
 
-static unsigned cc_for(unsigned cpls, int clocks)
+static unsigned cc_for(unsigned cpls)
 {
 	return (cpls & PMU_CPL012 ? P5_CC_CPL012 : 0) |
-	       (cpls & PMU_CPL3 ? P5_CC_CPL3 : 0) |
-	       (clocks ? P5_CC_CLOCKS : 0);
+	       (cpls & PMU_CPL3 ? P5_CC_CPL3 : 0);
 }
 
-/* The first event of the table on ctr that counts exactly s. */
+/* The first event of the table on ctr that counts exactly s (the P5
+ * cannot count plain clocks: CC 1xx counts an event's duration). */
 static int p5_event_config(enum sem s, unsigned ctr, unsigned cpls,
 			   struct pmu_config *c)
 {
@@ -238,15 +249,9 @@ static int p5_event_config(enum sem s, unsigned ctr, unsigned cpls,
 
 	if (ctr >= P5_COUNTERS || !(cpls & (PMU_CPL012 | PMU_CPL3)))
 		return -1;
-	if (s == SEM_CLOCKS) {
-		struct p5_half h = { 0x16, cc_for(cpls, 1), 0 };
-
-		*c = p5_config(&h);
-		return 0;
-	}
 	for (unsigned i = 0; i < p5_n_events; i++) {
 		const struct p5_event *ev = &p5_events[i];
-		struct p5_half h = { ev->code, cc_for(cpls, 0), 0 };
+		struct p5_half h = { ev->code, cc_for(cpls), 0 };
 
 		if (ev->sem == SEM_BIT(s) && !ev->duration &&
 		    p5_event_for(ev->code, ctr, mmx) == ev) {
@@ -265,13 +270,11 @@ static int p5_config_counts(const struct pmu_config *c, unsigned ctr,
 
 	*cpls = (h.cc & P5_CC_CPL012 ? PMU_CPL012 : 0) |
 		(h.cc & P5_CC_CPL3 ? PMU_CPL3 : 0);
-	if (h.cc & P5_CC_CLOCKS) {
-		*sem_mask = SEM_BIT(SEM_CLOCKS);
-		return 0;
-	}
 	if (!ev)
 		return -1;
-	*sem_mask = ev->sem;
+	/* Clocks (duration) are not a sum of counts: see p5_expect() in
+	 * tests/p5 and p5_duration_modelled(). */
+	*sem_mask = h.cc & P5_CC_CLOCKS ? 0 : ev->sem;
 	return 0;
 }
 

@@ -81,8 +81,18 @@ extern const unsigned p5_n_events;
 /* The event a code selects on a counter of this CPU, or NULL (reserved,
  * wrong counter, or an MMX event on a Pentium without MMX). */
 const struct p5_event *p5_event_for(unsigned code, unsigned ctr, int mmx_cpu);
+/* Counter control 1xx counts the clocks during which the event's
+ * condition holds (its duration).  The model, one clock per traced step,
+ * can tell that only for an event that is one count of pmu/sem.h (a step
+ * either has it or not); for sums of counts and unmodelled events it
+ * cannot.  Duration events proper (bus cycles, stalls) are not in the
+ * trace at all. */
+int p5_duration_modelled(const struct p5_event *ev);
 /* Pentium with MMX technology: family 5 models 4 (P55C) and 8 (mobile). */
 int p5_is_mmx_cpu(const struct cpu_sig *s);
+/* RDPMC is unreliable on this stepping (Pentium erratum 74, as perfctr
+ * handles it): on hardware the driver reads counters with RDMSR only. */
+int p5_erratum74(const struct cpu_sig *s);
 
 /* A counter's pmu_config for the P5: sel holds its CESR half as the
  * half's bits 9:0 (ES 5:0, CC 8:6, PC 9); aux is unused. */
@@ -105,7 +115,10 @@ int p5_stop(unsigned ctr, struct pmu_err *e);
 int p5_read(unsigned ctr, uint64_t *v, struct pmu_err *e);
 int p5_write(unsigned ctr, uint64_t v, struct pmu_err *e);
 int p5_rdpmc(unsigned ctr, uint64_t *v, struct pmu_err *e);
+/* The CPU has the RDPMC instruction (Pentium with MMX technology). */
 int p5_has_rdpmc(void);
+/* ... and the driver may use it: not on hardware with erratum 74. */
+int p5_rdpmc_usable(void);
 uint32_t p5_shadow(void);
 /* Reads the CESR through the backend. */
 int p5_read_cesr(uint32_t *v, struct pmu_err *e);

@@ -175,3 +175,17 @@ int p5_is_mmx_cpu(const struct cpu_sig *s)
 {
 	return s->family == 5 && (s->model == 4 || s->model == 8);
 }
+
+int p5_duration_modelled(const struct p5_event *ev)
+{
+	return ev->sem && !(ev->sem & (ev->sem - 1));
+}
+
+/* Linux-era perfctr (x86.c) disables RDPMC on these parts for "Pentium
+ * Erratum 74": family 5 model 4 stepping 4, and stepping 3 when the
+ * processor type is 1 (OverDrive). */
+int p5_erratum74(const struct cpu_sig *s)
+{
+	return s->family == 5 && s->model == 4 &&
+	       (s->stepping == 4 || (s->stepping == 3 && s->type == 1));
+}

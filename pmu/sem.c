@@ -34,6 +34,11 @@ uint64_t sem_step(enum sem s, const struct insn_event *e)
 	return once(s, e) * (1 + (uint64_t)e->more);
 }
 
+uint64_t sem_steps_with(enum sem s, const struct insn_event *e)
+{
+	return once(s, e) ? 1 + (uint64_t)e->more : 0;
+}
+
 uint64_t sem_sum(uint32_t mask, const uint64_t *counts)
 {
 	uint64_t n = 0;

@@ -51,6 +51,9 @@ enum sem {
 /* What one step adds to count s (for an aggregated step, e->more further
  * identical steps are added too). */
 uint64_t sem_step(enum sem s, const struct insn_event *e);
+/* The steps (1, or 1 + e->more) in which count s happened, 0 if not: a
+ * duration in model clocks. */
+uint64_t sem_steps_with(enum sem s, const struct insn_event *e);
 /* Sum over the counts in mask, from counts[] indexed by enum sem. */
 uint64_t sem_sum(uint32_t mask, const uint64_t *counts);
 /* "instructions", "loads+stores" ...: the names of the counts in mask. */

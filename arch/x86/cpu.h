@@ -125,5 +125,7 @@ static inline void serialize(void)
 
 #define X86_EFLAGS_TF (1u << 8)
 #define X86_EFLAGS_IF (1u << 9)
+/* CR4.PCE: RDPMC allowed at any CPL (SDM Vol. 3A §2.5, Figure 2-7). */
+#define X86_CR4_PCE (1ull << 8)
 
 #endif

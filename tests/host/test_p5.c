@@ -1,8 +1,12 @@
 /* Host tests for the Pentium (P5) PMU: the CESR field logic and the
- * counter-control rule (pmu/p5_cesr.c), the reference model
- * (pmu/p5_model.c behind pmu/model.c) fed synthetic single-step events of
- * mixed CPL, and the driver's half/shadow logic (pmu/p5.c) over a stub
- * backend that dispatches to the model and counts the accesses.
+ * counter-control rule (pmu/p5_cesr.c), the event table's semantic counts
+ * (pmu/p5_events.c), the reference model (pmu/p5_model.c behind
+ * pmu/model.c) fed synthetic single-step events of mixed CPL, and the
+ * driver's half/shadow logic (pmu/p5.c: p5_program() leaves the counter
+ * stopped, p5_start() sets its CC) over a stub backend that dispatches to
+ * the model, counts the accesses and injects faults.  The ops table and
+ * the order of p5_program()'s accesses, through the real backend and its
+ * access log, are in test_p5_driver.c.
  *
  * Every expected value here is written by hand from the CESR text of SDM
  * Vol. 3B §18.23.1 (seed 001): ES0 bits 5:0, CC0 8:6, PC0 9, ES1 21:16,
@@ -31,7 +35,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/stub_p5_model.c pmu/model.c pmu/p5_cesr.c pmu/p5_events.c pmu/p5.c lib/fmt.c */
+/* host-sources: tests/host/stub_p5_model.c pmu/model.c pmu/p5_cesr.c pmu/p5_events.c pmu/p5.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define CTR_TOP (1ull << 40)
@@ -66,6 +70,8 @@ static struct {
 	uint64_t last_wr_val;
 	int rd_fault, wr_fault;		/* vector to raise instead, or 0 */
 	uint32_t cesr_xor_after_wr;	/* armed: CESR reads after a write */
+	unsigned cesr_xor_skip;		/* ...after this many more CESR
+					 * writes went through clean */
 	uint32_t cesr_xor;		/* active corruption of CESR reads */
 } be;
 
@@ -96,8 +102,12 @@ int be_wrmsr(uint32_t msr, uint64_t v)
 		return be.wr_fault;
 	if (!m)
 		return VEC_GP;
-	if (msr == P5_MSR_CESR)
-		be.cesr_xor = be.cesr_xor_after_wr;
+	if (msr == P5_MSR_CESR) {
+		if (be.cesr_xor_skip)
+			be.cesr_xor_skip--;
+		else
+			be.cesr_xor = be.cesr_xor_after_wr;
+	}
 	return m->wrmsr(msr, v);
 }
 
@@ -580,7 +590,7 @@ static void test_model_accumulates(void **state)
 }
 
 /* Every code the model cannot observe (no event on that counter of that
- * CPU, or P5_SRC_NONE) never counts under any event code. */
+ * CPU, or an event with sem 0) never counts under any event code. */
 static void test_model_unmodelled_never_count(void **state)
 {
 	static const unsigned models[] = { P54C, P55C };
@@ -591,7 +601,7 @@ static void test_model_unmodelled_never_count(void **state)
 		const struct p5_event *ev =
 			p5_event_for(code, ctr, models[mi] == P55C);
 
-		if (ev && ev->src != P5_SRC_NONE)
+		if (ev && ev->sem != 0)
 			continue;
 		for (unsigned cc = 1; cc < 4; cc++) {
 			uint64_t got;
@@ -613,7 +623,7 @@ static void test_model_unmodelled_never_count(void **state)
 	assert_null(p5_event_for(0x39, 1, 1));
 	assert_null(p5_event_for(0x32, 1, 0));
 	assert_non_null(p5_event_for(0x02, 0, 0));
-	assert_int_equal(p5_event_for(0x02, 0, 0)->src, P5_SRC_NONE);
+	assert_int_equal(p5_event_for(0x02, 0, 0)->sem, 0);
 }
 
 /* 40 bits: 2^40-3 plus 5 is 2, on both counters, events and clocks. */
@@ -755,7 +765,7 @@ static void test_model_unknown_msrs(void **state)
 
 static void init_driver(unsigned model, uint32_t cesr)
 {
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 
 	start(model);
 	wr(P5_MSR_CESR, cesr);
@@ -771,7 +781,7 @@ static void init_driver(unsigned model, uint32_t cesr)
  * be stale. */
 static void test_driver_init_fault(void **state)
 {
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 	struct p5_half h = { 0x16, 3, 0 };
 
 	start(P55C);
@@ -787,6 +797,7 @@ static void test_driver_init_fault(void **state)
 	assert_int_equal(p5_program(0, &h, &e), -1);
 	assert_true(e.msg[0] != 0);
 	assert_int_equal(p5_stop(0, &e), -1);
+	assert_int_equal(p5_start(0, &e), -1);
 	assert_int_equal(p5_write(0, 1, &e), -1);
 	assert_int_equal(be.wrmsr, 0);
 	assert_int_equal(rd(P5_MSR_CESR), 0);
@@ -794,7 +805,7 @@ static void test_driver_init_fault(void **state)
 
 static void test_driver_init_reads_cesr(void **state)
 {
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 
 	start(P55C);
 	wr(P5_MSR_CESR, 0x00410000);
@@ -808,17 +819,32 @@ static void test_driver_init_reads_cesr(void **state)
 	assert_int_equal(v, 0x00410000);
 }
 
+/* p5_program() then p5_start(); want is the CESR once the counter counts.
+ * p5_program() alone issues 3 writes (stop, clear, new event), the last
+ * one the CESR with this counter's CC 000 and everything else as in want,
+ * and leaves the counter cleared; p5_start() issues one write: want. */
 static void program_ok(unsigned ctr, unsigned es, unsigned cc, unsigned pc,
 		       uint32_t want)
 {
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 	struct p5_half h = { es, cc, pc };
+	uint32_t stopped = want & ~(ctr ? 0x01c00000u : 0x000001c0u);
 	unsigned w = be.wrmsr;
 
 	if (p5_program(ctr, &h, &e))
 		fail_msg("p5_program(%u, 0x%x/%u/%u): %s", ctr, es, cc, pc,
 			 e.msg);
-	assert_int_equal(be.wrmsr, w + 1);
+	assert_int_equal(be.wrmsr, w + 3);
+	assert_int_equal(be.last_wr_msr, P5_MSR_CESR);
+	assert_int_equal(be.last_wr_val, stopped);
+	assert_int_equal(rd(P5_MSR_CESR), stopped);
+	assert_int_equal(p5_shadow(), stopped);
+	assert_int_equal(rd(P5_MSR_CTR0 + ctr), 0);
+
+	if (p5_start(ctr, &e))
+		fail_msg("p5_start(%u) after 0x%x/%u/%u: %s", ctr, es, cc, pc,
+			 e.msg);
+	assert_int_equal(be.wrmsr, w + 4);
 	assert_int_equal(be.last_wr_msr, P5_MSR_CESR);
 	assert_int_equal(be.last_wr_val, want);
 	assert_int_equal(rd(P5_MSR_CESR), want);
@@ -827,7 +853,7 @@ static void program_ok(unsigned ctr, unsigned es, unsigned cc, unsigned pc,
 
 static void stop_ok(unsigned ctr, uint32_t want)
 {
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 	unsigned w = be.wrmsr;
 
 	if (p5_stop(ctr, &e))
@@ -842,7 +868,7 @@ static void stop_ok(unsigned ctr, uint32_t want)
  * order, and the counts follow (end to end through the model). */
 static void test_driver_halves(void **state)
 {
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 	uint64_t v;
 
 	init_driver(P55C, 0);
@@ -867,7 +893,7 @@ static void test_driver_halves(void **state)
 /* p5_stop clears CC only: ES and PC stay, the other half too. */
 static void test_driver_stop(void **state)
 {
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 	uint64_t v;
 
 	init_driver(P55C, 0);
@@ -923,7 +949,7 @@ static void test_driver_refuses_invalid(void **state)
 {
 	for (unsigned i = 0; i < N(bad); i++) {
 		const struct bad_case *c = &bad[i];
-		struct p5_err e = { "" };
+		struct pmu_err e = { "" };
 
 		init_driver(c->model, 0x00410129);
 		if (p5_program(c->ctr, &c->h, &e) != -1)
@@ -937,7 +963,7 @@ static void test_driver_refuses_invalid(void **state)
 	}
 	/* stop, read, write and rdpmc of counter 2 are refused too */
 	{
-		struct p5_err e = { "" };
+		struct pmu_err e = { "" };
 		uint64_t v;
 
 		init_driver(P55C, 0);
@@ -965,7 +991,7 @@ static void test_driver_write_read(void **state)
 		CTR_TOP, CTR_TOP + 1, CTR_TOP | 5, 1ull << 63, ~0ull,
 		0xffffff0000000000ull,
 	};
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 	uint64_t v;
 
 	init_driver(P55C, 0);
@@ -997,7 +1023,7 @@ static void test_driver_write_read(void **state)
  * it, names both values, and touches nothing. */
 static void test_driver_foreign_change(void **state)
 {
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 	struct p5_half h = { 0x12, 1, 0 };
 
 	init_driver(P55C, 0);
@@ -1027,10 +1053,12 @@ static void test_driver_foreign_change(void **state)
 }
 
 /* A faulting WRMSR leaves the shadow as it was; a CESR that reads back
- * other than written is reported. */
+ * other than written is reported, whichever of p5_program()'s two CESR
+ * writes (stop, new event) or p5_start()'s it is.  The corruption flips
+ * ES bit 0, so neither value's digits hold the other's. */
 static void test_driver_backend_faults(void **state)
 {
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 	struct p5_half h = { 0x28, 3, 0 };
 
 	init_driver(P55C, 0x000002d6);
@@ -1042,14 +1070,101 @@ static void test_driver_backend_faults(void **state)
 	assert_int_equal(rd(P5_MSR_CESR), 0x000002d6);
 	be.wr_fault = 0;
 	program_ok(1, 0x28, 3, 0, 0x00e802d6);
+	/* p5_start's write faulting: the counter stays stopped */
+	program_ok(1, 0x16, 3, 0, 0x00d602d6);
+	assert_int_equal(p5_stop(1, &e), 0);
+	be.wr_fault = VEC_GP;
+	assert_int_equal(p5_start(1, &e), -1);
+	assert_int_equal(e.vector, VEC_GP);
+	assert_int_equal(p5_shadow(), 0x001602d6);
+	assert_int_equal(rd(P5_MSR_CESR), 0x001602d6);
+	be.wr_fault = 0;
 
-	/* read-back mismatch */
-	init_driver(P55C, 0);
-	be.cesr_xor_after_wr = 0x00000200;
+	/* read-back mismatch on p5_program's first CESR write (the stop of
+	 * ES 0x16 on CTR0)... */
+	init_driver(P55C, 0x00000016);
+	be.cesr_xor_after_wr = 0x00000001;
 	memset(e.msg, 0, sizeof(e.msg));
 	assert_int_equal(p5_program(0, &h, &e), -1);
+	assert_true(names_hex(e.msg, 0x00000016));
+	assert_true(names_hex(e.msg, 0x00000017));
+	/* ...on its second (the new ES 0x28 with CC 000)... */
+	init_driver(P55C, 0x00000016);
+	be.cesr_xor_after_wr = 0x00000001;
+	be.cesr_xor_skip = 1;
+	memset(e.msg, 0, sizeof(e.msg));
+	assert_int_equal(p5_program(0, &h, &e), -1);
+	assert_true(names_hex(e.msg, 0x00000028));
+	assert_true(names_hex(e.msg, 0x00000029));
+	/* ...and on p5_start's (CC 011) */
+	init_driver(P55C, 0x00000016);
+	assert_int_equal(p5_program(0, &h, &e), 0);
+	be.cesr_xor_after_wr = 0x00000001;
+	memset(e.msg, 0, sizeof(e.msg));
+	assert_int_equal(p5_start(0, &e), -1);
 	assert_true(names_hex(e.msg, 0x000000e8));
-	assert_true(names_hex(e.msg, 0x000002e8));
+	assert_true(names_hex(e.msg, 0x000000e9));
+}
+
+/* p5_program() leaves the counter stopped and cleared, whatever it held
+ * and however it was counting; p5_start() starts it with the CC given to
+ * p5_program(); p5_stop() and p5_start() again resume with that CC. */
+static void test_driver_program_then_start(void **state)
+{
+	struct pmu_err e = { "" };
+	struct p5_half ins = { 0x16, 3, 0 }, rw = { 0x28, 2, 1 };
+	uint64_t v;
+
+	init_driver(P55C, 0);
+	/* CTR0 counting something else, with a value in it */
+	program_ok(0, 0x00, 3, 0, 0x000000c0);
+	assert_int_equal(p5_write(0, 1234, &e), 0);
+	feed_stream();
+	assert_int_equal(p5_read(0, &v, &e), 0);
+	assert_int_equal(v, 1234 + 11);
+
+	assert_int_equal(p5_program(0, &ins, &e), 0);
+	assert_int_equal(p5_read(0, &v, &e), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(rd(P5_MSR_CESR), 0x00000016);
+	feed_stream();			/* not counting yet */
+	assert_int_equal(p5_read(0, &v, &e), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(p5_start(0, &e), 0);
+	assert_int_equal(rd(P5_MSR_CESR), 0x000000d6);
+	feed_stream();
+	assert_int_equal(p5_read(0, &v, &e), 0);
+	assert_int_equal(v, 15);
+
+	/* the other counter: programmed, never started, never counts */
+	assert_int_equal(p5_program(1, &rw, &e), 0);
+	assert_int_equal(rd(P5_MSR_CESR), 0x022800d6);
+	feed_stream();
+	assert_int_equal(p5_read(1, &v, &e), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(p5_read(0, &v, &e), 0);
+	assert_int_equal(v, 30);
+
+	/* stop keeps the value; start resumes with CC 011, twice the same */
+	assert_int_equal(p5_stop(0, &e), 0);
+	feed_stream();
+	assert_int_equal(p5_read(0, &v, &e), 0);
+	assert_int_equal(v, 30);
+	assert_int_equal(p5_start(0, &e), 0);
+	assert_int_equal(p5_start(0, &e), 0);
+	assert_int_equal(rd(P5_MSR_CESR), 0x022800d6);
+	assert_int_equal(p5_start(1, &e), 0);
+	assert_int_equal(rd(P5_MSR_CESR), 0x02a800d6);
+	feed_stream();
+	assert_int_equal(p5_read(0, &v, &e), 0);
+	assert_int_equal(v, 45);
+	assert_int_equal(p5_read(1, &v, &e), 0);
+	assert_int_equal(v, 9);		/* loads + stores at CPL 3 */
+
+	/* start refuses a counter that does not exist */
+	memset(e.msg, 0, sizeof(e.msg));
+	assert_int_equal(p5_start(2, &e), -1);
+	assert_true(e.msg[0] != 0);
 }
 
 /* RDPMC follows the signature: P55C (models 4 and 8) only. */
@@ -1059,7 +1174,7 @@ static void test_driver_rdpmc(void **state)
 		{ 5, 1, 0 }, { 5, 2, 0 }, { 5, 3, 0 }, { 5, 4, 1 },
 		{ 5, 7, 0 }, { 5, 8, 1 }, { 6, 4, 0 }, { 4, 8, 0 },
 	};
-	struct p5_err e = { "" };
+	struct pmu_err e = { "" };
 	uint64_t v = 0;
 
 	for (unsigned i = 0; i < N(sigs); i++) {
@@ -1115,6 +1230,7 @@ int main(void)
 		cmocka_unit_test(test_driver_write_read),
 		cmocka_unit_test(test_driver_foreign_change),
 		cmocka_unit_test(test_driver_backend_faults),
+		cmocka_unit_test(test_driver_program_then_start),
 		cmocka_unit_test(test_driver_rdpmc),
 	};
 

@@ -62,11 +62,28 @@ static inline void p5_setup(struct pmu_run *r, const char *bench, uint64_t n,
 	r->cfg[1] = p5_config(&h1);
 }
 
+/* Clocks (duration): the steps of the run in which the event happened,
+ * for events whose duration the model can see (pmu/p5_model.c). */
+static inline uint64_t p5_duration(const struct pmu_run *r, unsigned ctr,
+				   int *modelled)
+{
+	struct p5_half h = p5_half_of(&r->cfg[ctr]);
+	const struct p5_event *ev = p5_event_for(h.es, ctr, p5_has_rdpmc());
+	unsigned s;
+
+	*modelled = ev && p5_duration_modelled(ev);
+	if (!*modelled)
+		return 0;
+	for (s = 0; !(ev->sem & SEM_BIT(s)); s++)
+		;
+	return r->oc.steps_with[r->cpl][s];
+}
+
 /*
  * What CTRn should count in r.  Events: the oracle's count of the event
  * table's meaning when the CC counts at the run's CPL (pmu_expect_events()
- * adds hardware's slack for the driver's CPL 0 code).  Clocks: exact on
- * the model (its clock); on hardware the counter sees at most every clock
+ * adds hardware's slack for the driver's CPL 0 code).  Clocks: the
+ * event's duration, exact on the model (p5_duration()); on hardware the counter sees at most every clock
  * between start and stop, which the TSC counts (on the Pentium the TSC
  * increments with every processor clock, SDM Vol. 3B §17.17), and, when
  * it counts at the benchmark's CPL, at least instructions/2 of them (two
@@ -88,7 +105,7 @@ static inline struct pmu_expect p5_expect(const struct pmu_driver *d,
 		n = here ? pmu_oracle_count(d, r, ctr, modelled) : 0;
 		return pmu_expect_events(n, cpls);
 	}
-	n = here ? r->oc.c[r->cpl][SEM_CLOCKS] : 0;
+	n = here ? p5_duration(r, ctr, modelled) : 0;
 	x = (struct pmu_expect){ n, n, NULL };
 	if (!pmu_on_model() && cpls) {
 		x.lo = here ? r->oc.c[r->cpl][SEM_INSTRUCTIONS] / 2 : 0;

@@ -1,0 +1,141 @@
+/* p5/rdpmc-cpl3-*: RDPMC executed at CPL 3 is governed by CR4.PCE (SDM
+ * Vol. 2B RDPMC: #GP(0) at CPL > 0 when CR4.PCE is clear) on the Pentium
+ * with MMX technology, and is #UD on a Pentium without it whatever
+ * CR4.PCE says.  p5/program-order: the driver changes an event in the
+ * SDM's order (Vol. 3B §18.23.1: a counter is stopped and cleared or
+ * preset before its event is changed), checked on the backend's access
+ * log, hardware and model alike. */
+#include "p5_test.h"
+#include "../../arch/x86/cpu.h"
+#include "../../arch/x86/ring3.h"
+#include "../../arch/x86/safe.h"
+#include "../../arch/x86/trap.h"
+#include "../../pmu/backend.h"
+
+#define USER __attribute__((section(".text.user"), noinline))
+
+struct rdpmc_out {
+	uint64_t value;
+	int vector;
+};
+
+/* Runs at CPL 3: RDPMC of counter n, through the exception table. */
+USER static void user_rdpmc(uint64_t n, void *data)
+{
+	struct rdpmc_out *o = data;
+
+	o->vector = rdpmc_safe((uint32_t)n, &o->value);
+}
+
+static int rdpmc_cpl3(struct tcase *t, int pce, struct rdpmc_out *o)
+{
+	uint64_t cr4 = read_cr4();
+	struct fault f;
+	int r;
+
+	o->vector = -1;
+	write_cr4(pce ? cr4 | X86_CR4_PCE : cr4 & ~X86_CR4_PCE);
+	r = ring3_run(user_rdpmc, 0, o, 0, &f);
+	write_cr4(cr4);
+	return check(t, r == 0, "CPL 3 run faulted: vector %u", f.vector);
+}
+
+static void rdpmc_test(struct tcase *t, int pce)
+{
+	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
+	struct rdpmc_out *o = ring3_scratch();
+	struct pmu_run r;
+	int want;
+
+	if (!d || !check(t, ring3_ready() && o, "no ring 3"))
+		return;
+	/* CTR0 counts CPL 3 instructions of a run, then holds still. */
+	p5_setup(&r, "counted-loop", 30, 3, (struct p5_half){ 0x16,
+		 P5_CC_EV_USR, 0 }, (struct p5_half){ 0x00, P5_CC_NONE, 0 });
+	if (!pmu_run(t, &r) || !rdpmc_cpl3(t, pce, o))
+		return;
+	want = !p5_has_rdpmc() ? VEC_UD : pce ? 0 : VEC_GP;
+	value(t, "cr4_pce", "%d", pce);
+	value(t, "rdpmc_vector", "%d", o->vector);
+	check(t, o->vector == want, "RDPMC at CPL 3: vector %d, expected %d",
+	      o->vector, want);
+	if (want == 0) {
+		value(t, "rdpmc0", "%llu", (unsigned long long)o->value);
+		check(t, o->value == r.got[0], "RDPMC 0 at CPL 3 read %llu, "
+		      "RDMSR %llu", (unsigned long long)o->value,
+		      (unsigned long long)r.got[0]);
+	}
+}
+
+static void test_pce_set(struct tcase *t)
+{
+	rdpmc_test(t, 1);
+}
+
+static void test_pce_clear(struct tcase *t)
+{
+	rdpmc_test(t, 0);
+}
+
+TEST(p5_rdpmc_pce1, "p5/rdpmc-cpl3-pce-set",
+     "RDPMC at CPL 3 with CR4.PCE set reads CTR0 (MMX; #UD without)",
+     test_pce_set, 0);
+TEST(p5_rdpmc_pce0, "p5/rdpmc-cpl3-pce-clear",
+     "RDPMC at CPL 3 with CR4.PCE clear raises #GP (MMX; #UD without)",
+     test_pce_clear, 0);
+
+/* The writes p5_program() makes, in order, from the access log. */
+static unsigned writes(const struct be_log *log, struct be_access *w,
+		       unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < log->used && n < max; i++)
+		if (log->a[i].op == BE_OP_WRMSR)
+			w[n++] = log->a[i];
+	return n;
+}
+
+static void test_order(struct tcase *t)
+{
+	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
+	struct p5_half old = { 0x16, P5_CC_EV_USR, 1 }, neu = { 0x00,
+			       P5_CC_EV_USR, 1 };
+	struct be_access a[32], w[8];
+	struct be_log log;
+	struct pmu_err e;
+	unsigned n;
+
+	if (!d || !check(t, p5_init(&e) == 0 && p5_program(1, &old, &e) == 0 &&
+			 p5_start(1, &e) == 0, "setup: %s", e.msg))
+		return;
+	be_log_open(&log, a, 32);
+	check(t, p5_program(1, &neu, &e) == 0, "program: %s", e.msg);
+	be_log_close();
+	n = writes(&log, w, 8);
+	for (unsigned i = 0; i < n; i++) {
+		char k[16] = "write0";
+
+		k[5] = (char)('0' + i);
+		value(t, k, "msr=0x%x value=0x%llx", w[i].reg,
+		      (unsigned long long)w[i].value);
+	}
+	if (!check(t, n == 3, "%u writes, expected 3 (stop, clear, event)",
+		   n))
+		return;
+	check(t, w[0].reg == P5_MSR_CESR && (w[0].value >> 22 & 7) == 0 &&
+	      (w[0].value >> 16 & 0x3f) == old.es, "first write 0x%x=0x%llx:"
+	      " not CTR1 stopped with its old event", w[0].reg,
+	      (unsigned long long)w[0].value);
+	check(t, w[1].reg == P5_MSR_CTR1 && w[1].value == 0, "second write "
+	      "0x%x=0x%llx: not CTR1 cleared", w[1].reg,
+	      (unsigned long long)w[1].value);
+	check(t, w[2].reg == P5_MSR_CESR && (w[2].value >> 16 & 0x3f) ==
+	      neu.es && (w[2].value >> 22 & 7) == 0, "third write "
+	      "0x%x=0x%llx: not the new event with CC1=000", w[2].reg,
+	      (unsigned long long)w[2].value);
+}
+
+TEST(p5_order, "p5/program-order",
+     "changing an event: stop, clear, then the new ES (SDM 18.23.1)",
+     test_order, 0);
