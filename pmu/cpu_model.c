@@ -53,6 +53,10 @@ static const struct cpu_model models[] = {
 	I(5, 0x4, "Pentium with MMX technology (P55C)", PMU_P5),
 	I(5, 0x7, "Mobile Pentium (P54CS, 0.35 um)", PMU_P5),
 	I(5, 0x8, "Mobile Pentium MMX (Tillamook)", PMU_P5),
+	/* Quark SoC X1000: a Pentium-ISA core whose MSR list (Intel Quark
+	 * SoC X1000 Core Developer's Manual, order no. 329679, chapter
+	 * "Model-Specific Registers") has no CESR, CTR0 or CTR1. */
+	I(5, 0x9, "Quark SoC X1000", PMU_NONE),
 	/* P6: Pentium Pro, II, III, M */
 	I(6, 0x01, "Pentium Pro", PMU_P6),
 	I(6, 0x03, "Pentium II (Klamath)", PMU_P6),
@@ -211,6 +215,8 @@ enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
 {
 	const struct cpu_model *m;
 
+	if (v == VENDOR_AMD)
+		return family >= 6 ? PMU_UNSUPPORTED : PMU_NONE;
 	if (v != VENDOR_INTEL)
 		return PMU_NONE;
 	if (arch_version >= 1)
@@ -227,10 +233,28 @@ enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
 	}
 }
 
+/*
+ * AMD processors from the K7 (family 6) on have PerfEvtSel0-3/PerfCtr0-3
+ * at MSRs C001_0000h-C001_0007h, family 15h and later six core counters
+ * at C001_0200h (AMD64 APM Vol. 2, order no. 24593, §13.2 "Performance
+ * Monitoring Counters").  The K5 and K6 (family 5) have none.
+ */
+const char *pmu_unsupported_reason(enum cpu_vendor v, unsigned family)
+{
+	if (v == VENDOR_AMD)
+		return family >= 0x15 ? "AMD core performance counters "
+		       "(PerfEvtSel/PerfCtr at C001_0200h, APM Vol. 2 "
+		       "§13.2): no driver in this harness" :
+		       "AMD legacy performance counters (PerfEvtSel0-3/"
+		       "PerfCtr0-3 at C001_0000h, APM Vol. 2 §13.2): no driver "
+		       "in this harness";
+	return "no driver in this harness";
+}
+
 const char *pmu_kind_name(enum pmu_kind k)
 {
 	static const char *const names[] = { "none", "p5", "p6", "netburst",
-					     "arch-perfmon" };
+					     "arch-perfmon", "unsupported" };
 
 	return names[k];
 }
@@ -244,7 +268,7 @@ void pmu_kind_shape(enum pmu_kind k, unsigned *counters, unsigned *width)
 	static const unsigned shape[][2] = {
 		[PMU_NONE] = { 0, 0 }, [PMU_P5] = { 2, 40 },
 		[PMU_P6] = { 2, 40 }, [PMU_NETBURST] = { 18, 40 },
-		[PMU_ARCH] = { 0, 0 },
+		[PMU_ARCH] = { 0, 0 }, [PMU_UNSUPPORTED] = { 0, 0 },
 	};
 
 	*counters = shape[k][0];

@@ -14,6 +14,7 @@ enum pmu_kind {
 	PMU_P6,		/* Pentium Pro/II/III/M: PerfEvtSel0/1 (§18.22) */
 	PMU_NETBURST,	/* Pentium 4/Xeon: ESCR/CCCR (§18.16-18.18) */
 	PMU_ARCH,	/* architectural perfmon, CPUID.0AH (§18.2) */
+	PMU_UNSUPPORTED, /* a PMU this harness has no driver for (AMD) */
 };
 
 struct cpu_sig {
@@ -48,6 +49,8 @@ const char *cpu_model_name(enum cpu_vendor v, unsigned family, unsigned model,
 enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
 			   unsigned arch_version);
 const char *pmu_kind_name(enum pmu_kind k);
+/* For PMU_UNSUPPORTED: which PMU it is and why no driver drives it. */
+const char *pmu_unsupported_reason(enum cpu_vendor v, unsigned family);
 /* Counter count and width fixed by the generation (0 for arch-perfmon,
  * whose shape CPUID.0AH reports). */
 void pmu_kind_shape(enum pmu_kind k, unsigned *counters, unsigned *width);

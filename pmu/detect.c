@@ -1,10 +1,12 @@
 /* detect: CPU identification and PMU presence probe (see detect.h). */
 #include "detect.h"
+#include "netburst.h"
+#include "p5.h"
+#include "p6.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/safe.h"
 #include "../lib/string.h"
 
-#define MSR_BIOS_SIGN_ID 0x8b	/* microcode revision, SDM Vol. 3A §9.11.7 */
 
 static struct cpu_info detected;
 
@@ -51,10 +53,10 @@ static void read_microcode(struct cpu_info *ci)
 		return;
 	if (!(ci->f1_edx & CPUID1_EDX_MSR))
 		return;
-	if (ci->vendor == VENDOR_INTEL && wrmsr_safe(MSR_BIOS_SIGN_ID, 0))
+	if (ci->vendor == VENDOR_INTEL && wrmsr_safe(MSR_IA32_BIOS_SIGN_ID, 0))
 		return;
 	(void)cpuid(1);
-	if (rdmsr_safe(MSR_BIOS_SIGN_ID, &v))
+	if (rdmsr_safe(MSR_IA32_BIOS_SIGN_ID, &v))
 		return;
 	ci->microcode_valid = 1;
 	ci->microcode = ci->vendor == VENDOR_INTEL ? (uint32_t)(v >> 32)
@@ -92,10 +94,11 @@ static const struct {
 	uint32_t msr;
 	uint64_t value;
 } probe_table[] = {
-	{ PMU_P5, 0x11, 0x00160016 },
-	{ PMU_P6, 0x186, 0xc0 },
-	{ PMU_NETBURST, 0x3b8, 2u << 25 },
-	{ PMU_ARCH, 0x186, 0xc0 },
+	{ PMU_P5, P5_MSR_CESR, 0x16u << P5_HALF_SHIFT | 0x16u },
+	{ PMU_P6, P6_MSR_PERFEVTSEL0, P6_EVENT_INST_RETIRED },
+	{ PMU_NETBURST, NB_MSR_CRU_ESCR0,
+	  (uint64_t)NB_EVENT_INSTR_RETIRED << NB_ESCR_EVENT_SHIFT },
+	{ PMU_ARCH, P6_MSR_PERFEVTSEL0, P6_EVENT_INST_RETIRED },
 };
 
 static void probe_counters(struct cpu_info *ci)
@@ -142,7 +145,7 @@ const struct cpu_info *cpu_detect(void)
 	if (ci->vendor == VENDOR_INTEL && ci->sig.family >= 6 &&
 	    (ci->f1_edx & CPUID1_EDX_MSR))
 		ci->misc_enable_valid =
-			!rdmsr_safe(MSR_MISC_ENABLE, &ci->misc_enable);
+			!rdmsr_safe(MSR_IA32_MISC_ENABLE, &ci->misc_enable);
 	read_arch_perfmon(ci);
 	ci->pmu = cpu_pmu_kind(ci->vendor, ci->sig.family, ci->sig.model,
 			       ci->arch_version);

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include "cpu_model.h"
+#include "../arch/x86/msr.h"
 
 struct pmu_probe {
 	int done;		/* a probe ran */
@@ -50,11 +51,5 @@ const struct cpu_info *cpu_info(void);
 #define CPUID1_ECX_HYPERVISOR (1u << 31)
 #define CPUID7_EBX_PT (1u << 25)
 
-/* IA32_MISC_ENABLE (SDM Vol. 4 Table 2-2): bit 7 performance monitoring
- * available, bit 11 BTS unavailable, bit 12 PEBS unavailable. */
-#define MSR_MISC_ENABLE 0x1a0
-#define MISC_ENABLE_PERFMON (1ull << 7)
-#define MISC_ENABLE_BTS_UNAVAIL (1ull << 11)
-#define MISC_ENABLE_PEBS_UNAVAIL (1ull << 12)
 
 #endif

@@ -31,7 +31,11 @@ const struct pmu_driver *pmu_driver_for(enum pmu_kind k)
 static void describe_generic(const struct cpu_info *ci, char *buf,
 			     unsigned size)
 {
-	if (ci->pmu == PMU_ARCH)
+	if (ci->pmu == PMU_UNSUPPORTED)
+		fmt_snprintf(buf, size, "vendor=%s reason=\"%s\"",
+			     ci->vendor_id, pmu_unsupported_reason(
+				     ci->vendor, ci->sig.family));
+	else if (ci->pmu == PMU_ARCH)
 		fmt_snprintf(buf, size, "version=%u counters=%u width=%u "
 			     "fixed=%u fixed_width=%u events_unavailable=0x%x",
 			     ci->arch_version, ci->arch_gp, ci->arch_gp_width,

@@ -1,5 +1,6 @@
-/* p5: the Pentium (P5) PMU - CESR, CTR0 and CTR1 (SDM Vol. 3B §18.23.1,
- * seed 001; events: SDM Table 19-38 of that edition).
+/* p5: the Pentium (P5) PMU - CESR, CTR0 and CTR1 (Intel SDM Vol. 3B,
+ * order no. 253669-060US, §18.23.1 and Figure 18-61; events: Table 19-38
+ * of the same edition).
  *
  * MSRs: CESR 0x11 (32 bits), CTR0 0x12, CTR1 0x13 (40 bits).  The CESR
  * holds both counters' controls: ES0 bits 5:0, CC0 8:6, PC0 9 for CTR0 and
@@ -24,14 +25,15 @@
 #define P5_CTR_BITS 40
 #define P5_CTR_MASK ((1ull << P5_CTR_BITS) - 1)
 
-/* CESR layout per counter half (seed 001, Figure 18-61). */
+/* CESR layout per counter half (SDM Vol. 3B Figure 18-61). */
 #define P5_ES_BITS 6
 #define P5_CC_SHIFT 6
 #define P5_PC_SHIFT 9
 #define P5_HALF_SHIFT 16		/* CTR1's half starts at bit 16 */
 #define P5_CESR_DEFINED 0x03ff03ffull	/* ES, CC, PC of both halves */
 
-/* Counter-control codes (seed 001): bit 2 clocks instead of events,
+/* Counter-control codes (SDM Vol. 3B §18.23.1): bit 2 clocks (duration)
+ * instead of events,
  * bit 1 count at CPL 3, bit 0 count at CPL 0-2. */
 enum p5_cc {
 	P5_CC_NONE = 0,		/* 000 count nothing */

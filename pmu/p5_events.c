@@ -2,12 +2,12 @@
  *
  * Codes, names and counter restrictions: SDM Vol. 3B Table 19-38
  * ("Events That Can Be Counted with Pentium Processor Performance-
- * Monitoring Counters", edition of seed 001), cross-checked against the
- * perfctr event lists.  Codes 0x00-0x29 exist on every Pentium (0x10,
+ * Monitoring Counters", order no. 253669-060US; Table A-19 in older
+ * editions), cross-checked against perfctr's Pentium event list.  Codes 0x00-0x29 exist on every Pentium (0x10,
  * 0x11, 0x20, 0x21 reserved); 0x2A-0x3B were added by the Pentium with
  * MMX technology, where one code selects different events on CTR0 and
  * CTR1, and 0x39 is reserved on CTR1.  The codes are hexadecimal numbers
- * of the 6-bit ES field (REFERENCE.md warns of tables that mistake them).
+ * of the 6-bit ES field (some public tables misread them as binary).
  */
 #include "p5.h"
 

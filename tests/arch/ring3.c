@@ -3,14 +3,14 @@
  * Vol. 3A §5.9: privileged instructions at CPL > 0 raise #GP(0)). */
 #include "../../harness/test.h"
 #include "../../arch/x86/cpu.h"
+#include "../../arch/x86/msr.h"
 #include "../../arch/x86/ring3.h"
 #include "../../arch/x86/safe.h"
 
 #define USER __attribute__((section(".text.user"), noinline))
-#define MSR_EFER 0xc0000080
-#define PF_USER (1u << 2)
+#define PF_USER (1u << 2)		/* #PF error code bit 2: from CPL 3 */
 /* TF, IF, DF, IOPL, NT, AC (SDM Vol. 1 §3.4.3) */
-#define SYSTEM_FLAGS 0x47700ull	/* #PF error code bit 2: access from CPL 3 */
+#define SYSTEM_FLAGS 0x47700ull
 
 static uint64_t kernel_secret = 0x1234;
 
@@ -134,7 +134,7 @@ static void test_rdmsr_cpl3(struct tcase *t)
 		return;
 	d[0] = -1;
 	d[1] = 0;
-	r = ring3_run(user_rdmsr, MSR_EFER, d, 0, &f);
+	r = ring3_run(user_rdmsr, MSR_IA32_EFER, d, 0, &f);
 	value(t, "vector", "%lld", (long long)d[0]);
 	value(t, "output", "0x%llx", (unsigned long long)d[1]);
 	check(t, r == 0, "ring3_run faulted (vector %u)", f.vector);

@@ -2,14 +2,11 @@
  * instead of faulting (0 on success) and leave the output alone on a fault. */
 #include "../../harness/test.h"
 #include "../../arch/x86/cpu.h"
+#include "../../arch/x86/msr.h"
 #include "../../arch/x86/safe.h"
 #include "../../arch/x86/trap.h"
 #include "../../pmu/detect.h"
 
-#define MSR_EFER 0xc0000080	/* SDM Vol. 4 Table 2-2 */
-#define EFER_LME (1ull << 8)
-#define EFER_LMA (1ull << 10)
-#define MSR_PKRS 0x6e1		/* IA32_PKRS, SDM Vol. 4 Table 2-2 */
 #define POISON 0x5afe5afe5afe5afeull
 
 /* We run in 64-bit mode, so IA32_EFER must read with LME and LMA set
@@ -17,7 +14,7 @@
 static void test_rdmsr_ok(struct tcase *t)
 {
 	uint64_t v = POISON;
-	int vec = rdmsr_safe(MSR_EFER, &v);
+	int vec = rdmsr_safe(MSR_IA32_EFER, &v);
 
 	value(t, "vector", "%d", vec);
 	value(t, "efer", "0x%llx", (unsigned long long)v);
@@ -38,15 +35,15 @@ TEST(arch_rdmsr_safe_ok, "arch/rdmsr-safe-reads",
  */
 static void test_wrmsr_fault(struct tcase *t)
 {
-	int vec = wrmsr_safe(MSR_PKRS, 1ull << 40);
+	int vec = wrmsr_safe(MSR_IA32_PKRS, 1ull << 40);
 
-	value(t, "msr", "0x%x", MSR_PKRS);
+	value(t, "msr", "0x%x", MSR_IA32_PKRS);
 	value(t, "wrote", "0x%llx", 1ull << 40);
 	value(t, "vector", "%d", vec);
 	check(t, vec == VEC_GP, "wrmsr_safe(IA32_PKRS, bit 40) returned "
 	      "vector %d, expected 13 (#GP)", vec);
 	if (!vec)
-		(void)wrmsr_safe(MSR_PKRS, 0);
+		(void)wrmsr_safe(MSR_IA32_PKRS, 0);
 }
 
 TEST(arch_wrmsr_safe_fault, "arch/wrmsr-safe-gp",

@@ -85,15 +85,15 @@ static const struct sig_case sigs[] = {
 	{ 0x30678, INTEL, 6, 0x37, 0x8, "Bay Trail", PMU_ARCH },
 	{ 0x50671, INTEL, 6, 0x57, 0x1, "Knights Landing", PMU_ARCH },
 	/* AMD: extended model only for base family 0FH */
-	{ 0x612, AMD, 6, 0x1, 0x2, "K7", PMU_NONE },
-	{ 0x20f32, AMD, 15, 0x23, 0x2, NULL, PMU_NONE },
-	{ 0x100f42, AMD, 0x10, 0x04, 0x2, "Deneb", PMU_NONE },
-	{ 0x800f12, AMD, 0x17, 0x01, 0x2, "Zen", PMU_NONE },
-	{ 0x830f10, AMD, 0x17, 0x31, 0x0, "Rome", PMU_NONE },
-	{ 0x870f10, AMD, 0x17, 0x71, 0x0, "Matisse", PMU_NONE },
-	{ 0xa00f11, AMD, 0x19, 0x01, 0x1, "Milan", PMU_NONE },
-	{ 0xa20f10, AMD, 0x19, 0x21, 0x0, "Zen 3", PMU_NONE },
-	{ 0xa60f12, AMD, 0x19, 0x61, 0x2, "Raphael", PMU_NONE },
+	{ 0x612, AMD, 6, 0x1, 0x2, "K7", PMU_UNSUPPORTED },
+	{ 0x20f32, AMD, 15, 0x23, 0x2, NULL, PMU_UNSUPPORTED },
+	{ 0x100f42, AMD, 0x10, 0x04, 0x2, "Deneb", PMU_UNSUPPORTED },
+	{ 0x800f12, AMD, 0x17, 0x01, 0x2, "Zen", PMU_UNSUPPORTED },
+	{ 0x830f10, AMD, 0x17, 0x31, 0x0, "Rome", PMU_UNSUPPORTED },
+	{ 0x870f10, AMD, 0x17, 0x71, 0x0, "Matisse", PMU_UNSUPPORTED },
+	{ 0xa00f11, AMD, 0x19, 0x01, 0x1, "Milan", PMU_UNSUPPORTED },
+	{ 0xa20f10, AMD, 0x19, 0x21, 0x0, "Zen 3", PMU_UNSUPPORTED },
+	{ 0xa60f12, AMD, 0x19, 0x61, 0x2, "Raphael", PMU_UNSUPPORTED },
 };
 
 static void test_decode_real(void **state)
@@ -285,7 +285,11 @@ static void test_name_small_buffer(void **state)
 /* The PMU kind cpu_pmu_kind()'s family rule gives an unlisted model. */
 static enum pmu_kind family_rule(enum cpu_vendor v, unsigned f, unsigned m)
 {
+	if (v == AMD)	/* K7 and later have a PMU without a driver */
+		return f >= 6 ? PMU_UNSUPPORTED : PMU_NONE;
 	if (v != INTEL)
+		return PMU_NONE;
+	if (f == 5 && m == 9)	/* Quark X1000: no CESR */
 		return PMU_NONE;
 	if (f == 5)
 		return PMU_P5;
@@ -362,11 +366,13 @@ static void test_pmu_kind(void **state)
 		{ INTEL, 6, 0xf0, 0, PMU_ARCH },
 		{ INTEL, 4, 0x08, 0, PMU_NONE },
 		{ INTEL, 19, 0x01, 0, PMU_NONE },
-		/* no PMU driver for other vendors, whatever 0AH says */
-		{ AMD, 0x17, 0x01, 0, PMU_NONE },
-		{ AMD, 0x19, 0x21, 2, PMU_NONE },
-		{ AMD, 6, 0x01, 0, PMU_NONE },
-		{ AMD, 15, 0x05, 0, PMU_NONE },
+		/* AMD from K7 on: a PMU without a driver, whatever 0AH says */
+		{ AMD, 0x17, 0x01, 0, PMU_UNSUPPORTED },
+		{ AMD, 0x19, 0x21, 2, PMU_UNSUPPORTED },
+		{ AMD, 6, 0x01, 0, PMU_UNSUPPORTED },
+		{ AMD, 15, 0x05, 0, PMU_UNSUPPORTED },
+		{ AMD, 5, 0x06, 0, PMU_NONE },		/* K6 */
+		{ INTEL, 5, 0x09, 0, PMU_NONE },	/* Quark X1000 */
 		{ VENDOR_OTHER, 6, 0x0f, 0, PMU_NONE },
 		{ VENDOR_OTHER, 6, 0x0f, 2, PMU_NONE },
 	};
