@@ -35,7 +35,8 @@ void cpu_sig_decode(uint32_t eax, enum cpu_vendor v, struct cpu_sig *s)
 }
 
 #define I(f, m, n, k) { VENDOR_INTEL, f, m, n, k }
-#define A(f, m, n) { VENDOR_AMD, f, m, n, PMU_NONE }
+#define A(f, m, n)                                                           \
+	{ VENDOR_AMD, f, m, n, (f) >= 6 ? PMU_UNSUPPORTED : PMU_NONE }
 
 /*
  * Sources: SDM Vol. 4 Table 2-1 (CPUID signature values of DisplayFamily_

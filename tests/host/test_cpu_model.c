@@ -355,7 +355,7 @@ static void test_pmu_kind(void **state)
 		{ INTEL, 6, 0x0f, 0, PMU_ARCH },
 		{ INTEL, 15, 0x02, 0, PMU_NETBURST },
 		/* else the family rule */
-		{ INTEL, 5, 0x09, 0, PMU_P5 },
+		{ INTEL, 5, 0x0a, 0, PMU_P5 },
 		{ INTEL, 15, 0x07, 0, PMU_NETBURST },
 		{ INTEL, 15, 0x3f, 0, PMU_NETBURST },
 		{ INTEL, 6, 0x00, 0, PMU_P6 },
