@@ -43,30 +43,30 @@ static const struct backend backends[] = {
 };
 
 static const struct backend *current = &backends[BE_NONE];
-static struct be_log *log;
+static struct be_log *cur_log;
 
 void be_log_open(struct be_log *l, struct be_access *a, unsigned n)
 {
 	l->a = a;
 	l->n = n;
 	l->used = l->lost = 0;
-	log = l;
+	cur_log = l;
 }
 
 void be_log_close(void)
 {
-	log = NULL;
+	cur_log = NULL;
 }
 
 static int logged(enum be_op op, uint32_t reg, uint64_t value, int vector)
 {
-	if (!log)
+	if (!cur_log)
 		return vector;
-	if (log->used < log->n)
-		log->a[log->used++] = (struct be_access){ op, reg, value,
-							  vector };
+	if (cur_log->used < cur_log->n)
+		cur_log->a[cur_log->used++] =
+			(struct be_access){ op, reg, value, vector };
 	else
-		log->lost++;
+		cur_log->lost++;
 	return vector;
 }
 

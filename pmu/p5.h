@@ -90,6 +90,8 @@ const struct p5_event *p5_event_for(unsigned code, unsigned ctr, int mmx_cpu);
  * cannot.  Duration events proper (bus cycles, stalls) are not in the
  * trace at all. */
 int p5_duration_modelled(const struct p5_event *ev);
+/* The one count whose duration it is (for a modelled duration). */
+enum sem p5_duration_sem(const struct p5_event *ev);
 /* Pentium with MMX technology: family 5 models 4 (P55C) and 8 (mobile). */
 int p5_is_mmx_cpu(const struct cpu_sig *s);
 /* RDPMC is unreliable on this stepping (Pentium erratum 74, as perfctr

@@ -189,3 +189,12 @@ int p5_erratum74(const struct cpu_sig *s)
 	return s->family == 5 && s->model == 4 &&
 	       (s->stepping == 4 || (s->stepping == 3 && s->type == 1));
 }
+
+enum sem p5_duration_sem(const struct p5_event *ev)
+{
+	unsigned s = 0;
+
+	while (s < SEM_NR && !(ev->sem & SEM_BIT(s)))
+		s++;
+	return (enum sem)s;
+}

@@ -107,8 +107,8 @@ static void p5m_event(const struct insn_event *e)
 			continue;
 		ev = p5_event_for(h.es, c, m.mmx);
 		if (h.cc & P5_CC_CLOCKS)
-			inc = ev && p5_duration_modelled(ev) &&
-			      event_count(ev, e) ? 1 : 0;
+			inc = ev && p5_duration_modelled(ev) ?
+			      sem_steps_with(p5_duration_sem(ev), e) : 0;
 		else
 			inc = ev ? event_count(ev, e) : 0;
 		m.ctr[c] = (m.ctr[c] + inc) & P5_CTR_MASK;

@@ -5,9 +5,10 @@
  * branch sub-counts (taken, cond, calls, returns) count retired near
  * branches only; SEM_FAR counts retired far transfers; unclassified steps
  * are counted per CPL; SEM_CLOCKS (the model clock) counts every event per
- * CPL, retired or not; an aggregated
- * event (more = k) counts as k + 1 identical events; nothing else (other
- * CPLs, outside) changes. */
+ * CPL, retired or not; an aggregated event (more = k) counts as k + 1
+ * identical events; steps_with counts, per count, the steps in which it
+ * happened (durations in model clocks); nothing else (other CPLs,
+ * outside) changes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -154,6 +155,31 @@ static void expect_counts(const struct oracle_counts *got,
 	}
 	if (bad)
 		fail_msg("%s: %u counts wrong", what, bad);
+}
+
+/* steps_with[cpl][count]: the steps in which the count happened (a
+ * duration in model clocks), however much it added in each. */
+static void expect_steps_with(const struct oracle_counts *got,
+			      const struct oracle_counts *want,
+			      const char *what)
+{
+	unsigned bad = 0;
+
+	for (unsigned cpl = 0; cpl < 4; cpl++)
+		for (unsigned c = 0; c < SEM_NR; c++)
+			if (got->steps_with[cpl][c] !=
+			    want->steps_with[cpl][c]) {
+				print_error("%s: CPL %u steps with %s = %llu, "
+					    "want %llu\n", what, cpl,
+					    count_names[c],
+					    (unsigned long long)
+					    got->steps_with[cpl][c],
+					    (unsigned long long)
+					    want->steps_with[cpl][c]);
+				bad++;
+			}
+	if (bad)
+		fail_msg("%s: %u steps_with wrong", what, bad);
 }
 
 /* counted-loop (basic.S) with n = 2 at CPL 0:
@@ -478,6 +504,43 @@ static void test_aggregated(void **state)
 	expect_counts(&o, &want, "aggregated");
 }
 
+/* steps_with by hand: a step with 3 loads is 1 step with loads; an
+ * aggregated event is 1 + more steps; counts a step does not have (an
+ * unretired step's instruction) add no step. */
+static void test_steps_with(void **state)
+{
+	static const struct ev evs[] = {
+		{ 0, 1, 0, 1, 0, 99 },			/* 100 x 1 load */
+		{ 0, 1, 0, 3, 2, 0 },			/* 3 loads 2 stores */
+		{ 0, 0, REP, 4, 4, 0 },			/* rep, not last */
+		{ 3, 1, BR | CND | TK, 0, 0, 9 },	/* jcc taken 10 x */
+		{ 3, 1, FAR | SEG | TK, 2, 0, 0 },	/* retf */
+		{ 3, 0, 0, 0, 0, 4 },			/* 5 unretired */
+	};
+	struct oracle_counts o, want;
+
+	memset(&o, 0, sizeof(o));
+	memset(&want, 0, sizeof(want));
+	feed(&o, evs, N(evs));
+	want.steps_with[0][SEM_INSTRUCTIONS] = 101;
+	want.steps_with[0][SEM_LOADS] = 102;
+	want.steps_with[0][SEM_STORES] = 2;
+	want.steps_with[0][SEM_CLOCKS] = 102;
+	want.steps_with[3][SEM_INSTRUCTIONS] = 11;
+	want.steps_with[3][SEM_BRANCHES] = 10;
+	want.steps_with[3][SEM_TAKEN] = 10;
+	want.steps_with[3][SEM_COND] = 10;
+	want.steps_with[3][SEM_FAR] = 1;
+	want.steps_with[3][SEM_SEGLOADS] = 1;
+	want.steps_with[3][SEM_LOADS] = 1;
+	want.steps_with[3][SEM_CLOCKS] = 16;
+	expect_steps_with(&o, &want, "steps-with");
+	/* the counts themselves */
+	assert_int_equal(o.c[0][SEM_LOADS], 100 + 3 + 4);
+	assert_int_equal(o.c[0][SEM_STORES], 2 + 4);
+	assert_int_equal(o.c[3][SEM_LOADS], 2);
+}
+
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
 
 static uint64_t rng(void)
@@ -504,7 +567,6 @@ static void test_random_streams(void **state)
 		memset(&want, 0, sizeof(want));
 		for (unsigned i = 0; i < 500; i++) {
 			struct ev e = { 0 };
-			uint64_t *w;
 
 			e.cpl = (uint8_t)(rng() & 3);
 			e.retired = (rng() & 3) != 0;
@@ -519,32 +581,37 @@ static void test_random_streams(void **state)
 				e.more = (uint32_t)(rng() % 1000);
 			feed(&o, &e, 1);
 
-			/* 1 + more identical steps, one at a time */
+			/* 1 + more identical steps, one at a time; a step
+			 * with a count adds 1 to its steps_with */
 			for (uint64_t k = 0; k <= e.more; k++) {
-				want.c[e.cpl][SEM_CLOCKS]++;
-				w = want.c[e.cpl];
-				w[SEM_LOADS] += e.loads;
-				w[SEM_STORES] += e.stores;
+				uint64_t one[SEM_NR] = { 0 };
+
+				one[SEM_CLOCKS] = 1;
+				one[SEM_LOADS] = e.loads;
+				one[SEM_STORES] = e.stores;
 				if (e.flags & UNC)
 					want.unclassified[e.cpl]++;
-				if (!e.retired)
-					continue;
-				w[SEM_INSTRUCTIONS]++;
-				if (e.flags & FAR)
-					w[SEM_FAR]++;
-				if (e.flags & SEG)
-					w[SEM_SEGLOADS]++;
-				if (!(e.flags & BR))
-					continue;
-				w[SEM_BRANCHES]++;
-				w[SEM_TAKEN] += !!(e.flags & TK);
-				w[SEM_COND] += !!(e.flags & CND);
-				w[SEM_CALLS] += !!(e.flags & CL);
-				w[SEM_RETURNS] += !!(e.flags & RT);
+				if (e.retired) {
+					one[SEM_INSTRUCTIONS] = 1;
+					one[SEM_FAR] = !!(e.flags & FAR);
+					one[SEM_SEGLOADS] = !!(e.flags & SEG);
+				}
+				if (e.retired && (e.flags & BR)) {
+					one[SEM_BRANCHES] = 1;
+					one[SEM_TAKEN] = !!(e.flags & TK);
+					one[SEM_COND] = !!(e.flags & CND);
+					one[SEM_CALLS] = !!(e.flags & CL);
+					one[SEM_RETURNS] = !!(e.flags & RT);
+				}
+				for (unsigned s = 0; s < SEM_NR; s++) {
+					want.c[e.cpl][s] += one[s];
+					want.steps_with[e.cpl][s] += one[s] != 0;
+				}
 			}
 		}
 		snprintf(what, sizeof(what), "random run %u", run);
 		expect_counts(&o, &want, what);
+		expect_steps_with(&o, &want, what);
 	}
 }
 
@@ -561,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_accumulates),
 		cmocka_unit_test(test_other_flags),
 		cmocka_unit_test(test_aggregated),
+		cmocka_unit_test(test_steps_with),
 		cmocka_unit_test(test_random_streams),
 	};
 

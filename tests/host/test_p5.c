@@ -11,13 +11,16 @@
  * Every expected value here is written by hand from the CESR text of SDM
  * Vol. 3B §18.23.1 (seed 001): ES0 bits 5:0, CC0 8:6, PC0 9, ES1 21:16,
  * CC1 24:22, PC1 25, all other bits reserved; CC bit 2 counts clocks
- * instead of events, bit 1 enables CPL 3, bit 0 enables CPL 0-2; CTR0/CTR1
- * are 40 bits; RDPMC exists only on the Pentium with MMX technology.
+ * (the event's duration) instead of events, bit 1 enables CPL 3, bit 0
+ * enables CPL 0-2; CTR0/CTR1 are 40 bits; RDPMC exists only on the
+ * Pentium with MMX technology.
  *
  * Stubs: cpu_info() returns a signature the test sets (family 5 model 2 is
  * a P54C without RDPMC, model 4 a P55C with it); be_rdmsr/be_wrmsr/
- * be_rdpmc go to the live model; tests/host/stub_p5_model.c supplies the
- * model registry's section bounds (see there why). */
+ * be_rdpmc go to the live model; backend_current() says "model" unless a
+ * test plays hardware; trap_set_hook() keeps the model's RDPMC hooks for
+ * the test to call; tests/host/stub_p5_model.c supplies the model
+ * registry's section bounds (see there why). */
 #include <stdio.h>
 #include <string.h>
 #include <ctype.h>
@@ -121,6 +124,28 @@ int be_rdpmc(uint32_t idx, uint64_t *v)
 	return m->rdpmc(idx, v);
 }
 
+/* What p5_rdpmc_usable() asks: which backend stands behind be_*.  The
+ * model, unless a test plays hardware (erratum 74). */
+static struct backend stub_backend = {
+	BE_MODEL, "model", be_rdmsr, be_wrmsr, be_rdpmc, model_feed,
+};
+
+const struct backend *backend_current(void)
+{
+	return &stub_backend;
+}
+
+/* model_activate() hooks #UD and #GP to answer RDPMC instructions as the
+ * modelled CPU would (pmu/model.c); the hooks are kept here to be called
+ * by hand. */
+static trap_hook_fn hooks[32];
+
+void trap_set_hook(unsigned vector, trap_hook_fn fn)
+{
+	assert_true(vector < N(hooks));
+	hooks[vector] = fn;
+}
+
 /* ---- helpers ---------------------------------------------------------- */
 
 #define P54C 2u		/* family 5 model 2: Pentium, no RDPMC */
@@ -137,6 +162,7 @@ static void start(unsigned model)
 	assert_non_null(p5m);
 	model_activate(p5m);
 	memset(&be, 0, sizeof(be));
+	stub_backend.id = BE_MODEL;
 }
 
 static uint64_t rd(uint32_t msr)
@@ -233,7 +259,17 @@ static const struct insn_event stream[] = {
  *   taken                 4 (d n o q)         | 2 (f k)
  *   near returns          1 (n)               | 1 (f)
  *   segment loads         1 (q)               | 1 (l)
- *   clocks (events)      10                   | 7
+ *   traced steps         10                   | 7
+ * CC 1xx counts clocks while the event's condition holds (its duration).
+ * The model clock is one cycle per step, so the model counts the steps
+ * that have the event, for an event that is one count of pmu/sem.h; the
+ * duration of a sum of counts (0x12, 0x28, 0x32) or of an unmodelled
+ * event is not modelled and counts 0:
+ *   steps with a retired instruction  9 | 6
+ *   steps with loads                  6 (b e m n o q) | 4 (f i j l)
+ *   steps with stores                 4 (a d e m)     | 4 (h i j k)
+ *   steps with a segment load         1 (q)           | 1 (l)
+ *   steps with a near return          1 (n)           | 1 (f)
  * Columns below: CC 000 001 010 011 100 101 110 111. */
 struct ev_case {
 	unsigned code;
@@ -243,40 +279,41 @@ struct ev_case {
 };
 
 static const struct ev_case ev_cases[] = {
-	{ 0x16, 0, P55C, { 0, 9, 6, 15, 0, 10, 7, 17 } },
-	{ 0x16, 1, P55C, { 0, 9, 6, 15, 0, 10, 7, 17 } },
-	{ 0x00, 0, P55C, { 0, 7, 4, 11, 0, 10, 7, 17 } },
-	{ 0x00, 1, P55C, { 0, 7, 4, 11, 0, 10, 7, 17 } },
-	{ 0x01, 0, P55C, { 0, 4, 5, 9, 0, 10, 7, 17 } },
-	{ 0x01, 1, P55C, { 0, 4, 5, 9, 0, 10, 7, 17 } },
-	{ 0x28, 0, P55C, { 0, 11, 9, 20, 0, 10, 7, 17 } },
-	{ 0x28, 1, P55C, { 0, 11, 9, 20, 0, 10, 7, 17 } },
-	{ 0x12, 0, P55C, { 0, 5, 3, 8, 0, 10, 7, 17 } },
-	{ 0x12, 1, P55C, { 0, 5, 3, 8, 0, 10, 7, 17 } },
-	{ 0x0f, 0, P55C, { 0, 1, 1, 2, 0, 10, 7, 17 } },
-	{ 0x0f, 1, P55C, { 0, 1, 1, 2, 0, 10, 7, 17 } },
-	{ 0x32, 1, P55C, { 0, 4, 2, 6, 0, 10, 7, 17 } },
-	{ 0x39, 0, P55C, { 0, 1, 1, 2, 0, 10, 7, 17 } },
+	{ 0x16, 0, P55C, { 0, 9, 6, 15, 0, 9, 6, 15 } },
+	{ 0x16, 1, P55C, { 0, 9, 6, 15, 0, 9, 6, 15 } },
+	{ 0x00, 0, P55C, { 0, 7, 4, 11, 0, 6, 4, 10 } },
+	{ 0x00, 1, P55C, { 0, 7, 4, 11, 0, 6, 4, 10 } },
+	{ 0x01, 0, P55C, { 0, 4, 5, 9, 0, 4, 4, 8 } },
+	{ 0x01, 1, P55C, { 0, 4, 5, 9, 0, 4, 4, 8 } },
+	{ 0x28, 0, P55C, { 0, 11, 9, 20, 0, 0, 0, 0 } },
+	{ 0x28, 1, P55C, { 0, 11, 9, 20, 0, 0, 0, 0 } },
+	{ 0x12, 0, P55C, { 0, 5, 3, 8, 0, 0, 0, 0 } },
+	{ 0x12, 1, P55C, { 0, 5, 3, 8, 0, 0, 0, 0 } },
+	{ 0x0f, 0, P55C, { 0, 1, 1, 2, 0, 1, 1, 2 } },
+	{ 0x0f, 1, P55C, { 0, 1, 1, 2, 0, 1, 1, 2 } },
+	{ 0x32, 1, P55C, { 0, 4, 2, 6, 0, 0, 0, 0 } },
+	{ 0x39, 0, P55C, { 0, 1, 1, 2, 0, 1, 1, 2 } },
 	/* the same events on a P54C: identical for the original events... */
-	{ 0x16, 0, P54C, { 0, 9, 6, 15, 0, 10, 7, 17 } },
-	{ 0x28, 1, P54C, { 0, 11, 9, 20, 0, 10, 7, 17 } },
-	{ 0x12, 1, P54C, { 0, 5, 3, 8, 0, 10, 7, 17 } },
-	/* ...and the MMX-era codes select no event there: clocks only */
-	{ 0x32, 1, P54C, { 0, 0, 0, 0, 0, 10, 7, 17 } },
-	{ 0x39, 0, P54C, { 0, 0, 0, 0, 0, 10, 7, 17 } },
+	{ 0x16, 0, P54C, { 0, 9, 6, 15, 0, 9, 6, 15 } },
+	{ 0x28, 1, P54C, { 0, 11, 9, 20, 0, 0, 0, 0 } },
+	{ 0x12, 1, P54C, { 0, 5, 3, 8, 0, 0, 0, 0 } },
+	{ 0x01, 1, P54C, { 0, 4, 5, 9, 0, 4, 4, 8 } },
+	/* ...and the MMX-era codes select no event there */
+	{ 0x32, 1, P54C, { 0, 0, 0, 0, 0, 0, 0, 0 } },
+	{ 0x39, 0, P54C, { 0, 0, 0, 0, 0, 0, 0, 0 } },
 	/* 0x39 is reserved on CTR1, 0x32 on CTR0 selects a duration the
 	 * trace cannot see, 0x02 (data TLB miss) is not modelled, 0x10 is
-	 * reserved: none counts an event */
-	{ 0x39, 1, P55C, { 0, 0, 0, 0, 0, 10, 7, 17 } },
-	{ 0x32, 0, P55C, { 0, 0, 0, 0, 0, 10, 7, 17 } },
-	{ 0x02, 0, P55C, { 0, 0, 0, 0, 0, 10, 7, 17 } },
-	{ 0x02, 1, P55C, { 0, 0, 0, 0, 0, 10, 7, 17 } },
-	{ 0x10, 0, P55C, { 0, 0, 0, 0, 0, 10, 7, 17 } },
-	{ 0x10, 1, P55C, { 0, 0, 0, 0, 0, 10, 7, 17 } },
+	 * reserved: none counts, events or clocks */
+	{ 0x39, 1, P55C, { 0, 0, 0, 0, 0, 0, 0, 0 } },
+	{ 0x32, 0, P55C, { 0, 0, 0, 0, 0, 0, 0, 0 } },
+	{ 0x02, 0, P55C, { 0, 0, 0, 0, 0, 0, 0, 0 } },
+	{ 0x02, 1, P55C, { 0, 0, 0, 0, 0, 0, 0, 0 } },
+	{ 0x10, 0, P55C, { 0, 0, 0, 0, 0, 0, 0, 0 } },
+	{ 0x10, 1, P55C, { 0, 0, 0, 0, 0, 0, 0, 0 } },
 };
 
-static const uint64_t want_16[8] = { 0, 9, 6, 15, 0, 10, 7, 17 };
-static const uint64_t want_28[8] = { 0, 11, 9, 20, 0, 10, 7, 17 };
+static const uint64_t want_16[8] = { 0, 9, 6, 15, 0, 9, 6, 15 };
+static const uint64_t want_28[8] = { 0, 11, 9, 20, 0, 0, 0, 0 };
 
 static void feed_stream(void)
 {
@@ -481,6 +518,101 @@ static void test_cc_counts_at(void **state)
 					 cc >> 2 & 1, cc >> 1 & 1, cc & 1, cpl,
 					 got, cc_table[cc][cpl]);
 		}
+}
+
+/* ==== 2b. the event table's semantic counts ============================ */
+
+/* What each modelled event counts, as SEM_BIT masks (pmu/sem.h), by hand
+ * from the event names of SDM Table 19-38: the Pentium counts far
+ * transfers among branches (0x12) and taken branches (0x32).  Every other
+ * (code, counter, CPU) that selects an event has sem 0. */
+static const struct {
+	unsigned code, ctr;
+	int mmx_only;
+	const char *name;
+	uint32_t sem;
+} modelled[] = {
+	{ 0x00, 0, 0, "DATA_READ", SEM_BIT(SEM_LOADS) },
+	{ 0x00, 1, 0, "DATA_READ", SEM_BIT(SEM_LOADS) },
+	{ 0x01, 0, 0, "DATA_WRITE", SEM_BIT(SEM_STORES) },
+	{ 0x01, 1, 0, "DATA_WRITE", SEM_BIT(SEM_STORES) },
+	{ 0x0f, 0, 0, "ANY_SEGMENT_REGISTER_LOADED", SEM_BIT(SEM_SEGLOADS) },
+	{ 0x0f, 1, 0, "ANY_SEGMENT_REGISTER_LOADED", SEM_BIT(SEM_SEGLOADS) },
+	{ 0x12, 0, 0, "BRANCHES", SEM_BIT(SEM_BRANCHES) | SEM_BIT(SEM_FAR) },
+	{ 0x12, 1, 0, "BRANCHES", SEM_BIT(SEM_BRANCHES) | SEM_BIT(SEM_FAR) },
+	{ 0x16, 0, 0, "INSTRUCTIONS_EXECUTED", SEM_BIT(SEM_INSTRUCTIONS) },
+	{ 0x16, 1, 0, "INSTRUCTIONS_EXECUTED", SEM_BIT(SEM_INSTRUCTIONS) },
+	{ 0x28, 0, 0, "DATA_READ_OR_WRITE",
+	  SEM_BIT(SEM_LOADS) | SEM_BIT(SEM_STORES) },
+	{ 0x28, 1, 0, "DATA_READ_OR_WRITE",
+	  SEM_BIT(SEM_LOADS) | SEM_BIT(SEM_STORES) },
+	{ 0x32, 1, 1, "TAKEN_BRANCHES", SEM_BIT(SEM_TAKEN) | SEM_BIT(SEM_FAR) },
+	{ 0x39, 0, 1, "RETURNS", SEM_BIT(SEM_RETURNS) },
+};
+
+static void test_event_sem_masks(void **state)
+{
+	unsigned seen = 0;
+
+	/* the rows, on the CPUs that have them */
+	for (unsigned i = 0; i < N(modelled); i++)
+		for (int mmx = modelled[i].mmx_only; mmx < 2; mmx++) {
+			const struct p5_event *ev =
+				p5_event_for(modelled[i].code,
+					     modelled[i].ctr, mmx);
+
+			if (!ev)
+				fail_msg("0x%02x CTR%u mmx %d: no event",
+					 modelled[i].code, modelled[i].ctr,
+					 mmx);
+			assert_string_equal(ev->name, modelled[i].name);
+			if (ev->sem != modelled[i].sem)
+				fail_msg("%s (0x%02x CTR%u): sem 0x%x, want 0x%x",
+					 ev->name, ev->code, modelled[i].ctr,
+					 ev->sem, modelled[i].sem);
+			assert_null(ev->why_not);
+			assert_false(ev->duration);
+		}
+	/* every other event: sem 0, with the reason the trace cannot see it;
+	 * no mask names a count past SEM_ARCH_NR (clocks are CC 1xx's) */
+	for (int mmx = 0; mmx < 2; mmx++)
+	for (unsigned ctr = 0; ctr < 2; ctr++)
+	for (unsigned code = 0; code < 64; code++) {
+		const struct p5_event *ev = p5_event_for(code, ctr, mmx);
+		int listed = 0;
+
+		if (!ev)
+			continue;
+		for (unsigned i = 0; i < N(modelled); i++)
+			listed |= modelled[i].code == code &&
+				  modelled[i].ctr == ctr;
+		if (listed) {
+			seen++;
+			assert_int_equal(ev->sem & ~((1u << SEM_ARCH_NR) - 1),
+					 0);
+			continue;
+		}
+		if (ev->sem != 0)
+			fail_msg("%s (0x%02x CTR%u): sem 0x%x, want 0 (not "
+				 "modelled)", ev->name, code, ctr, ev->sem);
+		if (!ev->why_not || !ev->why_not[0])
+			fail_msg("%s (0x%02x CTR%u): sem 0 without a reason",
+				 ev->name, code, ctr);
+	}
+	/* 12 original-Pentium rows on both CPUs, 14 with MMX */
+	assert_int_equal(seen, 12 + 14);
+	/* spot checks on unmodelled events */
+	assert_int_equal(p5_event_for(0x02, 0, 0)->sem, 0);	/* TLB miss */
+	assert_int_equal(p5_event_for(0x0c, 1, 0)->sem, 0);	/* code read */
+	assert_int_equal(p5_event_for(0x17, 0, 1)->sem, 0);	/* V pipe */
+	assert_int_equal(p5_event_for(0x18, 1, 1)->sem, 0);	/* duration */
+	assert_int_equal(p5_event_for(0x22, 0, 0)->sem, 0);	/* FLOPS */
+	assert_int_equal(p5_event_for(0x37, 0, 1)->sem, 0);	/* ret pred. */
+	assert_int_equal(p5_event_for(0x32, 0, 1)->sem, 0);	/* FP stalls */
+	/* 0x39 on CTR1 and the MMX codes on a P54C select nothing */
+	assert_null(p5_event_for(0x39, 1, 1));
+	assert_null(p5_event_for(0x39, 0, 0));
+	assert_null(p5_event_for(0x32, 1, 0));
 }
 
 /* ==== 3. the reference model =========================================== */
@@ -737,6 +869,9 @@ static void test_model_rdpmc(void **state)
 	assert_int_equal(p5m->rdpmc(0, &v), VEC_UD);
 }
 
+/* The model claims CESR, CTR0 and CTR1 only: other MSRs answer
+ * BE_NOT_MODELLED (not a vector: a Pentium may have them), and the three
+ * keep their values. */
 static void test_model_unknown_msrs(void **state)
 {
 	static const uint32_t msrs[] = {
@@ -751,14 +886,95 @@ static void test_model_unknown_msrs(void **state)
 	for (unsigned i = 0; i < N(msrs); i++) {
 		uint64_t v = 99;
 
-		if (p5m->rdmsr(msrs[i], &v) != VEC_GP)
-			fail_msg("RDMSR 0x%x not #GP", msrs[i]);
-		if (p5m->wrmsr(msrs[i], 0) != VEC_GP)
-			fail_msg("WRMSR 0x%x not #GP", msrs[i]);
+		if (p5m->rdmsr(msrs[i], &v) != BE_NOT_MODELLED)
+			fail_msg("RDMSR 0x%x not BE_NOT_MODELLED", msrs[i]);
+		if (p5m->wrmsr(msrs[i], 0) != BE_NOT_MODELLED)
+			fail_msg("WRMSR 0x%x not BE_NOT_MODELLED", msrs[i]);
 	}
 	assert_int_equal(rd(P5_MSR_CESR), 0x01a802d6);
 	assert_int_equal(rd(P5_MSR_CTR0), 3);
 	assert_int_equal(rd(P5_MSR_CTR1), 4);
+}
+
+/* While a model is live, #UD and #GP are hooked so that a real RDPMC
+ * instruction (0F 33) is answered as the modelled CPU would: the counter
+ * in EDX:EAX and RIP past the instruction, or the model's fault.  Only
+ * CPL 0 frames, and CPL 3 on a CPU without RDPMC (#UD decides before
+ * CR4.PCE is read), can run on the host: the CR4.PCE rule at CPL 3 is
+ * p5/rdpmc-cpl3-* on the target. */
+static void test_model_rdpmc_insn(void **state)
+{
+	static const uint8_t rdpmc[] = { 0x0f, 0x33, 0x90 };
+	static const uint8_t rdtsc[] = { 0x0f, 0x31, 0x90 };
+	static const uint8_t ud2[] = { 0x0f, 0x0b, 0x90 };
+	struct trap_frame tf, before;
+
+	start(P55C);
+	assert_non_null(hooks[VEC_UD]);
+	assert_ptr_equal(hooks[VEC_UD], hooks[VEC_GP]);
+	wr(P5_MSR_CTR0, 0x0011223344ull);
+	wr(P5_MSR_CTR1, 0xab12345678ull);
+
+	/* CPL 0 RDPMC 1 from #UD (QEMU has none) and from #GP */
+	for (unsigned vec = VEC_UD; vec <= VEC_GP; vec += VEC_GP - VEC_UD) {
+		memset(&tf, 0, sizeof(tf));
+		tf.vector = vec;
+		tf.rip = (uint64_t)(uintptr_t)rdpmc;
+		tf.cs = 0x08;
+		tf.rcx = 1;
+		tf.rax = tf.rdx = 0xdeadbeefdeadbeefull;
+		assert_int_equal(hooks[vec](&tf), 1);
+		assert_int_equal(tf.rax, 0x12345678);
+		assert_int_equal(tf.rdx, 0xab);
+		assert_int_equal(tf.rip, (uint64_t)(uintptr_t)rdpmc + 2);
+	}
+	/* counter 0; ECX's upper half of RCX ignored */
+	memset(&tf, 0, sizeof(tf));
+	tf.vector = VEC_UD;
+	tf.rip = (uint64_t)(uintptr_t)rdpmc;
+	tf.rcx = 0xffffffff00000000ull;
+	assert_int_equal(hooks[VEC_UD](&tf), 1);
+	assert_int_equal(tf.rax, 0x11223344);
+	assert_int_equal(tf.rdx, 0x00);
+
+	/* an invalid counter: the model's #GP(0), RIP stays */
+	memset(&tf, 0, sizeof(tf));
+	tf.vector = VEC_UD;
+	tf.error = 5;
+	tf.rip = (uint64_t)(uintptr_t)rdpmc;
+	tf.rcx = 2;
+	assert_int_equal(hooks[VEC_UD](&tf), 0);
+	assert_int_equal(tf.vector, VEC_GP);
+	assert_int_equal(tf.error, 0);
+	assert_int_equal(tf.rip, (uint64_t)(uintptr_t)rdpmc);
+
+	/* not RDPMC: the frame is left alone */
+	for (unsigned k = 0; k < 2; k++) {
+		memset(&tf, 0, sizeof(tf));
+		tf.vector = VEC_UD;
+		tf.rip = (uint64_t)(uintptr_t)(k ? ud2 : rdtsc);
+		tf.rcx = 1;
+		before = tf;
+		assert_int_equal(hooks[VEC_UD](&tf), 0);
+		assert_memory_equal(&tf, &before, sizeof(tf));
+	}
+
+	/* P54C: no RDPMC instruction, #UD at CPL 0 and CPL 3 alike */
+	start(P54C);
+	for (unsigned cs = 0x08; cs <= 0x2b; cs += 0x2b - 0x08) {
+		memset(&tf, 0, sizeof(tf));
+		tf.vector = VEC_GP;
+		tf.rip = (uint64_t)(uintptr_t)rdpmc;
+		tf.cs = cs;
+		assert_int_equal(hooks[VEC_GP](&tf), 0);
+		assert_int_equal(tf.vector, VEC_UD);
+		assert_int_equal(tf.rip, (uint64_t)(uintptr_t)rdpmc);
+	}
+
+	/* no live model: the hooks are gone */
+	model_activate(NULL);
+	assert_null(hooks[VEC_UD]);
+	assert_null(hooks[VEC_GP]);
 }
 
 /* ==== 4. the driver: half/shadow logic ================================= */
@@ -873,14 +1089,14 @@ static void test_driver_halves(void **state)
 
 	init_driver(P55C, 0);
 	program_ok(0, 0x16, 3, 1, 0x000002d6);
-	program_ok(1, 0x28, 6, 0, 0x01a802d6);
+	program_ok(1, 0x01, 6, 0, 0x018102d6);
 	feed_stream();
 	assert_int_equal(p5_read(0, &v, &e), 0);
 	assert_int_equal(v, 15);
 	assert_int_equal(p5_read(1, &v, &e), 0);
-	assert_int_equal(v, 7);		/* clocks at CPL 3 */
+	assert_int_equal(v, 4);		/* clocks with a store, CPL 3 */
 	/* reprogram CTR0: CTR1's half stays */
-	program_ok(0, 0x12, 2, 0, 0x01a80092);
+	program_ok(0, 0x12, 2, 0, 0x01810092);
 	/* CTR1 first, then CTR0, over a CESR the firmware left */
 	init_driver(P55C, 0x00000129);
 	program_ok(1, 0x32, 1, 1, 0x02720129);
@@ -1200,6 +1416,82 @@ static void test_driver_rdpmc(void **state)
 	assert_int_equal(v, 0);
 }
 
+/* Pentium erratum 74 (family 5 model 4 stepping 4, or stepping 3 of an
+ * OverDrive, type 1): on hardware the driver does not use RDPMC, says so,
+ * and issues none; on the model (no erratum to avoid) it does. */
+static void test_driver_erratum74(void **state)
+{
+	static const struct {
+		unsigned family, model, stepping, type;
+		int erratum;
+	} sigs[] = {
+		{ 5, 4, 4, 0, 1 }, { 5, 4, 3, 1, 1 }, { 5, 4, 4, 1, 1 },
+		{ 5, 4, 3, 0, 0 }, { 5, 4, 5, 0, 0 }, { 5, 4, 1, 1, 0 },
+		{ 5, 8, 4, 0, 0 }, { 5, 8, 3, 1, 0 }, { 5, 2, 4, 0, 0 },
+		{ 6, 4, 4, 0, 0 },
+	};
+	struct pmu_err e = { "" };
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < N(sigs); i++) {
+		struct cpu_sig sg = { 0 };
+
+		sg.family = sigs[i].family;
+		sg.model = sigs[i].model;
+		sg.stepping = sigs[i].stepping;
+		sg.type = sigs[i].type;
+		if ((p5_erratum74(&sg) != 0) != sigs[i].erratum)
+			fail_msg("family %u model %u stepping %u type %u: "
+				 "erratum74 %d", sg.family, sg.model,
+				 sg.stepping, sg.type, p5_erratum74(&sg));
+	}
+
+	for (unsigned i = 0; i < N(sigs); i++) {
+		int has;
+
+		if (sigs[i].family != 5)
+			continue;
+		init_driver(sigs[i].model, 0);
+		fake_cpu.sig.stepping = sigs[i].stepping;
+		fake_cpu.sig.type = sigs[i].type;
+		has = p5_has_rdpmc();
+		assert_int_equal(p5_write(0, 0x42, &e), 0);
+
+		/* on the model: usable wherever the instruction exists */
+		assert_int_equal(p5_rdpmc_usable() != 0, has);
+		be.rdpmc = 0;
+		v = 0;
+		if (has) {
+			assert_int_equal(p5_rdpmc(0, &v, &e), 0);
+			assert_int_equal(v, 0x42);
+		} else {
+			assert_int_equal(p5_rdpmc(0, &v, &e), -1);
+			assert_int_equal(e.vector, VEC_UD);
+		}
+		assert_int_equal(be.rdpmc, 1);
+
+		/* on hardware: not with the erratum */
+		stub_backend.id = BE_HW;
+		assert_int_equal(p5_rdpmc_usable() != 0,
+				 has && !sigs[i].erratum);
+		be.rdpmc = 0;
+		memset(&e, 0, sizeof(e));
+		if (has && sigs[i].erratum) {
+			assert_int_equal(p5_rdpmc(0, &v, &e), -1);
+			assert_int_equal(e.vector, 0);
+			if (!strstr(e.msg, "74"))
+				fail_msg("message does not name erratum 74: "
+					 "\"%s\"", e.msg);
+			assert_int_equal(be.rdpmc, 0);
+		} else {
+			assert_int_equal(be.rdpmc, 0);
+			(void)p5_rdpmc(0, &v, &e);
+			assert_int_equal(be.rdpmc, 1);
+		}
+		stub_backend.id = BE_MODEL;
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1210,6 +1502,8 @@ int main(void)
 		cmocka_unit_test(test_cesr_reserved),
 		/* 2. counter control */
 		cmocka_unit_test(test_cc_counts_at),
+		/* 2b. event table */
+		cmocka_unit_test(test_event_sem_masks),
 		/* 3. model */
 		cmocka_unit_test(test_model_registered),
 		cmocka_unit_test(test_model_reset),
@@ -1221,6 +1515,7 @@ int main(void)
 		cmocka_unit_test(test_model_reserved_writes),
 		cmocka_unit_test(test_model_rdpmc),
 		cmocka_unit_test(test_model_unknown_msrs),
+		cmocka_unit_test(test_model_rdpmc_insn),
 		/* 4. driver */
 		cmocka_unit_test(test_driver_init_fault),
 		cmocka_unit_test(test_driver_init_reads_cesr),
@@ -1232,6 +1527,7 @@ int main(void)
 		cmocka_unit_test(test_driver_backend_faults),
 		cmocka_unit_test(test_driver_program_then_start),
 		cmocka_unit_test(test_driver_rdpmc),
+		cmocka_unit_test(test_driver_erratum74),
 	};
 
 	return cmocka_run_group_tests_name("p5", tests, NULL, NULL);

@@ -69,14 +69,9 @@ static inline uint64_t p5_duration(const struct pmu_run *r, unsigned ctr,
 {
 	struct p5_half h = p5_half_of(&r->cfg[ctr]);
 	const struct p5_event *ev = p5_event_for(h.es, ctr, p5_has_rdpmc());
-	unsigned s;
 
 	*modelled = ev && p5_duration_modelled(ev);
-	if (!*modelled)
-		return 0;
-	for (s = 0; !(ev->sem & SEM_BIT(s)); s++)
-		;
-	return r->oc.steps_with[r->cpl][s];
+	return *modelled ? r->oc.steps_with[r->cpl][p5_duration_sem(ev)] : 0;
 }
 
 /*
