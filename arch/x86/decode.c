@@ -13,12 +13,12 @@ struct ctx {
 	unsigned len;		/* bytes consumed so far */
 	int too_long;		/* tried to read past MAX_INSN bytes */
 	int opsize16, addr32, rep;
-	unsigned rex;		/* the REX byte's WRXB bits, 0 without one */
+	unsigned rex;		/* the REX byte's WRXB bits, or 0 */
 	unsigned seg;		/* MEM_FS or MEM_GS from the last segment
 				 * override, else 0 */
 	unsigned modrm_mod, modrm_reg, modrm_rm;
 	int has_modrm;
-	struct mem_operand ea;	/* the ModRM memory operand, when mod != 3 */
+	struct mem_operand ea;	/* the ModRM memory operand (mod != 3) */
 	unsigned n_mem;
 	struct mem_operand mem[DEC_MAX_MEM];
 };
@@ -437,9 +437,9 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 	switch (op) {
 	case 0x63:		/* MOVSXD: reads 32 bits, 16 with 66 alone */
 		return load_e(c, size_v(c) == 2 ? 2 : 4);
-	case 0x84: case 0x8a:				/* TEST, MOV Gb,Eb */
+	case 0x84: case 0x8a:			/* TEST, MOV Gb,Eb */
 		return load_e(c, 1);
-	case 0x85: case 0x8b:				/* TEST, MOV Gv,Ev */
+	case 0x85: case 0x8b:			/* TEST, MOV Gv,Ev */
 		return load_e(c, size_v(c));
 	case 0x69:					/* IMUL Gv,Ev,Iz */
 		modrm(c);

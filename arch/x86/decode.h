@@ -41,12 +41,12 @@ enum {
  */
 enum {
 	MEM_NOREG = 0xff,	/* base or index: none */
-	MEM_RIP = 0xfe,		/* base: the next instruction's address */
+	MEM_RIP = 0xfe,		/* base: the next instruction */
 };
 
 enum {
 	MEM_STORE = 1u << 0,	/* a store (else a load) */
-	MEM_ADDR32 = 1u << 1,	/* 67 prefix: the offset wraps to 32 bits */
+	MEM_ADDR32 = 1u << 1,	/* 67: the offset wraps to 32 bits */
 	MEM_FS = 1u << 2,	/* FS base added (IA32_FS_BASE) */
 	MEM_GS = 1u << 3,	/* GS base added (IA32_GS_BASE) */
 };

@@ -7,7 +7,8 @@
 
 #define DR7_ENABLES 0xffull	/* L0-L3, G0-G3 (SDM Vol. 3B §17.2.4) */
 #define DECODE_CACHE 256	/* direct-mapped by RIP */
-#define EFLAGS_RF (1ull << 16)	/* SDM Vol. 1 §3.4.3, Figure 3-8 (253665) */
+/* RFLAGS.RF: SDM Vol. 1 §3.4.3, Figure 3-8 (order no. 253665) */
+#define EFLAGS_RF (1ull << 16)
 /* SDM Vol. 4 Table 2-2 (order no. 335592) */
 #define MSR_FS_BASE 0xc0000100u
 #define MSR_GS_BASE 0xc0000101u

@@ -54,7 +54,7 @@ struct insn_event {
 	uint64_t next_rip;
 	uint8_t cpl;		/* CPL it executed at */
 	uint8_t retired;	/* 0 for a REP iteration that is not the last */
-	uint16_t flags;		/* DEC_* from decode.h, plus EV_* below */
+	uint16_t flags;		/* DEC_* (decode.h), plus EV_* below */
 	uint32_t iterations;	/* REP iterations done by this step */
 	uint32_t loads, stores;	/* data accesses done by this step */
 	uint32_t more;		/* aggregated: the same step happened this
@@ -65,7 +65,7 @@ struct insn_event {
 	 * from the registers before it. */
 	uint8_t n_access;
 	struct mem_access access[EV_MAX_ACCESS];
-	const struct step_regs *after;	/* valid during the sink call only */
+	const struct step_regs *after;	/* valid in the sink call only */
 };
 
 #define EV_TAKEN (1u << 15)	/* a branch that transferred control */

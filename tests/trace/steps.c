@@ -35,7 +35,7 @@
 struct step {
 	struct insn_event e;	/* e.after is not kept: see after */
 	struct step_regs after;
-	uint64_t tos;		/* the quadword at the after-state RSP, read
+	uint64_t tos;		/* the quadword at the after RSP, read
 				 * during the step's sink call */
 	int has_after;
 };
@@ -245,8 +245,8 @@ static unsigned check_movabs(struct tcase *t, unsigned i, int reg,
 		      (unsigned long long)bench_gpr_values[reg]);
 	for (int g = 0; b && g < 16; g++)
 		bad += !check(t, g == reg || a->gpr[g] == b->gpr[g], "step "
-			      "%u: movabs into r%d changed r%d: 0x%llx -> 0x%llx",
-			      i, reg, g, (unsigned long long)b->gpr[g],
+			      "%u: movabs into r%d changed r%d: 0x%llx -> "
+			      "0x%llx", i, reg, g, (unsigned long long)b->gpr[g],
 			      (unsigned long long)a->gpr[g]);
 	return bad;
 }
@@ -256,7 +256,7 @@ static unsigned check_push(struct tcase *t, unsigned i, int reg)
 	const struct step *s = &rec.s[i];
 	const struct step_regs *b = before(i);
 
-	if (!b)		/* the first step: only its stack slot is known */
+	if (!b)		/* the first step: only its stack slot known */
 		return 0;
 	return !check(t, s->after.gpr[4] == b->gpr[4] - 8 &&
 		      s->tos == b->gpr[reg], "step %u: push r%d: rsp 0x%llx -> "
@@ -343,8 +343,8 @@ static unsigned check_call_ret(struct tcase *t)
 			calls++;
 			ret_addr = s->tos;
 			bad += !check(t, s->after.gpr[4] == b->gpr[4] - 8,
-				      "step %u: CALL moved RSP 0x%llx -> 0x%llx",
-				      i, (unsigned long long)b->gpr[4],
+				      "step %u: CALL moved RSP 0x%llx -> "
+				      "0x%llx", i, (unsigned long long)b->gpr[4],
 				      (unsigned long long)s->after.gpr[4]);
 		} else if (code(s)[0] == 0xc3 && i + 1 < rec.n) {
 			bad += !check(t, s->after.rip == ret_addr &&
@@ -437,8 +437,9 @@ static unsigned check_every_access(struct tcase *t, const struct run *r)
 			bad += !check(t, in(m->addr, m->size, d, d + size) ||
 				      in(m->addr, m->size, sp - STACK_WINDOW,
 					 sp + 8), "%s cpl=%d step %u: %s %u "
-				      "at 0x%llx: outside data [0x%llx, +0x%llx) "
-				      "and stack [0x%llx - %u, +8)", r->b->name,
+				      "at 0x%llx: outside data [0x%llx, "
+				      "+0x%llx) and stack [0x%llx - %u, +8)",
+				      r->b->name,
 				      r->cpl, i, m->store ? "store" : "load",
 				      m->size, (unsigned long long)m->addr,
 				      (unsigned long long)d,
