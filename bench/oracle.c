@@ -45,6 +45,11 @@ void bench_init(bench_alloc_fn alloc)
 	alloc_pages = alloc;
 }
 
+void *bench_alloc(uint64_t bytes, uint64_t align)
+{
+	return alloc_pages ? alloc_pages(bytes, align) : NULL;
+}
+
 void *bench_data(const struct bench *b)
 {
 	uint64_t size = b->data_size ? b->data_size : 64;

@@ -6,14 +6,26 @@
 
 #define MAX_INSN 15		/* SDM Vol. 2 §2.3.11: longer raises #GP */
 
+enum { REG_RSP = 4, REG_RBP = 5, REG_RSI = 6, REG_RDI = 7 };
+
 struct ctx {
 	const uint8_t *p;
 	unsigned len;		/* bytes consumed so far */
 	int too_long;		/* tried to read past MAX_INSN bytes */
-	int opsize16, rex_w, rep;
+	int opsize16, addr32, rep;
+	unsigned rex;		/* the REX byte's WRXB bits, or 0 */
+	unsigned seg;		/* MEM_FS or MEM_GS from the last segment
+				 * override, else 0 */
 	unsigned modrm_mod, modrm_reg, modrm_rm;
 	int has_modrm;
+	struct mem_operand ea;	/* the ModRM memory operand (mod != 3) */
+	unsigned n_mem;
+	struct mem_operand mem[DEC_MAX_MEM];
 };
+
+#define REX_W 8u
+#define REX_X 2u
+#define REX_B 1u
 
 /* Never reads past the 15th byte: the code may end at a page boundary. */
 static uint8_t next(struct ctx *c)
@@ -25,8 +37,36 @@ static uint8_t next(struct ctx *c)
 	return c->p[c->len++];
 }
 
-/* ModRM, SIB and displacement (SDM Vol. 2 §2.1.5, Tables 2-2 and 2-3;
- * 64-bit mode: mod=00 rm=101 is RIP+disp32). */
+/* A little-endian displacement of 1 or 4 bytes, sign-extended. */
+static int32_t disp(struct ctx *c, unsigned bytes)
+{
+	uint32_t v = 0;
+
+	for (unsigned i = 0; i < bytes; i++)
+		v |= (uint32_t)next(c) << (8 * i);
+	return bytes == 1 ? (int8_t)v : (int32_t)v;
+}
+
+/* SIB (SDM Vol. 2A §2.1.5 Table 2-3, §2.2.1.2 Table 2-5, order no.
+ * 253666): index 100b without REX.X is no index; base 101b with mod 00 is
+ * no base and a disp32, whatever REX.B says. */
+static void sib(struct ctx *c)
+{
+	uint8_t b = next(c);
+	unsigned index = (b >> 3 & 7) | (c->rex & REX_X ? 8 : 0);
+
+	c->ea.scale = b >> 6;
+	c->ea.index = index == REG_RSP ? MEM_NOREG : (uint8_t)index;
+	if (c->modrm_mod == 0 && (b & 7) == 5) {
+		c->ea.base = MEM_NOREG;
+		c->ea.disp = disp(c, 4);
+	} else {
+		c->ea.base = (uint8_t)((b & 7) | (c->rex & REX_B ? 8 : 0));
+	}
+}
+
+/* ModRM, SIB and displacement (SDM Vol. 2A §2.1.5 Tables 2-2 and 2-3;
+ * 64-bit mode: mod=00 rm=101 is RIP+disp32, §2.2.1.6), kept in c->ea. */
 static void modrm(struct ctx *c)
 {
 	uint8_t m = next(c);
@@ -37,18 +77,22 @@ static void modrm(struct ctx *c)
 	c->modrm_rm = m & 7;
 	if (c->modrm_mod == 3)
 		return;
+	c->ea.disp = 0;
+	c->ea.index = MEM_NOREG;
+	c->ea.scale = 0;
+	c->ea.flags = (uint8_t)(c->seg | (c->addr32 ? MEM_ADDR32 : 0));
 	if (c->modrm_rm == 4) {
-		uint8_t sib = next(c);
-
-		if (c->modrm_mod == 0 && (sib & 7) == 5)
-			c->len += 4;
+		sib(c);
 	} else if (c->modrm_mod == 0 && c->modrm_rm == 5) {
-		c->len += 4;
+		c->ea.base = MEM_RIP;
+		c->ea.disp = disp(c, 4);
+	} else {
+		c->ea.base = (uint8_t)(c->modrm_rm | (c->rex & REX_B ? 8 : 0));
 	}
 	if (c->modrm_mod == 1)
-		c->len += 1;
+		c->ea.disp = disp(c, 1);
 	else if (c->modrm_mod == 2)
-		c->len += 4;
+		c->ea.disp = disp(c, 4);
 }
 
 static int is_mem(const struct ctx *c)
@@ -60,20 +104,77 @@ static int is_mem(const struct ctx *c)
  * §2.2.1.2, Table 2-4). */
 static unsigned imm_z(const struct ctx *c)
 {
-	return c->opsize16 && !c->rex_w ? 2 : 4;
+	return c->opsize16 && !(c->rex & REX_W) ? 2 : 4;
+}
+
+/* The operand size of a v operand: 8 with REX.W, 2 with 66, else 4. */
+static unsigned size_v(const struct ctx *c)
+{
+	return c->rex & REX_W ? 8 : c->opsize16 ? 2 : 4;
+}
+
+/* Stack operations in 64-bit mode: 8 bytes, 2 with 66 alone (SDM Vol. 1
+ * §6.2.5, order no. 253665; Vol. 2A §2.2.1.7). */
+static unsigned size_stack(const struct ctx *c)
+{
+	return c->opsize16 && !(c->rex & REX_W) ? 2 : 8;
+}
+
+static void add_mem(struct ctx *c, struct mem_operand m, unsigned size,
+		    unsigned store)
+{
+	if (c->n_mem >= DEC_MAX_MEM)
+		return;
+	m.size = (uint8_t)size;
+	m.flags = (uint8_t)(m.flags | (store ? MEM_STORE : 0));
+	c->mem[c->n_mem++] = m;
+}
+
+/* The ModRM operand, when it is memory: a load, a store, or both. */
+static void ea_load(struct ctx *c, unsigned size)
+{
+	if (is_mem(c))
+		add_mem(c, c->ea, size, 0);
+}
+
+static void ea_store(struct ctx *c, unsigned size)
+{
+	if (is_mem(c))
+		add_mem(c, c->ea, size, 1);
+}
+
+/* An implicit access at reg + disp, no segment override, 64-bit address
+ * size (67 does not change the stack's: SDM Vol. 1 §6.2.5). */
+static void implicit(struct ctx *c, unsigned reg, int32_t d, unsigned size,
+		     unsigned store)
+{
+	struct mem_operand m = { d, (uint8_t)reg, MEM_NOREG, 0, 0, 0 };
+
+	add_mem(c, m, size, store);
+}
+
+static void push_slot(struct ctx *c, unsigned size)
+{
+	implicit(c, REG_RSP, -(int32_t)size, size, 1);
+}
+
+static void pop_slot(struct ctx *c, unsigned size)
+{
+	implicit(c, REG_RSP, 0, size, 0);
 }
 
 static struct insn_class done(struct ctx *c, unsigned flags, unsigned loads,
 			      unsigned stores)
 {
 	struct insn_class k = { (uint8_t)c->len, (uint16_t)flags,
-				(uint8_t)loads, (uint8_t)stores };
+				(uint8_t)loads, (uint8_t)stores,
+				(uint8_t)c->n_mem, { c->mem[0], c->mem[1] } };
 	return k;
 }
 
 static struct insn_class unclassified(void)
 {
-	struct insn_class k = { 0, DEC_UNCLASSIFIED, 0, 0 };
+	struct insn_class k = { 0, DEC_UNCLASSIFIED, 0, 0, 0, { { 0 } } };
 	return k;
 }
 
@@ -95,51 +196,69 @@ static struct insn_class alu(struct ctx *c, uint8_t op)
 		return unclassified();
 	modrm(c);
 	m = is_mem(c);
-	if (form <= 1)	/* memory is the destination */
-		return done(c, 0, m, is_cmp ? 0 : m);
+	ea_load(c, form & 1 ? size_v(c) : 1);
+	if (form <= 1 && !is_cmp) {	/* memory is the destination */
+		ea_store(c, form & 1 ? size_v(c) : 1);
+		return done(c, 0, m, m);
+	}
 	return done(c, 0, m, 0);
 }
 
-/* Group 1 (80, 81, 83): /7 is CMP. */
-static struct insn_class group1(struct ctx *c, unsigned imm)
+/* Read-modify-write of the ModRM operand: a load, then a store. */
+static struct insn_class rmw(struct ctx *c, unsigned size)
+{
+	unsigned m = is_mem(c);
+
+	ea_load(c, size);
+	ea_store(c, size);
+	return done(c, 0, m, m);
+}
+
+/* Group 1 (80 Eb, 81 and 83 Ev): /7 is CMP. */
+static struct insn_class group1(struct ctx *c, unsigned imm, unsigned size)
 {
 	unsigned m;
 
 	modrm(c);
 	c->len += imm;
 	m = is_mem(c);
-	return done(c, 0, m, c->modrm_reg == 7 ? 0 : m);
+	if (c->modrm_reg == 7) {
+		ea_load(c, size);
+		return done(c, 0, m, 0);
+	}
+	return rmw(c, size);
 }
 
 /* Group 2 shifts and rotates: read-modify-write. */
-static struct insn_class group2(struct ctx *c, unsigned imm)
+static struct insn_class group2(struct ctx *c, unsigned imm, unsigned size)
 {
-	unsigned m;
-
 	modrm(c);
 	c->len += imm;
-	m = is_mem(c);
-	return done(c, 0, m, m);
+	return rmw(c, size);
 }
 
 /* Group 3 (F6, F7): /0 /1 TEST E,I; /2 NOT; /3 NEG; /4-/7 MUL IMUL DIV IDIV. */
 static struct insn_class group3(struct ctx *c, int byte)
 {
-	unsigned m;
+	unsigned m, size;
 
 	modrm(c);
 	m = is_mem(c);
+	size = byte ? 1 : size_v(c);
 	if (c->modrm_reg <= 1) {
 		c->len += byte ? 1 : imm_z(c);
+		ea_load(c, size);
 		return done(c, 0, m, 0);
 	}
 	if (c->modrm_reg <= 3)
-		return done(c, 0, m, m);
+		return rmw(c, size);
+	ea_load(c, size);
 	return done(c, 0, m, 0);
 }
 
 /* Group 5 (FF): /0 INC /1 DEC /2 CALL near /3 CALL far /4 JMP near
- * /5 JMP far /6 PUSH. */
+ * /5 JMP far /6 PUSH.  Near CALL and JMP take a 64-bit target and CALL
+ * pushes 8 bytes whatever 66 says (Intel 64: SDM Vol. 2A CALL, JMP). */
 static struct insn_class group5(struct ctx *c)
 {
 	unsigned m;
@@ -149,29 +268,68 @@ static struct insn_class group5(struct ctx *c)
 	switch (c->modrm_reg) {
 	case 0:
 	case 1:
-		return done(c, 0, m, m);
+		return rmw(c, size_v(c));
 	case 2:
+		ea_load(c, 8);
+		push_slot(c, 8);
 		return done(c, DEC_BRANCH | DEC_CALL | DEC_INDIRECT, m, 1);
 	case 4:
+		ea_load(c, 8);
 		return done(c, DEC_BRANCH | DEC_INDIRECT, m, 0);
-	case 6:
+	case 6:		/* the address is formed before RSP moves */
+		ea_load(c, size_stack(c));
+		push_slot(c, size_stack(c));
 		return done(c, 0, m, 1);
 	default:
 		return unclassified();
 	}
 }
 
+/* A string operand: [RSI] in DS (or the override), [RDI] always in ES
+ * (SDM Vol. 2B MOVS, order no. 253667); ESI/EDI with 67. */
+static void string_mem(struct ctx *c, unsigned reg, unsigned size,
+		       unsigned store)
+{
+	struct mem_operand m = { 0, (uint8_t)reg, MEM_NOREG, 0, 0, 0 };
+
+	m.flags = (uint8_t)((reg == REG_RSI ? c->seg : 0) |
+			    (c->addr32 ? MEM_ADDR32 : 0));
+	add_mem(c, m, size, store);
+}
+
+/* Accesses of one iteration: the even opcodes move bytes. */
 static struct insn_class string_op(struct ctx *c, uint8_t op)
 {
 	unsigned flags = c->rep ? DEC_REP_STRING : 0;
+	unsigned size = op & 1 ? size_v(c) : 1;
 
 	switch (op) {
-	case 0xa4: case 0xa5: return done(c, flags, 1, 1);	/* MOVS */
-	case 0xa6: case 0xa7: return done(c, flags, 2, 0);	/* CMPS */
-	case 0xaa: case 0xab: return done(c, flags, 0, 1);	/* STOS */
-	case 0xac: case 0xad: return done(c, flags, 1, 0);	/* LODS */
-	default: return done(c, flags, 1, 0);			/* SCAS */
+	case 0xa4: case 0xa5:					/* MOVS */
+		string_mem(c, REG_RSI, size, 0);
+		string_mem(c, REG_RDI, size, 1);
+		return done(c, flags, 1, 1);
+	case 0xa6: case 0xa7:					/* CMPS */
+		string_mem(c, REG_RSI, size, 0);
+		string_mem(c, REG_RDI, size, 0);
+		return done(c, flags, 2, 0);
+	case 0xaa: case 0xab:					/* STOS */
+		string_mem(c, REG_RDI, size, 1);
+		return done(c, flags, 0, 1);
+	case 0xac: case 0xad:					/* LODS */
+		string_mem(c, REG_RSI, size, 0);
+		return done(c, flags, 1, 0);
+	default:						/* SCAS */
+		string_mem(c, REG_RDI, size, 0);
+		return done(c, flags, 1, 0);
 	}
+}
+
+/* ModRM then a load of its memory operand (G, E forms). */
+static struct insn_class load_e(struct ctx *c, unsigned size)
+{
+	modrm(c);
+	ea_load(c, size);
+	return done(c, 0, is_mem(c), 0);
 }
 
 static struct insn_class two_byte(struct ctx *c)
@@ -182,12 +340,11 @@ static struct insn_class two_byte(struct ctx *c)
 		c->len += 4;
 		return done(c, DEC_BRANCH | DEC_COND, 0, 0);
 	}
-	if (op >= 0x40 && op <= 0x4f) {		/* CMOVcc: always reads */
-		modrm(c);
-		return done(c, 0, is_mem(c), 0);
-	}
+	if (op >= 0x40 && op <= 0x4f)		/* CMOVcc: always reads */
+		return load_e(c, size_v(c));
 	if (op >= 0x90 && op <= 0x9f) {		/* SETcc */
 		modrm(c);
+		ea_store(c, 1);
 		return done(c, 0, 0, is_mem(c));
 	}
 	if (op >= 0xc8 && op <= 0xcf)		/* BSWAP */
@@ -201,12 +358,18 @@ static struct insn_class two_byte(struct ctx *c)
 	case 0x31:				/* RDTSC */
 		return done(c, 0, 0, 0);
 	case 0xaf:				/* IMUL Gv,Ev */
-	case 0xb6: case 0xb7: case 0xbe: case 0xbf:	/* MOVZX/MOVSX */
-		modrm(c);
-		return done(c, 0, is_mem(c), 0);
+		return load_e(c, size_v(c));
+	case 0xb6: case 0xbe:			/* MOVZX/MOVSX Gv,Eb */
+		return load_e(c, 1);
+	case 0xb7: case 0xbf:			/* MOVZX/MOVSX Gv,Ew */
+		return load_e(c, 2);
+	/* PUSH Sreg stores a slot of the operand size; some processors
+	 * write only its low 16 bits (SDM Vol. 2B PUSH). */
 	case 0xa0: case 0xa8:			/* PUSH FS/GS */
+		push_slot(c, size_stack(c));
 		return done(c, 0, 0, 1);
 	case 0xa1: case 0xa9:			/* POP FS/GS */
+		pop_slot(c, size_stack(c));
 		return done(c, DEC_SEGLOAD, 1, 0);
 	case 0x05:				/* SYSCALL */
 		return done(c, DEC_FAR, 0, 0);
@@ -215,14 +378,42 @@ static struct insn_class two_byte(struct ctx *c)
 	}
 }
 
+/* POP Ev: loads the stack slot, then stores it; an address through RSP
+ * is formed after RSP is incremented (SDM Vol. 2B POP). */
+static struct insn_class pop_ev(struct ctx *c)
+{
+	unsigned size = size_stack(c);
+
+	pop_slot(c, size);
+	if (is_mem(c) && c->ea.base == REG_RSP)
+		c->ea.disp += (int32_t)size;
+	ea_store(c, size);
+	return done(c, 0, 1, is_mem(c));
+}
+
+/* Far RET pops RIP then CS, each a slot of the operand size: 4 bytes by
+ * default in 64-bit mode, 8 with REX.W, 2 with 66 (SDM Vol. 2B RET). */
+static struct insn_class ret_far(struct ctx *c)
+{
+	unsigned size = size_v(c);
+
+	pop_slot(c, size);
+	implicit(c, REG_RSP, (int32_t)size, size, 0);
+	return done(c, DEC_FAR | DEC_SEGLOAD, 2, 0);
+}
+
 static struct insn_class one_byte(struct ctx *c, uint8_t op)
 {
 	if (op < 0x40 && (op & 7) < 6)
 		return alu(c, op);
-	if (op >= 0x50 && op <= 0x57)			/* PUSH r */
+	if (op >= 0x50 && op <= 0x57) {			/* PUSH r */
+		push_slot(c, size_stack(c));
 		return done(c, 0, 0, 1);
-	if (op >= 0x58 && op <= 0x5f)			/* POP r */
+	}
+	if (op >= 0x58 && op <= 0x5f) {			/* POP r */
+		pop_slot(c, size_stack(c));
 		return done(c, 0, 1, 0);
+	}
 	if (op >= 0x70 && op <= 0x7f) {			/* Jcc rel8 */
 		c->len += 1;
 		return done(c, DEC_BRANCH | DEC_COND, 0, 0);
@@ -234,7 +425,7 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 		return done(c, 0, 0, 0);
 	}
 	if (op >= 0xb8 && op <= 0xbf) {			/* MOV r, Iv */
-		c->len += c->rex_w ? 8 : imm_z(c);
+		c->len += c->rex & REX_W ? 8 : imm_z(c);
 		return done(c, 0, 0, 0);
 	}
 	if (op >= 0xe0 && op <= 0xe3) {			/* LOOPcc, JrCXZ */
@@ -244,52 +435,62 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 	if (op >= 0xa4 && op <= 0xaf && op != 0xa8 && op != 0xa9)
 		return string_op(c, op);
 	switch (op) {
-	case 0x63:					/* MOVSXD */
-	case 0x84: case 0x85:				/* TEST E,G */
-	case 0x8a: case 0x8b:				/* MOV G,E */
-		modrm(c);
-		return done(c, 0, is_mem(c), 0);
+	case 0x63:		/* MOVSXD: reads 32 bits, 16 with 66 alone */
+		return load_e(c, size_v(c) == 2 ? 2 : 4);
+	case 0x84: case 0x8a:			/* TEST, MOV Gb,Eb */
+		return load_e(c, 1);
+	case 0x85: case 0x8b:			/* TEST, MOV Gv,Ev */
+		return load_e(c, size_v(c));
 	case 0x69:					/* IMUL Gv,Ev,Iz */
 		modrm(c);
 		c->len += imm_z(c);
+		ea_load(c, size_v(c));
 		return done(c, 0, is_mem(c), 0);
 	case 0x6b:					/* IMUL Gv,Ev,Ib */
 		modrm(c);
 		c->len += 1;
+		ea_load(c, size_v(c));
 		return done(c, 0, is_mem(c), 0);
 	case 0x68:					/* PUSH Iz */
 		c->len += imm_z(c);
+		push_slot(c, size_stack(c));
 		return done(c, 0, 0, 1);
 	case 0x6a:					/* PUSH Ib */
 		c->len += 1;
+		push_slot(c, size_stack(c));
 		return done(c, 0, 0, 1);
-	case 0x80: return group1(c, 1);
-	case 0x81: return group1(c, imm_z(c));
-	case 0x83: return group1(c, 1);
+	case 0x80: return group1(c, 1, 1);
+	case 0x81: return group1(c, imm_z(c), size_v(c));
+	case 0x83: return group1(c, 1, size_v(c));
 	case 0x86: case 0x87:				/* XCHG E,G */
 		modrm(c);
-		return done(c, 0, is_mem(c), is_mem(c));
+		return rmw(c, op & 1 ? size_v(c) : 1);
 	case 0x88: case 0x89:				/* MOV E,G */
 		modrm(c);
+		ea_store(c, op & 1 ? size_v(c) : 1);
 		return done(c, 0, 0, is_mem(c));
 	case 0x8d:					/* LEA: no access */
 		modrm(c);
 		return c->modrm_mod == 3 ? unclassified() : done(c, 0, 0, 0);
+	/* MOV to or from a segment register moves 16 bits in memory
+	 * (SDM Vol. 2B MOV). */
 	case 0x8c:			/* MOV E, Sreg (reg > 5: #UD) */
 		modrm(c);
 		if (c->modrm_reg > 5)
 			return unclassified();
+		ea_store(c, 2);
 		return done(c, 0, 0, is_mem(c));
 	case 0x8e:			/* MOV Sreg, E (CS and reg > 5: #UD) */
 		modrm(c);
 		if (c->modrm_reg == 1 || c->modrm_reg > 5)
 			return unclassified();
+		ea_load(c, 2);
 		return done(c, DEC_SEGLOAD, is_mem(c), 0);
 	case 0x8f:			/* POP Ev is /0 only (else XOP) */
 		modrm(c);
 		if (c->modrm_reg)
 			return unclassified();
-		return done(c, 0, 1, is_mem(c));
+		return pop_ev(c);
 	case 0x90: case 0x98: case 0x99:		/* NOP, CBW.., CWD.. */
 	case 0xf5: case 0xf8: case 0xf9: case 0xfc: case 0xfd:
 		return done(c, 0, 0, 0);
@@ -300,44 +501,56 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 		c->len += imm_z(c);
 		return done(c, 0, 0, 0);
 	case 0x9c:					/* PUSHF */
+		push_slot(c, size_stack(c));
 		return done(c, 0, 0, 1);
 	case 0x9d:					/* POPF */
+		pop_slot(c, size_stack(c));
 		return done(c, 0, 1, 0);
-	case 0xc0: case 0xc1: return group2(c, 1);
-	case 0xd0: case 0xd1: case 0xd2: case 0xd3: return group2(c, 0);
+	case 0xc0: return group2(c, 1, 1);
+	case 0xc1: return group2(c, 1, size_v(c));
+	case 0xd0: case 0xd2: return group2(c, 0, 1);
+	case 0xd1: case 0xd3: return group2(c, 0, size_v(c));
 	case 0xc2:					/* RET Iw */
 		c->len += 2;
+		pop_slot(c, 8);
 		return done(c, DEC_BRANCH | DEC_RET | DEC_INDIRECT, 1, 0);
 	case 0xc3:					/* RET */
+		pop_slot(c, 8);
 		return done(c, DEC_BRANCH | DEC_RET | DEC_INDIRECT, 1, 0);
 	case 0xc6:			/* MOV Eb, Ib is /0 (C6 F8: XABORT) */
 		modrm(c);
 		c->len += 1;
 		if (c->modrm_reg)
 			return unclassified();
+		ea_store(c, 1);
 		return done(c, 0, 0, is_mem(c));
 	case 0xc7:			/* MOV Ev, Iz is /0 (C7 F8: XBEGIN) */
 		modrm(c);
 		c->len += imm_z(c);
 		if (c->modrm_reg)
 			return unclassified();
+		ea_store(c, size_v(c));
 		return done(c, 0, 0, is_mem(c));
-	case 0xc9:					/* LEAVE */
+	case 0xc9:			/* LEAVE: RSP = RBP, then POP RBP */
+		implicit(c, REG_RBP, 0, size_stack(c), 0);
 		return done(c, 0, 1, 0);
 	case 0xca: case 0xcb:				/* RET far */
 		c->len += op == 0xca ? 2 : 0;
-		return done(c, DEC_FAR | DEC_SEGLOAD, 2, 0);
+		return ret_far(c);
 	/* 64-bit mode interrupts push SS, RSP, RFLAGS, CS, RIP and IRETQ
-	 * pops them (SDM Vol. 3A §6.14.2); both load CS. */
+	 * pops them (SDM Vol. 3A §6.14.2); both load CS.  Five accesses,
+	 * INT n's on a stack the IDT and TSS choose: not described. */
 	case 0xcc:					/* INT3 */
-		return done(c, DEC_FAR | DEC_SEGLOAD, 0, 5);
+		return done(c, DEC_FAR | DEC_SEGLOAD | DEC_MEM_UNKNOWN, 0, 5);
 	case 0xcd:					/* INT n */
 		c->len += 1;
-		return done(c, DEC_FAR | DEC_SEGLOAD, 0, 5);
+		return done(c, DEC_FAR | DEC_SEGLOAD | DEC_MEM_UNKNOWN, 0, 5);
 	case 0xcf:					/* IRET */
-		return done(c, DEC_FAR | DEC_SEGLOAD | DEC_SERIALIZE, 5, 0);
+		return done(c, DEC_FAR | DEC_SEGLOAD | DEC_SERIALIZE |
+			    DEC_MEM_UNKNOWN, 5, 0);
 	case 0xe8:					/* CALL rel32 */
 		c->len += 4;
+		push_slot(c, 8);
 		return done(c, DEC_BRANCH | DEC_CALL, 0, 1);
 	case 0xe9:					/* JMP rel32 */
 		c->len += 4;
@@ -351,7 +564,7 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 		modrm(c);
 		if (c->modrm_reg > 1)
 			return unclassified();
-		return done(c, 0, is_mem(c), is_mem(c));
+		return rmw(c, 1);
 	case 0xff: return group5(c);
 	case 0x0f: return two_byte(c);
 	default: return unclassified();
@@ -365,21 +578,36 @@ static int is_legacy_prefix(uint8_t op)
 	       op == 0x36 || op == 0x64 || op == 0x65;
 }
 
+/* Prefix state (SDM Vol. 2A §2.1.1).  Of several segment overrides the
+ * last counts; in 64-bit mode only FS and GS have an effect. */
+static void legacy_prefix(struct ctx *c, uint8_t op)
+{
+	if (op == 0x66)
+		c->opsize16 = 1;
+	else if (op == 0x67)
+		c->addr32 = 1;
+	else if (op == 0xf3 || op == 0xf2)
+		c->rep = 1;
+	else if (op == 0x64)
+		c->seg = MEM_FS;
+	else if (op == 0x65)
+		c->seg = MEM_GS;
+	else if (op != 0xf0)
+		c->seg = 0;
+}
+
 struct insn_class decode_insn(const uint8_t *code)
 {
-	struct ctx c = { code, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct ctx c = { .p = code };
 	struct insn_class k;
 	uint8_t op = next(&c);
 
-	while (is_legacy_prefix(op)) {	/* SDM Vol. 2 §2.1.1 */
-		if (op == 0x66)
-			c.opsize16 = 1;
-		else if (op == 0xf3 || op == 0xf2)
-			c.rep = 1;
+	while (is_legacy_prefix(op)) {
+		legacy_prefix(&c, op);
 		op = next(&c);
 	}
 	if ((op & 0xf0) == 0x40) {	/* REX must come last */
-		c.rex_w = !!(op & 8);
+		c.rex = op & 0xf;
 		op = next(&c);
 	}
 	if (c.too_long)

@@ -2,10 +2,16 @@
 #include "trace.h"
 #include "cpu.h"
 #include "ring3.h"
+#include "safe.h"
 #include "../../lib/string.h"
 
 #define DR7_ENABLES 0xffull	/* L0-L3, G0-G3 (SDM Vol. 3B §17.2.4) */
 #define DECODE_CACHE 256	/* direct-mapped by RIP */
+/* RFLAGS.RF: SDM Vol. 1 §3.4.3, Figure 3-8 (order no. 253665) */
+#define EFLAGS_RF (1ull << 16)
+/* SDM Vol. 4 Table 2-2 (order no. 335592) */
+#define MSR_FS_BASE 0xc0000100u
+#define MSR_GS_BASE 0xc0000101u
 
 void trace_call0(void (*fn)(uint64_t, void *), uint64_t n, void *data);
 extern const char trace_call0_first[];
@@ -19,7 +25,12 @@ static struct {
 	void *ctx;
 	uint64_t outside, bare_count;
 	int aggregate;
+	unsigned cur;		/* regs[cur]: the state before this step */
+	int have_before;	/* regs[cur] holds a trap's state */
 } tr;
+
+/* The state before and after the step being handled, swapped each trap. */
+static struct step_regs regs[2];
 
 /* Aggregation table, same slots as the decode cache: hits per outcome. */
 static struct {
@@ -54,7 +65,7 @@ static unsigned slot_of(uint64_t rip)
 	return (unsigned)(rip ^ rip >> 8) % DECODE_CACHE;
 }
 
-static struct insn_class decode_cached(uint64_t rip)
+static const struct insn_class *decode_cached(uint64_t rip)
 {
 	unsigned slot = slot_of(rip);
 
@@ -62,32 +73,100 @@ static struct insn_class decode_cached(uint64_t rip)
 		decoded[slot].k = decode_insn((const uint8_t *)rip);
 		decoded[slot].rip = rip;
 	}
-	return decoded[slot].k;
+	return &decoded[slot].k;
 }
 
-static void classify(struct insn_event *e, const struct trap_frame *tf)
+static void classify(struct insn_event *e, const struct trap_frame *tf,
+		     const struct insn_class *k)
 {
-	struct insn_class k = decode_cached(e->rip);
-	uint64_t fall = e->rip + k.length;
+	uint64_t fall = e->rip + k->length;
 
-	e->flags = k.flags;
+	e->flags = k->flags;
 	e->iterations = 0;
 	e->retired = 1;
-	e->loads = k.loads;
-	e->stores = k.stores;
-	if (k.flags & DEC_UNCLASSIFIED)
+	e->loads = k->loads;
+	e->stores = k->stores;
+	e->more = 0;
+	if (k->flags & DEC_UNCLASSIFIED)
 		return;
-	if (k.flags & DEC_REP_STRING) {
+	if (k->flags & DEC_REP_STRING) {
 		e->iterations = (uint32_t)(tr.prev_rcx - tf->rcx);
-		e->loads = k.loads * e->iterations;
-		e->stores = k.stores * e->iterations;
+		e->loads = k->loads * e->iterations;
+		e->stores = k->stores * e->iterations;
 		e->retired = e->next_rip != e->rip;
 		return;
 	}
-	if ((k.flags & (DEC_BRANCH | DEC_FAR)) && e->next_rip != fall)
+	if ((k->flags & (DEC_BRANCH | DEC_FAR)) && e->next_rip != fall)
 		e->flags |= EV_TAKEN;
-	else if (!(k.flags & (DEC_BRANCH | DEC_FAR)) && e->next_rip != fall)
+	else if (!(k->flags & (DEC_BRANCH | DEC_FAR)) && e->next_rip != fall)
 		e->flags |= DEC_UNCLASSIFIED;	/* flow the decoder cannot explain */
+}
+
+/* The trap frame's registers in encoding order (trace.h: step_regs). */
+static void regs_from_frame(struct step_regs *r, const struct trap_frame *tf)
+{
+	r->gpr[0] = tf->rax;
+	r->gpr[1] = tf->rcx;
+	r->gpr[2] = tf->rdx;
+	r->gpr[3] = tf->rbx;
+	r->gpr[4] = tf->rsp;
+	r->gpr[5] = tf->rbp;
+	r->gpr[6] = tf->rsi;
+	r->gpr[7] = tf->rdi;
+	r->gpr[8] = tf->r8;
+	r->gpr[9] = tf->r9;
+	r->gpr[10] = tf->r10;
+	r->gpr[11] = tf->r11;
+	r->gpr[12] = tf->r12;
+	r->gpr[13] = tf->r13;
+	r->gpr[14] = tf->r14;
+	r->gpr[15] = tf->r15;
+	r->rip = tf->rip;
+	r->rflags = tf->rflags & ~(uint64_t)(X86_EFLAGS_TF | EFLAGS_RF);
+}
+
+/* FS and GS are the only segments with a base in 64-bit mode (SDM Vol. 3A
+ * §3.2.4); read it only for an access that names one.  Returns 0 or -1. */
+static int seg_base(unsigned mem_flags, uint64_t *base)
+{
+	if (!(mem_flags & (MEM_FS | MEM_GS))) {
+		*base = 0;
+		return 0;
+	}
+	return rdmsr_safe(mem_flags & MEM_FS ? MSR_FS_BASE : MSR_GS_BASE,
+			  base) ? -1 : 0;
+}
+
+/* Linear addresses of the step's accesses from the state before it.  A
+ * REP step with no iteration accessed nothing; one with several is
+ * described by its first. */
+static void accesses(struct insn_event *e, const struct insn_class *k,
+		     const struct step_regs *before)
+{
+	int unknown = !before || e->iterations > 1 ||
+		      (e->flags & (DEC_UNCLASSIFIED | DEC_MEM_UNKNOWN));
+	unsigned n = 0;
+
+	e->n_access = 0;
+	if (!e->loads && !e->stores && !(e->flags & DEC_UNCLASSIFIED))
+		return;
+	for (unsigned i = 0; before && i < k->n_mem; i++) {
+		const struct mem_operand *m = &k->mem[i];
+		uint64_t base;
+
+		if (seg_base(m->flags, &base)) {
+			unknown = 1;
+			continue;
+		}
+		e->access[n].addr = base + mem_offset(m, before->gpr,
+						      e->rip + k->length);
+		e->access[n].size = m->size;
+		e->access[n].store = !!(m->flags & MEM_STORE);
+		n++;
+	}
+	e->n_access = (uint8_t)n;
+	if (unknown)
+		e->flags |= EV_ACCESS_UNKNOWN;
 }
 
 /*
@@ -101,48 +180,100 @@ static void classify(struct insn_event *e, const struct trap_frame *tf)
 static int aggregated(uint64_t rip, uint64_t next, uint8_t cpl)
 {
 	unsigned slot = slot_of(rip);
-	struct insn_class k;
+	const struct insn_class *k = &decoded[slot].k;
 
 	if (decoded[slot].rip != rip)
 		return 0;
-	k = decoded[slot].k;
-	if (k.flags & (DEC_REP_STRING | DEC_UNCLASSIFIED))
+	if (k->flags & (DEC_REP_STRING | DEC_UNCLASSIFIED))
 		return 0;
 	if (agg[slot].hits && (agg[slot].rip != rip || agg[slot].cpl != cpl))
 		return 0;
-	if (next != rip + k.length) {
-		if (!(k.flags & (DEC_BRANCH | DEC_FAR)))
+	if (next != rip + k->length) {
+		if (!(k->flags & (DEC_BRANCH | DEC_FAR)))
 			return 0;
 		agg[slot].taken++;
 	}
-	agg[slot].rip = rip;
-	agg[slot].cpl = cpl;
-	agg[slot].k = k;
-	agg[slot].hits++;
+	if (!agg[slot].hits++) {
+		agg[slot].rip = rip;
+		agg[slot].cpl = cpl;
+		agg[slot].k = *k;
+	}
 	return 1;
+}
+
+/* Aggregated events carry neither registers nor addresses. */
+static unsigned no_accesses(const struct insn_event *e)
+{
+	return e->loads || e->stores || (e->flags & DEC_UNCLASSIFIED) ?
+	       EV_ACCESS_UNKNOWN : 0;
 }
 
 static void flush_aggregated(void)
 {
 	for (unsigned i = 0; i < DECODE_CACHE; i++) {
 		struct insn_class k = agg[i].k;
-		struct insn_event e = { agg[i].rip, 0, agg[i].cpl, 1, k.flags,
-					0, k.loads, k.stores, 0 };
+		struct insn_event e = { .rip = agg[i].rip, .cpl = agg[i].cpl,
+					.retired = 1, .loads = k.loads,
+					.stores = k.stores };
+		unsigned flags = k.flags | no_accesses(&e);
 
 		if (!agg[i].hits)
 			continue;
 		if (agg[i].taken) {
-			e.flags = k.flags | EV_TAKEN;
+			e.flags = (uint16_t)(flags | EV_TAKEN);
 			e.more = agg[i].taken - 1;
 			tr.sink(&e, tr.ctx);
 		}
 		if (agg[i].hits > agg[i].taken) {
-			e.flags = k.flags;
+			e.flags = (uint16_t)flags;
 			e.more = agg[i].hits - agg[i].taken - 1;
 			tr.sink(&e, tr.ctx);
 		}
 		agg[i].hits = agg[i].taken = 0;
 	}
+}
+
+static int in_range(uint64_t rip)
+{
+	return rip >= tr.start && rip < tr.end;
+}
+
+/* Counting only: most steps are one table increment. */
+static void step_aggregated(struct insn_event *e, const struct trap_frame *tf)
+{
+	if (!in_range(e->rip)) {
+		tr.outside++;
+		return;
+	}
+	if (aggregated(e->rip, e->next_rip, e->cpl))
+		return;
+	classify(e, tf, decode_cached(e->rip));
+	e->n_access = 0;
+	e->after = NULL;
+	e->flags |= (uint16_t)no_accesses(e);
+	tr.sink(e, tr.ctx);
+}
+
+/* Every step in order, with the state it left and its addresses.  The
+ * registers are kept at every trap, inside the range or not: they are the
+ * next step's "before". */
+static void step_full(struct insn_event *e, const struct trap_frame *tf)
+{
+	struct step_regs *after = &regs[tr.cur ^ 1];
+	const struct insn_class *k;
+
+	regs_from_frame(after, tf);
+	if (in_range(e->rip)) {
+		k = decode_cached(e->rip);
+		classify(e, tf, k);
+		accesses(e, k, tr.have_before ? &regs[tr.cur] : NULL);
+		e->after = after;
+		tr.sink(e, tr.ctx);
+	} else {
+		tr.outside++;
+	}
+	tr.cur ^= 1;
+	tr.have_before = 1;
 }
 
 static int db_hook(struct trap_frame *tf)
@@ -152,15 +283,10 @@ static int db_hook(struct trap_frame *tf)
 	e.rip = tr.prev_rip;
 	e.next_rip = tf->rip;
 	e.cpl = tr.prev_cpl;
-	if (e.rip >= tr.start && e.rip < tr.end) {
-		if (!tr.aggregate || !aggregated(e.rip, e.next_rip, e.cpl)) {
-			classify(&e, tf);
-			e.more = 0;
-			tr.sink(&e, tr.ctx);
-		}
-	} else {
-		tr.outside++;
-	}
+	if (tr.aggregate)
+		step_aggregated(&e, tf);
+	else
+		step_full(&e, tf);
 	tr.prev_rip = tf->rip;
 	tr.prev_rcx = tf->rcx;
 	tr.prev_cpl = tf->cs & 3;
@@ -193,6 +319,7 @@ static int run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
 		return -1;
 	}
 	memset(&tr, 0, sizeof(tr));
+	memset(regs, 0, sizeof(regs));
 	memset(decoded, 0, sizeof(decoded));
 	memset(agg, 0, sizeof(agg));
 	tr.aggregate = aggregate;

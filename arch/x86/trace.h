@@ -8,7 +8,12 @@
  * A REP string instruction traps after each iteration (SDM Vol. 3B
  * §17.3.1.4) with RIP unchanged until the last: each trap is one event with
  * the iterations done (RCX before minus RCX after) and retired=1 only on
- * the last. */
+ * the last.
+ *
+ * trace_run also gives each event the register state the step left
+ * (e->after) and the linear addresses of its data accesses (e->access[]),
+ * what a PEBS record, a PMI or a trace packet model needs;
+ * trace_run_aggregated, for counting only, gives neither. */
 #ifndef ARCH_X86_TRACE_H
 #define ARCH_X86_TRACE_H
 
@@ -16,19 +21,59 @@
 #include "decode.h"
 #include "trap.h"
 
+/*
+ * The architectural state a step left: taken from the #DB trap frame, so
+ * the values the instruction wrote, at the boundary after it (SDM Vol. 3B
+ * §17.3.1.4, order no. 253669: single-step is a trap).  RSP is the one the
+ * CPU pushed, which 64-bit mode does at every privilege level (SDM Vol. 3A
+ * §6.14.2, order no. 253668).  rflags is the pushed image with TF and RF
+ * cleared: TF is the tracer's, not the program's, and RF is pushed as 1 at
+ * the trap after a REP iteration that is not the last (SDM Vol. 3B
+ * §17.3.1.1) so the CPU can resume the instruction; a program never reads
+ * either as set (PUSHF clears RF in its image, Vol. 2B PUSHF).  Both are
+ * always 0 here, also where a traced PUSHF stored TF = 1.
+ */
+struct step_regs {
+	uint64_t gpr[16];	/* in encoding order: RAX, RCX, RDX, RBX,
+				 * RSP, RBP, RSI, RDI, R8..R15 */
+	uint64_t rip, rflags;
+};
+
+/* A data access: its linear address, bytes and direction. */
+struct mem_access {
+	uint64_t addr;
+	uint8_t size;
+	uint8_t store;		/* 1: a store, 0: a load */
+};
+
+/* The most accesses of one step with known addresses (decode.h). */
+#define EV_MAX_ACCESS DEC_MAX_MEM
+
 struct insn_event {
 	uint64_t rip;		/* the instruction that executed */
 	uint64_t next_rip;
 	uint8_t cpl;		/* CPL it executed at */
 	uint8_t retired;	/* 0 for a REP iteration that is not the last */
-	uint16_t flags;		/* DEC_* from decode.h, plus EV_TAKEN */
+	uint16_t flags;		/* DEC_* (decode.h), plus EV_* below */
 	uint32_t iterations;	/* REP iterations done by this step */
 	uint32_t loads, stores;	/* data accesses done by this step */
 	uint32_t more;		/* aggregated: the same step happened this
 				 * many further times (0: once) */
+	/* trace_run only (aggregated: n_access 0, after NULL).  Unless
+	 * EV_ACCESS_UNKNOWN, access[] holds exactly the step's loads +
+	 * stores, in the order the instruction makes them, addresses formed
+	 * from the registers before it. */
+	uint8_t n_access;
+	struct mem_access access[EV_MAX_ACCESS];
+	const struct step_regs *after;	/* valid in the sink call only */
 };
 
 #define EV_TAKEN (1u << 15)	/* a branch that transferred control */
+/* Some access of this step is not in access[]: the decoder does not
+ * describe it (DEC_MEM_UNKNOWN, DEC_UNCLASSIFIED), the FS/GS base could
+ * not be read, a REP step did more than one iteration (access[] then
+ * holds the first), or the run is aggregated. */
+#define EV_ACCESS_UNKNOWN (1u << 14)
 
 typedef void (*trace_sink)(const struct insn_event *e, void *ctx);
 

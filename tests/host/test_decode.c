@@ -40,6 +40,7 @@ enum {
 	REP = DEC_REP_STRING,
 	SEG = DEC_SEGLOAD,
 	SER = DEC_SERIALIZE,
+	MU = DEC_MEM_UNKNOWN,
 };
 
 #define ANY 0xff	/* loads or stores: not checked */
@@ -288,11 +289,12 @@ static const struct dcase t_branch[] = {
 	/* Far transfers.  Not pinned here: the stack accesses of INT n and
 	 * IRET (the CPU pushes/pops five slots; the decoder counts none,
 	 * where RET far counts its two), nor whether INT n and SYSCALL,
-	 * which load CS, say DEC_SEGLOAD as IRET and RET far do. */
-	IX("int3", 1, FAR, SEG, ANY, ANY, 0xcc),
-	IX("int $0x80", 2, FAR, SEG, ANY, ANY, 0xcd, 0x80),
-	I("iret (far, serializing)", 1, FAR | SEG | SER, ANY, ANY, 0xcf),
-	I("iretq", 2, FAR | SEG | SER, ANY, ANY, 0x48, 0xcf),
+	 * which load CS, say DEC_SEGLOAD as IRET and RET far do.  Their
+	 * addresses are not described (MEM_UNKNOWN). */
+	IX("int3", 1, FAR | MU, SEG, ANY, ANY, 0xcc),
+	IX("int $0x80", 2, FAR | MU, SEG, ANY, ANY, 0xcd, 0x80),
+	I("iret (far, serializing)", 1, FAR | SEG | SER | MU, ANY, ANY, 0xcf),
+	I("iretq", 2, FAR | SEG | SER | MU, ANY, ANY, 0x48, 0xcf),
 	I("lret (pops RIP and CS)", 1, FAR | SEG, 2, 0, 0xcb),
 	I("lret $0x8", 3, FAR | SEG, 2, 0, 0xca, 0x08, 0x00),
 	I("lretq", 2, FAR | SEG, 2, 0, 0x48, 0xcb),
@@ -476,7 +478,7 @@ static const struct dcase t_unclassified[] = {
 
 static const char *flag_names[] = {
 	"BRANCH", "COND", "CALL", "RET", "INDIRECT", "FAR", "REP_STRING",
-	"SEGLOAD", "SERIALIZE", "UNCLASSIFIED",
+	"SEGLOAD", "SERIALIZE", "UNCLASSIFIED", "MEM_UNKNOWN",
 };
 
 static void fmt_flags(char *buf, size_t size, unsigned flags)
@@ -509,6 +511,62 @@ static struct insn_class decode_padded(const struct dcase *c, uint8_t fill)
 	memset(buf, fill, sizeof(buf));
 	memcpy(buf, c->bytes, c->n);
 	return decode_insn(buf);
+}
+
+/* The memory operands of two decodes are the same. */
+static int same_mem(struct insn_class a, struct insn_class b)
+{
+	if (a.n_mem != b.n_mem)
+		return 0;
+	for (unsigned i = 0; i < a.n_mem; i++) {
+		const struct mem_operand *x = &a.mem[i], *y = &b.mem[i];
+
+		/* field by field: padding bytes may differ */
+		if (x->disp != y->disp || x->base != y->base ||
+		    x->index != y->index || x->scale != y->scale ||
+		    x->size != y->size || x->flags != y->flags)
+			return 0;
+	}
+	return 1;
+}
+
+/* What decode.h promises of mem[]: the operands are well formed and, unless
+ * DEC_MEM_UNKNOWN, they are the loads and stores the counts say, no more,
+ * no fewer.  Returns NULL or what is wrong. */
+static const char *mem_invariant(struct insn_class k)
+{
+	unsigned ld = 0, st = 0;
+
+	if (k.flags & DEC_UNCLASSIFIED)
+		return k.n_mem ? "unclassified with operands" : NULL;
+	if (k.n_mem > DEC_MAX_MEM)
+		return "n_mem > DEC_MAX_MEM";
+	for (unsigned i = 0; i < k.n_mem; i++) {
+		const struct mem_operand *m = &k.mem[i];
+
+		if (m->size != 1 && m->size != 2 && m->size != 4 &&
+		    m->size != 8)
+			return "operand size not 1, 2, 4 or 8";
+		if (m->base > 15 && m->base != MEM_RIP && m->base != MEM_NOREG)
+			return "bad base register";
+		if (m->index > 15 && m->index != MEM_NOREG)
+			return "bad index register";
+		if (m->index == 4)
+			return "RSP as an index";
+		if (m->scale > 3)
+			return "scale > 3";
+		if ((m->flags & MEM_FS) && (m->flags & MEM_GS))
+			return "both FS and GS";
+		if (m->flags & MEM_STORE)
+			st++;
+		else
+			ld++;
+	}
+	if (k.flags & DEC_MEM_UNKNOWN)
+		return NULL;
+	if (ld != k.loads || st != k.stores)
+		return "operands disagree with the loads/stores counts";
+	return NULL;
 }
 
 static int class_matches(const struct dcase *c, struct insn_class k)
@@ -549,9 +607,15 @@ static int check_case(const struct dcase *c)
 	/* What follows the instruction must not matter. */
 	if (!(c->flags & DEC_UNCLASSIFIED) &&
 	    (k.length != k2.length || k.flags != k2.flags ||
-	     k.loads != k2.loads || k.stores != k2.stores)) {
+	     k.loads != k2.loads || k.stores != k2.stores ||
+	     !same_mem(k, k2))) {
 		print_error("%s [%s]: class depends on the bytes after it\n",
 			    c->what, bytes);
+		bad = 1;
+	}
+	if (mem_invariant(k)) {
+		print_error("%s [%s]: memory operands: %s\n", c->what, bytes,
+			    mem_invariant(k));
 		bad = 1;
 	}
 	return bad;
@@ -828,6 +892,14 @@ static int walk(const struct routine *r, const uint8_t *mark, int *boundary)
 				    bytes);
 			return 0;
 		}
+		/* the tracer gives every benchmark access an address */
+		if (mem_invariant(k) || (k.flags & DEC_MEM_UNKNOWN)) {
+			print_error("%s+%#lx: memory operands: %s\n", r->name,
+				    (unsigned long)(p - r->start),
+				    mem_invariant(k) ? mem_invariant(k) :
+				    "unknown");
+			return 0;
+		}
 		p += k.length;
 		count++;
 	}
@@ -929,7 +1001,10 @@ static int decode_at_page_end(const struct dcase *c, uint8_t *map, long page)
 		/* die of the fault, not in cmocka's handler */
 		signal(SIGSEGV, SIG_DFL);
 		signal(SIGBUS, SIG_DFL);
-		_exit(class_matches(c, decode_insn(code)) ? 0 : 1);
+		struct insn_class k = decode_insn(code);
+
+		_exit(class_matches(c, k) &&
+		      same_mem(k, decode_padded(c, 0x00)) ? 0 : 1);
 	}
 	if (waitpid(pid, &status, 0) != pid)
 		return 2;
@@ -981,6 +1056,418 @@ static void test_reads_at_most_15_bytes(void **state)
 			 total);
 }
 
+/* ---- Memory operand descriptions (decode.h: struct mem_operand)
+ *
+ * Each case lists an encoding and its accesses as text, in the order the
+ * instruction makes them: "load|store SIZE [addr32 ][fs:|gs:]DISP(BASE,
+ * INDEX,SCALE)" joined by "; ", "none" when it accesses no memory, and
+ * "unknown" when the decoder does not describe them (DEC_MEM_UNKNOWN).
+ * Registers are named by their 64-bit names whatever the address size;
+ * "addr32" says the offset wraps to 32 bits.  Implicit operands are
+ * written as the address the instruction forms from the registers before
+ * it: a push stores at -SIZE(%rsp). */
+struct acase {
+	char what[56];
+	char want[96];
+	uint8_t n;
+	uint8_t bytes[16];
+};
+
+#define A(what, want, ...)                                                   \
+	{ what, want, sizeof((uint8_t[]){ __VA_ARGS__ }), { __VA_ARGS__ } }
+
+#define RMW(sz, ea) "load " #sz " " ea "; store " #sz " " ea
+
+static const struct acase t_addr[] = {
+	/* ModRM and SIB shapes (ADD Ev,Gv: read-modify-write) */
+	A("add %eax,(%rbx)", RMW(4, "0x0(%rbx)"), 0x01, 0x03),
+	A("add %eax,-0x80(%rbx)", RMW(4, "-0x80(%rbx)"), 0x01, 0x43, 0x80),
+	A("add %eax,0x12345678(%rbx)", RMW(4, "0x12345678(%rbx)"),
+	  0x01, 0x83, D32),
+	A("add %eax,(%rsp)", RMW(4, "0x0(%rsp)"), 0x01, 0x04, 0x24),
+	A("add %eax,0x8(%rbx,%rcx,4)", RMW(4, "0x8(%rbx,%rcx,4)"),
+	  0x01, 0x44, 0x8b, 0x08),
+	A("add %eax,-0x12345678(%rbx,%rsi,2)",
+	  RMW(4, "-0x12345678(%rbx,%rsi,2)"),
+	  0x01, 0x84, 0x73, 0x88, 0xa9, 0xcb, 0xed),
+	A("add %eax,0x12345678 (SIB: no base, no index)",
+	  RMW(4, "0x12345678"), 0x01, 0x04, 0x25, D32),
+	A("add %eax,0x12345678(,%rcx,4) (SIB: no base)",
+	  RMW(4, "0x12345678(,%rcx,4)"), 0x01, 0x04, 0x8d, D32),
+	A("add %eax,0x8(%rbp,%rcx,4) (SIB base 5, mod 1)",
+	  RMW(4, "0x8(%rbp,%rcx,4)"), 0x01, 0x44, 0x8d, 0x08),
+	A("add %eax,0x0(%rbx) (SIB index 4: none, scale ignored)",
+	  RMW(4, "0x0(%rbx)"), 0x01, 0x44, 0xe3, 0x00),
+	A("add %eax,0x0(%rbp) (rm 5, mod 1)", RMW(4, "0x0(%rbp)"),
+	  0x01, 0x45, 0x00),
+	A("add %eax,0x12345678(%rip)", RMW(4, "0x12345678(%rip)"),
+	  0x01, 0x05, D32),
+	A("add %eax,(%r12) (REX.B, rm 4: SIB)", RMW(4, "0x0(%r12)"),
+	  0x41, 0x01, 0x04, 0x24),
+	A("add %eax,0x0(%r13) (REX.B, rm 5 mod 1)", RMW(4, "0x0(%r13)"),
+	  0x41, 0x01, 0x45, 0x00),
+	A("rex.B add %eax,0x12345678(%rip) (still RIP)",
+	  RMW(4, "0x12345678(%rip)"), 0x41, 0x01, 0x05, D32),
+	A("rex.B add %eax,0x12345678 (SIB base 5 mod 0: no base)",
+	  RMW(4, "0x12345678"), 0x41, 0x01, 0x04, 0x25, D32),
+	A("add %rax,(%rax,%r12,1) (REX.X: index 4 is R12)",
+	  RMW(8, "0x0(%rax,%r12,1)"), 0x4a, 0x01, 0x04, 0x20),
+	A("add %r14,0x8(%r12,%r12,8)", RMW(8, "0x8(%r12,%r12,8)"),
+	  0x4f, 0x01, 0x74, 0xe4, 0x08),
+	/* operand sizes */
+	A("add %al,(%rbx)", RMW(1, "0x0(%rbx)"), 0x00, 0x03),
+	A("add %ax,(%rbx)", RMW(2, "0x0(%rbx)"), 0x66, 0x01, 0x03),
+	A("add %rax,(%rbx)", RMW(8, "0x0(%rbx)"), 0x48, 0x01, 0x03),
+	A("data16 add %rax,(%rbx) (REX.W wins)", RMW(8, "0x0(%rbx)"),
+	  0x66, 0x48, 0x01, 0x03),
+	A("add (%rbx),%cl", "load 1 0x0(%rbx)", 0x02, 0x0b),
+	A("add (%rbx),%rcx", "load 8 0x0(%rbx)", 0x48, 0x03, 0x0b),
+	A("cmp %eax,(%rbx)", "load 4 0x0(%rbx)", 0x39, 0x03),
+	A("addb $0x1,(%rbx)", RMW(1, "0x0(%rbx)"), 0x80, 0x03, 0x01),
+	A("cmpb $0x1,(%rbx)", "load 1 0x0(%rbx)", 0x80, 0x3b, 0x01),
+	A("addq $0x1,(%rbx)", RMW(8, "0x0(%rbx)"), 0x48, 0x83, 0x03, 0x01),
+	A("cmpw $0x1234,(%rbx)", "load 2 0x0(%rbx)", 0x66, 0x81, 0x3b, I16),
+	A("shlq (%rbx)", RMW(8, "0x0(%rbx)"), 0x48, 0xd1, 0x23),
+	A("shlb $0x3,(%rbx)", RMW(1, "0x0(%rbx)"), 0xc0, 0x23, 0x03),
+	A("shll %cl,(%rbx)", RMW(4, "0x0(%rbx)"), 0xd3, 0x23),
+	A("shlb %cl,(%rbx)", RMW(1, "0x0(%rbx)"), 0xd2, 0x23),
+	A("testb $0x12,(%rbx)", "load 1 0x0(%rbx)", 0xf6, 0x03, 0x12),
+	A("testl $0x12345678,(%rbx)", "load 4 0x0(%rbx)", 0xf7, 0x03, D32),
+	A("notq (%rbx)", RMW(8, "0x0(%rbx)"), 0x48, 0xf7, 0x13),
+	A("negb (%rbx)", RMW(1, "0x0(%rbx)"), 0xf6, 0x1b),
+	A("mull (%rbx)", "load 4 0x0(%rbx)", 0xf7, 0x23),
+	A("divq 0x8(%rbx)", "load 8 0x8(%rbx)", 0x48, 0xf7, 0x73, 0x08),
+	A("incl (%rbx)", RMW(4, "0x0(%rbx)"), 0xff, 0x03),
+	A("decw (%rbx)", RMW(2, "0x0(%rbx)"), 0x66, 0xff, 0x0b),
+	A("incb (%rbx)", RMW(1, "0x0(%rbx)"), 0xfe, 0x03),
+	A("test %al,(%rbx)", "load 1 0x0(%rbx)", 0x84, 0x03),
+	A("test %rcx,0x38(%rsi)", "load 8 0x38(%rsi)", 0x48, 0x85, 0x4e, 0x38),
+	A("mov %al,(%rbx)", "store 1 0x0(%rbx)", 0x88, 0x03),
+	A("mov %ax,(%rbx)", "store 2 0x0(%rbx)", 0x66, 0x89, 0x03),
+	A("mov %rax,0x8(%rsi)", "store 8 0x8(%rsi)", 0x48, 0x89, 0x46, 0x08),
+	A("mov (%rbx),%al", "load 1 0x0(%rbx)", 0x8a, 0x03),
+	A("mov (%rax),%rax", "load 8 0x0(%rax)", 0x48, 0x8b, 0x00),
+	A("mov -0x10(%rip),%rax", "load 8 -0x10(%rip)",
+	  0x48, 0x8b, 0x05, 0xf0, 0xff, 0xff, 0xff),
+	A("movb $0x12,(%rbx)", "store 1 0x0(%rbx)", 0xc6, 0x03, 0x12),
+	A("movq $0x12345678,0x12345678(%rbx,%rcx,8)",
+	  "store 8 0x12345678(%rbx,%rcx,8)", 0x48, 0xc7, 0x84, 0xcb, D32, D32),
+	A("movw $0x1234,0x12345678(%rip)", "store 2 0x12345678(%rip)",
+	  0x66, 0xc7, 0x05, D32, I16),
+	A("xchg %al,(%rbx)", RMW(1, "0x0(%rbx)"), 0x86, 0x03),
+	A("xchg %rax,0x8(%rsp)", RMW(8, "0x8(%rsp)"),
+	  0x48, 0x87, 0x44, 0x24, 0x08),
+	A("movzbl (%rbx),%eax", "load 1 0x0(%rbx)", 0x0f, 0xb6, 0x03),
+	A("movzwl 0x8(%rbx),%eax", "load 2 0x8(%rbx)", 0x0f, 0xb7, 0x43, 0x08),
+	A("movsbq 0x8(%rbx),%rax", "load 1 0x8(%rbx)",
+	  0x48, 0x0f, 0xbe, 0x43, 0x08),
+	A("movswl (%rbx),%eax", "load 2 0x0(%rbx)", 0x0f, 0xbf, 0x03),
+	A("movslq (%rsi),%rax", "load 4 0x0(%rsi)", 0x48, 0x63, 0x06),
+	A("movsxd (%rsi),%eax (no REX.W)", "load 4 0x0(%rsi)", 0x63, 0x06),
+	A("movsxd (%rsi),%ax (66)", "load 2 0x0(%rsi)", 0x66, 0x63, 0x06),
+	A("cmove (%rbx),%eax", "load 4 0x0(%rbx)", 0x0f, 0x44, 0x03),
+	A("cmove (%rbx),%ax", "load 2 0x0(%rbx)", 0x66, 0x0f, 0x44, 0x03),
+	A("cmovne 0x12345678(%rip),%rax", "load 8 0x12345678(%rip)",
+	  0x48, 0x0f, 0x45, 0x05, D32),
+	A("sete (%rbx)", "store 1 0x0(%rbx)", 0x0f, 0x94, 0x03),
+	A("imul (%rbx),%eax", "load 4 0x0(%rbx)", 0x0f, 0xaf, 0x03),
+	A("imul $0x12,0x8(%rsp),%rax", "load 8 0x8(%rsp)",
+	  0x48, 0x6b, 0x44, 0x24, 0x08, 0x12),
+	A("imul $0x12345678,(%rbx),%eax", "load 4 0x0(%rbx)",
+	  0x69, 0x03, D32),
+	A("mov %ds,(%rbx)", "store 2 0x0(%rbx)", 0x8c, 0x1b),
+	A("rex.W mov %ds,(%rbx) (still 16 bits)", "store 2 0x0(%rbx)",
+	  0x48, 0x8c, 0x1b),
+	A("mov (%rbx),%ds", "load 2 0x0(%rbx)", 0x8e, 0x1b),
+	/* no data access */
+	A("lea 0x8(%rax),%rcx", "none", 0x48, 0x8d, 0x48, 0x08),
+	A("nopl 0x0(%rax,%rax,1)", "none", 0x0f, 0x1f, 0x44, 0x00, 0x00),
+	A("mov %rax,%rbx", "none", 0x48, 0x89, 0xc3),
+	A("add $0x1,%eax", "none", 0x83, 0xc0, 0x01),
+	A("jne rel8", "none", 0x75, 0x10),
+	A("jmp *%rax", "none", 0xff, 0xe0),
+	A("cpuid", "none", 0x0f, 0xa2),
+	A("syscall", "none", 0x0f, 0x05),
+	/* segment overrides and the address size */
+	A("add %eax,%fs:(%rbx)", RMW(4, "fs:0x0(%rbx)"), 0x64, 0x01, 0x03),
+	A("add %eax,%gs:0x8(%rbx)", RMW(4, "gs:0x8(%rbx)"),
+	  0x65, 0x01, 0x43, 0x08),
+	A("mov %fs:0x28,%rax", "load 8 fs:0x28",
+	  0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0x00, 0x00, 0x00),
+	A("add %eax,%cs:(%rbx) (no base in 64-bit mode)", RMW(4, "0x0(%rbx)"),
+	  0x2e, 0x01, 0x03),
+	A("add %eax,%ss:(%rbx)", RMW(4, "0x0(%rbx)"), 0x36, 0x01, 0x03),
+	A("ds fs add (the last override counts)", RMW(4, "fs:0x0(%rbx)"),
+	  0x3e, 0x64, 0x01, 0x03),
+	A("fs ds add (the last override counts)", RMW(4, "0x0(%rbx)"),
+	  0x64, 0x3e, 0x01, 0x03),
+	A("fs lock add (LOCK is no override)", RMW(4, "fs:0x0(%rbx)"),
+	  0x64, 0xf0, 0x01, 0x03),
+	A("add %eax,(%ebx) (67)", RMW(4, "addr32 0x0(%rbx)"), 0x67, 0x01, 0x03),
+	A("add %eax,0x12345678(%eip) (67)", RMW(4, "addr32 0x12345678(%rip)"),
+	  0x67, 0x01, 0x05, D32),
+	A("add %eax,%fs:0x8(%ebx,%ecx,4)", RMW(4, "addr32 fs:0x8(%rbx,%rcx,4)"),
+	  0x64, 0x67, 0x01, 0x44, 0x8b, 0x08),
+	A("lock addw $0x1234,%cs:0x8(%rbx,%rcx,4)",
+	  RMW(2, "0x8(%rbx,%rcx,4)"),
+	  0xf0, 0x2e, 0x66, 0x81, 0x44, 0x8b, 0x08, I16),
+	/* the stack: addresses from RSP before the instruction */
+	A("push %rax", "store 8 -0x8(%rsp)", 0x50),
+	A("push %r15", "store 8 -0x8(%rsp)", 0x41, 0x57),
+	A("push %ax", "store 2 -0x2(%rsp)", 0x66, 0x50),
+	A("data16 rex.W push %rax", "store 8 -0x8(%rsp)", 0x66, 0x48, 0x50),
+	A("addr32 push %rax (67: no effect on the stack)",
+	  "store 8 -0x8(%rsp)", 0x67, 0x50),
+	A("fs push %rax (no override of the stack)", "store 8 -0x8(%rsp)",
+	  0x64, 0x50),
+	A("pop %rax", "load 8 0x0(%rsp)", 0x58),
+	A("pop %r8", "load 8 0x0(%rsp)", 0x41, 0x58),
+	A("pop %ax", "load 2 0x0(%rsp)", 0x66, 0x58),
+	A("push $0x12345678", "store 8 -0x8(%rsp)", 0x68, D32),
+	A("pushw $0x1234", "store 2 -0x2(%rsp)", 0x66, 0x68, I16),
+	A("push $0x12", "store 8 -0x8(%rsp)", 0x6a, 0x12),
+	A("pushf", "store 8 -0x8(%rsp)", 0x9c),
+	A("pushfw", "store 2 -0x2(%rsp)", 0x66, 0x9c),
+	A("popf", "load 8 0x0(%rsp)", 0x9d),
+	A("leave (RSP = RBP, then a pop)", "load 8 0x0(%rbp)", 0xc9),
+	A("leavew", "load 2 0x0(%rbp)", 0x66, 0xc9),
+	A("push %fs", "store 8 -0x8(%rsp)", 0x0f, 0xa0),
+	A("pop %gs", "load 8 0x0(%rsp)", 0x0f, 0xa9),
+	A("push (%rbx)", "load 8 0x0(%rbx); store 8 -0x8(%rsp)", 0xff, 0x33),
+	A("push 0x8(%rsp) (address before the decrement)",
+	  "load 8 0x8(%rsp); store 8 -0x8(%rsp)", 0xff, 0x74, 0x24, 0x08),
+	A("pushw (%rbx)", "load 2 0x0(%rbx); store 2 -0x2(%rsp)",
+	  0x66, 0xff, 0x33),
+	A("push %fs:(%rbx)", "load 8 fs:0x0(%rbx); store 8 -0x8(%rsp)",
+	  0x64, 0xff, 0x33),
+	A("pop (%rbx)", "load 8 0x0(%rsp); store 8 0x0(%rbx)", 0x8f, 0x03),
+	A("pop 0x8(%rsp) (address after the increment)",
+	  "load 8 0x0(%rsp); store 8 0x10(%rsp)", 0x8f, 0x44, 0x24, 0x08),
+	A("pop (%rsp)", "load 8 0x0(%rsp); store 8 0x8(%rsp)",
+	  0x8f, 0x04, 0x24),
+	A("popw (%rsp)", "load 2 0x0(%rsp); store 2 0x2(%rsp)",
+	  0x66, 0x8f, 0x04, 0x24),
+	A("pop (%r12) (REX.B: not RSP)", "load 8 0x0(%rsp); store 8 0x0(%r12)",
+	  0x41, 0x8f, 0x04, 0x24),
+	A("pop 0x12345678(%rip)", "load 8 0x0(%rsp); store 8 0x12345678(%rip)",
+	  0x8f, 0x05, D32),
+	A("pop %rax (8F C0)", "load 8 0x0(%rsp)", 0x8f, 0xc0),
+	/* near and far transfers */
+	A("call rel32", "store 8 -0x8(%rsp)", 0xe8, D32),
+	A("call *%rax", "store 8 -0x8(%rsp)", 0xff, 0xd0),
+	A("call *(%rax)", "load 8 0x0(%rax); store 8 -0x8(%rsp)", 0xff, 0x10),
+	A("call *0x8(%rsp)", "load 8 0x8(%rsp); store 8 -0x8(%rsp)",
+	  0xff, 0x54, 0x24, 0x08),
+	A("call *0x12345678(%rip)",
+	  "load 8 0x12345678(%rip); store 8 -0x8(%rsp)", 0xff, 0x15, D32),
+	A("jmp *(%rsi,%rcx,8)", "load 8 0x0(%rsi,%rcx,8)", 0xff, 0x24, 0xce),
+	A("ret", "load 8 0x0(%rsp)", 0xc3),
+	A("ret $0x10", "load 8 0x0(%rsp)", 0xc2, 0x10, 0x00),
+	A("rep ret", "load 8 0x0(%rsp)", 0xf3, 0xc3),
+	A("lret (32-bit slots by default)",
+	  "load 4 0x0(%rsp); load 4 0x4(%rsp)",
+	  0xcb),
+	A("lret $0x8", "load 4 0x0(%rsp); load 4 0x4(%rsp)", 0xca, 0x08, 0x00),
+	A("lretq", "load 8 0x0(%rsp); load 8 0x8(%rsp)", 0x48, 0xcb),
+	A("lretw", "load 2 0x0(%rsp); load 2 0x2(%rsp)", 0x66, 0xcb),
+	A("int3", "unknown", 0xcc),
+	A("int $0x80", "unknown", 0xcd, 0x80),
+	A("iretq", "unknown", 0x48, 0xcf),
+	/* string instructions: one iteration */
+	A("movsb", "load 1 0x0(%rsi); store 1 0x0(%rdi)", 0xa4),
+	A("movsw", "load 2 0x0(%rsi); store 2 0x0(%rdi)", 0x66, 0xa5),
+	A("movsl", "load 4 0x0(%rsi); store 4 0x0(%rdi)", 0xa5),
+	A("movsq", "load 8 0x0(%rsi); store 8 0x0(%rdi)", 0x48, 0xa5),
+	A("rep movsb", "load 1 0x0(%rsi); store 1 0x0(%rdi)", 0xf3, 0xa4),
+	A("addr32 rep movsb",
+	  "load 1 addr32 0x0(%rsi); store 1 addr32 0x0(%rdi)",
+	  0x67, 0xf3, 0xa4),
+	A("movsb %fs:(%rsi),%es:(%rdi) (ES is never overridden)",
+	  "load 1 fs:0x0(%rsi); store 1 0x0(%rdi)", 0x64, 0xa4),
+	A("cmpsb", "load 1 0x0(%rsi); load 1 0x0(%rdi)", 0xa6),
+	A("repz cmpsq", "load 8 0x0(%rsi); load 8 0x0(%rdi)",
+	  0xf3, 0x48, 0xa7),
+	A("stos %al,%es:(%rdi)", "store 1 0x0(%rdi)", 0xaa),
+	A("fs stos %al,%es:(%rdi)", "store 1 0x0(%rdi)", 0x64, 0xaa),
+	A("rep stos %rax,%es:(%rdi)", "store 8 0x0(%rdi)", 0xf3, 0x48, 0xab),
+	A("lods %ds:(%rsi),%al", "load 1 0x0(%rsi)", 0xac),
+	A("lods %gs:(%rsi),%eax", "load 4 gs:0x0(%rsi)", 0x65, 0xad),
+	A("scas %es:(%rdi),%al", "load 1 0x0(%rdi)", 0xae),
+	A("repnz scas %es:(%rdi),%ax", "load 2 0x0(%rdi)", 0xf2, 0x66, 0xaf),
+};
+
+static const char *const reg_names[16] = {
+	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+static size_t fmt_reg(char *buf, size_t size, unsigned r)
+{
+	if (r == MEM_RIP)
+		return (size_t)snprintf(buf, size, "%%rip");
+	if (r < 16)
+		return (size_t)snprintf(buf, size, "%%%s", reg_names[r]);
+	return (size_t)snprintf(buf, size, "?%u", r);
+}
+
+/* One operand in the form the table uses. */
+static size_t fmt_operand(char *buf, size_t size, const struct mem_operand *m)
+{
+	size_t at = (size_t)snprintf(buf, size, "%s %u %s%s%s",
+				     m->flags & MEM_STORE ? "store" : "load",
+				     m->size,
+				     m->flags & MEM_ADDR32 ? "addr32 " : "",
+				     m->flags & MEM_FS ? "fs:" : "",
+				     m->flags & MEM_GS ? "gs:" : "");
+
+	at += (size_t)snprintf(buf + at, size - at, "%s0x%x",
+			       m->disp < 0 ? "-" : "",
+			       m->disp < 0 ? (unsigned)-(int64_t)m->disp :
+			       (unsigned)m->disp);
+	if (m->base == MEM_NOREG && m->index == MEM_NOREG)
+		return at;
+	at += (size_t)snprintf(buf + at, size - at, "(");
+	if (m->base != MEM_NOREG)
+		at += fmt_reg(buf + at, size - at, m->base);
+	if (m->index != MEM_NOREG) {
+		at += (size_t)snprintf(buf + at, size - at, ",");
+		at += fmt_reg(buf + at, size - at, m->index);
+		at += (size_t)snprintf(buf + at, size - at, ",%u",
+				       1u << m->scale);
+	}
+	return at + (size_t)snprintf(buf + at, size - at, ")");
+}
+
+static void fmt_mem(char *buf, size_t size, struct insn_class k)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	if (k.flags & DEC_MEM_UNKNOWN) {
+		snprintf(buf, size, "unknown");
+		return;
+	}
+	if (!k.n_mem)
+		snprintf(buf, size, "none");
+	for (unsigned i = 0; i < k.n_mem && at < size; i++) {
+		if (i)
+			at += (size_t)snprintf(buf + at, size - at, "; ");
+		at += fmt_operand(buf + at, size - at, &k.mem[i]);
+	}
+}
+
+static void test_addr_description(void **state)
+{
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < N(t_addr); i++) {
+		const struct acase *c = &t_addr[i];
+		uint8_t buf[32];
+		struct insn_class k;
+		char got[160], bytes[64];
+
+		memset(buf, 0xcc, sizeof(buf));
+		memcpy(buf, c->bytes, c->n);
+		k = decode_insn(buf);
+		fmt_mem(got, sizeof(got), k);
+		fmt_bytes(bytes, sizeof(bytes), c->bytes, c->n);
+		if ((k.flags & DEC_UNCLASSIFIED) || k.length != c->n ||
+		    strcmp(got, c->want)) {
+			print_error("%s [%s]: length %u, got \"%s\", want "
+				    "\"%s\"\n", c->what, bytes, k.length, got,
+				    c->want);
+			bad++;
+		}
+	}
+	if (bad)
+		fail_msg("%u of %u memory operand descriptions wrong", bad,
+			 (unsigned)N(t_addr));
+}
+
+/* ---- mem_offset(): the offsets the tracer computes from the registers
+ * before the instruction (decode.h).  Each case decodes an encoding placed
+ * at RIP and checks access i against the value worked out by hand. */
+struct ocase {
+	char what[56];
+	uint8_t i;		/* which access */
+	uint64_t want;
+	uint8_t n;
+	uint8_t bytes[16];
+};
+
+#define RIP0 0x0000000140001000ull	/* where each case sits */
+#define REG(r) (0x1000000000ull * ((r) + 1) + 0x100 * (r))
+
+#define O(what, i, want, ...)                                                \
+	{ what, i, want, sizeof((uint8_t[]){ __VA_ARGS__ }), { __VA_ARGS__ } }
+
+static const struct ocase t_offset[] = {
+	O("add %eax,0x8(%rbx,%rcx,4)", 0, REG(3) + 4 * REG(1) + 8,
+	  0x01, 0x44, 0x8b, 0x08),
+	O("add %eax,-0x80(%rbx)", 1, REG(3) - 0x80, 0x01, 0x43, 0x80),
+	O("add %r14,0x8(%r12,%r12,8)", 0, 9 * REG(12) + 8,
+	  0x4f, 0x01, 0x74, 0xe4, 0x08),
+	O("add %eax,-0x12345678(%rbx,%rsi,2)", 0,
+	  REG(3) + 2 * REG(6) - 0x12345678,
+	  0x01, 0x84, 0x73, 0x88, 0xa9, 0xcb, 0xed),
+	O("mov -0x10(%rip),%rax (next RIP - 0x10)", 0, RIP0 + 7 - 0x10,
+	  0x48, 0x8b, 0x05, 0xf0, 0xff, 0xff, 0xff),
+	O("add %eax,0x12345678(%rip)", 0, RIP0 + 6 + 0x12345678,
+	  0x01, 0x05, D32),
+	O("add %eax,0xffffffff80000000 (disp32 sign-extends)", 0,
+	  0xffffffff80000000ull, 0x01, 0x04, 0x25, 0x00, 0x00, 0x00, 0x80),
+	O("addr32 add %eax,0x80000000 (no sign extension)", 0, 0x80000000ull,
+	  0x67, 0x01, 0x04, 0x25, 0x00, 0x00, 0x00, 0x80),
+	O("add %eax,0x10(%ebx) (wraps to 32 bits)", 0,
+	  (uint32_t)(REG(3) + 0x10), 0x67, 0x01, 0x43, 0x10),
+	O("add %eax,0x12345678(%eip)", 0, (uint32_t)(RIP0 + 7 + 0x12345678),
+	  0x67, 0x01, 0x05, D32),
+	O("push %rax", 0, REG(4) - 8, 0x50),
+	O("pushw $0x1234", 0, REG(4) - 2, 0x66, 0x68, I16),
+	O("pop (%rsp): the store", 1, REG(4) + 8, 0x8f, 0x04, 0x24),
+	O("call *0x8(%rsp): the target", 0, REG(4) + 8, 0xff, 0x54, 0x24, 0x08),
+	O("call *0x8(%rsp): the return address", 1, REG(4) - 8,
+	  0xff, 0x54, 0x24, 0x08),
+	O("lretq: CS", 1, REG(4) + 8, 0x48, 0xcb),
+	O("leave", 0, REG(5), 0xc9),
+	O("movsb: source", 0, REG(6), 0xa4),
+	O("movsb: destination", 1, REG(7), 0xa4),
+	O("addr32 movsb: destination", 1, (uint32_t)REG(7), 0x67, 0xa4),
+	O("mov %fs:0x28,%rax (the FS base is added later)", 0, 0x28,
+	  0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0x00, 0x00, 0x00),
+};
+
+static void test_mem_offset(void **state)
+{
+	uint64_t gpr[16];
+	unsigned bad = 0;
+
+	for (unsigned r = 0; r < 16; r++)
+		gpr[r] = REG(r);
+	for (unsigned i = 0; i < N(t_offset); i++) {
+		const struct ocase *c = &t_offset[i];
+		uint8_t buf[32];
+		struct insn_class k;
+		uint64_t got = 0;
+
+		memset(buf, 0xcc, sizeof(buf));
+		memcpy(buf, c->bytes, c->n);
+		k = decode_insn(buf);
+		if (k.length == c->n && c->i < k.n_mem)
+			got = mem_offset(&k.mem[c->i], gpr, RIP0 + k.length);
+		if (k.length != c->n || c->i >= k.n_mem || got != c->want) {
+			print_error("%s: access %u: got %#llx, want %#llx "
+				    "(length %u, %u accesses)\n", c->what,
+				    c->i, (unsigned long long)got,
+				    (unsigned long long)c->want, k.length,
+				    k.n_mem);
+			bad++;
+		}
+	}
+	if (bad)
+		fail_msg("%u of %u offsets wrong", bad, (unsigned)N(t_offset));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -997,6 +1484,8 @@ int main(void)
 		cmocka_unit_test(test_bench_routines),
 		cmocka_unit_test(test_rexw_over_66),
 		cmocka_unit_test(test_reads_at_most_15_bytes),
+		cmocka_unit_test(test_addr_description),
+		cmocka_unit_test(test_mem_offset),
 	};
 
 	return cmocka_run_group_tests_name("decode", tests, NULL, NULL);

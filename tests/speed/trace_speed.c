@@ -1,0 +1,89 @@
+/* bench/trace-speed (make bench): the full tracer's speed (trace_run, one
+ * sink call per step, the path a PMU model takes) as a fraction of the bare
+ * single-step rate, measured as bench/oracle-speed measures the aggregated
+ * oracle: same boot, alternating, median of five.  Two benchmarks: nops (no
+ * data access) and load-stream (eight loads per line: the access addresses'
+ * cost).  Rates are reported, never asserted. */
+#include "../../harness/test.h"
+#include "../../bench/oracle.h"
+#include "../../arch/x86/cpu.h"
+#include "../../harness/clock.h"
+#include "../../lib/fmt.h"
+#include "../../lib/stats.h"
+
+#define ROUNDS 5
+
+struct speed_case {
+	const char *bench;
+	uint64_t n;
+};
+
+static const struct speed_case cases[] = {
+	{ "nops", 20000 },		/* 200,004 steps */
+	{ "load-stream", 1024 },	/* 11,269 steps per run */
+};
+
+/* A sink that looks at what a model looks at, and no more. */
+static void count_sink(const struct insn_event *e, void *ctx)
+{
+	*(uint64_t *)ctx += e->retired;
+}
+
+static uint64_t rate(uint64_t count, uint64_t ticks, uint64_t hz)
+{
+	return count * hz / (ticks ? ticks : 1);
+}
+
+static void one_case(struct tcase *t, const struct speed_case *c,
+		     uint64_t hz)
+{
+	const struct bench *b = bench_find(c->bench);
+	uint64_t bare[ROUNDS], full[ROUNDS], traps = 0, steps = 0, bm, fm;
+	struct fault f;
+	char key[48];
+
+	if (!check(t, b && bench_data(b), "no %s benchmark", c->bench))
+		return;
+	for (unsigned r = 0; r < ROUNDS; r++) {
+		uint64_t t0 = rdtsc(), t1, t2;
+
+		traps = trace_bare(b->fn, c->n, bench_data(b));
+		t1 = rdtsc();
+		steps = 0;
+		if (!check(t, bench_exec(b, c->n, 0, NULL, count_sink, &steps,
+					 &f) == 0, "%s: traced run faulted",
+			   c->bench))
+			return;
+		t2 = rdtsc();
+		steps += trace_outside_steps();
+		bare[r] = rate(traps, t1 - t0, hz);
+		full[r] = rate(steps, t2 - t1, hz);
+	}
+	bm = stats_median(bare, ROUNDS);
+	fm = stats_median(full, ROUNDS);
+	fmt_snprintf(key, sizeof(key), "%s_bare_single_step_per_s", c->bench);
+	value(t, key, "%llu", (unsigned long long)bm);
+	fmt_snprintf(key, sizeof(key), "%s_trace_steps_per_s", c->bench);
+	value(t, key, "%llu", (unsigned long long)fm);
+	fmt_snprintf(key, sizeof(key), "%s_ratio", c->bench);
+	value(t, key, "%llu.%03llu", (unsigned long long)(fm / (bm ? bm : 1)),
+	      (unsigned long long)(fm * 1000 / (bm ? bm : 1) % 1000));
+	/* Sanity, not speed: both loops trapped on the same instructions
+	 * (no REP in these benchmarks: one event per retired step). */
+	check(t, traps == steps, "%s: bare loop trapped %llu times, trace %llu",
+	      c->bench, (unsigned long long)traps, (unsigned long long)steps);
+}
+
+static void test_speed(struct tcase *t)
+{
+	uint64_t hz = harness_tsc_hz();
+
+	if (!check(t, hz > 0, "TSC rate unknown"))
+		return;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		one_case(t, &cases[i], hz);
+}
+
+TEST(bench_trace_speed, "bench/trace-speed",
+     "full tracer (every step to a sink) against bare single-step, same boot",
+     test_speed, TEST_MANUAL);
