@@ -7,6 +7,7 @@
 #include "mem.h"
 #include "options.h"
 #include "platform.h"
+#include "../arch/x86/apic.h"
 #include "../arch/x86/ring3.h"
 #include "../arch/x86/trap.h"
 #include "../lib/fmt.h"
@@ -236,6 +237,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	platform_detect(&plat);
 	trap_set_fatal(harness_fault);
 	trap_install();
+	(void)apic_init();	/* the apic tests say why if unusable */
 	/* Without ring 3 the CPL 3 tests fail; the header says why. */
 	(void)ring3_setup(mem_alloc_page, &ring3_why);
 	ci = cpu_detect();
@@ -243,6 +245,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	console_sync();		/* the header survives a hang in test 1 */
 	runner_run(&tap, opts.tests, opts.verbose, console_sync);
 	ring3_teardown();
+	apic_restore();
 	trap_restore();
 	tap_finish(&tap);
 	verdict = tap_verdict(&tap);
