@@ -133,7 +133,9 @@ void apic_eoi(void)
 
 static int vector_bit(unsigned reg, unsigned vector)
 {
-	return (int)(apic_read(reg + (vector / 32) * 0x10) >> (vector % 32) & 1);
+	uint32_t word = apic_read(reg + (vector / 32) * 0x10);
+
+	return (int)(word >> (vector % 32) & 1);
 }
 
 int apic_irr(unsigned vector)
@@ -193,7 +195,8 @@ int apic_self_ipi(unsigned dm, unsigned vector)
 {
 	if (apic.why || !apic.done)
 		return -1;
-	if (dm == APIC_DM_FIXED && vector >= APIC_FIRST_VECTOR && vector < 256) {
+	if (dm == APIC_DM_FIXED && vector >= APIC_FIRST_VECTOR &&
+	    vector < 256) {
 		send_fixed_self(vector);
 		return 0;
 	}

@@ -40,7 +40,7 @@
 #define APIC_TPR 0x080
 #define APIC_EOI 0x0b0
 #define APIC_SVR 0x0f0
-#define APIC_ISR 0x100		/* 8 x 32 bits at 0x100, 0x110 ... 0x170 */
+#define APIC_ISR 0x100		/* 8 x 32 bits, 0x100 ... 0x170 */
 #define APIC_TMR 0x180
 #define APIC_IRR 0x200
 #define APIC_ESR 0x280

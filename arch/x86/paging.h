@@ -18,7 +18,7 @@
 #define PG_U (1ull << 2)		/* user-mode accessible */
 #define PG_PWT (1ull << 3)		/* page-level write-through */
 #define PG_PCD (1ull << 4)		/* page-level cache disable */
-#define PG_PS (1ull << 7)		/* PDPTE/PDE: maps a 1 GiB/2 MiB page */
+#define PG_PS (1ull << 7)		/* PDPTE/PDE: a 1 GiB/2 MiB page */
 #define PG_PAT_4K (1ull << 7)		/* PTE: PAT index bit 2 */
 #define PG_PAT_LARGE (1ull << 12)	/* 1 GiB/2 MiB page: PAT index bit 2 */
 #define PG_ADDR 0x000ffffffffff000ull	/* next table or 4 KiB frame */

@@ -41,7 +41,7 @@ struct pmi_record {
 	uint64_t rip;		/* the boundary it belongs to */
 	uint8_t cpl;		/* the CPL of the code at rip */
 	uint8_t in_tracer;	/* taken inside the tracer's #DB handling */
-	uint64_t frame_rip;	/* the interrupt frame as the CPU pushed it */
+	uint64_t frame_rip;	/* the frame as the CPU pushed it */
 	uint8_t frame_cpl;
 	uint64_t frame_rsp, frame_rflags;
 };

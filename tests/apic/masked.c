@@ -11,7 +11,7 @@
 
 struct fire {
 	int ret_masked, ret_unmasked;
-	uint64_t count_masked;	/* after the masked overflow and a delay */
+	uint64_t count_masked;	/* after a masked overflow, a delay */
 	uint64_t count_unmasked; /* after unmasking and a delay */
 	int irr_masked, irr_unmasked;
 	uint64_t count_control;	/* after one more, unmasked overflow */
@@ -22,7 +22,7 @@ static void fire(void *arg)
 	struct fire *x = arg;
 	uint64_t flags = read_flags();
 
-	__asm__ volatile("sti" ::: "memory");	/* the fixed path may come in */
+	__asm__ volatile("sti" ::: "memory");	/* let a fixed PMI in */
 	apic_set_lvtpc(apic_lvtpc() | LVT_MASKED);
 	x->ret_masked = apic_fire(1);
 	apic_delay(DELAY);

@@ -1,7 +1,9 @@
 /* apic/state: the local APIC as the firmware left it - its mode agrees
  * with IA32_APIC_BASE and CPUID, this is the bootstrap processor, its ID
- * is the initial APIC ID CPUID reports, it has an LVTPC, and (xAPIC) its
- * register page is mapped.  Logs the registers the PMI path uses. */
+ * is the initial APIC ID CPUID reports (some processors let firmware
+ * rewrite the ID, SDM Vol. 3A §10.4.6: this would show it), it has an
+ * LVTPC, and (xAPIC) its register page is mapped.  Logs the registers
+ * the PMI path uses. */
 #include "pmi_run.h"
 #include "../../arch/x86/apic.h"
 #include "../../arch/x86/cpu.h"
