@@ -51,6 +51,7 @@ int apic_ready(struct tcase *t)
 void apic_log(struct tcase *t)
 {
 	value(t, "apic_mode", "%s", apic_mode_name(apic_mode()));
+	value(t, "apic_base", "0x%llx", (unsigned long long)apic_base());
 	value(t, "apic_base_msr", "0x%llx",
 	      (unsigned long long)apic_base_msr());
 	value(t, "apic_id", "%u", apic_id());

@@ -13,7 +13,8 @@
 
 /* SKIPs (and returns 0) when apic_init() found no usable APIC. */
 int apic_ready(struct tcase *t);
-/* YAML values: mode, base, id, lvtpc (now and as the firmware left it). */
+/* YAML values: mode, base (and the whole IA32_APIC_BASE), ID, LVTPC now
+ * and as the firmware left it. */
 void apic_log(struct tcase *t);
 /* YAML values of r, keys prefixed with prefix ("pmi" when NULL). */
 void pmi_log(struct tcase *t, const char *prefix, const struct pmi_record *r);
