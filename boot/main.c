@@ -8,6 +8,7 @@
 #include "mem.h"
 #include "options.h"
 #include "platform.h"
+#include "../arch/x86/apic.h"
 #include "../arch/x86/ring3.h"
 #include "../arch/x86/trap.h"
 #include "../lib/fmt.h"
@@ -183,6 +184,7 @@ static void harness_fault(const struct fault *f)
 	tap_finish(&tap);
 	console_close();
 	ring3_teardown();
+	apic_restore();
 	trap_restore();
 	leave(2, &plat, opts.exit);
 	for (;;)
@@ -213,6 +215,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	platform_detect(&plat);
 	trap_set_fatal(harness_fault);
 	trap_install();
+	(void)apic_init();	/* the apic tests say why if unusable */
 	/* Without ring 3 the CPL 3 tests fail; the header says why. */
 	(void)ring3_setup(mem_alloc_page, &ring3_why);
 	bench_init(mem_alloc);
@@ -222,6 +225,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	console_sync();		/* the header survives a hang in test 1 */
 	runner_run(&tap, opts.tests, opts.verbose, console_sync);
 	ring3_teardown();
+	apic_restore();
 	trap_restore();
 	tap_finish(&tap);
 	verdict = tap_verdict(&tap);

@@ -1,6 +1,7 @@
 /* model: model registry, the model clock, the event feed and the RDPMC
  * instruction under the model (model.h). */
 #include "model.h"
+#include "../arch/x86/apic.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/trap.h"
 
@@ -81,4 +82,9 @@ void model_feed(const struct insn_event *e, void *ctx)
 uint64_t model_clock(void)
 {
 	return clock;
+}
+
+int model_raise_pmi(int mask_after)
+{
+	return apic_lvtpc_deliver(mask_after);
 }

@@ -39,5 +39,13 @@ const struct pmu_model *model_active(void);
 /* The trace sink that feeds the live model. */
 void model_feed(const struct insn_event *e, void *ctx);
 uint64_t model_clock(void);
+/* A modelled counter overflowed with its interrupt enabled: the model
+ * raises the PMI as hardware does, through the local APIC's LVTPC (a
+ * self-IPI with its vector and delivery mode, nothing when it is masked),
+ * and with mask_after sets the LVTPC mask bit as the P6 family, Pentium M,
+ * NetBurst, Core and Core 2 do on delivery (docs/apic.md).  Safe from a
+ * model's event hook, inside the tracer.  Returns 1 delivered, 0 masked,
+ * -1 no usable APIC. */
+int model_raise_pmi(int mask_after);
 
 #endif

@@ -25,6 +25,10 @@ trap_stubs:
 	vec = vec + 1
 	.endr
 
+/* Also the entry of stubs for lent vectors >= 32 (trap.h). */
+	.globl trap_entry_common
+	.hidden trap_entry_common
+trap_entry_common:
 trap_common:
 	pushq %rax
 	pushq %rbx

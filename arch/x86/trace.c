@@ -388,3 +388,12 @@ uint64_t trace_bare(void (*fn)(uint64_t, void *), uint64_t n, void *data)
 	trap_set_hook(VEC_DB, NULL);
 	return tr.bare_count;
 }
+
+uint64_t trace_resume_rip(void)
+{
+	const struct trap_frame *db = trap_hook_frame(VEC_DB);
+
+	if (trap_get_hook(VEC_DB) != db_hook)
+		return 0;
+	return db ? db->rip : tr.prev_rip;
+}

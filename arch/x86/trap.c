@@ -34,7 +34,8 @@ static struct idt_gate idt[256] __attribute__((aligned(16)));
 static struct idt_ptr firmware_idt;
 static int installed;
 static struct catch_frame *catch_top;
-static trap_hook_fn hooks[32];
+static trap_hook_fn hooks[256];
+static struct trap_frame *in_hook[256];
 static void (*fatal)(const struct fault *f);
 
 static const char *const vector_names[32] = {
@@ -123,8 +124,31 @@ int trap_installed(void)
 
 void trap_set_hook(unsigned vector, trap_hook_fn fn)
 {
-	if (vector < 32)
+	if (vector < 256)
 		hooks[vector] = fn;
+}
+
+trap_hook_fn trap_get_hook(unsigned vector)
+{
+	return vector < 256 ? hooks[vector] : NULL;
+}
+
+const struct trap_frame *trap_hook_frame(unsigned vector)
+{
+	return vector < 256 ? in_hook[vector] : NULL;
+}
+
+/* Runs the hook for tf's vector, keeping in_hook[] right when hooks nest. */
+static int run_hook(struct trap_frame *tf)
+{
+	unsigned v = (unsigned)tf->vector;
+	struct trap_frame *outer = in_hook[v];
+	int done;
+
+	in_hook[v] = tf;
+	done = hooks[v](tf);
+	in_hook[v] = outer;
+	return done;
 }
 
 void trap_set_fatal(void (*fn)(const struct fault *f))
@@ -171,7 +195,7 @@ void trap_dispatch(struct trap_frame *tf)
 {
 	struct fault f;
 
-	if (tf->vector < 32 && hooks[tf->vector] && hooks[tf->vector](tf))
+	if (tf->vector < 256 && hooks[tf->vector] && run_hook(tf))
 		return;
 	if (apply_fixup(tf))
 		return;
@@ -186,6 +210,15 @@ void trap_dispatch(struct trap_frame *tf)
 		__asm__ volatile("cli; hlt");
 }
 
+/* A fault resumed at a catch frame abandons the traps nested below its
+ * stack pointer without their IRET: their hooks are no longer running. */
+static void forget_hooks_below(uint64_t rsp)
+{
+	for (unsigned v = 0; v < 256; v++)
+		if ((uint64_t)in_hook[v] < rsp)
+			in_hook[v] = NULL;
+}
+
 int trap_catch(void (*fn)(void *), void *arg, struct fault *out)
 {
 	struct catch_frame frame;
@@ -198,6 +231,7 @@ int trap_catch(void (*fn)(void *), void *arg, struct fault *out)
 		return 0;
 	}
 	catch_top = frame.prev;
+	forget_hooks_below(frame.ctx.rsp);
 	*out = frame.fault;
 	return 1;
 }

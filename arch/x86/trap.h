@@ -2,7 +2,8 @@
  * run.  trap_install() puts an IDT in place that keeps the firmware's
  * gates for vectors 32-255 and routes 0-31 here; trap_restore() gives the
  * firmware its IDT back.  A fault is resolved in this order:
- *   1. an installed hook for the vector (the single-step tracer's #DB);
+ *   1. an installed hook for the vector (the single-step tracer's #DB,
+ *      the PMI handler's NMI and its lent vector);
  *   2. an exception-table fixup (the *_safe instructions, safe.h);
  *   3. the innermost trap_catch() frame, which returns the fault;
  *   4. the fatal handler (log a Bail out!, leave through the exit path). */
@@ -44,8 +45,17 @@ int trap_installed(void);
  * (callee-saved registers, stack, RFLAGS.IF, DS/ES/SS). */
 int trap_catch(void (*fn)(void *), void *arg, struct fault *f);
 
-/* A hook claims a vector before anything else; NULL removes it. */
+/* A hook claims a vector before anything else (it returns 1 when it
+ * handled the trap); NULL removes it.  Vectors >= 32 reach the hooks only
+ * through a gate lent with trap_claim_vector() to a stub that enters like
+ * the exception stubs: push 0 (no error code), push the vector, jump to
+ * trap_entry_common (entry.S). */
 void trap_set_hook(unsigned vector, trap_hook_fn fn);
+trap_hook_fn trap_get_hook(unsigned vector);
+/* The frame the hook for vector is handling now (the innermost when
+ * handlers nest, e.g. an NMI inside the #DB hook), or NULL when no hook
+ * for it is running. */
+const struct trap_frame *trap_hook_frame(unsigned vector);
 /* Called for a fault nobody claimed; must not return. */
 void trap_set_fatal(void (*fn)(const struct fault *f));
 

@@ -1,0 +1,39 @@
+/* paging: read-only walk of IA-32e page tables (paging.h). */
+#include "paging.h"
+#include "cpu.h"
+
+static unsigned pat_index(uint64_t e, int level)
+{
+	uint64_t pat = level == 1 ? PG_PAT_4K : PG_PAT_LARGE;
+
+	return (e & pat ? 4u : 0) | (e & PG_PCD ? 2u : 0) |
+	       (e & PG_PWT ? 1u : 0);
+}
+
+int paging_lookup(uint64_t cr3, uint64_t va, struct paging_leaf *out)
+{
+	const uint64_t *t = (const uint64_t *)(cr3 & PG_ADDR);
+	int writable = 1, user = 1;
+
+	if (read_cr4() & CR4_LA57)
+		return -1;
+	for (int level = 4; level >= 1; level--) {
+		unsigned shift = 12 + 9 * (unsigned)(level - 1);
+		uint64_t e = t[(va >> shift) & 511];
+
+		if (!(e & PG_P))
+			return -1;
+		writable &= !!(e & PG_W);
+		user &= !!(e & PG_U);
+		if (level == 1 || ((level == 2 || level == 3) && (e & PG_PS))) {
+			out->entry = e;
+			out->level = level;
+			out->writable = writable;
+			out->user = user;
+			out->pat_index = pat_index(e, level);
+			return 0;
+		}
+		t = (const uint64_t *)(e & PG_ADDR);
+	}
+	return -1;
+}
