@@ -172,7 +172,7 @@ def parse_fields(text: str):
         end = n if end < 0 else end
         word = text[pos:end]
         if '="' in word:
-            problems.append(f"unterminated quoted value in {word!r}")
+            problems.append(f"malformed quoted value in {word!r}")
         words.append(word)
         pos = end
     return words, fields, problems

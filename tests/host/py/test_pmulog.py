@@ -184,12 +184,31 @@ class Malformed(unittest.TestCase):
         self.assertIn("YAML block without a result line before it", msgs)
         self.assertTrue(any("not a mapping" in m for m in msgs))
 
+    def test_yaml_block_cut_by_the_next_result(self):
+        log = pmulog.parse(self.HEAD + "ok 1 - a\n  ---\n  a: 1\n"
+                           "ok 2 - b\n" + self.END)
+        self.assertEqual(len(log.results), 2)
+        self.assertEqual(log.results[0].yaml, {"a": 1})
+        self.assertIn("YAML block of result 1 (opened on line 4) is not "
+                      "closed by '  ...'", [str(e.message) for e in
+                                            log.parse_errors])
+        self.assertEqual(log.parse_errors[0].line, 6)
+
     def test_bail_out_and_comments(self):
         log = pmulog.parse(self.HEAD + "ok 1 - a\n# a free comment\n"
                            "Bail out! ring3 setup failed\n")
         self.assertEqual([b.text for b in log.bail_outs],
                          ["ring3 setup failed"])
         self.assertEqual([c.text for c in log.comments], ["a free comment"])
+
+    def test_fields(self):
+        words, fields, problems = pmulog.parse_fields(
+            'none a=1 b="two words" c= path="\\x\\y.log" d="x"y e="open')
+        self.assertEqual(fields, {"a": "1", "b": "two words", "c": "",
+                                  "path": "\\x\\y.log"})
+        self.assertEqual(words, ["none", 'd="x"y', 'e="open'])
+        self.assertEqual(problems, ["malformed quoted value in 'd=\"x\"y'",
+                                    "malformed quoted value in 'e=\"open'"])
 
     def test_duplicate_header_and_field(self):
         log = pmulog.parse(self.HEAD + "# harness: again\n"
