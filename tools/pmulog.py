@@ -40,7 +40,7 @@ _SUMMARY = re.compile(r"^passed=(\d+) failed=(\d+) skipped=(\d+)$")
 _BAIL = re.compile(r"^Bail out!\s*(.*)$")
 # One key=value field; value "double quoted" (no escapes: the harness
 # writes paths with backslashes) or a bare word.
-_FIELD = re.compile(r'([A-Za-z_][A-Za-z0-9_.-]*)=(?:"([^"]*)"|(\S*))')
+_FIELD = re.compile(r'([A-Za-z_][A-Za-z0-9_.-]*)=(?:"([^"]*)"|([^"\s]\S*)?)')
 
 # Comment keys that are not header lines wherever they appear.
 _NOT_HEADERS = ("error", "running", "summary")
@@ -165,7 +165,7 @@ def parse_fields(text: str):
             if key in fields:
                 problems.append(f"field {key!r} given twice")
             else:
-                fields[key] = quoted if quoted is not None else bare
+                fields[key] = quoted if quoted is not None else bare or ""
             pos = m.end()
             continue
         end = text.find(" ", pos)
