@@ -92,6 +92,53 @@ class CheckLogs(unittest.TestCase):
         self.assertFails(out, rc, "pmu line has rdpmc=yes, expected",
                          "backend is hw, expected model")
 
+    def test_required_line_missing_fails(self):
+        log = fixture_text("p54c.log").replace("  rdpmc_exists: 0",
+                                               "  rdpmc_exists: 1")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "no line matches /^  rdpmc_exists: 0/")
+
+    def test_forbidden_line_fails(self):
+        m = self.dir.path / "m.yaml"
+        m.write_text((FIXTURES / "matrix.yaml").read_text().replace(
+            "    require_lines:\n", "    forbid_lines: ['^# error: ']\n"
+                                    "    require_lines:\n", 1))
+        self.dir.add("p54c", fixture_text("p54c.log"), 0)
+        rc, out = self.run_boot("p54c", matrix=m)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("ok - p54c: no /^# error: /", out)
+        log = fixture_text("p54c.log").replace(
+            "ok 1 - ", "# error: option x: y\r\nok 1 - ")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c", matrix=m)
+        self.assertFails(out, rc, "unexpected /^# error: /: # error: option "
+                                  "x: y")
+
+    def test_header_missing_fails(self):
+        log = fixture_text("p54c.log").replace(
+            "# harness: pmu-harness 0.1.0\r\n", "")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "missing header # harness:")
+        log = fixture_text("p54c.log").replace('# backend: model reason="',
+                                               "# backend: model why=\"")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "header '# backend: model why=")
+
+    def test_plan_mismatch_fails(self):
+        log = fixture_text("p54c.log").replace("1..21", "1..22")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "plan 1..22 but 21 results")
+        log = fixture_text("p54c.log").replace(
+            "passed=20 failed=0", "passed=21 failed=0")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "summary 'passed=21 failed=0 skipped=1' but "
+                                  "counted passed=20")
+
     def test_no_summary_fails(self):
         self.dir.add("p54c", fixture_text("no-summary.log"), 0)
         rc, out = self.run_boot("p54c")
