@@ -70,11 +70,12 @@ class MakeRun(unittest.TestCase):
         self.assertNotInjected()
 
     def test_bench_cpu_injection(self):
-        rc, out, err = self.make(f"CPU=NoSuchCpu;touch {self.marker}",
-                                 target="bench")
-        self.assertNotEqual(rc, 0, out + err)
-        self.assertIn("unable to find CPU model", err)
-        self.assertNotInjected()
+        for cpu in (f"NoSuchCpu;touch {self.marker}",
+                    f"NoSuchCpu'; touch {self.marker}; '"):
+            rc, out, err = self.make(f"CPU={cpu}", target="bench")
+            self.assertNotEqual(rc, 0, out + err)
+            self.assertIn(f"unable to find CPU model '{cpu}'", err)
+            self.assertNotInjected()
 
     def test_real_boot_gets_args_as_data(self):
         # A short real boot: the words reach the harness as options (which
