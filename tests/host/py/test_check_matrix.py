@@ -3,8 +3,13 @@ logs, without booting."""
 
 import unittest
 
-from support import (FIXTURES, LogDir, check_matrix, fixture_text, not_ok_lines,
-                     ok_lines)
+import shutil
+import tempfile
+from pathlib import Path
+
+from support import (FIXTURES, PY, TOOLS, LogDir, check_matrix, fake_qemu,
+                     fixture_text, need_image, not_ok_lines, ok_lines,
+                     run_tool, tap_part)
 
 import boottable
 import check_matrix as cm
@@ -277,6 +282,62 @@ class BrokenTable(unittest.TestCase):
                                matrix=self.dir.path / "none.yaml")
         self.assertNotEqual(rc, 0, out)
         self.assertIn("cannot read", out)
+
+
+class BootMode(unittest.TestCase):
+    """Booting through tools/qemu-boot.sh, with a fake QEMU that writes a
+    fixture log to the serial file and to the boot volume."""
+
+    @classmethod
+    def setUpClass(cls):
+        need_image()
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="pmu-boot-mode-"))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def boot(self, status, serial, volume, stderr="", jobs="2"):
+        env = fake_qemu(self.tmp, status, serial, stderr, volume)
+        env["JOBS"] = jobs
+        return run_tool([PY, str(TOOLS / "check_matrix.py"), "--matrix",
+                         str(FIXTURES / "matrix.yaml"), "--out",
+                         str(self.tmp / "out"), "p54c"], env=env)
+
+    def test_pass(self):
+        serial = fixture_text("p54c.log")
+        rc, out = self.boot(1, serial, tap_part(serial))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("ok - p54c: volume log equals the serial log", out)
+        o = self.tmp / "out"
+        self.assertEqual((o / "p54c.status").read_text(), "0\n")
+        self.assertEqual((o / "p54c.volume.log").read_text(),
+                         tap_part(serial))
+        self.assertFalse((o / "p54c.disk").exists())
+
+    def test_failing_p5_result(self):
+        serial = fixture_text("p54c-p5-fail.log")
+        rc, out = self.boot(3, serial, tap_part(serial))
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("not ok - p54c: run failed: not ok 12 - p5/cc-010", out)
+
+    def test_qemu_fails_to_start(self):
+        rc, out = self.boot(1, "", None, "qemu-system-x86_64: unable to find "
+                                         "CPU model 'x'\n")
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("not ok - p54c: no 'TAP version 13' line", out)
+        self.assertIn("unable to find CPU model", out)
+
+    def test_no_volume_log(self):
+        rc, out = self.boot(1, fixture_text("p54c.log"), None)
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("not ok - p54c: no log file on the boot volume: 0 log "
+                      "files", out)
+
+    def test_bad_jobs(self):
+        rc, out = self.boot(1, fixture_text("p54c.log"), None, jobs="zero")
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("not ok - matrix: JOBS='zero' is not a positive number",
+                      out)
 
 
 class Argv(unittest.TestCase):

@@ -3,29 +3,13 @@ QEMU's status and the log's summary agree.  A fake qemu-system-x86_64 on
 PATH writes a chosen log and exits with a chosen status, so every case
 takes a fraction of a second."""
 
-import os
 import shutil
 import subprocess
-import sys
 import tempfile
-import textwrap
 import unittest
 from pathlib import Path
 
-from support import ROOT, make_env
-
-IMAGE = ROOT / "build" / "pmu-harness.img"
-
-FAKE_QEMU = textwrap.dedent("""\
-    #!{python}
-    import os, sys
-    args = sys.argv[1:]
-    log = next(a[5:] for a in args if a.startswith("file:"))
-    with open(log, "w", newline="") as f:
-        f.write(open(os.environ["FAKE_QEMU_LOG"], newline="").read())
-    sys.stderr.write(os.environ.get("FAKE_QEMU_STDERR", ""))
-    sys.exit(int(os.environ["FAKE_QEMU_STATUS"]))
-""")
+from support import IMAGE, ROOT, fake_qemu, need_image
 
 HEAD = ("BdsDxe: starting Boot0002\r\nTAP version 13\r\n"
         "# harness: pmu-harness 0.1.0\r\n")
@@ -34,25 +18,14 @@ HEAD = ("BdsDxe: starting Boot0002\r\nTAP version 13\r\n"
 class QemuBoot(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        if not IMAGE.is_file():
-            subprocess.run(["make", "--no-print-directory", "-C", str(ROOT),
-                            "image"], env=make_env(), check=True,
-                           stdout=subprocess.DEVNULL, timeout=600)
+        need_image()
 
     def setUp(self):
         self.tmp = Path(tempfile.mkdtemp(prefix="pmu-qemu-boot-"))
         self.addCleanup(shutil.rmtree, self.tmp, True)
-        fake = self.tmp / "bin" / "qemu-system-x86_64"
-        fake.parent.mkdir()
-        fake.write_text(FAKE_QEMU.format(python=sys.executable))
-        fake.chmod(0o755)
 
     def boot(self, status, log_text, stderr=""):
-        (self.tmp / "fake.log").write_text(log_text, newline="")
-        env = dict(os.environ, FAKE_QEMU_STATUS=str(status),
-                   FAKE_QEMU_LOG=str(self.tmp / "fake.log"),
-                   FAKE_QEMU_STDERR=stderr,
-                   PATH=f"{self.tmp / 'bin'}:{os.environ['PATH']}")
+        env = fake_qemu(self.tmp, status, log_text, stderr)
         p = subprocess.run([str(ROOT / "tools" / "qemu-boot.sh"), "--image",
                             str(IMAGE), "--cpu", "Nehalem", "--log",
                             str(self.tmp / "serial.log")],
