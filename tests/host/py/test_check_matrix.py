@@ -319,6 +319,9 @@ class BootMode(unittest.TestCase):
         rc, out = self.boot(3, serial, tap_part(serial))
         self.assertNotEqual(rc, 0, out)
         self.assertIn("not ok - p54c: run failed: not ok 12 - p5/cc-010", out)
+        self.assertIn("ok - p54c: exit status 1 matches the summary", out)
+        self.assertEqual((self.tmp / "out" / "p54c.status").read_text(),
+                         "1\n")
 
     def test_qemu_fails_to_start(self):
         rc, out = self.boot(1, "", None, "qemu-system-x86_64: unable to find "
