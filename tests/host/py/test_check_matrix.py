@@ -69,6 +69,15 @@ class CheckLogs(unittest.TestCase):
         self.assertFails(out, rc, "forbidden: result p5/cc-* is skip: "
                                   "13 - p5/cc-011 # SKIP no model")
 
+    def test_no_results_is_a_failed_run(self):
+        log = fixture_text("selftest.log")
+        log = log[:log.index("not ok 1")] + \
+            "1..0\r\n# summary: passed=0 failed=0 skipped=0\r\n"
+        self.dir.add("selftest", log, 1)
+        rc, out = self.run_boot("selftest")
+        self.assertFails(out, rc, "plan 1..0 but 0 results")
+        self.assertIn("ok - selftest: exit status 1 matches the summary", out)
+
     def test_required_result_missing_fails(self):
         log = fixture_text("p54c.log").replace("p5/cc-111", "p5/cc-11x")
         self.dir.add("p54c", log, 0)
