@@ -5,7 +5,7 @@
 BUILD_PKGS := gcc make binutils gnu-efi
 IMAGE_PKGS := mtools dosfstools gdisk
 RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
-CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk
+CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml
 
 CC      := gcc
 LD      := ld
@@ -18,6 +18,17 @@ EFI_CRT := $(EFI_LIB)/crt0-efi-x86_64.o
 
 CPU     ?= Skylake-Client
 ARGS    ?=
+ifeq ($(origin RUN_LOG),undefined)
+RUN_LOG := $(B)/serial.log
+endif
+# CPU, ARGS and RUN_LOG are data, taken as written: make expands nothing in
+# them ($(value)), and they reach qemu-boot.sh through the environment,
+# never pasted into a recipe where a shell would parse them.
+override CPU     := $(value CPU)
+override ARGS    := $(value ARGS)
+override RUN_LOG := $(value RUN_LOG)
+# Host tools run by Debian's python3 (python3-yaml is installed for it).
+PYTHON  ?= /usr/bin/python3
 
 WARN    := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
@@ -71,18 +82,21 @@ image: $(B)/pmu-harness.img
 $(B)/pmu-harness.img: $(B)/pmu-harness.efi tools/mkimage.sh | deps-run
 	tools/mkimage.sh $@ $<
 
+run bench: export PMU_CPU = $(CPU)
+run: export PMU_ARGS = $(ARGS)
+run: export PMU_LOG = $(RUN_LOG)
 run: $(B)/pmu-harness.img | deps-run
-	tools/qemu-boot.sh --stream --cpu '$(CPU)' --image $< \
-		--args '$(ARGS)' --log $(B)/serial.log
+	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --image $< \
+		--args "$$PMU_ARGS" --log "$$PMU_LOG"
 
 check: $(B)/pmu-harness.img | deps-check
-	tools/check.sh
+	$(PYTHON) tools/check.py
 
 host-test: | deps-check
 	tools/host-test.sh
 
 bench: $(B)/pmu-harness.img | deps-run
-	tools/qemu-boot.sh --stream --cpu '$(CPU)' --image $< \
+	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --image $< \
 		--args 'tests=bench/*' --log $(B)/bench.log
 
 clean:

@@ -17,9 +17,11 @@
 #                  no Serial I/O protocol there, so the harness's polled
 #                  16550 driver is what writes it (pass serial=com4)
 #
-# Exit status: 0 all tests passed, 1 a test
-# failed, 2 the harness broke (Bail out!), 3 QEMU ended without a verdict,
-# 124 the time limit ran out.
+# Exit status: 0 all tests passed, 1 a test failed, 2 the harness broke
+# (Bail out!), 3 QEMU ended without a verdict (it failed to start, the
+# machine powered off, or its exit status disagrees with the log's
+# "# summary:" line; QEMU's own messages then follow on stderr), 124 the
+# time limit ran out.
 set -u
 image= cpu=qemu64 args= log= stream=0 limit=120 keep= com4=0 vga=none
 while [ $# -gt 0 ]; do
@@ -81,12 +83,45 @@ if [ -n "$keep" ]; then
 	mkdir -p "$keep"
 	cp --sparse=always "$work/disk.img" "$keep/disk.img"
 fi
+# QEMU's own messages, for a boot that ended without a verdict.
+qemu_says() {
+	[ -s "$log.qemu-stderr" ] && sed 's/^/qemu: /' "$log.qemu-stderr" >&2
+	return 0
+}
+# The log's "# summary:" line as "PASSED FAILED SKIPPED", empty if none.
+summary() {
+	tr -d '\r' 2>/dev/null < "$log" |
+		sed -n 's/^# summary: passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' |
+		tail -n 1
+}
+# QEMU's status 1 is also what QEMU itself exits with when it cannot start
+# (a bad -cpu, a missing file): a verdict counts only when the log has a
+# summary that agrees with it.
 case $status in
-1) exit 0 ;;		# harness wrote verdict 0 to isa-debug-exit
-3) exit 1 ;;		# verdict 1: a test failed
-5) exit 2 ;;		# verdict 2: the harness broke
+1|3)
+	want=$(( status == 1 ? 0 : 1 ))
+	read -r p f s <<< "$(summary)"
+	if [ -z "${p:-}" ]; then
+		echo "qemu-boot: QEMU exited with status $status and the log" \
+		     "has no '# summary:' line: QEMU failed or the harness" \
+		     "did not finish" >&2
+		qemu_says
+		exit 3
+	fi
+	if [ "$f" -eq 0 ] && [ $((p + s)) -gt 0 ]; then got=0; else got=1; fi
+	if [ "$got" != "$want" ]; then
+		echo "qemu-boot: QEMU exited with status $status (verdict" \
+		     "$want) but the log's summary is passed=$p failed=$f" \
+		     "skipped=$s (verdict $got)" >&2
+		qemu_says
+		exit 3
+	fi
+	exit "$want" ;;		# isa-debug-exit wrote the verdict: 0 or 1
+5) echo "qemu-boot: the harness broke (verdict 2):" \
+	"$(tr -d '\r' 2>/dev/null < "$log" | grep -a '^Bail out!' | head -n 1)" >&2
+   exit 2 ;;
 124|137) echo "qemu-boot: no verdict within ${limit}s (killed)" >&2; exit 124 ;;
 *) echo "qemu-boot: QEMU exited with status $status without a verdict" >&2
-   sed 's/^/qemu: /' "$log.qemu-stderr" >&2
+   qemu_says
    exit 3 ;;
 esac

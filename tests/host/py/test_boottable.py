@@ -1,0 +1,142 @@
+"""tools/boottable.py: the boot table is validated strictly."""
+
+import unittest
+
+from support import TOOLS
+
+import boottable
+
+GOOD = """
+boots:
+  - name: one
+    cpu: Nehalem
+    verdict: pass
+    expect_cpu: {vendor: GenuineIntel, family: 6, model: 26, stepping: 3}
+    expect_pmu: {kind: arch-perfmon}
+    expect_backend: {name: none}
+"""
+
+
+def with_line(old, new):
+    """GOOD with one line replaced (old must be there)."""
+    assert old in GOOD, old
+    return GOOD.replace(old, new)
+
+
+class RealTable(unittest.TestCase):
+    def test_matrix_yaml_is_valid(self):
+        boots, errors = boottable.load(TOOLS / "matrix.yaml")
+        self.assertEqual([str(e) for e in errors], [])
+        names = [b.name for b in boots]
+        self.assertEqual(names, ["p54c", "p55c", "netburst-f15m2",
+                                 "netburst-f15m4", "conroe", "nehalem",
+                                 "skylake", "amd-epyc", "com4-16550",
+                                 "exit-shutdown", "selftest"])
+        p54c = boots[0]
+        self.assertEqual(p54c.expect_cpu["name"], "Pentium (P54C)")
+        self.assertEqual(p54c.expect_pmu["rdpmc"], "no")
+        self.assertIn(("p5/cc-*", "skip"),
+                      [(r.name, r.status) for r in p54c.forbid_results])
+        by = {b.name: b for b in boots}
+        self.assertTrue(by["com4-16550"].com4)
+        self.assertTrue(by["exit-shutdown"].vga)
+        self.assertEqual(by["exit-shutdown"].verdict, "shutdown")
+        self.assertEqual(by["selftest"].verdict, "fail")
+
+
+class Validation(unittest.TestCase):
+    def errors(self, text):
+        boots, errors = boottable.loads(text)
+        msgs = [str(e) for e in errors]
+        if errors:
+            self.assertEqual(boots, [], "a table entry with errors is "
+                                        "left out")
+        return msgs
+
+    def assertError(self, text, fragment):
+        msgs = self.errors(text)
+        self.assertTrue(any(fragment in m for m in msgs),
+                        f"{fragment!r} not in {msgs}")
+
+    def test_good(self):
+        boots, errors = boottable.loads(GOOD)
+        self.assertEqual(errors, [])
+        b = boots[0]
+        self.assertEqual((b.options, b.com4, b.vga, b.timeout),
+                         ("", False, False, 180))
+
+    def test_bad_regex(self):
+        self.assertError(GOOD + "    require_lines: ['^# cpu: (']\n",
+                         "one: bad regex in 'require_lines[0]'")
+        self.assertError(GOOD + "    forbid_lines: ['[a-']\n",
+                         "bad regex in 'forbid_lines[0]'")
+        self.assertError(with_line("{name: none}",
+                                   "{name: none, reason: '*x'}"),
+                         "bad regex in 'expect_backend.reason'")
+
+    def test_unknown_keys(self):
+        self.assertError(GOOD + "    require_line: ['x']\n",
+                         "unknown key 'require_line'")
+        self.assertError(with_line("stepping: 3}", "stepping: 3, mdoel: 2}"),
+                         "unknown key 'expect_cpu.mdoel'")
+        self.assertError(GOOD + "    require_results:\n"
+                                "      - {name: a/b, status: ok, why: x}\n",
+                         "unknown key 'require_results[0].why'")
+        self.assertError(GOOD + "extra: 1\n", "unknown top-level key 'extra'")
+
+    def test_missing_fields(self):
+        self.assertError(with_line("    verdict: pass\n", ""),
+                         "missing field 'verdict'")
+        self.assertError(with_line("stepping: 3}", "}").replace(
+            "model: 26, }", "model: 26}"), "missing field "
+                                           "'expect_cpu.stepping'")
+        self.assertError(with_line("    expect_pmu: {kind: arch-perfmon}\n",
+                                   ""), "missing field 'expect_pmu'")
+        self.assertError(with_line("{kind: arch-perfmon}", "{counters: 2}"),
+                         "missing field 'expect_pmu.kind'")
+        self.assertError(GOOD + "    forbid_results: [{name: 'p5/*'}]\n",
+                         "missing field 'forbid_results[0].status'")
+        self.assertError("boots: []\n", "'boots' must be a non-empty list")
+
+    def test_wrong_types(self):
+        self.assertError(with_line("family: 6", "family: '6'"),
+                         "'expect_cpu.family' must be int, not str")
+        self.assertError(with_line("{kind: arch-perfmon}",
+                                   "{kind: p5, rdpmc: no}"),
+                         "'expect_pmu.rdpmc' must be str or int, not bool")
+        self.assertError(GOOD + "    com4: 'yes'\n",
+                         "'com4' must be bool, not str")
+        self.assertError(GOOD + "    require_lines: '^x'\n",
+                         "'require_lines' must be list, not str")
+        self.assertError(with_line("verdict: pass", "verdict: passed"),
+                         "'verdict' is 'passed'")
+        self.assertError(GOOD + "    require_results: [{name: a, status: "
+                                "failed}]\n",
+                         "'require_results[0].status' is 'failed'")
+        self.assertError(with_line("{name: none}", "{name: fake}"),
+                         "'expect_backend.name' is 'fake'")
+        self.assertError(with_line("name: one", "name: One/../x"),
+                         "must match")
+
+    def test_duplicates(self):
+        self.assertError(with_line("    cpu: Nehalem\n",
+                                   "    cpu: Nehalem\n    cpu: Conroe\n"),
+                         "key 'cpu' given twice")
+        boots, errors = boottable.loads(GOOD + GOOD.split("boots:\n")[1])
+        self.assertEqual(len(boots), 1)
+        self.assertIn("boot name 'one' used twice", str(errors[0]))
+
+    def test_not_yaml(self):
+        self.assertError("boots: [\n", "not valid YAML")
+        self.assertError("- a\n", "must be a mapping")
+
+    def test_one_bad_entry_leaves_the_others(self):
+        boots, errors = boottable.loads(
+            GOOD + GOOD.split("boots:\n")[1].replace("name: one", "name: two")
+            .replace("verdict: pass", "verdict: maybe"))
+        self.assertEqual([b.name for b in boots], ["one"])
+        self.assertEqual(errors[0].boot, "two")
+
+
+if __name__ == "__main__":
+    unittest.main()

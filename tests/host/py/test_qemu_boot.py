@@ -1,0 +1,93 @@
+"""tools/qemu-boot.sh: its exit status is the harness's verdict only when
+QEMU's status and the log's summary agree.  A fake qemu-system-x86_64 on
+PATH writes a chosen log and exits with a chosen status, so every case
+takes a fraction of a second."""
+
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from support import IMAGE, ROOT, fake_qemu, need_image
+
+HEAD = ("BdsDxe: starting Boot0002\r\nTAP version 13\r\n"
+        "# harness: pmu-harness 0.1.0\r\n")
+
+
+class QemuBoot(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        need_image()
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="pmu-qemu-boot-"))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def boot(self, status, log_text, stderr=""):
+        env = fake_qemu(self.tmp, status, log_text, stderr)
+        p = subprocess.run([str(ROOT / "tools" / "qemu-boot.sh"), "--image",
+                            str(IMAGE), "--cpu", "Nehalem", "--log",
+                            str(self.tmp / "serial.log")],
+                           stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, env=env, timeout=60)
+        return p.returncode, p.stderr
+
+    @staticmethod
+    def log(passed, failed, skipped=0):
+        n = passed + failed + skipped
+        body = "".join(f"ok {i} - a/t{i}\r\n" for i in range(1, passed + 1))
+        body += "".join(f"not ok {i} - a/t{i}\r\n"
+                        for i in range(passed + 1, passed + failed + 1))
+        body += "".join(f"ok {i} - a/t{i} # SKIP x\r\n"
+                        for i in range(passed + failed + 1, n + 1))
+        return (HEAD + body + f"1..{n}\r\n# summary: passed={passed} "
+                f"failed={failed} skipped={skipped}\r\n")
+
+    def test_pass(self):
+        self.assertEqual(self.boot(1, self.log(2, 0, 1)), (0, ""))
+
+    def test_fail(self):
+        rc, err = self.boot(3, self.log(2, 1))
+        self.assertEqual(rc, 1, err)
+
+    def test_qemu_error_is_no_pass(self):
+        rc, err = self.boot(1, "", "qemu-system-x86_64: -cpu Nehalem: no\n")
+        self.assertEqual(rc, 3)
+        self.assertIn("has no '# summary:' line", err)
+        self.assertIn("qemu: qemu-system-x86_64: -cpu Nehalem: no", err)
+
+    def test_harness_died_before_summary(self):
+        rc, err = self.boot(1, HEAD + "ok 1 - a/t1\r\n")
+        self.assertEqual(rc, 3)
+        self.assertIn("has no '# summary:' line", err)
+
+    def test_status_disagrees_with_summary(self):
+        rc, err = self.boot(1, self.log(2, 1))
+        self.assertEqual(rc, 3)
+        self.assertIn("status 1 (verdict 0) but the log's summary is "
+                      "passed=2 failed=1 skipped=0 (verdict 1)", err)
+        rc, err = self.boot(3, self.log(2, 0))
+        self.assertEqual(rc, 3)
+        self.assertIn("(verdict 1) but the log's summary", err)
+
+    def test_nothing_ran_is_no_pass(self):
+        rc, err = self.boot(1, self.log(0, 0))
+        self.assertEqual(rc, 3)
+        rc, err = self.boot(3, self.log(0, 0))
+        self.assertEqual(rc, 1, err)
+
+    def test_bail_out(self):
+        rc, err = self.boot(5, HEAD + "Bail out! no memory\r\n")
+        self.assertEqual(rc, 2)
+        self.assertIn("Bail out! no memory", err)
+
+    def test_no_verdict(self):
+        rc, err = self.boot(0, self.log(1, 0), "bye\n")
+        self.assertEqual(rc, 3)
+        self.assertIn("without a verdict", err)
+        self.assertIn("qemu: bye", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,301 @@
+"""boottable: load and validate the boot table (tools/matrix.yaml).
+
+    boots, errors = boottable.load("tools/matrix.yaml")
+
+boots is the list of valid Boot entries, in table order; errors is a list
+of TableError (boot is the entry's name, or None for the table as a whole).
+A table with errors is never partly trusted in silence: an entry with any
+error is left out of boots and named in errors; an error of the table as a
+whole (YAML syntax, top-level keys) leaves boots empty.  docs/check.md
+describes the format.
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+import yaml
+
+VERDICTS = ("pass", "fail", "shutdown")
+RESULT_STATUSES = ("ok", "not ok", "skip")
+BACKENDS = ("hw", "model", "none")
+NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+FIELD_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass
+class TableError:
+    boot: Optional[str]     # entry name (or "boots[i]"); None: whole table
+    message: str
+
+    def __str__(self):
+        return f"{self.boot}: {self.message}" if self.boot else self.message
+
+
+@dataclass
+class ResultRule:
+    name: str               # a glob over "group/name" (fnmatch, * and ?)
+    status: str             # "ok", "not ok" or "skip"
+
+
+@dataclass
+class Boot:
+    name: str
+    cpu: str                            # QEMU -cpu
+    verdict: str                        # pass, fail or shutdown
+    expect_cpu: Dict[str, object]       # vendor, family, model, stepping[, name]
+    expect_pmu: Dict[str, object]       # kind and other "# pmu:" fields
+    backend: str                        # hw, model or none
+    backend_reason: Optional[re.Pattern] = None
+    options: str = ""                   # harness options
+    com4: bool = False
+    vga: bool = False
+    timeout: int = 180
+    require_results: List[ResultRule] = field(default_factory=list)
+    forbid_results: List[ResultRule] = field(default_factory=list)
+    # compiled with re.M: searched in the whole TAP text, ^ $ at line ends
+    require_lines: List[re.Pattern] = field(default_factory=list)
+    forbid_lines: List[re.Pattern] = field(default_factory=list)
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that refuses a key given twice in one mapping (PyYAML
+    would keep the last one without a word)."""
+
+
+def _construct_mapping(loader, node, deep=False):
+    seen = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        try:
+            dup = key in seen
+        except TypeError:
+            dup = False
+        if dup:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"key {key!r} given twice", key_node.start_mark)
+        try:
+            seen.add(key)
+        except TypeError:
+            pass
+    return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                        _construct_mapping)
+
+
+def _tname(v):
+    return "null" if v is None else type(v).__name__
+
+
+class _Entry:
+    """Validation of one table entry; collects its errors."""
+
+    def __init__(self):
+        self.errors = []
+
+    def err(self, msg):
+        self.errors.append(msg)
+
+    def take(self, m, key, kinds, required, ctx=""):
+        """m[key] when present and of one of the kinds (bool is never an
+        int here), else an error."""
+        label = f"{ctx}{key}"
+        if key not in m:
+            if required:
+                self.err(f"missing field '{label}'")
+            return None
+        v = m[key]
+        if not any(type(v) is k for k in kinds):
+            want = " or ".join(k.__name__ for k in kinds)
+            hint = " (quote yes/no/on/off/true/false)" \
+                if isinstance(v, bool) and str in kinds else ""
+            self.err(f"'{label}' must be {want}, not {_tname(v)} {v!r}{hint}")
+            return None
+        return v
+
+    def unknown(self, m, allowed, ctx=""):
+        for k in m:
+            if k not in allowed:
+                self.err(f"unknown key '{ctx}{k}' (known: "
+                         f"{', '.join(allowed)})")
+
+    def regex(self, s, label, flags=0):
+        try:
+            return re.compile(s, flags)
+        except re.error as e:
+            self.err(f"bad regex in '{label}': /{s}/: {e}")
+            return None
+
+    def regex_list(self, m, key):
+        v = self.take(m, key, (list,), False)
+        out = []
+        for i, s in enumerate(v or []):
+            if type(s) is not str or not s:
+                self.err(f"'{key}[{i}]' must be a non-empty string, not "
+                         f"{_tname(s)} {s!r}")
+                continue
+            r = self.regex(s, f"{key}[{i}]", re.M)
+            if r is not None:
+                out.append(r)
+        return out
+
+    def result_list(self, m, key):
+        v = self.take(m, key, (list,), False)
+        out = []
+        for i, r in enumerate(v or []):
+            ctx = f"{key}[{i}]."
+            if type(r) is not dict:
+                self.err(f"'{key}[{i}]' must be a mapping with name and "
+                         f"status, not {_tname(r)} {r!r}")
+                continue
+            self.unknown(r, ("name", "status"), ctx)
+            name = self.take(r, "name", (str,), True, ctx)
+            status = self.take(r, "status", (str,), True, ctx)
+            if name is not None and not name:
+                self.err(f"'{ctx}name' is empty")
+                name = None
+            if status is not None and status not in RESULT_STATUSES:
+                self.err(f"'{ctx}status' is {status!r}, expected one of "
+                         + ", ".join(RESULT_STATUSES))
+                status = None
+            if name and status:
+                out.append(ResultRule(name, status))
+        return out
+
+
+TOP_KEYS = ("boots",)
+BOOT_KEYS = ("name", "cpu", "options", "verdict", "com4", "vga", "timeout",
+             "expect_cpu", "expect_pmu", "expect_backend", "require_results",
+             "forbid_results", "require_lines", "forbid_lines")
+CPU_KEYS = ("vendor", "family", "model", "stepping", "name")
+BACKEND_KEYS = ("name", "reason")
+
+
+def validate_entry(raw) -> Tuple[Optional[Boot], List[str]]:
+    """Validates one entry (a parsed YAML value).  Returns (Boot or None,
+    error messages)."""
+    e = _Entry()
+    if type(raw) is not dict:
+        return None, [f"an entry must be a mapping, not {_tname(raw)} "
+                      f"{raw!r}"]
+    e.unknown(raw, BOOT_KEYS)
+    name = e.take(raw, "name", (str,), True)
+    if name is not None and not NAME_RE.match(name):
+        e.err(f"'name' {name!r} must match {NAME_RE.pattern} (it names "
+              "files)")
+    cpu = e.take(raw, "cpu", (str,), True)
+    if cpu is not None and not cpu.strip():
+        e.err("'cpu' is empty")
+    options = e.take(raw, "options", (str,), False)
+    verdict = e.take(raw, "verdict", (str,), True)
+    if verdict is not None and verdict not in VERDICTS:
+        e.err(f"'verdict' is {verdict!r}, expected one of "
+              + ", ".join(VERDICTS))
+    com4 = e.take(raw, "com4", (bool,), False)
+    vga = e.take(raw, "vga", (bool,), False)
+    timeout = e.take(raw, "timeout", (int,), False)
+    if timeout is not None and timeout <= 0:
+        e.err(f"'timeout' must be positive, not {timeout}")
+
+    ecpu = e.take(raw, "expect_cpu", (dict,), True)
+    expect_cpu = {}
+    if ecpu is not None:
+        e.unknown(ecpu, CPU_KEYS, "expect_cpu.")
+        for k, kinds, req in (("vendor", (str,), True),
+                              ("family", (int,), True),
+                              ("model", (int,), True),
+                              ("stepping", (int,), True),
+                              ("name", (str,), False)):
+            v = e.take(ecpu, k, kinds, req, "expect_cpu.")
+            if v is not None:
+                expect_cpu[k] = v
+
+    epmu = e.take(raw, "expect_pmu", (dict,), True)
+    expect_pmu = {}
+    if epmu is not None:
+        if "kind" not in epmu:
+            e.err("missing field 'expect_pmu.kind'")
+        for k in epmu:
+            if type(k) is not str or not FIELD_RE.match(k):
+                e.err(f"'expect_pmu' key {k!r} is not a field name")
+                continue
+            v = e.take(epmu, k, (str, int), False, "expect_pmu.")
+            if v is not None:
+                expect_pmu[k] = v
+
+    eback = e.take(raw, "expect_backend", (dict,), True)
+    backend = reason = None
+    if eback is not None:
+        e.unknown(eback, BACKEND_KEYS, "expect_backend.")
+        backend = e.take(eback, "name", (str,), True, "expect_backend.")
+        if backend is not None and backend not in BACKENDS:
+            e.err(f"'expect_backend.name' is {backend!r}, expected one of "
+                  + ", ".join(BACKENDS))
+        r = e.take(eback, "reason", (str,), False, "expect_backend.")
+        if r is not None:
+            reason = e.regex(r, "expect_backend.reason")
+
+    req_res = e.result_list(raw, "require_results")
+    forbid_res = e.result_list(raw, "forbid_results")
+    req_lines = e.regex_list(raw, "require_lines")
+    forbid_lines = e.regex_list(raw, "forbid_lines")
+    if e.errors:
+        return None, e.errors
+    return Boot(name=name, cpu=cpu, verdict=verdict, expect_cpu=expect_cpu,
+                expect_pmu=expect_pmu, backend=backend,
+                backend_reason=reason, options=options or "",
+                com4=bool(com4), vga=bool(vga),
+                timeout=timeout if timeout is not None else 180,
+                require_results=req_res, forbid_results=forbid_res,
+                require_lines=req_lines, forbid_lines=forbid_lines), []
+
+
+def loads(text: str) -> Tuple[List[Boot], List[TableError]]:
+    """Validates a table given as YAML text."""
+    try:
+        doc = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as e:
+        return [], [TableError(None, "not valid YAML: "
+                               + " ".join(str(e).split()))]
+    if type(doc) is not dict:
+        return [], [TableError(None, "the table must be a mapping with the "
+                               f"key 'boots', not {_tname(doc)}")]
+    errors = [TableError(None, f"unknown top-level key {k!r} (known: "
+                         f"{', '.join(TOP_KEYS)})")
+              for k in doc if k not in TOP_KEYS]
+    raw = doc.get("boots")
+    if type(raw) is not list or not raw:
+        errors.append(TableError(None, "'boots' must be a non-empty list, "
+                                 f"not {_tname(raw)}"))
+        return [], errors
+    if errors:
+        return [], errors
+    boots, seen = [], set()
+    for i, entry in enumerate(raw):
+        where = f"boots[{i}]"
+        if type(entry) is dict and type(entry.get("name")) is str and \
+                entry["name"]:
+            where = entry["name"]
+        boot, errs = validate_entry(entry)
+        errors.extend(TableError(where, m) for m in errs)
+        if boot is None:
+            continue
+        if boot.name in seen:
+            errors.append(TableError(where, f"boot name {boot.name!r} used "
+                                     "twice"))
+            continue
+        seen.add(boot.name)
+        boots.append(boot)
+    return boots, errors
+
+
+def load(path) -> Tuple[List[Boot], List[TableError]]:
+    """Validates the table in the file at path."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        return [], [TableError(None, f"cannot read {path}: {e}")]
+    return loads(text)

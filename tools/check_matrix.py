@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""check_matrix: boot the harness image under every entry of the boot table
+and check each log (docs/check.md).
+
+    check_matrix.py [--matrix FILE] [--image IMG] [--out DIR] [BOOT...]
+    check_matrix.py --logs DIR [--matrix FILE] [BOOT...]
+
+The first form boots each entry through tools/qemu-boot.sh (JOBS at a time,
+default 2) and keeps, per boot, in DIR (default build/check):
+NAME.log (the serial capture), NAME.status (qemu-boot.sh's exit status),
+NAME.stderr (its messages), NAME.volume.log (the log file found on the boot
+volume).  The second form checks such files without booting.  BOOT names
+restrict the run to those entries.
+
+Prints one "ok - BOOT: what" or "not ok - BOOT: what" line per check
+("matrix" for the table as a whole); exits 1 when a check failed or none
+passed, 2 on bad usage.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import boottable  # noqa: E402
+import logcheck  # noqa: E402
+import pmulog  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+QEMU_BOOT = ROOT / "tools" / "qemu-boot.sh"
+
+
+def boot_argv(boot, image, out):
+    """tools/qemu-boot.sh's arguments for one boot: a list, never a shell
+    line (the table's strings are data)."""
+    argv = [str(QEMU_BOOT), "--image", str(image), "--cpu", boot.cpu,
+            "--args", boot.options, "--log", str(out / f"{boot.name}.log"),
+            "--timeout", str(boot.timeout),
+            "--keep", str(out / f"{boot.name}.disk")]
+    if boot.com4:
+        argv.append("--com4")
+    if boot.vga:
+        argv.append("--vga")
+    return argv
+
+
+def volume_log(disk, dest):
+    """Copies the one log file in \\pmu-harness of the boot volume of disk
+    (a kept image) to dest.  Returns None, or why it could not."""
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+    img = f"{disk}@@1M"
+    try:
+        ls = subprocess.run(["mdir", "-b", "-i", img, "::/pmu-harness"],
+                            capture_output=True, text=True, env=env,
+                            timeout=60)
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"mdir: {e}"
+    if ls.returncode != 0:
+        return "no \\pmu-harness on the boot volume: " + \
+            " ".join((ls.stderr or ls.stdout).split())
+    logs = [l.strip() for l in ls.stdout.splitlines()
+            if l.strip().lower().endswith(".log")]
+    if len(logs) != 1:
+        return f"{len(logs)} log files in \\pmu-harness, expected 1: " + \
+            " ".join(logs)
+    try:
+        cp = subprocess.run(["mcopy", "-n", "-i", img, logs[0], str(dest)],
+                            capture_output=True, text=True, env=env,
+                            timeout=60)
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"mcopy: {e}"
+    if cp.returncode != 0:
+        return f"mcopy {logs[0]}: " + " ".join(cp.stderr.split())
+    return None
+
+
+def run_boot(boot, image, out):
+    """Boots one entry; leaves NAME.log, NAME.status, NAME.stderr and
+    NAME.volume.log (or NAME.volume.err) in out."""
+    base = out / boot.name
+    disk = out / f"{boot.name}.disk"
+    for suffix in (".log", ".status", ".stderr", ".volume.log",
+                   ".volume.err"):
+        Path(f"{base}{suffix}").unlink(missing_ok=True)
+    shutil.rmtree(disk, ignore_errors=True)
+    with open(f"{base}.stderr", "wb") as err:
+        try:
+            status = subprocess.run(boot_argv(boot, image, out),
+                                    stdin=subprocess.DEVNULL, stdout=err,
+                                    stderr=subprocess.STDOUT,
+                                    timeout=boot.timeout + 60).returncode
+        except subprocess.TimeoutExpired:
+            status = 124
+            err.write(b"check_matrix: qemu-boot.sh did not return\n")
+        except OSError as e:
+            status = None
+            err.write(f"check_matrix: cannot run qemu-boot.sh: {e}\n"
+                      .encode())
+    if status is not None:
+        Path(f"{base}.status").write_text(f"{status}\n")
+    why = volume_log(disk / "disk.img", Path(f"{base}.volume.log")) \
+        if (disk / "disk.img").exists() else "the boot left no disk image"
+    if why:
+        Path(f"{base}.volume.err").write_text(why + "\n")
+    shutil.rmtree(disk, ignore_errors=True)
+
+
+def safe_run_boot(boot, image, out):
+    """run_boot; an unexpected error is written to NAME.stderr, where the
+    checks of that boot will show it, and the other boots go on."""
+    try:
+        run_boot(boot, image, out)
+    except Exception as e:      # noqa: BLE001 - reported, never hidden
+        with open(out / f"{boot.name}.stderr", "a") as f:
+            f.write(f"check_matrix: boot failed: {e!r}\n")
+
+
+def read_status(path):
+    try:
+        return int(Path(path).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def check_one(boot, logs):
+    """Checks the files of one boot in the directory logs."""
+    base = logs / boot.name
+    log = pmulog.parse_file(f"{base}.log")
+    status = read_status(f"{base}.status")
+    try:
+        stderr = Path(f"{base}.stderr").read_text(errors="replace")
+    except OSError:
+        stderr = ""
+    try:
+        volume = Path(f"{base}.volume.log").read_bytes() \
+            .decode("utf-8", errors="replace")
+    except OSError:
+        try:
+            why = Path(f"{base}.volume.err").read_text().strip()
+        except OSError:
+            why = f"no file {base}.volume.log"
+        volume = logcheck.Missing(why)
+    return logcheck.check_boot(boot, log, status, volume, stderr)
+
+
+def jobs_from_env():
+    v = os.environ.get("JOBS", "2")
+    try:
+        n = int(v)
+    except ValueError:
+        n = 0
+    return n if n >= 1 else None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--matrix", default=str(ROOT / "tools" / "matrix.yaml"))
+    ap.add_argument("--image", default=str(ROOT / "build" / "pmu-harness.img"))
+    ap.add_argument("--out", default=str(ROOT / "build" / "check"))
+    ap.add_argument("--logs", metavar="DIR",
+                    help="check the logs in DIR, boot nothing")
+    ap.add_argument("boots", nargs="*", metavar="BOOT")
+    a = ap.parse_args(argv)
+
+    lines = []          # (ok, text)
+
+    def say(ok, boot, what):
+        lines.append(ok)
+        print(f"{'ok' if ok else 'not ok'} - {boot}: {what}", flush=True)
+
+    boots, errors = boottable.load(a.matrix)
+    for e in errors:
+        say(False, e.boot or "matrix", f"table {a.matrix}: {e.message}")
+    if a.boots:
+        known = {b.name for b in boots} | {e.boot for e in errors}
+        for n in a.boots:
+            if n not in known:
+                say(False, n, f"no such boot in {a.matrix}")
+        boots = [b for b in boots if b.name in a.boots]
+
+    if a.logs:
+        logs = Path(a.logs)
+    else:
+        logs = Path(a.out)
+        jobs = jobs_from_env()
+        image = Path(a.image)
+        if jobs is None:
+            say(False, "matrix", f"JOBS={os.environ.get('JOBS')!r} is not a "
+                                 "positive number")
+            boots = []
+        elif boots and not image.is_file():
+            say(False, "matrix", f"no image {image} (make image)")
+            boots = []
+        if boots:
+            logs.mkdir(parents=True, exist_ok=True)
+            print(f"# boot matrix: {len(boots)} boots, {jobs} at a time",
+                  flush=True)
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                for _ in pool.map(lambda b: safe_run_boot(b, image, logs),
+                                  boots):
+                    pass
+    for b in boots:
+        for c in check_one(b, logs):
+            say(c.ok, b.name, c.what)
+    failed = lines.count(False)
+    passed = lines.count(True)
+    print(f"# boot matrix: {passed} passed, {failed} failed")
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
