@@ -654,9 +654,24 @@ TEST(trace_aggregated, "trace/aggregated-carries-no-state",
 
 /* ---- trace/segment-and-rip-addresses */
 
+/* The address forms no benchmark uses: an FS and a GS override and a
+ * RIP-relative operand.  CPL 0 only (.text, not .text.bench).
+ * void trace_seg_routine(n (rdi, unused), data (rsi)):
+ *	rax = fs:8(data); gs:16(data) = rax; rcx = trace_seg_slot */
+__asm__(".pushsection .text\n"
+	".globl trace_seg_routine, trace_seg_routine_end\n"
+	".hidden trace_seg_routine, trace_seg_routine_end\n"
+	"trace_seg_routine:\n"
+	"	movq %fs:8(%rsi), %rax\n"
+	"	movq %rax, %gs:16(%rsi)\n"
+	"	movq trace_seg_slot(%rip), %rcx\n"
+	"	ret\n"
+	"trace_seg_routine_end:\n"
+	".popsection\n");
+
 void trace_seg_routine(uint64_t n, void *data);
 extern const char trace_seg_routine_end[];
-extern uint64_t trace_seg_slot;
+uint64_t trace_seg_slot = 0x5eb0c0de5eb0c0deull;
 
 #define FS_BASE_MSR 0xc0000100u	/* IA32_FS_BASE, SDM Vol. 4 Table 2-2 */
 #define GS_BASE_MSR 0xc0000101u	/* IA32_GS_BASE (order no. 335592) */
