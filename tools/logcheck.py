@@ -29,8 +29,9 @@ class Missing:
 HEADER_RULES = (
     ("harness", re.compile(r"^pmu-harness \S+$"),
      "# harness: pmu-harness <version>"),
-    ("pmu", re.compile(r"^kind=(p5|p6|netburst|arch-perfmon|none)( |$)"),
-     "# pmu: kind=p5|p6|netburst|arch-perfmon|none ..."),
+    ("pmu", re.compile(r"^kind=(p5|p6|netburst|arch-perfmon|unsupported|"
+                       r"none)( |$)"),
+     "# pmu: kind=p5|p6|netburst|arch-perfmon|unsupported|none ..."),
     ("backend", re.compile(r'^(hw|model|none) reason="[^"]+"$'),
      '# backend: hw|model|none reason="..."'),
 )

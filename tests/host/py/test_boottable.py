@@ -28,7 +28,8 @@ class RealTable(unittest.TestCase):
         boots, errors = boottable.load(TOOLS / "matrix.yaml")
         self.assertEqual([str(e) for e in errors], [])
         names = [b.name for b in boots]
-        self.assertEqual(names, ["p54c", "p55c", "netburst-f15m2",
+        self.assertEqual(names, ["p54c", "p55c", "p55c-erratum74",
+                                 "netburst-f15m2",
                                  "netburst-f15m4", "conroe", "nehalem",
                                  "skylake", "amd-epyc", "com4-16550",
                                  "exit-shutdown", "selftest"])
