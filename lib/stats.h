@@ -1,4 +1,4 @@
-/* stats: the arithmetic of the measurement API (tests/measure.h), pure
+/* stats: the arithmetic of the measurement API (harness/measure.h), pure
  * and host-tested.  Overhead is removed the way nanoBench and uarch-bench
  * do it: run the benchmark at two sizes and keep the difference, which the
  * fixed cost (programming, enabling, reading counters) cancels out of. */

@@ -2,7 +2,7 @@
  * instruction classifier.  Tables of encodings with their expected length,
  * flags and data accesses (loads/stores, stack included), generated tables
  * for the opcode families, encodings that must be unclassified, and a walk
- * over every benchmark routine of tests/bench (assembled into this test by
+ * over every benchmark routine of bench/ (assembled into this test by
  * tests/host/decode_benches.S).
  *
  * Every classified encoding lists exactly its own bytes, so the table
@@ -834,7 +834,7 @@ static void test_generated(void **state)
 	run_table(gen, ngen, "generated");
 }
 
-/* ---- The benchmark routines (the .S files of tests/bench) */
+/* ---- The benchmark routines (the .S files of bench/) */
 
 #define ROUTINE(sym)                                                         \
 	extern const uint8_t sym[], sym##_end[];

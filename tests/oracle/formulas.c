@@ -1,5 +1,5 @@
 /* oracle/<bench>: the single-step oracle's counts equal the benchmark's
- * formulas (tests/bench/bench.h) for both of its parameter values, at
+ * formulas (bench/bench.h) for both of its parameter values, at
  * CPL 0 and at CPL 3; nothing the decoder could not classify ran. */
 #include "../../harness/test.h"
 #include "../../bench/oracle.h"

@@ -1,7 +1,7 @@
 /* trace/...: what the single-step tracer hands a PMU model besides counts
  * (arch/x86/trace.h): the register state each step left (e->after) and the
  * linear addresses of its data accesses (e->access[]).  The benchmarks of
- * tests/bench are traced at CPL 0 and 3 with trace_run, every step is
+ * bench/ are traced at CPL 0 and 3 with trace_run, every step is
  * recorded, and the record is checked against what the routines do,
  * worked out here independently of the tracer and the decoder:
  *

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh [BENCH...]: check the benchmark formulas of tests/bench on the host.
+# run.sh [BENCH...]: check the benchmark formulas of bench/ on the host.
 # Builds the routines and descriptors as a host program (trace_check.c),
 # lists the routines' instructions with objdump, classified by the awk below,
 # and has trace_check single-step every benchmark at both its parameters.
@@ -13,7 +13,7 @@ CFLAGS="-std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-missing-field-initializers -DHOST_TEST -I."
 objs=
-# Routines and descriptors only: tests/bench also holds target-only code
+# Routines and descriptors only: bench/ also holds target-only code
 # (the oracle, which needs the tracer).
 for src in bench/*.S bench/b_*.c bench/registry.c pmu/sem.c lib/fmt.c \
 	   tests/host/bench/trace_check.c; do
