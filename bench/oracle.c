@@ -59,10 +59,10 @@ void *bench_data(const struct bench *b)
 	for (i = 0; i < MAX_BENCHES && buffers[i].b; i++)
 		if (buffers[i].b == b)
 			return buffers[i].data;
-	if (i == MAX_BENCHES || !alloc_pages)
+	if (i == MAX_BENCHES)
 		return NULL;
 	/* 2 MiB alignment lets ring 3 get large pages for big buffers. */
-	d = alloc_pages(size, 2u << 20);
+	d = bench_alloc(size, 2u << 20);
 	if (!d || (ring3_ready() && ring3_map_user(d, size)))
 		return NULL;
 	if (b->prepare)

@@ -26,22 +26,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/host/dec_flags.h"
+
 /* host-sources: arch/x86/decode.c tests/host/decode_benches.S */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-enum {
-	BR = DEC_BRANCH,
-	CND = DEC_COND,
-	CL = DEC_CALL,
-	RT = DEC_RET,
-	IND = DEC_INDIRECT,
-	FAR = DEC_FAR,
-	REP = DEC_REP_STRING,
-	SEG = DEC_SEGLOAD,
-	SER = DEC_SERIALIZE,
-	MU = DEC_MEM_UNKNOWN,
-};
 
 #define ANY 0xff	/* loads or stores: not checked */
 

@@ -21,6 +21,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/host/dec_flags.h"
+
 /* host-sources: bench/oracle.c pmu/sem.c lib/fmt.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -70,19 +72,6 @@ static const char *const count_names[SEM_NR] = {
 	"far", "loads", "stores", "segloads", "clocks (steps)",
 };
 
-enum {
-	BR = DEC_BRANCH,
-	CND = DEC_COND,
-	CL = DEC_CALL,
-	RT = DEC_RET,
-	IND = DEC_INDIRECT,
-	FAR = DEC_FAR,
-	REP = DEC_REP_STRING,
-	SEG = DEC_SEGLOAD,
-	SER = DEC_SERIALIZE,
-	UNC = DEC_UNCLASSIFIED,
-	TK = EV_TAKEN,
-};
 
 /* One event: cpl, retired, flags, loads, stores and more (an aggregated
  * event stands for 1 + more identical steps); rip etc. do not matter to

@@ -24,23 +24,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/host/dec_flags.h"
+
 /* host-sources: pmu/sem.c lib/fmt.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-enum {
-	BR = DEC_BRANCH,
-	CND = DEC_COND,
-	CL = DEC_CALL,
-	RT = DEC_RET,
-	IND = DEC_INDIRECT,
-	FAR = DEC_FAR,
-	REP = DEC_REP_STRING,
-	SEG = DEC_SEGLOAD,
-	SER = DEC_SERIALIZE,
-	UNC = DEC_UNCLASSIFIED,
-	TK = EV_TAKEN,
-};
 
 /* Short names for the expected-value columns. */
 enum {
