@@ -8,12 +8,25 @@
 
 void oracle_account(struct oracle_counts *o, const struct insn_event *e)
 {
-	uint64_t *c = o->c[e->cpl & 3];
+	unsigned cpl = e->cpl & 3;
+	uint64_t *c = o->c[cpl];
+	uint32_t with = 0;
 
 	for (unsigned s = 0; s < SEM_NR; s++) {
+		uint64_t steps = sem_steps_with((enum sem)s, e);
+
 		c[s] += sem_step((enum sem)s, e);
-		o->steps_with[e->cpl & 3][s] += sem_steps_with((enum sem)s, e);
+		o->steps_with[cpl][s] += steps;
+		if (!steps)
+			continue;
+		with |= SEM_BIT(s);
+		/* a new run: the previous step lacked s, or ran elsewhere
+		 * (e->more further steps continue this run) */
+		if (!(o->last_with & SEM_BIT(s)) || o->last_cpl != (int)cpl)
+			o->runs_with[cpl][s]++;
 	}
+	o->last_with = with;
+	o->last_cpl = (int)cpl;
 	if (e->flags & DEC_UNCLASSIFIED)
 		o->unclassified[e->cpl & 3] += 1 + (uint64_t)e->more;
 }

@@ -16,6 +16,12 @@ struct oracle_counts {
 	uint64_t steps_with[4][SEM_NR];	/* steps in which the count
 					 * happened: durations in model
 					 * clocks */
+	uint64_t runs_with[4][SEM_NR];	/* maximal runs of consecutive steps
+					 * at one CPL in which the count
+					 * happened: the deasserted-to-
+					 * asserted edges of its condition */
+	uint32_t last_with;		/* counts the previous step had */
+	int last_cpl;			/* its CPL (zeroed: no previous step) */
 	uint64_t unclassified[4];	/* steps the decoder could not explain */
 	uint64_t outside;		/* steps outside the routine */
 };

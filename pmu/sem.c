@@ -7,7 +7,7 @@ static int retired_branch(const struct insn_event *e)
 	return e->retired && (e->flags & DEC_BRANCH);
 }
 
-static uint64_t once(enum sem s, const struct insn_event *e)
+uint64_t sem_once(enum sem s, const struct insn_event *e)
 {
 	switch (s) {
 	case SEM_INSTRUCTIONS:	return e->retired;
@@ -25,18 +25,19 @@ static uint64_t once(enum sem s, const struct insn_event *e)
 	case SEM_STORES:	return e->stores;
 	case SEM_SEGLOADS:	return e->retired && (e->flags & DEC_SEGLOAD);
 	case SEM_CLOCKS:	return 1;
+	case SEM_REF_CLOCKS:	return SEM_REF_PER_CLOCK;
 	default:		return 0;
 	}
 }
 
 uint64_t sem_step(enum sem s, const struct insn_event *e)
 {
-	return once(s, e) * (1 + (uint64_t)e->more);
+	return sem_once(s, e) * (1 + (uint64_t)e->more);
 }
 
 uint64_t sem_steps_with(enum sem s, const struct insn_event *e)
 {
-	return once(s, e) ? 1 + (uint64_t)e->more : 0;
+	return sem_once(s, e) ? 1 + (uint64_t)e->more : 0;
 }
 
 uint64_t sem_sum(uint32_t mask, const uint64_t *counts)
@@ -63,6 +64,7 @@ const char *sem_name(enum sem s)
 		[SEM_STORES] = "stores",
 		[SEM_SEGLOADS] = "segloads",
 		[SEM_CLOCKS] = "clocks",
+		[SEM_REF_CLOCKS] = "ref_clocks",
 	};
 
 	return (unsigned)s < SEM_NR ? names[s] : "?";

@@ -23,6 +23,12 @@
  *   - SEM_CLOCKS: the model clock, one cycle per traced step (each REP
  *     iteration is a step).  Not architectural: benchmark formulas do not
  *     state it, and on hardware clocks are the machine's own.
+ *   - SEM_REF_CLOCKS: the model's reference clock (the clock the TSC and
+ *     the "reference cycles" events count on hardware).  The model's core
+ *     runs at 1/SEM_REF_PER_CLOCK of its reference frequency, as a core
+ *     clocked below its nominal frequency does: each model cycle lasts
+ *     SEM_REF_PER_CLOCK reference clocks.  A ratio other than 1 lets a
+ *     test tell core clocks from reference clocks.
  */
 #ifndef PMU_SEM_H
 #define PMU_SEM_H
@@ -43,14 +49,19 @@ enum sem {
 	SEM_SEGLOADS,
 	SEM_ARCH_NR,		/* the counts benchmark formulas state */
 	SEM_CLOCKS = SEM_ARCH_NR,
+	SEM_REF_CLOCKS,
 	SEM_NR
 };
 
 #define SEM_BIT(s) (1u << (s))
+#define SEM_REF_PER_CLOCK 2
 
 /* What one step adds to count s (for an aggregated step, e->more further
  * identical steps are added too). */
 uint64_t sem_step(enum sem s, const struct insn_event *e);
+/* What one single step adds to count s, however many steps e stands
+ * for (the per-cycle count that CMASK compares, pmu/evtsel.h). */
+uint64_t sem_once(enum sem s, const struct insn_event *e);
 /* The steps (1, or 1 + e->more) in which count s happened, 0 if not: a
  * duration in model clocks. */
 uint64_t sem_steps_with(enum sem s, const struct insn_event *e);

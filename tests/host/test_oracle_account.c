@@ -70,6 +70,7 @@ uint64_t trace_outside_steps(void)
 static const char *const count_names[SEM_NR] = {
 	"instructions", "branches", "taken", "cond", "calls", "returns",
 	"far", "loads", "stores", "segloads", "clocks (steps)",
+	"reference clocks (2 per step)",
 };
 
 
@@ -107,8 +108,12 @@ static void want_steps(struct oracle_counts *want, const struct ev *evs,
 		       unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
+	{
 		want->c[evs[i].cpl & 3][SEM_CLOCKS] +=
 			1 + (uint64_t)evs[i].more;
+		want->c[evs[i].cpl & 3][SEM_REF_CLOCKS] +=
+			2 * (1 + (uint64_t)evs[i].more);
+	}
 }
 
 static void expect_counts(const struct oracle_counts *got,
@@ -515,6 +520,7 @@ static void test_steps_with(void **state)
 	want.steps_with[0][SEM_LOADS] = 102;
 	want.steps_with[0][SEM_STORES] = 2;
 	want.steps_with[0][SEM_CLOCKS] = 102;
+	want.steps_with[0][SEM_REF_CLOCKS] = 102;
 	want.steps_with[3][SEM_INSTRUCTIONS] = 11;
 	want.steps_with[3][SEM_BRANCHES] = 10;
 	want.steps_with[3][SEM_TAKEN] = 10;
@@ -523,6 +529,7 @@ static void test_steps_with(void **state)
 	want.steps_with[3][SEM_SEGLOADS] = 1;
 	want.steps_with[3][SEM_LOADS] = 1;
 	want.steps_with[3][SEM_CLOCKS] = 16;
+	want.steps_with[3][SEM_REF_CLOCKS] = 16;
 	expect_steps_with(&o, &want, "steps-with");
 	/* the counts themselves */
 	assert_int_equal(o.c[0][SEM_LOADS], 100 + 3 + 4);
@@ -551,6 +558,8 @@ static void test_random_streams(void **state)
 
 	for (unsigned run = 0; run < 50; run++) {
 		struct oracle_counts o, want;
+		uint64_t prev[SEM_NR] = { 0 };
+		unsigned prev_cpl = 0;
 
 		memset(&o, 0, sizeof(o));
 		memset(&want, 0, sizeof(want));
@@ -576,6 +585,7 @@ static void test_random_streams(void **state)
 				uint64_t one[SEM_NR] = { 0 };
 
 				one[SEM_CLOCKS] = 1;
+				one[SEM_REF_CLOCKS] = 2;
 				one[SEM_LOADS] = e.loads;
 				one[SEM_STORES] = e.stores;
 				if (e.flags & UNC)
@@ -595,13 +605,47 @@ static void test_random_streams(void **state)
 				for (unsigned s = 0; s < SEM_NR; s++) {
 					want.c[e.cpl][s] += one[s];
 					want.steps_with[e.cpl][s] += one[s] != 0;
+					/* a run starts where the step before
+					 * lacked s or ran at another CPL */
+					want.runs_with[e.cpl][s] += one[s] &&
+						(!prev[s] || prev_cpl != e.cpl);
+					prev[s] = one[s];
 				}
+				prev_cpl = e.cpl;
 			}
 		}
 		snprintf(what, sizeof(what), "random run %u", run);
 		expect_counts(&o, &want, what);
 		expect_steps_with(&o, &want, what);
+		assert_memory_equal(o.runs_with, want.runs_with,
+				    sizeof(o.runs_with));
 	}
+}
+
+/* runs_with: a run of steps with a count ends at a step without it or
+ * at another CPL; an aggregated step continues the run it is in. */
+static void test_runs_with(void **state)
+{
+	static const struct ev evs[] = {
+		{ 3, 1, 0, 1, 0, 0 },		/* load: run 1 */
+		{ 3, 1, 0, 1, 0, 4 },		/* 5 loads: still run 1 */
+		{ 3, 1, 0, 0, 0, 0 },		/* no load */
+		{ 3, 1, 0, 2, 0, 0 },		/* run 2 */
+		{ 0, 1, 0, 1, 0, 0 },		/* CPL 0: its own run 1 */
+		{ 3, 1, 0, 1, 0, 0 },		/* CPL 3 again: run 3 */
+		{ 3, 0, REP, 1, 1, 9 },		/* 10 unretired: no instr */
+	};
+	struct oracle_counts o;
+
+	memset(&o, 0, sizeof(o));
+	feed(&o, evs, N(evs));
+	assert_int_equal(o.runs_with[3][SEM_LOADS], 3);
+	assert_int_equal(o.runs_with[0][SEM_LOADS], 1);
+	assert_int_equal(o.runs_with[3][SEM_STORES], 1);
+	/* instructions: steps 1-4 (run), CPL 0, step 6 (run) */
+	assert_int_equal(o.runs_with[3][SEM_INSTRUCTIONS], 2);
+	assert_int_equal(o.runs_with[0][SEM_INSTRUCTIONS], 1);
+	assert_int_equal(o.runs_with[3][SEM_CLOCKS], 2);
 }
 
 int main(void)
@@ -619,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_aggregated),
 		cmocka_unit_test(test_steps_with),
 		cmocka_unit_test(test_random_streams),
+		cmocka_unit_test(test_runs_with),
 	};
 
 	return cmocka_run_group_tests_name("oracle_account", tests, NULL,

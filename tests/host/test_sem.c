@@ -35,13 +35,13 @@
 enum {
 	I = SEM_INSTRUCTIONS, B = SEM_BRANCHES, T = SEM_TAKEN, C = SEM_COND,
 	CA = SEM_CALLS, R = SEM_RETURNS, F = SEM_FAR, L = SEM_LOADS,
-	S = SEM_STORES, SG = SEM_SEGLOADS, CK = SEM_CLOCKS,
+	S = SEM_STORES, SG = SEM_SEGLOADS, CK = SEM_CLOCKS, RC = SEM_REF_CLOCKS,
 };
 
 /* Names written here, not taken from sem_name(), for the messages. */
 static const char *const names[SEM_NR] = {
 	"instructions", "branches", "taken", "cond", "calls", "returns",
-	"far", "loads", "stores", "segloads", "clocks",
+	"far", "loads", "stores", "segloads", "clocks", "ref_clocks",
 };
 
 struct step_case {
@@ -54,71 +54,71 @@ struct step_case {
 
 static const struct step_case steps[] = {
 	{ "nop", 0, 1, 0, 0, 0,
-	  { [I] = 1, [CK] = 1 } },
+	  { [I] = 1, [CK] = 1, [RC] = 2 } },
 	{ "add rax,[mem] at CPL 3", 3, 1, 0, 1, 0,
-	  { [I] = 1, [L] = 1, [CK] = 1 } },
+	  { [I] = 1, [L] = 1, [CK] = 1, [RC] = 2 } },
 	{ "add [mem],rax (read-modify-write)", 1, 1, 0, 1, 1,
-	  { [I] = 1, [L] = 1, [S] = 1, [CK] = 1 } },
+	  { [I] = 1, [L] = 1, [S] = 1, [CK] = 1, [RC] = 2 } },
 	{ "push rax", 2, 1, 0, 0, 1,
-	  { [I] = 1, [S] = 1, [CK] = 1 } },
+	  { [I] = 1, [S] = 1, [CK] = 1, [RC] = 2 } },
 	{ "cpuid (serializing)", 0, 1, SER, 0, 0,
-	  { [I] = 1, [CK] = 1 } },
+	  { [I] = 1, [CK] = 1, [RC] = 2 } },
 	{ "unclassified step", 3, 1, UNC, 1, 0,
-	  { [I] = 1, [L] = 1, [CK] = 1 } },
+	  { [I] = 1, [L] = 1, [CK] = 1, [RC] = 2 } },
 	/* REP string: one step per iteration, retired on the last only */
 	{ "rep movsb, an iteration that is not the last", 0, 0, REP, 1, 1,
-	  { [L] = 1, [S] = 1, [CK] = 1 } },
+	  { [L] = 1, [S] = 1, [CK] = 1, [RC] = 2 } },
 	{ "rep movsb, the last iteration", 0, 1, REP, 1, 1,
-	  { [I] = 1, [L] = 1, [S] = 1, [CK] = 1 } },
+	  { [I] = 1, [L] = 1, [S] = 1, [CK] = 1, [RC] = 2 } },
 	{ "rep stosq, 16 iterations in one step, not the last", 3, 0, REP,
-	  0, 16, { [S] = 16, [CK] = 1 } },
+	  0, 16, { [S] = 16, [CK] = 1, [RC] = 2 } },
 	{ "rep with RCX 0 (retires, no access)", 3, 1, REP, 0, 0,
-	  { [I] = 1, [CK] = 1 } },
+	  { [I] = 1, [CK] = 1, [RC] = 2 } },
 	/* near branches */
 	{ "jcc taken", 0, 1, BR | CND | TK, 0, 0,
-	  { [I] = 1, [B] = 1, [T] = 1, [C] = 1, [CK] = 1 } },
+	  { [I] = 1, [B] = 1, [T] = 1, [C] = 1, [CK] = 1, [RC] = 2 } },
 	{ "jcc not taken", 3, 1, BR | CND, 0, 0,
-	  { [I] = 1, [B] = 1, [C] = 1, [CK] = 1 } },
+	  { [I] = 1, [B] = 1, [C] = 1, [CK] = 1, [RC] = 2 } },
 	{ "jmp rel32", 0, 1, BR | TK, 0, 0,
-	  { [I] = 1, [B] = 1, [T] = 1, [CK] = 1 } },
+	  { [I] = 1, [B] = 1, [T] = 1, [CK] = 1, [RC] = 2 } },
 	{ "jmp [mem]", 1, 1, BR | IND | TK, 1, 0,
-	  { [I] = 1, [B] = 1, [T] = 1, [L] = 1, [CK] = 1 } },
+	  { [I] = 1, [B] = 1, [T] = 1, [L] = 1, [CK] = 1, [RC] = 2 } },
 	{ "call rel32", 0, 1, BR | CL | TK, 0, 1,
-	  { [I] = 1, [B] = 1, [T] = 1, [CA] = 1, [S] = 1, [CK] = 1 } },
+	  { [I] = 1, [B] = 1, [T] = 1, [CA] = 1, [S] = 1, [CK] = 1, [RC] = 2 } },
 	{ "call [mem]", 3, 1, BR | CL | IND | TK, 1, 1,
 	  { [I] = 1, [B] = 1, [T] = 1, [CA] = 1, [L] = 1, [S] = 1,
-	    [CK] = 1 } },
+	    [CK] = 1, [RC] = 2 } },
 	{ "ret", 3, 1, BR | RT | IND | TK, 1, 0,
-	  { [I] = 1, [B] = 1, [T] = 1, [R] = 1, [L] = 1, [CK] = 1 } },
+	  { [I] = 1, [B] = 1, [T] = 1, [R] = 1, [L] = 1, [CK] = 1, [RC] = 2 } },
 	/* a branch that did not retire gives no branch counts */
 	{ "jcc taken, not retired", 0, 0, BR | CND | TK, 0, 0,
-	  { [CK] = 1 } },
+	  { [CK] = 1, [RC] = 2 } },
 	{ "call, not retired (its store still counts)", 0, 0, BR | CL | TK,
-	  0, 1, { [S] = 1, [CK] = 1 } },
+	  0, 1, { [S] = 1, [CK] = 1, [RC] = 2 } },
 	{ "ret, not retired", 3, 0, BR | RT | IND | TK, 1, 0,
-	  { [L] = 1, [CK] = 1 } },
+	  { [L] = 1, [CK] = 1, [RC] = 2 } },
 	/* branch sub-flags or EV_TAKEN without DEC_BRANCH count nothing */
 	{ "cond+call+ret flags without BRANCH", 0, 1, CND | CL | RT | TK,
-	  0, 0, { [I] = 1, [CK] = 1 } },
+	  0, 0, { [I] = 1, [CK] = 1, [RC] = 2 } },
 	/* far transfers: SEM_FAR, not near branches, not taken */
 	{ "int n", 3, 1, FAR | TK, 0, 2,
-	  { [I] = 1, [F] = 1, [S] = 2, [CK] = 1 } },
+	  { [I] = 1, [F] = 1, [S] = 2, [CK] = 1, [RC] = 2 } },
 	{ "iret (loads CS)", 0, 1, FAR | SEG | SER | TK, 0, 0,
-	  { [I] = 1, [F] = 1, [SG] = 1, [CK] = 1 } },
+	  { [I] = 1, [F] = 1, [SG] = 1, [CK] = 1, [RC] = 2 } },
 	{ "retf (loads CS)", 2, 1, FAR | SEG | TK, 2, 0,
-	  { [I] = 1, [F] = 1, [SG] = 1, [L] = 2, [CK] = 1 } },
+	  { [I] = 1, [F] = 1, [SG] = 1, [L] = 2, [CK] = 1, [RC] = 2 } },
 	{ "int n, not retired", 0, 0, FAR | TK, 0, 0,
-	  { [CK] = 1 } },
+	  { [CK] = 1, [RC] = 2 } },
 	/* segment loads */
 	{ "mov ds,[mem]", 3, 1, SEG, 1, 0,
-	  { [I] = 1, [SG] = 1, [L] = 1, [CK] = 1 } },
+	  { [I] = 1, [SG] = 1, [L] = 1, [CK] = 1, [RC] = 2 } },
 	{ "pop es", 0, 1, SEG, 1, 0,
-	  { [I] = 1, [SG] = 1, [L] = 1, [CK] = 1 } },
+	  { [I] = 1, [SG] = 1, [L] = 1, [CK] = 1, [RC] = 2 } },
 	{ "mov ds, not retired", 0, 0, SEG, 1, 0,
-	  { [L] = 1, [CK] = 1 } },
+	  { [L] = 1, [CK] = 1, [RC] = 2 } },
 	/* 32-bit access counts at their limit */
 	{ "accesses at UINT32_MAX", 0, 1, 0, UINT32_MAX, UINT32_MAX,
-	  { [I] = 1, [L] = UINT32_MAX, [S] = UINT32_MAX, [CK] = 1 } },
+	  { [I] = 1, [L] = UINT32_MAX, [S] = UINT32_MAX, [CK] = 1, [RC] = 2 } },
 };
 
 static struct insn_event event_of(const struct step_case *c, uint32_t more)
@@ -243,7 +243,7 @@ static void test_sum(void **state)
 	assert_true(sem_sum(SEM_BIT(SEM_TAKEN) | SEM_BIT(SEM_FAR), counts)
 		    == (0x3ull << 8 | 0x7ull << 24));
 	assert_true(sem_sum((1u << SEM_ARCH_NR) - 1, counts) ==
-		    all - counts[SEM_CLOCKS]);
+		    all - counts[SEM_CLOCKS] - counts[SEM_REF_CLOCKS]);
 	assert_true(sem_sum((1u << SEM_NR) - 1, counts) == all);
 	assert_true(sem_sum(0xffffffffu, counts) == all);
 	assert_true(sem_sum(0xffffffffu << SEM_NR, counts) == 0);
@@ -333,7 +333,7 @@ static void test_mask_names(void **state)
 		  SEM_BIT(SEM_CLOCKS), "instructions+segloads+clocks" },
 		{ (1u << SEM_NR) - 1,
 		  "instructions+branches+taken+cond+calls+returns+far+loads+"
-		  "stores+segloads+clocks" },
+		  "stores+segloads+clocks+ref_clocks" },
 		/* bits past SEM_NR name nothing */
 		{ SEM_BIT(SEM_RETURNS) | 1u << SEM_NR | 1u << 31, "returns" },
 	};
