@@ -90,8 +90,54 @@ static void log_run(struct tcase *t, const struct pmu_driver *d,
 	}
 }
 
+/* The register writes of the setup, "msr=value" in order, a few per
+ * YAML value: what the driver wrote, hardware and model alike. */
+static void flush_writes(struct tcase *t, const struct pmu_run *r,
+			 char *line, unsigned *len, unsigned *part)
+{
+	char name[24];
+
+	if (!*len)
+		return;
+	fmt_snprintf(name, sizeof(name), *part ? "wrmsr%u" : "wrmsr",
+		     *part + 1);
+	value(t, key(r, name), "%s", line);
+	++*part;
+	*len = 0;
+	line[0] = 0;
+}
+
+static void log_writes(struct tcase *t, const struct pmu_run *r,
+		       const struct be_log *log)
+{
+	char line[224] = "", one[40];
+	unsigned len = 0, part = 0;
+
+	for (unsigned i = 0; i < log->used; i++) {
+		const struct be_access *a = &log->a[i];
+		unsigned n;
+
+		if (a->op != BE_OP_WRMSR)
+			continue;
+		n = (unsigned)fmt_snprintf(one, sizeof(one), "0x%x=0x%llx%s",
+					   a->reg, (unsigned long long)a->value,
+					   a->vector ? "(#)" : "");
+		if (len + n + 1 >= sizeof(line))
+			flush_writes(t, r, line, &len, &part);
+		len += (unsigned)fmt_snprintf(line + len, sizeof(line) - len,
+					      "%s%s", len ? " " : "", one);
+	}
+	if (log->lost && len + 20 < sizeof(line))
+		len += (unsigned)fmt_snprintf(line + len, sizeof(line) - len,
+					      " (+%u not logged)", log->lost);
+	flush_writes(t, r, line, &len, &part);
+}
+
 int pmu_run(struct tcase *t, struct pmu_run *r)
 {
+	static struct be_access acc[64];
+	struct be_log log;
+	int ok;
 	const struct pmu_driver *d = pmu_driver_for(cpu_info()->pmu);
 	const struct bench *b = bench_find(r->bench);
 	trace_sink sink = backend_current()->sink;
@@ -109,7 +155,11 @@ int pmu_run(struct tcase *t, struct pmu_run *r)
 			    "oracle run of %s failed", b->name))
 		return 0;
 	r->tsc_span = rdtsc();
-	if (!setup(t, d, r))
+	be_log_open(&log, acc, sizeof(acc) / sizeof(acc[0]));
+	ok = setup(t, d, r);
+	be_log_close();
+	log_writes(t, r, &log);
+	if (!ok)
 		return 0;
 	if (!check(t, bench_exec(b, r->n, r->cpl, &r->oc, sink, NULL,
 				 &f) == 0, "run of %s failed (vector %u)",

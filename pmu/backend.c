@@ -99,10 +99,16 @@ static const struct backend *use_model(const struct cpu_info *ci,
 				       unsigned size)
 {
 	const struct pmu_model *m = model_for(ci->pmu);
+	const char *cannot = m && m->cannot_model ? m->cannot_model(ci) : 0;
 
 	if (!m) {
 		fmt_snprintf(reason, size, "%s; no reference model for "
 			     "kind=%s", why, pmu_kind_name(ci->pmu));
+		return &backends[BE_NONE];
+	}
+	if (cannot) {
+		fmt_snprintf(reason, size, "%s; the %s model cannot stand in: "
+			     "%s", why, m->name, cannot);
 		return &backends[BE_NONE];
 	}
 	model_activate(m);

@@ -70,6 +70,10 @@ static void read_arch_perfmon(struct cpu_info *ci)
 	if (ci->max_leaf < 0xa || ci->vendor != VENDOR_INTEL)
 		return;
 	r = cpuid(0xa);
+	ci->arch_cpuid[0] = r.eax;
+	ci->arch_cpuid[1] = r.ebx;
+	ci->arch_cpuid[2] = r.ecx;
+	ci->arch_cpuid[3] = r.edx;
 	ci->arch_version = r.eax & 0xff;
 	ci->arch_gp = (r.eax >> 8) & 0xff;
 	ci->arch_gp_width = (r.eax >> 16) & 0xff;
@@ -147,6 +151,11 @@ const struct cpu_info *cpu_detect(void)
 		ci->misc_enable_valid =
 			!rdmsr_safe(MSR_IA32_MISC_ENABLE, &ci->misc_enable);
 	read_arch_perfmon(ci);
+	/* IA32_PERF_CAPABILITIES (0x345) exists when CPUID.01H:ECX.PDCM is
+	 * set (Vol. 4 Table 2-2). */
+	if (ci->vendor == VENDOR_INTEL && (ci->f1_ecx & CPUID1_ECX_PDCM))
+		ci->perf_caps_valid = !rdmsr_safe(MSR_IA32_PERF_CAPABILITIES,
+						  &ci->perf_caps);
 	ci->pmu = cpu_pmu_kind(ci->vendor, ci->sig.family, ci->sig.model,
 			       ci->arch_version);
 	pmu_kind_shape(ci->pmu, &ci->counters, &ci->width);

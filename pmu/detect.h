@@ -33,6 +33,9 @@ struct cpu_info {
 	unsigned arch_version, arch_gp, arch_gp_width, arch_ebx_len;
 	unsigned arch_fixed, arch_fixed_width;
 	uint32_t arch_events_unavail;
+	uint32_t arch_cpuid[4];		/* CPUID.0AH EAX, EBX, ECX, EDX */
+	int perf_caps_valid;		/* IA32_PERF_CAPABILITIES read */
+	uint64_t perf_caps;
 	enum pmu_kind pmu;
 	unsigned counters, width;	/* of the PMU kind (see pmu_kind_shape) */
 	struct pmu_probe probe;

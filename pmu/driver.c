@@ -1,10 +1,12 @@
 /* driver: the table of PMU drivers and the "# pmu:" line (driver.h). */
 #include "driver.h"
 #include "p5.h"
+#include "perfmon.h"
 #include "../lib/fmt.h"
 
 static const struct pmu_driver *const drivers[] = {
 	&p5_driver,
+	&perfmon_driver,
 };
 
 int pmu_fail(struct pmu_err *e, int vector, const char *fmt, ...)

@@ -9,6 +9,7 @@ extern const struct pmu_model __pmu_models_start[], __pmu_models_end[];
 
 static const struct pmu_model *live;
 static uint64_t clock;
+static volatile int sibling;
 
 const struct pmu_model *model_for(enum pmu_kind k)
 {
@@ -71,10 +72,21 @@ const struct pmu_model *model_active(void)
 	return live;
 }
 
+void model_set_sibling(int on)
+{
+	sibling = on;
+}
+
+int model_on_sibling(void)
+{
+	return sibling;
+}
+
 void model_feed(const struct insn_event *e, void *ctx)
 {
 	(void)ctx;
-	clock++;
+	if (!sibling)
+		clock++;
 	if (live)
 		live->event(e);
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "../arch/x86/trace.h"
 #include "cpu_model.h"
+#include "detect.h"
 
 struct pmu_model {
 	enum pmu_kind kind;
@@ -25,6 +26,9 @@ struct pmu_model {
 	int (*rdpmc)(uint32_t idx, uint64_t *v);
 	/* one traced step; the clock has already advanced for it */
 	void (*event)(const struct insn_event *e);
+	/* optional: why the model cannot stand in for this CPU (NULL: it
+	 * can), e.g. no capability row for its model number */
+	const char *(*cannot_model)(const struct cpu_info *ci);
 };
 
 #define PMU_MODEL(id, ...)                                                   \
@@ -39,6 +43,12 @@ const struct pmu_model *model_active(void);
 /* The trace sink that feeds the live model. */
 void model_feed(const struct insn_event *e, void *ctx);
 uint64_t model_clock(void);
+/* The steps fed from now on are the sibling logical processor's (1) or
+ * this one's (0): set around a run on the sibling (arch/x86/smp.h) while
+ * this processor waits.  Models count a sibling's steps only where a
+ * counter counts both threads (AnyThread). */
+void model_set_sibling(int on);
+int model_on_sibling(void);
 /* A modelled counter overflowed with its interrupt enabled: the model
  * raises the PMI as hardware does, through the local APIC's LVTPC (a
  * self-IPI with its vector and delivery mode, nothing when it is masked),

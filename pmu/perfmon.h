@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 #include "evtsel.h"
+#include "../arch/x86/msr.h"	/* IA32_DEBUGCTL, IA32_PERF_CAPABILITIES */
 
 #define PERFMON_MAX_GP 8	/* IA32_PERFEVTSEL0-7 0x186-0x18D (Vol. 4) */
 #define PERFMON_MAX_FIXED 4	/* IA32_FIXED_CTR0-3 0x309-0x30C */
@@ -32,7 +33,6 @@
 #define MSR_IA32_PERFEVTSEL(n) (0x186u + (n))
 #define MSR_IA32_A_PMC(n) (0x4c1u + (n))	/* full-width writes */
 #define MSR_IA32_FIXED_CTR(n) (0x309u + (n))
-#define MSR_IA32_PERF_CAPABILITIES 0x345u
 #define MSR_IA32_FIXED_CTR_CTRL 0x38du
 #define MSR_IA32_PERF_GLOBAL_STATUS 0x38eu
 #define MSR_IA32_PERF_GLOBAL_CTRL 0x38fu
@@ -40,7 +40,6 @@
 #define MSR_IA32_PERF_GLOBAL_STATUS_RESET 0x390u	/* v4+ */
 #define MSR_IA32_PERF_GLOBAL_STATUS_SET 0x391u	/* v4+ */
 #define MSR_IA32_PERF_GLOBAL_INUSE 0x392u	/* v4+ */
-#define MSR_IA32_DEBUGCTL 0x1d9u
 
 /* IA32_DEBUGCTL (Vol. 3B §17.4.1, Figure 17-3). */
 #define DEBUGCTL_FREEZE_PERFMON_ON_PMI (1ull << 12)
@@ -164,5 +163,49 @@ uint64_t perfmon_status_bits(const struct perfmon_caps *c);
 unsigned perfmon_pebs_format(const struct perfmon_caps *c);
 /* Full-width writes through IA32_A_PMCx (PERF_CAPABILITIES bit 13). */
 int perfmon_full_width(const struct perfmon_caps *c);
+
+/* ---- events (pmu/perfmon_events.c) */
+
+/* An architectural event (§18.2.1.2, Table 18-1) and what the trace
+ * sees of it: sem, the counts of pmu/sem.h it is the sum of, or 0 with
+ * why_not. */
+struct perfmon_event {
+	uint8_t event, umask;
+	enum perfmon_arch_event arch;
+	const char *name;
+	uint32_t sem;
+	const char *why_not;
+};
+extern const struct perfmon_event perfmon_arch_events[ARCH_EV_NR];
+/* The architectural event an event select / unit mask pair names, or
+ * NULL (a model-specific event). */
+const struct perfmon_event *perfmon_event_for(unsigned event, unsigned umask);
+/* What fixed counter i counts (§18.2.2, Table 18-2): FC0 instructions
+ * retired, FC1 core cycles, FC2 reference cycles, FC3 topdown slots, as
+ * the architectural event of the same meaning; NULL past 3. */
+const struct perfmon_event *perfmon_fixed_event(unsigned i);
+#define PERFMON_MODEL_SPECIFIC "a model-specific event: the model knows " \
+	"the architectural events only"
+
+/* ---- the driver (pmu/perfmon.c) */
+
+struct pmu_driver;
+extern const struct pmu_driver perfmon_driver;
+
+/* The capabilities the driver and the model work with: CPUID's where it
+ * reports a version, else the table row of this CPU; NULL when neither
+ * (*why then says why). */
+const struct perfmon_caps *perfmon_caps(const char **why);
+/* Under the model only: make the driver and the model stand in for a PMU
+ * with capabilities c (a test of a version rule this CPU lacks); NULL
+ * goes back to the CPU's own.  The model is reset.  Returns -1 when the
+ * backend is not the model. */
+int perfmon_caps_stand_in(const struct perfmon_caps *c);
+
+/* Counter numbers of the ops table: GP counter n is n; fixed counter i is
+ * perfmon_fixed_ctr(i) = the number of GP counters + i. */
+unsigned perfmon_fixed_ctr(unsigned i);
+/* 1 (and *i) for a fixed counter's number, 0 for a GP counter's. */
+int perfmon_is_fixed(unsigned ctr, unsigned *i);
 
 #endif

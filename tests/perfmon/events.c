@@ -1,0 +1,89 @@
+/* perfmon/event-*: each architectural event (SDM Vol. 3B §18.2.1.2,
+ * Table 18-1) on the GP counters, against the oracle: PMC0 with USR only,
+ * PMC1 with OS only, over a run at CPL 3 and one at CPL 0, then PMC0 with
+ * both over a run at CPL 3.  An event CPUID.0AH marks unavailable (EBX
+ * bit set, or beyond EAX[31:24]) must be refused by the driver.  Events
+ * the trace cannot observe SKIP under the model with the reason; on
+ * hardware their counts are reported. */
+#include "perfmon_test.h"
+
+static const char *bench_for(const struct perfmon_event *ev)
+{
+	/* REP iterations make clocks differ from instructions */
+	return ev->sem & (SEM_BIT(SEM_BRANCHES) | SEM_BIT(SEM_FAR)) ?
+	       "call-ret" : "rep-movsb";
+}
+
+static void refused(struct tcase *t, const struct pmu_driver *d,
+		    const struct perfmon_event *ev)
+{
+	struct pmu_config c = { sdm_sel((struct sdm_sel){ .event = ev->event,
+				.umask = ev->umask, .usr = 1 }), 0 };
+	struct pmu_err e;
+
+	if (!check(t, d->init(&e) == 0, "init: %s", e.msg))
+		return;
+	check(t, d->program(0, &c, &e) != 0, "%s is unavailable on this PMU "
+	      "but was accepted", ev->name);
+	value(t, "refused", "%s", e.msg);
+}
+
+static void run(struct tcase *t, const struct pmu_driver *d,
+		const struct perfmon_event *ev, const char *label, int cpl,
+		int both)
+{
+	struct sdm_sel s = { .event = ev->event, .umask = ev->umask };
+	struct pmu_run r;
+
+	pm_setup(&r, label, bench_for(ev), 64, cpl);
+	s.usr = 1;
+	s.os = both;
+	pm_add(&r, 0, sdm_sel(s));
+	if (!both) {
+		s.usr = 0;
+		s.os = 1;
+		pm_add(&r, 1, sdm_sel(s));
+	}
+	if (!pmu_run(t, &r))
+		return;
+	for (unsigned c = 0; c < r.n_ctrs; c++)
+		pm_check(t, d, &r, c);
+}
+
+static void event_test(struct tcase *t, enum perfmon_arch_event which)
+{
+	const struct perfmon_caps *c;
+	const struct pmu_driver *d = perfmon_ready(t, &c);
+	const struct perfmon_event *ev = &perfmon_arch_events[which];
+
+	if (!d)
+		return;
+	value(t, "event", "%s (0x%02x/0x%02x)", ev->name, ev->event,
+	      ev->umask);
+	if (which >= c->ebx_len || (c->events_unavail >> which & 1)) {
+		refused(t, d, ev);
+		return;
+	}
+	if (!ev->sem && pmu_on_model()) {
+		skip(t, "%s not modelled: %s", ev->name, ev->why_not);
+		return;
+	}
+	run(t, d, ev, "cpl3", 3, 0);
+	run(t, d, ev, "cpl0", 0, 0);
+	run(t, d, ev, "both", 3, 1);
+}
+
+#define EVENT(id, name, ev)                                                  \
+	static void test_##id(struct tcase *t) { event_test(t, ev); }        \
+	TEST(perfmon_ev_##id, "perfmon/event-" name,                         \
+	     "architectural event " name " counts at USR, OS and both",      \
+	     test_##id, 0)
+
+EVENT(cycles, "core-cycles", ARCH_EV_CORE_CYCLES);
+EVENT(instructions, "instructions", ARCH_EV_INSTRUCTIONS);
+EVENT(ref, "ref-cycles", ARCH_EV_REF_CYCLES);
+EVENT(llc_ref, "llc-references", ARCH_EV_LLC_REFERENCES);
+EVENT(llc_miss, "llc-misses", ARCH_EV_LLC_MISSES);
+EVENT(branches, "branches", ARCH_EV_BRANCHES);
+EVENT(br_miss, "branch-misses", ARCH_EV_BRANCH_MISSES);
+EVENT(slots, "topdown-slots", ARCH_EV_TOPDOWN_SLOTS);
