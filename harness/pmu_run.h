@@ -22,6 +22,8 @@ struct pmu_run {
 	uint64_t n;
 	int cpl;
 	unsigned n_ctrs;		/* counters 0..n_ctrs-1 take part */
+	uint32_t idle;			/* ... except these (bit n: counter n
+					 * is neither programmed nor read) */
 	struct pmu_config cfg[PMU_MAX_COUNTERS];
 	uint64_t preset[PMU_MAX_COUNTERS];
 	/* optional: called once the counters count, before the benchmark

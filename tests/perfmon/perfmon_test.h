@@ -159,12 +159,13 @@ static inline void pm_setup(struct pmu_run *r, const char *label,
 			    const char *bench, uint64_t n, int cpl)
 {
 	*r = (struct pmu_run){ .label = label, .bench = bench, .n = n,
-			       .cpl = cpl };
+			       .cpl = cpl, .idle = ~0u };
 }
 
 static inline void pm_add(struct pmu_run *r, unsigned ctr, uint64_t sel)
 {
 	r->cfg[ctr] = (struct pmu_config){ sel, 0 };
+	r->idle &= ~(1u << ctr);
 	if (ctr + 1 > r->n_ctrs)
 		r->n_ctrs = ctr + 1;
 }
