@@ -1,0 +1,155 @@
+/* perfmon/evtsel-*: the PerfEvtSel fields (SDM Vol. 3B §18.2.1.1,
+ * Figure 18-1) each against the oracle: the unit mask, EN, PC, and the
+ * counter mask with its invert and edge flags, whose per-cycle rule
+ * tests/perfmon/evtsel_sdm.h writes out.  A model cycle is a traced step:
+ * in rep-movsb each REP iteration is a cycle in which no instruction
+ * retires but the last, so CMASK, INV and E on "instructions retired"
+ * count cycles with one, cycles without, and runs of cycles with one;
+ * the reference clock gives SEM_REF_PER_CLOCK per cycle, so CMASK 2
+ * passes every cycle and CMASK 3 none. */
+#include "perfmon_test.h"
+
+#define INSTR(...) ((struct sdm_sel){ .event = 0xc0, .usr = 1, __VA_ARGS__ })
+#define REF(...) \
+	((struct sdm_sel){ .event = 0x3c, .umask = 0x01, .usr = 1, __VA_ARGS__ })
+
+/* One run at CPL 3 with up to four counters (the PMU has at least 2). */
+static void run_sels(struct tcase *t, const char *label, const char *bench,
+		     const struct sdm_sel *s, unsigned n)
+{
+	const struct perfmon_caps *c;
+	const struct pmu_driver *d = perfmon_ready(t, &c);
+	struct pmu_run r;
+
+	if (!d)
+		return;
+	pm_setup(&r, label, bench, 40, 3);
+	for (unsigned k = 0; k < n && k < c->gp; k++)
+		pm_add(&r, k, sdm_sel(s[k]));
+	if (!pmu_run(t, &r))
+		return;
+	for (unsigned k = 0; k < r.n_ctrs; k++)
+		pm_check(t, d, &r, k);
+}
+
+static void test_umask(struct tcase *t)
+{
+	const struct sdm_sel s[] = { { .event = 0x3c, .umask = 0, .usr = 1 },
+				     { .event = 0x3c, .umask = 1, .usr = 1 } };
+
+	run_sels(t, "umask", "rep-movsb", s, 2);
+}
+
+TEST(perfmon_umask, "perfmon/evtsel-umask",
+     "unit mask 00H core cycles, 01H reference cycles, same event select",
+     test_umask, 0);
+
+static void test_cmask(struct tcase *t)
+{
+	const struct sdm_sel a[] = { INSTR(.cmask = 1), INSTR(.cmask = 2) };
+	const struct sdm_sel b[] = { REF(.cmask = 2), REF(.cmask = 3) };
+
+	run_sels(t, "instr", "rep-movsb", a, 2);
+	run_sels(t, "ref", "rep-movsb", b, 2);
+}
+
+TEST(perfmon_cmask, "perfmon/evtsel-cmask",
+     "CMASK counts cycles with at least CMASK events",
+     test_cmask, 0);
+
+static void test_inv(struct tcase *t)
+{
+	const struct sdm_sel a[] = { INSTR(.cmask = 1, .inv = 1),
+				     INSTR(.inv = 1) };
+	const struct sdm_sel b[] = { REF(.cmask = 3, .inv = 1),
+				     REF(.cmask = 2, .inv = 1) };
+
+	run_sels(t, "instr", "rep-movsb", a, 2);
+	run_sels(t, "ref", "rep-movsb", b, 2);
+}
+
+TEST(perfmon_inv, "perfmon/evtsel-inv",
+     "INV counts cycles with fewer than CMASK events; no effect at CMASK 0",
+     test_inv, 0);
+
+static void test_edge(struct tcase *t)
+{
+	const struct sdm_sel a[] = { INSTR(.e = 1),
+				     INSTR(.e = 1, .cmask = 1) };
+	const struct sdm_sel b[] = { REF(.e = 1, .cmask = 2),
+				     REF(.e = 1, .cmask = 3) };
+
+	run_sels(t, "instr", "rep-movsb", a, 2);
+	run_sels(t, "ref", "rep-movsb", b, 2);
+}
+
+TEST(perfmon_edge, "perfmon/evtsel-edge",
+     "E counts deasserted-to-asserted transitions of the condition",
+     test_edge, 0);
+
+/*
+ * EN (bit 22) gates the counter by itself: PerfEvtSel written with
+ * everything but EN, its GLOBAL_CTRL bit set, counts nothing; the same
+ * with EN counts.  PC (bit 19) selects what the PMi pin signals and
+ * changes no count; it reads back as written.  Written through the
+ * backend, as the SDM draws the register.
+ */
+static int raw_run(struct tcase *t, const struct perfmon_caps *c,
+		   uint64_t sel, uint64_t *count, struct oracle_counts *oc)
+{
+	int ok = 1;
+
+	ok &= check(t, be_wrmsr(MSR_IA32_PERFEVTSEL(0), 0) == 0 &&
+		    be_wrmsr(MSR_IA32_PMC(0), 0) == 0 &&
+		    be_wrmsr(MSR_IA32_PERFEVTSEL(0), sel) == 0, "WRMSR "
+		    "PERFEVTSEL0=0x%llx faulted", (unsigned long long)sel);
+	if (c->version >= 2)
+		ok &= check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1) == 0,
+			    "WRMSR GLOBAL_CTRL faulted");
+	ok = ok && pmu_exec(t, "counted-loop", 20, oc);
+	if (c->version >= 2)
+		(void)be_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	(void)be_wrmsr(MSR_IA32_PERFEVTSEL(0), 0);
+	return ok && check(t, be_rdmsr(MSR_IA32_PMC(0), count) == 0,
+			   "RDMSR PMC0 faulted");
+}
+
+static void test_en_pc(struct tcase *t)
+{
+	const struct perfmon_caps *c;
+	struct sdm_sel s = INSTR(.pc = 1);
+	struct oracle_counts oc;
+	struct pmu_err e;
+	uint64_t off = 1, on = 0, back = 0;
+
+	if (!perfmon_ready(t, &c) ||
+	    !check(t, perfmon_driver.init(&e) == 0, "init: %s", e.msg) ||
+	    !pmu_oracle_first(t, "counted-loop", 20, &oc))
+		return;
+	if (!raw_run(t, c, sdm_sel(s), &off, &oc))
+		return;
+	s.en = 1;
+	if (!raw_run(t, c, sdm_sel(s), &on, &oc))
+		return;
+	check(t, be_wrmsr(MSR_IA32_PERFEVTSEL(0), sdm_sel(s)) == 0 &&
+	      be_rdmsr(MSR_IA32_PERFEVTSEL(0), &back) == 0, "PERFEVTSEL0 "
+	      "access faulted");
+	(void)be_wrmsr(MSR_IA32_PERFEVTSEL(0), 0);
+	value(t, "en0_pc1", "%llu", (unsigned long long)off);
+	value(t, "en1_pc1", "%llu", (unsigned long long)on);
+	value(t, "oracle", "%llu", (unsigned long long)
+	      oc.c[3][SEM_INSTRUCTIONS]);
+	value(t, "readback", "0x%llx", (unsigned long long)back);
+	check(t, off == 0, "EN clear: counted %llu",
+	      (unsigned long long)off);
+	check(t, on == oc.c[3][SEM_INSTRUCTIONS], "EN set, PC set: counted "
+	      "%llu, oracle %llu", (unsigned long long)on,
+	      (unsigned long long)oc.c[3][SEM_INSTRUCTIONS]);
+	check(t, back == sdm_sel(s), "PERFEVTSEL0 reads 0x%llx after "
+	      "writing 0x%llx", (unsigned long long)back,
+	      (unsigned long long)sdm_sel(s));
+}
+
+TEST(perfmon_en_pc, "perfmon/evtsel-en-pc",
+     "EN alone gates a counter; PC reads back and changes no count",
+     test_en_pc, 0);
