@@ -1,0 +1,39 @@
+/* rdpmc_user: RDPMC at CPL 3 (rdpmc_user.h). */
+#include "rdpmc_user.h"
+#include "../arch/x86/cpu.h"
+#include "../arch/x86/ring3.h"
+#include "../arch/x86/safe.h"
+
+#define USER __attribute__((section(".text.user"), noinline))
+
+struct user_args {
+	uint32_t idx;
+	struct rdpmc_out out;
+};
+
+/* Runs at CPL 3: RDPMC through the exception table. */
+USER static void user_rdpmc(uint64_t n, void *data)
+{
+	struct user_args *a = data;
+
+	(void)n;
+	a->out.vector = rdpmc_safe(a->idx, &a->out.value);
+}
+
+int rdpmc_cpl3(struct tcase *t, uint32_t idx, int pce, struct rdpmc_out *o)
+{
+	struct user_args *a = ring3_scratch();
+	uint64_t cr4 = read_cr4();
+	struct fault f;
+	int r;
+
+	if (!check(t, ring3_ready() && a, "no ring 3"))
+		return 0;
+	a->idx = idx;
+	a->out = (struct rdpmc_out){ 0, -1 };
+	write_cr4(pce ? cr4 | X86_CR4_PCE : cr4 & ~X86_CR4_PCE);
+	r = ring3_run(user_rdpmc, 0, a, 0, &f);
+	write_cr4(cr4);
+	*o = a->out;
+	return check(t, r == 0, "CPL 3 run faulted: vector %u", f.vector);
+}

@@ -1,0 +1,19 @@
+/* rdpmc_user: RDPMC executed at CPL 3, with CR4.PCE set or clear for the
+ * one call (SDM Vol. 2B RDPMC: at CPL > 0 with CR4.PCE clear it raises
+ * #GP(0)).  For the tests of every generation with RDPMC. */
+#ifndef HARNESS_RDPMC_USER_H
+#define HARNESS_RDPMC_USER_H
+
+#include <stdint.h>
+#include "test.h"
+
+struct rdpmc_out {
+	uint64_t value;
+	int vector;		/* 0, or the exception RDPMC raised */
+};
+
+/* Runs RDPMC with ECX = idx at CPL 3.  Returns 0 (a failed check) when
+ * ring 3 is unavailable or the CPL 3 run itself faulted. */
+int rdpmc_cpl3(struct tcase *t, uint32_t idx, int pce, struct rdpmc_out *o);
+
+#endif
