@@ -72,6 +72,11 @@ int perfmon_caps_stand_in(const struct perfmon_caps *c)
 	return 0;
 }
 
+int perfmon_caps_standing_in(void)
+{
+	return standing_in;
+}
+
 /* ---- counters */
 
 static struct {

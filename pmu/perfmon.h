@@ -201,6 +201,7 @@ const struct perfmon_caps *perfmon_caps(const char **why);
  * goes back to the CPU's own.  The model is reset.  Returns -1 when the
  * backend is not the model. */
 int perfmon_caps_stand_in(const struct perfmon_caps *c);
+int perfmon_caps_standing_in(void);
 
 /* Counter numbers of the ops table: GP counter n is n; fixed counter i is
  * perfmon_fixed_ctr(i) = the number of GP counters + i. */

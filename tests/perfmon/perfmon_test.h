@@ -57,6 +57,12 @@ perfmon_ready(struct tcase *t, const struct perfmon_caps **c)
 
 	if (!d)
 		return 0;
+	/* a test that stood in for another PMU must have gone back */
+	if (!check(t, !perfmon_caps_standing_in(), "a previous test left "
+		   "the model standing in for another PMU")) {
+		perfmon_caps_stand_in(0);
+		return 0;
+	}
 	*c = perfmon_caps(&why);
 	if (!*c) {
 		skip(t, "no capabilities: %s", why);
