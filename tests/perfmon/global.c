@@ -1,0 +1,206 @@
+/* perfmon/global-*: the global control registers of version 2 and later
+ * (SDM Vol. 3B §18.2.2, Figures 18-3 and 18-4; v4: §18.2.4, Figures 18-7
+ * to 18-9):
+ *   - IA32_PERF_GLOBAL_CTRL gates each counter on top of its own enable;
+ *   - a counter that wraps sets its IA32_PERF_GLOBAL_STATUS bit (bit n,
+ *     fixed counter i: 32 + i); GLOBAL_STATUS is read-only; writing 1s to
+ *     IA32_PERF_GLOBAL_OVF_CTRL (v4: GLOBAL_STATUS_RESET) clears them;
+ *   - v4: GLOBAL_STATUS_SET sets status bits (not CondChgd, bit 63);
+ *     GLOBAL_INUSE shows which PERFEVTSELs select an event (bit n), which
+ *     fixed counters are enabled (32 + i) and whether any PMI is (63).
+ * Version 1 has none of these (perfmon/version-* checks their #GP). */
+#include "perfmon_test.h"
+
+#define INSTR_USR sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1 })
+
+static const struct pmu_driver *v2_ready(struct tcase *t,
+					 const struct perfmon_caps **c,
+					 unsigned version)
+{
+	const struct pmu_driver *d = perfmon_ready(t, c);
+
+	if (d && (*c)->version < version) {
+		skip(t, "needs architectural perfmon v%u, this PMU is v%u "
+		     "(perfmon/version-* checks what it lacks)", version,
+		     (*c)->version);
+		return 0;
+	}
+	return d;
+}
+
+static int rd(struct tcase *t, uint32_t msr, uint64_t *v)
+{
+	return check(t, be_rdmsr(msr, v) == 0, "RDMSR 0x%x faulted", msr);
+}
+
+/* GLOBAL_CTRL with only PMC0's bit: PMC1 and FIXED_CTR0, enabled on
+ * their own, count nothing; with all bits, all count. */
+static void test_gates(struct tcase *t)
+{
+	const struct perfmon_caps *c;
+	const struct pmu_driver *d = v2_ready(t, &c, 2);
+	unsigned f0 = perfmon_fixed_ctr(0);
+	struct oracle_counts oc;
+	struct pmu_err e;
+	uint64_t v[3], all = 3ull | 1ull << 32, want;
+
+	if (!d || !check(t, d->init(&e) == 0, "init: %s", e.msg) ||
+	    !pmu_oracle_first(t, "counted-loop", 25, &oc))
+		return;
+	for (unsigned k = 0; k < 2; k++)
+		if (!check(t, d->program(k, &(struct pmu_config){ INSTR_USR, 0 },
+					 &e) == 0 && d->start(k, &e) == 0,
+			   "PMC%u: %s", k, e.msg))
+			return;
+	if (!check(t, d->program(f0, &(struct pmu_config){ SDM_FIX_USR, 0 },
+				 &e) == 0 && d->start(f0, &e) == 0, "FC0: %s",
+		   e.msg) ||
+	    !check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1) == 0,
+		   "WRMSR GLOBAL_CTRL=1") ||
+	    !pmu_exec(t, "counted-loop", 25, &oc))
+		return;
+	want = oc.c[3][SEM_INSTRUCTIONS];
+	if (!rd(t, MSR_IA32_PMC(0), &v[0]) || !rd(t, MSR_IA32_PMC(1), &v[1]) ||
+	    !rd(t, MSR_IA32_FIXED_CTR(0), &v[2]))
+		return;
+	value(t, "gated", "PMC0 %llu PMC1 %llu FC0 %llu, oracle %llu",
+	      (unsigned long long)v[0], (unsigned long long)v[1],
+	      (unsigned long long)v[2], (unsigned long long)want);
+	check(t, pmu_on_model() ? v[0] == want : v[0] >= want, "PMC0 (bit "
+	      "set) counted %llu, oracle %llu", (unsigned long long)v[0],
+	      (unsigned long long)want);
+	check(t, v[1] == 0 && v[2] == 0, "PMC1 %llu, FC0 %llu with their "
+	      "GLOBAL_CTRL bits clear", (unsigned long long)v[1],
+	      (unsigned long long)v[2]);
+	if (!check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, all) == 0,
+		   "WRMSR GLOBAL_CTRL=0x%llx", (unsigned long long)all) ||
+	    !pmu_exec(t, "counted-loop", 25, &oc) ||
+	    !rd(t, MSR_IA32_PMC(1), &v[1]) || !rd(t, MSR_IA32_FIXED_CTR(0), &v[2]))
+		return;
+	(void)be_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	value(t, "enabled", "PMC1 %llu FC0 %llu", (unsigned long long)v[1],
+	      (unsigned long long)v[2]);
+	check(t, v[1] == want && v[2] == want, "with their bits: PMC1 %llu "
+	      "FC0 %llu, oracle %llu", (unsigned long long)v[1],
+	      (unsigned long long)v[2], (unsigned long long)want);
+}
+
+TEST(perfmon_gates, "perfmon/global-ctrl-gates",
+     "a counter counts only with its IA32_PERF_GLOBAL_CTRL bit set",
+     test_gates, 0);
+
+/* PMC0 and FIXED_CTR0 preset 3 below the top wrap, PMC1 does not: status
+ * bits 0 and 32 only; OVF_CTRL clears one bit at a time; GLOBAL_STATUS
+ * itself is read-only, OVF_CTRL's reserved bits #GP. */
+static void test_status(struct tcase *t)
+{
+	const struct perfmon_caps *c;
+	const struct pmu_driver *d = v2_ready(t, &c, 2);
+	unsigned f0 = perfmon_fixed_ctr(0);
+	uint64_t s0 = 0, s1 = 0, s2 = 0, fc0 = 1ull << 32;
+	struct pmu_run r;
+
+	if (!d)
+		return;
+	pm_setup(&r, "wrap", "counted-loop", 10, 3);
+	pm_add(&r, 0, INSTR_USR);
+	pm_add(&r, 1, INSTR_USR);
+	pm_add(&r, f0, SDM_FIX_USR);
+	r.preset[0] = ((1ull << c->gp_width) - 1) - 2;
+	r.preset[f0] = ((1ull << c->fixed_width) - 1) - 2;
+	if (!pmu_run(t, &r) || !rd(t, MSR_IA32_PERF_GLOBAL_STATUS, &s0))
+		return;
+	value(t, "status", "0x%llx", (unsigned long long)s0);
+	check(t, (s0 & (7ull | fc0)) == (1ull | fc0), "GLOBAL_STATUS 0x%llx:"
+	      " expected bits 0 and 32 set, 1 clear", (unsigned long long)s0);
+	check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS, 0) == VEC_GP,
+	      "WRMSR GLOBAL_STATUS did not raise #GP");
+	if (!check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, 1) == 0,
+		   "WRMSR OVF_CTRL=1") ||
+	    !rd(t, MSR_IA32_PERF_GLOBAL_STATUS, &s1) ||
+	    !check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, fc0) == 0,
+		   "WRMSR OVF_CTRL=2^32") ||
+	    !rd(t, MSR_IA32_PERF_GLOBAL_STATUS, &s2))
+		return;
+	value(t, "after_clearing_bit0", "0x%llx", (unsigned long long)s1);
+	value(t, "after_clearing_bit32", "0x%llx", (unsigned long long)s2);
+	check(t, !(s1 & 1) && (s1 & fc0), "after clearing bit 0: 0x%llx",
+	      (unsigned long long)s1);
+	check(t, !(s2 & fc0), "after clearing bit 32: 0x%llx",
+	      (unsigned long long)s2);
+	check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, 1ull << 40) ==
+	      VEC_GP, "OVF_CTRL bit 40 (reserved) did not raise #GP");
+}
+
+TEST(perfmon_status, "perfmon/global-status-overflow",
+     "a wrapping counter sets its GLOBAL_STATUS bit; OVF_CTRL clears it",
+     test_status, 0);
+
+static void test_set_reset(struct tcase *t)
+{
+	const struct perfmon_caps *c;
+	const struct pmu_driver *d = v2_ready(t, &c, 4);
+	uint64_t bits = 2ull | 1ull << 62 | 1ull << 59, s = 0, after = 0;
+	struct pmu_err e;
+
+	if (!d || !check(t, d->init(&e) == 0, "init: %s", e.msg))
+		return;
+	if (!check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, bits) == 0,
+		   "WRMSR STATUS_SET=0x%llx", (unsigned long long)bits) ||
+	    !rd(t, MSR_IA32_PERF_GLOBAL_STATUS, &s))
+		return;
+	value(t, "after_set", "0x%llx", (unsigned long long)s);
+	check(t, (s & bits) == bits, "STATUS_SET 0x%llx: status 0x%llx",
+	      (unsigned long long)bits, (unsigned long long)s);
+	check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_SET, 1ull << 63) ==
+	      VEC_GP, "STATUS_SET of CondChgd (bit 63) did not raise #GP");
+	if (!check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, bits) == 0,
+		   "WRMSR STATUS_RESET") ||
+	    !rd(t, MSR_IA32_PERF_GLOBAL_STATUS, &after))
+		return;
+	value(t, "after_reset", "0x%llx", (unsigned long long)after);
+	check(t, !(after & bits), "STATUS_RESET left 0x%llx",
+	      (unsigned long long)after);
+}
+
+TEST(perfmon_set_reset, "perfmon/global-status-set-reset",
+     "v4: GLOBAL_STATUS_SET sets status bits, STATUS_RESET clears them",
+     test_set_reset, 0);
+
+static void test_inuse(struct tcase *t)
+{
+	const struct perfmon_caps *c;
+	const struct pmu_driver *d = v2_ready(t, &c, 4);
+	uint64_t before = 1, after = 0, want;
+	unsigned f2 = perfmon_fixed_ctr(2);
+	struct pmu_err e;
+
+	if (!d || !check(t, d->init(&e) == 0, "init: %s", e.msg) ||
+	    !rd(t, MSR_IA32_PERF_GLOBAL_INUSE, &before))
+		return;
+	want = 2ull | (perfmon_fixed_exists(c, 2) ? 1ull << 34 : 0) |
+	       1ull << 63;
+	if (!check(t, d->program(1, &(struct pmu_config){ INSTR_USR |
+				 1ull << 20, 0 }, &e) == 0, "PMC1: %s", e.msg))
+		return;
+	if (perfmon_fixed_exists(c, 2) &&
+	    !check(t, d->program(f2, &(struct pmu_config){ SDM_FIX_USR, 0 },
+				 &e) == 0 && d->start(f2, &e) == 0, "FC2: %s",
+		   e.msg))
+		return;
+	if (!rd(t, MSR_IA32_PERF_GLOBAL_INUSE, &after))
+		return;
+	(void)d->init(&e);
+	value(t, "inuse_after_init", "0x%llx", (unsigned long long)before);
+	value(t, "inuse", "0x%llx", (unsigned long long)after);
+	check(t, before == 0, "INUSE after init 0x%llx, expected 0",
+	      (unsigned long long)before);
+	check(t, after == want, "INUSE 0x%llx, expected 0x%llx (PMC1, FC2, "
+	      "PMI)", (unsigned long long)after, (unsigned long long)want);
+	check(t, be_wrmsr(MSR_IA32_PERF_GLOBAL_INUSE, 0) == VEC_GP,
+	      "WRMSR GLOBAL_INUSE did not raise #GP");
+}
+
+TEST(perfmon_inuse, "perfmon/global-inuse",
+     "v4: GLOBAL_INUSE shows selected events, enabled fixed counters, PMI",
+     test_inuse, 0);
