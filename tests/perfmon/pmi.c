@@ -1,0 +1,240 @@
+/* perfmon/pmi-*: a counter overflow with its interrupt enabled (PerfEvtSel
+ * INT, bit 20; FIXED_CTR_CTRL PMI, bit 3 + 4i) raises a PMI through the
+ * local APIC's LVTPC (SDM Vol. 3B §18.2.1.1, §18.2.2), which these
+ * processors mask on delivery (Vol. 3B §17.4.9.5 and docs/apic.md); the
+ * handler finds the counter's GLOBAL_STATUS bit set (v2+) and clears it
+ * through GLOBAL_OVF_CTRL / GLOBAL_STATUS_RESET.  perfmon/freeze-on-pmi:
+ * with IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI (bit 12) the PMI stops every
+ * counter: v2/v3 clear GLOBAL_CTRL, v4 sets GLOBAL_STATUS.CTR_FRZ
+ * (bit 59) and leave GLOBAL_CTRL as it was; clearing CTR_FRZ through
+ * STATUS_RESET lets them count again (§18.2.4.1).
+ *
+ * The overflowing counter is preset K below the top of its width and
+ * counts CPL 3 instructions, so it wraps at the K-th instruction of the
+ * benchmark. */
+#include "perfmon_test.h"
+#include "../../harness/pmi_run.h"
+#include "../../arch/x86/apic.h"
+
+#define K 12
+#define PMI_BENCH "counted-loop"
+#define PMI_BENCH_N 30
+
+struct seen {
+	struct tcase *t;
+	const struct perfmon_caps *c;
+	uint64_t clear;			/* status bits the handler clears */
+	unsigned calls;
+	uint64_t status, global, after_clear;
+	uint32_t lvtpc;
+	int status_vec;
+	struct oracle_counts oc;
+	int ran;
+	struct fault f;
+};
+
+static void handler(const struct pmi_record *r, void *ctx)
+{
+	struct seen *s = ctx;
+
+	(void)r;
+	if (s->calls++)
+		return;
+	s->lvtpc = apic_lvtpc();
+	if (s->c->version < 2)
+		return;
+	s->status_vec = be_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS, &s->status);
+	(void)be_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL, &s->global);
+	(void)be_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, s->clear);
+	(void)be_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS, &s->after_clear);
+}
+
+static void run_bench(void *arg)
+{
+	struct seen *s = arg;
+
+	pmi_set_callback(handler, s);
+	s->ran = pmu_exec(s->t, PMI_BENCH, PMI_BENCH_N, &s->oc);
+}
+
+/* Programs and starts ctr with cfg preset K below its top. */
+static int arm(struct tcase *t, unsigned ctr, uint64_t sel, unsigned width,
+	       uint64_t preset_below)
+{
+	struct pmu_err e;
+	uint64_t top = (1ull << width) - 1;
+
+	return check(t, perfmon_driver.program(ctr, &(struct pmu_config){
+				sel, 0 }, &e) == 0 &&
+		     perfmon_driver.reset(ctr, preset_below ?
+					  top - preset_below + 1 : 0, &e) == 0 &&
+		     perfmon_driver.start(ctr, &e) == 0, "counter %u: %s", ctr,
+		     e.msg);
+}
+
+static int rd_global(struct tcase *t, uint64_t *v)
+{
+	return check(t, be_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL, v) == 0,
+		     "RDMSR GLOBAL_CTRL");
+}
+
+static int go(struct tcase *t, struct seen *s)
+{
+	struct fault f;
+	int rc;
+
+	s->t = t;
+	if (!apic_ready(t) || !pmu_oracle_first(t, PMI_BENCH, PMI_BENCH_N, &s->oc))
+		return 0;
+	rc = pmi_run(PMI_PATH_NMI, run_bench, s, &f);
+	value(t, "pmis", "%llu", (unsigned long long)pmi_count());
+	return check(t, rc == 0 && s->ran, "pmi_run %d, benchmark ran %d", rc,
+		     s->ran);
+}
+
+static void after(struct tcase *t, struct seen *s, uint64_t bit)
+{
+	value(t, "lvtpc_in_handler", "0x%x", s->lvtpc);
+	check(t, s->calls == 1, "%u PMIs, expected 1", s->calls);
+	check(t, s->lvtpc & LVT_MASKED, "LVTPC 0x%x in the handler: not "
+	      "masked on delivery", s->lvtpc);
+	if (s->c->version < 2)
+		return;
+	value(t, "status_in_handler", "0x%llx", (unsigned long long)s->status);
+	value(t, "status_after_clear", "0x%llx",
+	      (unsigned long long)s->after_clear);
+	check(t, s->status_vec == 0 && (s->status & bit), "the handler read "
+	      "GLOBAL_STATUS 0x%llx (vector %d): bit 0x%llx not set",
+	      (unsigned long long)s->status, s->status_vec,
+	      (unsigned long long)bit);
+	check(t, !(s->after_clear & bit), "GLOBAL_STATUS 0x%llx after "
+	      "writing 0x%llx to OVF_CTRL", (unsigned long long)s->after_clear,
+	      (unsigned long long)bit);
+}
+
+static void test_gp(struct tcase *t)
+{
+	const struct perfmon_caps *c;
+	const struct pmu_driver *d = perfmon_ready(t, &c);
+	struct seen s = { .clear = 1 };
+	struct pmu_err e;
+	uint64_t v = 0;
+
+	if (!d || !check(t, d->init(&e) == 0, "init: %s", e.msg))
+		return;
+	s.c = c;
+	if (!arm(t, 0, sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1,
+			       .intr = 1 }), c->gp_width, K) || !go(t, &s))
+		return;
+	(void)d->stop(0, &e);
+	(void)d->read(0, &v, &e);
+	value(t, "pmc0", "%llu", (unsigned long long)v);
+	value(t, "oracle", "%llu instructions, wraps at the %u-th",
+	      (unsigned long long)s.oc.c[3][SEM_INSTRUCTIONS], K);
+	after(t, &s, 1);
+	check(t, pmu_on_model() ? v == s.oc.c[3][SEM_INSTRUCTIONS] - K :
+	      v >= s.oc.c[3][SEM_INSTRUCTIONS] - K, "PMC0 %llu after the "
+	      "wrap, oracle %llu", (unsigned long long)v,
+	      (unsigned long long)(s.oc.c[3][SEM_INSTRUCTIONS] - K));
+}
+
+TEST(perfmon_pmi_gp, "perfmon/pmi-gp-overflow",
+     "PMC0 with INT wraps: one PMI, LVTPC masked, status bit 0, cleared",
+     test_gp, 0);
+
+static void test_fixed(struct tcase *t)
+{
+	const struct perfmon_caps *c;
+	const struct pmu_driver *d = perfmon_ready(t, &c);
+	struct seen s = { .clear = 1ull << 32 };
+	struct pmu_err e;
+
+	if (!d)
+		return;
+	if (!perfmon_fixed_exists(c, 0)) {
+		skip(t, "no fixed counter 0 (v%u)", c->version);
+		return;
+	}
+	s.c = c;
+	if (!check(t, d->init(&e) == 0, "init: %s", e.msg) ||
+	    !arm(t, perfmon_fixed_ctr(0), SDM_FIX_USR | SDM_FIX_PMI,
+		 c->fixed_width, K) || !go(t, &s))
+		return;
+	(void)d->stop(perfmon_fixed_ctr(0), &e);
+	after(t, &s, 1ull << 32);
+}
+
+TEST(perfmon_pmi_fixed, "perfmon/pmi-fixed-overflow",
+     "FIXED_CTR0 with PMI wraps: one PMI, status bit 32, cleared",
+     test_fixed, 0);
+
+static void test_freeze(struct tcase *t)
+{
+	const struct perfmon_caps *c;
+	const struct pmu_driver *d = perfmon_ready(t, &c);
+	struct seen s = { .clear = 1 };
+	uint64_t before = 0, v1 = 0, v1b = 0, status = 0;
+	struct oracle_counts oc;
+	struct pmu_err e;
+
+	if (!d)
+		return;
+	if (c->version < 2) {
+		skip(t, "freeze on PMI came with v2; this PMU is v1");
+		return;
+	}
+	s.c = c;
+	if (!check(t, d->init(&e) == 0, "init: %s", e.msg) ||
+	    !check(t, be_wrmsr(MSR_IA32_DEBUGCTL,
+			       DEBUGCTL_FREEZE_PERFMON_ON_PMI) == 0,
+		   "WRMSR DEBUGCTL bit 12") ||
+	    !arm(t, 0, sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1,
+			       .intr = 1 }), c->gp_width, K) ||
+	    !arm(t, 1, sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1 }),
+		 c->gp_width, 0) ||
+	    !rd_global(t, &before) || !go(t, &s))
+		goto out;
+	(void)be_rdmsr(MSR_IA32_PMC(1), &v1);
+	value(t, "pmc1_frozen_at", "%llu", (unsigned long long)v1);
+	value(t, "global_ctrl_before", "0x%llx", (unsigned long long)before);
+	value(t, "global_ctrl_in_handler", "0x%llx",
+	      (unsigned long long)s.global);
+	value(t, "status_in_handler", "0x%llx", (unsigned long long)s.status);
+	check(t, pmu_on_model() ? v1 == K : v1 >= K && v1 < K + 64, "PMC1 "
+	      "counted %llu: the freeze should stop it at the %u-th "
+	      "instruction", (unsigned long long)v1, K);
+	if (c->version < 4) {
+		check(t, s.global == 0, "v%u: GLOBAL_CTRL 0x%llx in the "
+		      "handler, expected 0", c->version,
+		      (unsigned long long)s.global);
+		goto out;
+	}
+	check(t, s.global == before, "v4: GLOBAL_CTRL 0x%llx in the handler,"
+	      " expected 0x%llx unchanged", (unsigned long long)s.global,
+	      (unsigned long long)before);
+	check(t, !!(s.status & GLOBAL_STATUS_CTR_FRZ), "v4: CTR_FRZ not set: "
+	      "status 0x%llx", (unsigned long long)s.status);
+	/* still frozen: nothing counts until CTR_FRZ is cleared */
+	if (!pmu_exec(t, PMI_BENCH, PMI_BENCH_N, &oc))
+		goto out;
+	(void)be_rdmsr(MSR_IA32_PMC(1), &v1b);
+	check(t, v1b == v1 || !pmu_on_model(), "PMC1 went from %llu to %llu "
+	      "while frozen", (unsigned long long)v1, (unsigned long long)v1b);
+	(void)be_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_CTR_FRZ);
+	(void)be_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS, &status);
+	if (!pmu_exec(t, PMI_BENCH, PMI_BENCH_N, &oc))
+		goto out;
+	(void)be_rdmsr(MSR_IA32_PMC(1), &v1b);
+	value(t, "pmc1_after_unfreeze", "%llu", (unsigned long long)v1b);
+	check(t, !(status & GLOBAL_STATUS_CTR_FRZ) && v1b > v1, "after "
+	      "STATUS_RESET of CTR_FRZ: status 0x%llx, PMC1 %llu -> %llu",
+	      (unsigned long long)status, (unsigned long long)v1,
+	      (unsigned long long)v1b);
+out:
+	(void)be_wrmsr(MSR_IA32_DEBUGCTL, 0);
+	(void)d->init(&e);
+}
+
+TEST(perfmon_freeze, "perfmon/freeze-on-pmi",
+     "DEBUGCTL.FREEZE_PERFMON_ON_PMI: the PMI stops every counter",
+     test_freeze, 0);
