@@ -5,6 +5,7 @@
 #include "../arch/x86/trap.h"
 #include "../lib/fmt.h"
 #include "../lib/string.h"
+#include "../pmu/detect.h"
 
 #define MAX_TESTS 512
 #define MAX_ITEMS 64
@@ -73,15 +74,23 @@ void skip(struct tcase *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-static unsigned collect(const struct test **list, const char *globs)
+static unsigned collect(const struct test **list, const char *globs,
+			unsigned *not_applicable)
 {
+	enum pmu_kind k = cpu_info()->pmu;
 	unsigned n = 0;
 
+	*not_applicable = 0;
 	for (const struct test *t = __pmu_tests_start; t < __pmu_tests_end;
 	     t++) {
 		unsigned i;
 
-		if (!runner_selected(t, globs) || n == MAX_TESTS)
+		if (!runner_selected_on(t, globs, k)) {
+			*not_applicable += runner_selected(t, globs) &&
+					   !runner_applicable(t, k);
+			continue;
+		}
+		if (n == MAX_TESTS)
 			continue;
 		/* insertion sort by name: a stable, documented order */
 		for (i = n; i > 0 && str_cmp(list[i - 1]->name, t->name) > 0;
@@ -149,9 +158,15 @@ void runner_run(struct tap *tap, const char *globs, int verbose,
 		void (*sync)(void))
 {
 	static const struct test *list[MAX_TESTS];
-	unsigned n = collect(list, globs);
+	unsigned skipped_kind;
+	unsigned n = collect(list, globs, &skipped_kind);
 	struct fault f;
 
+	if (skipped_kind)
+		tap_comment(tap, "not-applicable: %u tests of other PMU "
+			    "generations' groups (this CPU: kind=%s); a "
+			    "tests= pattern naming a group runs them",
+			    skipped_kind, pmu_kind_name(cpu_info()->pmu));
 	if (!n)
 		tap_comment(tap, "error: tests=\"%s\" selects no test", globs);
 	for (unsigned i = 0; i < n; i++) {

@@ -11,7 +11,30 @@ static int group_is_literal(const char *pat)
 	return *pat == '/';
 }
 
-int runner_selected(const struct test *t, const char *globs)
+/* The groups of one PMU generation each, and the kind they need. */
+static const struct {
+	const char *group;
+	enum pmu_kind kind;
+} generation_groups[] = {
+	{ "p5/", PMU_P5 },
+	{ "p6/", PMU_P6 },
+	{ "netburst/", PMU_NETBURST },
+	{ "perfmon/", PMU_ARCH },
+};
+
+int runner_applicable(const struct test *t, enum pmu_kind k)
+{
+	for (unsigned i = 0; i < sizeof(generation_groups) /
+			       sizeof(generation_groups[0]); i++) {
+		const char *g = generation_groups[i].group;
+
+		if (!memcmp(t->name, g, str_len(g)))
+			return generation_groups[i].kind == k;
+	}
+	return 1;
+}
+
+static int matches(const struct test *t, const char *globs, int restricted)
 {
 	char pat[256];		/* as long as the tests= option itself */
 
@@ -24,7 +47,7 @@ int runner_selected(const struct test *t, const char *globs)
 			memcpy(pat, globs, n);
 			pat[n] = 0;
 			if (str_glob(pat, t->name) &&
-			    (!(t->flags & TEST_MANUAL) || group_is_literal(pat)))
+			    (!restricted || group_is_literal(pat)))
 				return 1;
 		}
 		globs += n;
@@ -32,4 +55,16 @@ int runner_selected(const struct test *t, const char *globs)
 			globs++;
 	}
 	return 0;
+}
+
+int runner_selected(const struct test *t, const char *globs)
+{
+	return matches(t, globs, t->flags & TEST_MANUAL);
+}
+
+int runner_selected_on(const struct test *t, const char *globs,
+		       enum pmu_kind k)
+{
+	return matches(t, globs, (t->flags & TEST_MANUAL) ||
+		       !runner_applicable(t, k));
 }
