@@ -1,5 +1,6 @@
 /* Host tests for harness/select.c: runner_selected(), which tests a tests=
- * glob list chooses, manual tests included. */
+ * glob list chooses, manual tests included; runner_applicable() and
+ * runner_selected_on(), the PMU generation groups. */
 #include <stdio.h>
 #include <string.h>
 
@@ -143,6 +144,52 @@ static void test_long_entries(void **state)
 	assert_false(runner_selected(&tsc, globs));
 }
 
+/* Generation groups apply to their PMU kind; on another kind they are
+ * chosen only by a pattern naming the group, like manual tests. */
+struct kind_case {
+	const char *name;
+	enum pmu_kind kind;
+	const char *globs;
+	int applicable, selected;
+};
+
+static const struct kind_case kinds[] = {
+	{ "p5/cc-010", PMU_P5, "*", 1, 1 },
+	{ "p5/cc-010", PMU_ARCH, "*", 0, 0 },
+	{ "p5/cc-010", PMU_ARCH, "p5/*", 0, 1 },
+	{ "p5/cc-010", PMU_ARCH, "p?/*", 0, 0 },
+	{ "p5/cc-010", PMU_NONE, "*/cc-010", 0, 0 },
+	{ "p6/usr-os", PMU_P6, "*", 1, 1 },
+	{ "p6/usr-os", PMU_P5, "*", 0, 0 },
+	{ "perfmon/fixed-0", PMU_ARCH, "*", 1, 1 },
+	{ "perfmon/fixed-0", PMU_P6, "*", 0, 0 },
+	{ "perfmon/fixed-0", PMU_P6, "perfmon/fixed-0", 0, 1 },
+	{ "netburst/cascade-14-16", PMU_NETBURST, "*", 1, 1 },
+	{ "netburst/cascade-14-16", PMU_UNSUPPORTED, "*", 0, 0 },
+	/* other groups apply everywhere */
+	{ "detect/cpuid", PMU_NONE, "*", 1, 1 },
+	{ "apic/state", PMU_UNSUPPORTED, "*", 1, 1 },
+	/* a prefix of a group name is not the group */
+	{ "p50/x", PMU_ARCH, "*", 1, 1 },
+	{ "perfmonx/y", PMU_P5, "*", 1, 1 },
+};
+
+static void test_kinds(void **state)
+{
+	for (unsigned i = 0; i < N(kinds); i++) {
+		const struct kind_case *c = &kinds[i];
+		struct test t = { c->name, "what", NULL, 0 };
+		int app = runner_applicable(&t, c->kind) != 0;
+		int sel = runner_selected_on(&t, c->globs, c->kind) != 0;
+
+		if (app != c->applicable || sel != c->selected)
+			fail_msg("\"%s\" on kind %d with \"%s\": applicable %d "
+				 "selected %d, want %d %d", c->name, c->kind,
+				 c->globs, app, sel, c->applicable,
+				 c->selected);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_empty_entries),
 		cmocka_unit_test(test_manual),
 		cmocka_unit_test(test_long_entries),
+		cmocka_unit_test(test_kinds),
 	};
 
 	return cmocka_run_group_tests_name("select", tests, NULL, NULL);
