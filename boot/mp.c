@@ -73,12 +73,12 @@ static VOID EFIAPI ap_entry(VOID *buffer)
 	c->fn(c->arg);
 }
 
+/* What a status of StartupThisAP means (§13.4.5); NULL: unexpected. */
 static const char *status_text(EFI_STATUS s)
 {
 	switch (s) {
 	case EFI_TIMEOUT:
-		return "EFI_TIMEOUT: it did not return in time; the firmware "
-		       "reset it to idle";
+		return "EFI_TIMEOUT: no return in time; the firmware reset it";
 	case EFI_NOT_READY:
 		return "EFI_NOT_READY: the processor is busy";
 	case EFI_DEVICE_ERROR:
@@ -90,7 +90,7 @@ static const char *status_text(EFI_STATUS s)
 	case EFI_UNSUPPORTED:
 		return "EFI_UNSUPPORTED: boot services have ended";
 	default:
-		return "an unexpected status";
+		return NULL;
 	}
 }
 
@@ -107,10 +107,15 @@ static int mp_run(unsigned index, void (*fn)(void *), void *arg,
 				timeout_us ? timeout_us : 1, &c, NULL);
 	if (s == EFI_SUCCESS)
 		return 0;
-	fmt_snprintf(why, size, "%s StartupThisAP(processor %u, %llu us): "
-		     "status 0x%llx, %s", SERVICE_NAME, index,
-		     (unsigned long long)timeout_us, (unsigned long long)s,
-		     status_text(s));
+	if (status_text(s))
+		fmt_snprintf(why, size, "%s StartupThisAP(processor %u, %llu "
+			     "us): %s", SERVICE_NAME, index,
+			     (unsigned long long)timeout_us, status_text(s));
+	else
+		fmt_snprintf(why, size, "%s StartupThisAP(processor %u, %llu "
+			     "us): status 0x%llx", SERVICE_NAME, index,
+			     (unsigned long long)timeout_us,
+			     (unsigned long long)s);
 	return -1;
 }
 

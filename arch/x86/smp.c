@@ -319,6 +319,12 @@ int smp_sibling_ready(char *why, unsigned size)
 	return smp.ready;
 }
 
+int smp_sibling_present(void)
+{
+	(void)smp_sibling_ready(NULL, 0);
+	return smp.sib != NULL;
+}
+
 int smp_sibling_run_timeout(void (*fn)(void *), void *arg,
 			    uint64_t timeout_us, char *why, unsigned size)
 {

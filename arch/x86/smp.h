@@ -90,6 +90,11 @@ void smp_init(const struct smp_firmware *fw, const char *why_not);
  * CPUID (topology.h) and APIC ID; the answer is kept. */
 int smp_sibling_ready(char *why, unsigned size);
 
+/* 1 when the firmware lists a sibling thread of the BSP's core, whether
+ * or not it then passed smp_sibling_ready()'s probe: a listed sibling
+ * that is not ready is a failure, no sibling at all a reason to skip. */
+int smp_sibling_present(void);
+
 /* Runs fn(arg) on the sibling with the harness's IDT (and GDT if the
  * harness has its own) loaded there, interrupts off, CPL 0; the caller
  * waits until it returns, at most SMP_RUN_TIMEOUT_US.  Returns 0, or -1

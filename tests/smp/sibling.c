@@ -17,8 +17,10 @@
  *   ring3-refused-on-sibling  CPL 3 is not offered there (smp.h).
  *
  * With one logical processor each SKIPs with smp_sibling_ready()'s
- * reason. */
+ * reason; where the firmware lists a sibling that does not work, each
+ * fails with it (harness/smp_run.h). */
 #include "../../harness/clock.h"
+#include "../../harness/smp_run.h"
 #include "../../harness/test.h"
 #include "../../bench/bench.h"
 #include "../../arch/x86/apic.h"
@@ -33,16 +35,6 @@
 /* The timeout test's limit: long enough for the firmware to start the
  * processor, short enough for make check. */
 #define SPIN_TIMEOUT_US (300ull * 1000)
-
-static int sibling_ready(struct tcase *t)
-{
-	char why[WHY];
-
-	if (smp_sibling_ready(why, sizeof(why)))
-		return 1;
-	skip(t, "no sibling logical processor: %s", why);
-	return 0;
-}
 
 /* What a processor finds about itself. */
 struct where {

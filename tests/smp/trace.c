@@ -14,6 +14,7 @@
  *
  * The data buffers are prepared on the BSP first: the sibling may not
  * call the firmware's allocator. */
+#include "../../harness/smp_run.h"
 #include "../../harness/test.h"
 #include "../../bench/oracle.h"
 #include "../../arch/x86/smp.h"
@@ -112,16 +113,6 @@ static int collect(struct tcase *t)
 		run.b[run.n++] = b;
 	}
 	return check(t, run.n > 0, "no benchmarks");
-}
-
-static int sibling_ready(struct tcase *t)
-{
-	char why[WHY];
-
-	if (smp_sibling_ready(why, sizeof(why)))
-		return 1;
-	skip(t, "no sibling logical processor: %s", why);
-	return 0;
 }
 
 static int run_both(struct tcase *t, int aggregated)
