@@ -127,7 +127,8 @@ static void sibling_body(void *p)
 	sgdt(&own_gdt);
 	sidt(&own_idt);
 	/* Same CS and SS selectors: in the BSP's GDT they name the segments
-	 * the IDT's gates and IRETQ expect (SDM Vol. 3A §6.14.1-2). */
+	 * the IDT's gates and IRETQ expect (SDM Vol. 3A §6.14.1,
+	 * §6.14.3, order no. 253668). */
 	lgdt(&c->gdt);
 	lidt(&c->idt);
 	on_sibling = 1;
