@@ -84,7 +84,8 @@ static const char *status_text(EFI_STATUS s)
 	case EFI_DEVICE_ERROR:
 		return "EFI_DEVICE_ERROR: called on an application processor";
 	case EFI_INVALID_PARAMETER:
-		return "EFI_INVALID_PARAMETER: the BSP, or a disabled processor";
+		return "EFI_INVALID_PARAMETER: the BSP, or a disabled "
+		       "processor";
 	case EFI_NOT_FOUND:
 		return "EFI_NOT_FOUND: no such processor";
 	case EFI_UNSUPPORTED:

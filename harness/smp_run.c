@@ -9,7 +9,8 @@ int sibling_ready(struct tcase *t)
 	if (smp_sibling_ready(why, sizeof(why)))
 		return 1;
 	if (smp_sibling_present())
-		check(t, 0, "the firmware lists a sibling thread, but: %s", why);
+		check(t, 0, "the firmware lists a sibling thread, but: %s",
+		      why);
 	else
 		skip(t, "no sibling logical processor: %s", why);
 	return 0;

@@ -240,8 +240,8 @@ static int find_sibling(void)
 		const struct smp_cpu *c = &fw->cpu[i];
 
 		if (!c->bsp && c->enabled && c->healthy &&
-		    c->package == smp.bsp->package && c->core == smp.bsp->core &&
-		    c->thread != smp.bsp->thread)
+		    c->package == smp.bsp->package &&
+		    c->core == smp.bsp->core && c->thread != smp.bsp->thread)
 			smp.sib = c;
 	}
 	if (smp.sib)
@@ -272,10 +272,10 @@ static int topology_agrees(const struct probe *p)
 		fmt_snprintf(smp.why, WHY_LEN, "CPUID (%s) puts APIC ID %u at "
 			     "package %u core %u thread %u and APIC ID %u at "
 			     "package %u core %u thread %u: not two threads of "
-			     "one core", topo_source_name(s->source), b->apic_id,
-			     b->package_id, b->core_id, b->thread_id,
-			     s->apic_id, s->package_id, s->core_id,
-			     s->thread_id);
+			     "one core", topo_source_name(s->source),
+			     b->apic_id, b->package_id, b->core_id,
+			     b->thread_id, s->apic_id, s->package_id,
+			     s->core_id, s->thread_id);
 	else if (p->lapic_valid && s->apic_id < 256 &&
 		 p->lapic_id != s->apic_id)
 		fmt_snprintf(smp.why, WHY_LEN, "the sibling's local APIC ID is "

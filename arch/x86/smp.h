@@ -74,7 +74,7 @@ struct smp_cpu {
  * Called on the BSP only. */
 struct smp_firmware {
 	const char *name;	/* the service, for logs */
-	unsigned n;		/* processors listed (at most SMP_MAX_CPUS) */
+	unsigned n;		/* processors listed, <= SMP_MAX_CPUS */
 	unsigned total;		/* processors the firmware has */
 	struct smp_cpu cpu[SMP_MAX_CPUS];
 	int (*run)(unsigned index, void (*fn)(void *), void *arg,

@@ -32,7 +32,7 @@ struct topo_leaves {
 enum topo_source {
 	TOPO_LEAF_0B,		/* extended topology leaf */
 	TOPO_LEAF_01_04,	/* legacy: 01H logical count, 04H core count */
-	TOPO_LEAF_01,		/* 01H only (no leaf 04H): no cores counted */
+	TOPO_LEAF_01,		/* 01H only (no leaf 04H): one core */
 	TOPO_SINGLE,		/* CPUID.01H:EDX.HTT = 0: one logical
 				 * processor per package */
 };

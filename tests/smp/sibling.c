@@ -29,9 +29,11 @@
 #include "../../arch/x86/smp.h"
 #include "../../arch/x86/trace.h"
 #include "../../arch/x86/trap.h"
+#include "../../lib/fmt.h"
 #include "../../lib/string.h"
 
 #define WHY 240
+#define KEY_LEN 40
 /* The timeout test's limit: long enough for the firmware to start the
  * processor, short enough for make check. */
 #define SPIN_TIMEOUT_US (300ull * 1000)
@@ -75,21 +77,24 @@ static int run_where(struct tcase *t, struct where *w)
 	       check(t, w->ran, "returned 0 but fn did not run");
 }
 
+static const char *key(char *buf, const char *who, const char *what)
+{
+	fmt_snprintf(buf, KEY_LEN, "%s_%s", who, what);
+	return buf;
+}
+
 static void log_where(struct tcase *t, const char *who, const struct where *w)
 {
-	char key[40];
+	char k[KEY_LEN];
 
-#define KEY(k) (str_copy(key, who, sizeof(key)), \
-		str_copy(key + str_len(key), k, sizeof(key) - str_len(key)), key)
-	value(t, KEY("_apic_id"), "%u", w->topo.apic_id);
+	value(t, key(k, who, "apic_id"), "%u", w->topo.apic_id);
 	if (w->lapic_valid)
-		value(t, KEY("_local_apic_id"), "%u", w->lapic_id);
-	value(t, KEY("_topology"), "source=%s smt_bits=%u core_bits=%u "
+		value(t, key(k, who, "local_apic_id"), "%u", w->lapic_id);
+	value(t, key(k, who, "topology"), "source=%s smt_bits=%u core_bits=%u "
 	      "threads_per_core=%u package=%u core=%u thread=%u",
 	      topo_source_name(w->topo.source), w->topo.smt_bits,
 	      w->topo.core_bits, w->topo.threads_per_core,
 	      w->topo.package_id, w->topo.core_id, w->topo.thread_id);
-#undef KEY
 }
 
 static void test_runs(struct tcase *t)
@@ -205,7 +210,8 @@ static void test_fault(struct tcase *t)
 	      "reason does not name the #UD: %s", why);
 	check(t, smp_on_sibling() == 0, "smp_on_sibling() still 1");
 	if (run_where(t, &w))
-		check(t, w.on_sibling == 1, "the next run was not on the sibling");
+		check(t, w.on_sibling == 1, "the next run was not on the "
+		      "sibling");
 }
 
 TEST(smp_fault, "smp/sibling-fault",
@@ -255,7 +261,8 @@ static void test_timeout(struct tcase *t)
 	      "is still installed");
 	check(t, smp_on_sibling() == 0, "smp_on_sibling() still 1");
 	if (run_where(t, &w))
-		check(t, w.on_sibling == 1, "the next run was not on the sibling");
+		check(t, w.on_sibling == 1, "the next run was not on the "
+		      "sibling");
 }
 
 TEST(smp_timeout, "smp/sibling-timeout",
