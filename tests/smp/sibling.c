@@ -3,7 +3,9 @@
  *   sibling-runs            fn runs there, and only there: another APIC
  *                           ID, CPL 0, IF clear, the harness's IDT and
  *                           the BSP's GDT loaded, smp_on_sibling() 1
- *                           there and 0 here;
+ *                           there and 0 here; from there, a nested
+ *                           smp_sibling_run() and bench_alloc() (the
+ *                           firmware's allocator) are refused;
  *   sibling-is-same-core    CPUID's topology (leaf 0BH, or 01H/04H) on
  *                           both processors puts them in one core, as
  *                           threads 0 and 1, and agrees with the
@@ -23,6 +25,7 @@
 #include "../../harness/smp_run.h"
 #include "../../harness/test.h"
 #include "../../bench/bench.h"
+#include "../../bench/oracle.h"
 #include "../../arch/x86/apic.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/ring3.h"
@@ -48,7 +51,14 @@ struct where {
 	uint16_t cs;
 	struct x86_dtr gdt, idt;
 	uint32_t l1_edx;
+	int nested;		/* smp_sibling_run() from here */
+	void *alloc;		/* bench_alloc() from here */
 };
+
+static void nothing(void *arg)
+{
+	(void)arg;
+}
 
 static void where_am_i(void *arg)
 {
@@ -64,6 +74,10 @@ static void where_am_i(void *arg)
 	sgdt(&w->gdt);
 	sidt(&w->idt);
 	w->l1_edx = cpuid(1).edx;
+	if (w->on_sibling) {
+		w->nested = smp_sibling_run(nothing, NULL, NULL, 0);
+		w->alloc = bench_alloc(4096, 4096);
+	}
 	w->ran = 1;
 }
 
@@ -114,6 +128,10 @@ static void test_runs(struct tcase *t)
 	      smp_on_sibling() == 0, "smp_on_sibling(): %d on the sibling, "
 	      "%d on the BSP, %d after", there.on_sibling, here.on_sibling,
 	      smp_on_sibling());
+	check(t, there.nested == -1, "smp_sibling_run from the sibling "
+	      "returned %d", there.nested);
+	check(t, there.alloc == NULL, "bench_alloc on the sibling gave %p",
+	      there.alloc);
 	check(t, there.topo.apic_id != here.topo.apic_id, "fn ran with the "
 	      "BSP's APIC ID %u", here.topo.apic_id);
 	check(t, there.topo.apic_id == smp_sibling_cpu()->apic_id,
