@@ -17,14 +17,17 @@ EFI_LIB := /usr/lib
 EFI_CRT := $(EFI_LIB)/crt0-efi-x86_64.o
 
 CPU     ?= Skylake-Client
+SMP     ?= 1
 ARGS    ?=
 ifeq ($(origin RUN_LOG),undefined)
 RUN_LOG := $(B)/serial.log
 endif
-# CPU, ARGS and RUN_LOG are data, taken as written: make expands nothing in
-# them ($(value)), and they reach qemu-boot.sh through the environment,
+# CPU, SMP (QEMU's -smp, e.g. 2,sockets=1,cores=1,threads=2 for the smp/*
+# tests), ARGS and RUN_LOG are data, taken as written: make expands nothing
+# in them ($(value)), and they reach qemu-boot.sh through the environment,
 # never pasted into a recipe where a shell would parse them.
 override CPU     := $(value CPU)
+override SMP     := $(value SMP)
 override ARGS    := $(value ARGS)
 override RUN_LOG := $(value RUN_LOG)
 # Host tools run by Debian's python3 (python3-yaml is installed for it).
@@ -83,11 +86,12 @@ $(B)/pmu-harness.img: $(B)/pmu-harness.efi tools/mkimage.sh | deps-run
 	tools/mkimage.sh $@ $<
 
 run bench: export PMU_CPU = $(CPU)
+run: export PMU_SMP = $(SMP)
 run: export PMU_ARGS = $(ARGS)
 run: export PMU_LOG = $(RUN_LOG)
 run: $(B)/pmu-harness.img | deps-run
-	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --image $< \
-		--args "$$PMU_ARGS" --log "$$PMU_LOG"
+	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --smp "$$PMU_SMP" \
+		--image $< --args "$$PMU_ARGS" --log "$$PMU_LOG"
 
 check: $(B)/pmu-harness.img | deps-check
 	$(PYTHON) tools/check.py

@@ -2,6 +2,7 @@
 #include "oracle.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/ring3.h"
+#include "../arch/x86/smp.h"
 #include "../lib/string.h"
 
 #define MAX_BENCHES 64
@@ -60,6 +61,9 @@ void bench_init(bench_alloc_fn alloc)
 
 void *bench_alloc(uint64_t bytes, uint64_t align)
 {
+	/* The allocator is the firmware's: never from the sibling. */
+	if (smp_on_sibling())
+		return NULL;
 	return alloc_pages ? alloc_pages(bytes, align) : NULL;
 }
 

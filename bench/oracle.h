@@ -30,7 +30,8 @@ struct oracle_counts {
  * the boot layer passes in (zeroed memory, align a power of two >= 4096). */
 typedef void *(*bench_alloc_fn)(uint64_t bytes, uint64_t align);
 void bench_init(bench_alloc_fn alloc);
-/* Memory from that allocator (for tests' own buffers), or NULL. */
+/* Memory from that allocator (for tests' own buffers), or NULL; NULL
+ * always on the sibling processor (arch/x86/smp.h: no firmware calls). */
 void *bench_alloc(uint64_t bytes, uint64_t align);
 
 /* The benchmark's data buffer: allocated, user-mapped and prepared once

@@ -6,6 +6,7 @@
 #include "console.h"
 #include "leave.h"
 #include "mem.h"
+#include "mp.h"
 #include "options.h"
 #include "platform.h"
 #include "../arch/x86/apic.h"
@@ -216,6 +217,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	trap_set_fatal(harness_fault);
 	trap_install();
 	(void)apic_init();	/* the apic tests say why if unusable */
+	mp_init();		/* the smp tests say why if no sibling */
 	/* Without ring 3 the CPL 3 tests fail; the header says why. */
 	(void)ring3_setup(mem_alloc_page, &ring3_why);
 	bench_init(mem_alloc);

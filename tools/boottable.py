@@ -20,6 +20,13 @@ VERDICTS = ("pass", "fail", "shutdown")
 RESULT_STATUSES = ("ok", "not ok", "skip")
 BACKENDS = ("hw", "model", "none")
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+# QEMU's -smp: [cpus=]N[,maxcpus=N][,sockets=N][,dies=N][,clusters=N]
+# [,cores=N][,threads=N].  Only these words and digits: the value is data
+# for one argv element, and anything else is a typo QEMU would reject.
+SMP_RE = re.compile(r"(?:cpus=)?([1-9][0-9]*)"
+                    r"((?:,(?:maxcpus|sockets|dies|clusters|cores|threads)"
+                    r"=[1-9][0-9]*)*)")
+SMP_TOPOLOGY = ("sockets", "dies", "clusters", "cores", "threads")
 FIELD_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -48,6 +55,7 @@ class Boot:
     backend: str                        # hw, model or none
     backend_reason: Optional[re.Pattern] = None
     options: str = ""                   # harness options
+    smp: Optional[str] = None           # QEMU -smp (qemu-boot.sh --smp)
     com4: bool = False
     vga: bool = False
     timeout: int = 180
@@ -166,11 +174,35 @@ class _Entry:
 
 
 TOP_KEYS = ("boots",)
-BOOT_KEYS = ("name", "cpu", "options", "verdict", "com4", "vga", "timeout",
+BOOT_KEYS = ("name", "cpu", "smp", "options", "verdict", "com4", "vga",
+             "timeout",
              "expect_cpu", "expect_pmu", "expect_backend", "require_results",
              "forbid_results", "require_lines", "forbid_lines")
 CPU_KEYS = ("vendor", "family", "model", "stepping", "name")
 BACKEND_KEYS = ("name", "reason")
+
+
+def smp_error(spec: str) -> Optional[str]:
+    """Why an smp value is not one QEMU takes (None: it is).  With sockets,
+    cores and threads all given, their product (times dies and clusters)
+    must be the processor count (maxcpus, else the first number), as QEMU
+    requires."""
+    m = SMP_RE.fullmatch(spec)
+    if not m:
+        return (f"'smp' {spec!r} is not [cpus=]N[,maxcpus|sockets|dies|"
+                "clusters|cores|threads=N]...")
+    fields = dict(kv.split("=") for kv in m.group(2).split(",")[1:])
+    if len(fields) != m.group(2).count(","):
+        return f"'smp' {spec!r} names a field twice"
+    if all(k in fields for k in ("sockets", "cores", "threads")):
+        total = int(fields.get("maxcpus", m.group(1)))
+        product = 1
+        for k in SMP_TOPOLOGY:
+            product *= int(fields.get(k, 1))
+        if product != total:
+            return (f"'smp' {spec!r}: sockets x dies x clusters x cores x "
+                    f"threads = {product}, not {total}")
+    return None
 
 
 def validate_entry(raw) -> Tuple[Optional[Boot], List[str]]:
@@ -188,6 +220,10 @@ def validate_entry(raw) -> Tuple[Optional[Boot], List[str]]:
     cpu = e.take(raw, "cpu", (str,), True)
     if cpu is not None and not cpu.strip():
         e.err("'cpu' is empty")
+    smp = e.take(raw, "smp", (str,), False)
+    if smp is not None and smp_error(smp):
+        e.err(smp_error(smp))
+        smp = None
     options = e.take(raw, "options", (str,), False)
     verdict = e.take(raw, "verdict", (str,), True)
     if verdict is not None and verdict not in VERDICTS:
@@ -245,7 +281,7 @@ def validate_entry(raw) -> Tuple[Optional[Boot], List[str]]:
         return None, e.errors
     return Boot(name=name, cpu=cpu, verdict=verdict, expect_cpu=expect_cpu,
                 expect_pmu=expect_pmu, backend=backend,
-                backend_reason=reason, options=options or "",
+                backend_reason=reason, options=options or "", smp=smp,
                 com4=bool(com4), vga=bool(vga),
                 timeout=timeout if timeout is not None else 180,
                 require_results=req_res, forbid_results=forbid_res,

@@ -41,6 +41,8 @@ def boot_argv(boot, image, out):
             "--args", boot.options, "--log", str(out / f"{boot.name}.log"),
             "--timeout", str(boot.timeout),
             "--keep", str(out / f"{boot.name}.disk")]
+    if boot.smp is not None:
+        argv += ["--smp", boot.smp]
     if boot.com4:
         argv.append("--com4")
     if boot.vga:

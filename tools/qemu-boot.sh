@@ -4,6 +4,8 @@
 #
 #   --image IMG    disk image from mkimage.sh (a private copy is booted)
 #   --cpu MODEL    QEMU -cpu argument
+#   --smp SPEC     QEMU -smp argument (default 1), e.g.
+#                  2,sockets=1,cores=1,threads=2 for two threads of a core
 #   --args WORDS   harness options, written to \pmu-harness.cfg
 #   --log FILE     the serial port (COM1) as captured: OVMF's boot messages,
 #                  then the harness log from "TAP version 13" on
@@ -23,11 +25,12 @@
 # "# summary:" line; QEMU's own messages then follow on stderr), 124 the
 # time limit ran out.
 set -u
-image= cpu=qemu64 args= log= stream=0 limit=120 keep= com4=0 vga=none
+image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image) image=$2; shift ;;
 	--cpu) cpu=$2; shift ;;
+	--smp) smp=$2; shift ;;
 	--args) args=$2; shift ;;
 	--log) log=$2; shift ;;
 	--stream) stream=1 ;;
@@ -60,7 +63,7 @@ if [ "$com4" = 1 ]; then
 	       -device isa-serial,chardev=com4,iobase=0x2e8,irq=3)
 fi
 timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
-	-machine q35 -accel tcg -cpu "$cpu" -m 256 -smp 1 \
+	-machine q35 -accel tcg -cpu "$cpu" -m 256 -smp "$smp" \
 	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code" \
 	-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd" \
 	-drive "format=raw,file=$work/disk.img" \

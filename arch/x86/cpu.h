@@ -117,6 +117,50 @@ static inline uint16_t read_cs(void)
 	return v;
 }
 
+static inline uint16_t read_ss(void)
+{
+	uint16_t v;
+
+	__asm__ volatile("mov %%ss, %0" : "=r"(v));
+	return v;
+}
+
+/* The task register's selector (SDM Vol. 3A §7.2.4; STR, Vol. 2B). */
+static inline uint16_t read_tr(void)
+{
+	uint16_t v;
+
+	__asm__ volatile("str %0" : "=r"(v));
+	return v;
+}
+
+/* A GDTR or IDTR image as SGDT/SIDT store it in 64-bit mode: a 16-bit
+ * limit, then the 64-bit base (SDM Vol. 3A §2.4.1, §2.4.3). */
+struct x86_dtr {
+	uint16_t limit;
+	uint64_t base;
+} __attribute__((packed));
+
+static inline void sgdt(struct x86_dtr *d)
+{
+	__asm__ volatile("sgdt %0" : "=m"(*d));
+}
+
+static inline void lgdt(const struct x86_dtr *d)
+{
+	__asm__ volatile("lgdt %0" : : "m"(*d) : "memory");
+}
+
+static inline void sidt(struct x86_dtr *d)
+{
+	__asm__ volatile("sidt %0" : "=m"(*d));
+}
+
+static inline void lidt(const struct x86_dtr *d)
+{
+	__asm__ volatile("lidt %0" : : "m"(*d) : "memory");
+}
+
 /* Serializes instruction execution (SDM Vol. 3A §9.3: CPUID serializes). */
 static inline void serialize(void)
 {

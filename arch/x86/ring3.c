@@ -310,7 +310,10 @@ int ring3_run(ring3_fn fn, uint64_t n, void *data, uint64_t extra_rflags,
 	uint64_t cr3 = read_cr3(), cr4 = read_cr4(), flags = read_flags();
 	int faulted;
 
-	if (!ready) {
+	/* On another processor (the sibling, smp.h) TR is not our TSS:
+	 * an exception from CPL 3 would find no ring-0 stack of ours
+	 * (SDM Vol. 3A §6.14.4, order no. 253668): refuse. */
+	if (!ready || read_tr() != tss_sel) {
 		f->vector = 0;
 		return -1;
 	}

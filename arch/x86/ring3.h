@@ -32,7 +32,9 @@ int ring3_map_user(const void *addr, uint64_t len);
 
 /* Runs fn(n, data) at CPL 3 with RFLAGS = 0x2 | extra_rflags (IF stays
  * clear; pass X86_EFLAGS_TF to single-step it).  Returns 0 when fn
- * returned, 1 when a fault at any CPL ended it (*f says which). */
+ * returned, 1 when a fault at any CPL ended it (*f says which), -1 (and
+ * f->vector = 0) without ring3_setup() or on a processor whose task
+ * register is not the harness's TSS (the sibling, arch/x86/smp.h). */
 int ring3_run(ring3_fn fn, uint64_t n, void *data, uint64_t extra_rflags,
 	      struct fault *f);
 

@@ -117,6 +117,26 @@ void trap_restore(void)
 	installed = 0;
 }
 
+void trap_idt(struct x86_dtr *d)
+{
+	d->limit = sizeof(idt) - 1;
+	d->base = (uint64_t)idt;
+}
+
+void trap_state_save(struct trap_state *s)
+{
+	memcpy(s->hooks, hooks, sizeof(hooks));
+	memcpy(s->in_hook, in_hook, sizeof(in_hook));
+	s->catch_top = catch_top;
+}
+
+void trap_state_restore(const struct trap_state *s)
+{
+	memcpy(hooks, s->hooks, sizeof(hooks));
+	memcpy(in_hook, s->in_hook, sizeof(in_hook));
+	catch_top = s->catch_top;
+}
+
 int trap_installed(void)
 {
 	return installed;

@@ -11,6 +11,7 @@
 #define ARCH_X86_TRAP_H
 
 #include <stdint.h>
+#include "cpu.h"
 
 /* Saved by entry.S, lowest address first. */
 struct trap_frame {
@@ -75,6 +76,25 @@ struct catch_ctx {
 
 int catch_save(struct catch_ctx *ctx) __attribute__((returns_twice));
 void catch_resume(struct catch_ctx *ctx) __attribute__((noreturn));
+
+/* The harness's IDT (valid while trap_installed()), for another
+ * processor to load (arch/x86/smp.c): its gates name the code segment the
+ * bootstrap processor had at trap_install(). */
+void trap_idt(struct x86_dtr *d);
+
+/* The trap layer's global state: the hooks, the hook frames running and
+ * the catch-frame chain.  Code on the sibling processor (arch/x86/smp.h)
+ * uses the same state while the bootstrap processor waits; when the
+ * sibling never returns (the firmware resets it after a timeout),
+ * whatever it had pushed or hooked is put back as it was. */
+struct trap_state {
+	trap_hook_fn hooks[256];
+	struct trap_frame *in_hook[256];
+	void *catch_top;
+};
+
+void trap_state_save(struct trap_state *s);
+void trap_state_restore(const struct trap_state *s);
 
 /* "#GP" etc., "vector N" past the table. */
 const char *trap_vector_name(unsigned vector);

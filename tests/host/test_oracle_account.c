@@ -14,6 +14,7 @@
 
 #include "bench/oracle.h"
 #include "arch/x86/ring3.h"
+#include "arch/x86/smp.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,6 +62,11 @@ int trace_run_aggregated(void (*fn)(uint64_t, void *), uint64_t n,
 }
 
 uint64_t trace_outside_steps(void)
+{
+	return 0;
+}
+
+int smp_on_sibling(void)
 {
 	return 0;
 }

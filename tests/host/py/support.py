@@ -52,10 +52,14 @@ class LogDir:
 # A stand-in for qemu-system-x86_64: writes the file $FAKE_QEMU_LOG to the
 # -serial file, and (with $FAKE_QEMU_VOLUME) that file to
 # \pmu-harness\fake.log on the boot disk, prints $FAKE_QEMU_STDERR and exits
-# with $FAKE_QEMU_STATUS.
+# with $FAKE_QEMU_STATUS.  With $FAKE_QEMU_ARGV it writes its arguments
+# there first, as a JSON list.
 FAKE_QEMU = """#!{python}
-import os, subprocess, sys
+import json, os, subprocess, sys
 args = sys.argv[1:]
+if os.environ.get("FAKE_QEMU_ARGV"):
+    with open(os.environ["FAKE_QEMU_ARGV"], "w") as f:
+        json.dump(args, f)
 log = next(a[5:] for a in args if a.startswith("file:"))
 with open(log, "w", newline="") as f:
     f.write(open(os.environ["FAKE_QEMU_LOG"], newline="").read())
@@ -84,6 +88,7 @@ def fake_qemu(tmp, status, log_text, stderr="", volume_text=None):
                FAKE_QEMU_STDERR=stderr,
                PATH=f"{fake.parent}:{os.environ['PATH']}")
     env.pop("FAKE_QEMU_VOLUME", None)
+    env["FAKE_QEMU_ARGV"] = str(Path(tmp) / "fake.argv.json")
     if volume_text is not None:
         (Path(tmp) / "fake.volume.log").write_text(volume_text, newline="")
         env["FAKE_QEMU_VOLUME"] = str(Path(tmp) / "fake.volume.log")

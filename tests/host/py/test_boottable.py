@@ -31,7 +31,8 @@ class RealTable(unittest.TestCase):
         self.assertEqual(names, ["p54c", "p55c", "p55c-erratum74",
                                  "netburst-f15m2",
                                  "netburst-f15m4", "conroe", "nehalem",
-                                 "skylake", "amd-epyc", "com4-16550",
+                                 "nehalem-ht", "skylake", "amd-epyc",
+                                 "com4-16550",
                                  "exit-shutdown", "selftest"])
         p54c = boots[0]
         self.assertEqual(p54c.expect_cpu["name"], "Pentium (P54C)")
@@ -40,6 +41,9 @@ class RealTable(unittest.TestCase):
                       [(r.name, r.status) for r in p54c.forbid_results])
         by = {b.name: b for b in boots}
         self.assertTrue(by["com4-16550"].com4)
+        self.assertEqual(by["nehalem-ht"].smp,
+                         "2,sockets=1,cores=1,threads=2")
+        self.assertIsNone(by["nehalem"].smp)
         self.assertTrue(by["exit-shutdown"].vga)
         self.assertEqual(by["exit-shutdown"].verdict, "shutdown")
         self.assertEqual(by["selftest"].verdict, "fail")
@@ -118,6 +122,29 @@ class Validation(unittest.TestCase):
                          "'expect_backend.name' is 'fake'")
         self.assertError(with_line("name: one", "name: One/../x"),
                          "must match")
+
+    def test_smp(self):
+        boots, errors = boottable.loads(GOOD)
+        self.assertIsNone(boots[0].smp)
+        for spec in ("2", "cpus=2", "2,sockets=1,cores=1,threads=2",
+                     "4,sockets=2,cores=2,threads=1",
+                     "2,maxcpus=4,sockets=1,cores=2,threads=2",
+                     "2,threads=2"):
+            boots, errors = boottable.loads(GOOD + f"    smp: '{spec}'\n")
+            self.assertEqual([str(e) for e in errors], [], spec)
+            self.assertEqual(boots[0].smp, spec)
+        self.assertError(GOOD + "    smp: 2\n", "'smp' must be str, not int")
+        for spec in ("", "0", "two", "2,threads=x", "2,sokets=1",
+                     "2;touch /tmp/x", "2 ", "-2", "2,,threads=2"):
+            self.assertError(GOOD + f"    smp: {spec!r}\n",
+                             f"'smp' {spec!r} is not")
+        self.assertError(GOOD + '    smp: "2\\n"\n', "'smp' '2\\n' is not")
+        self.assertError(GOOD + "    smp: '2,threads=2,threads=2'\n",
+                         "names a field twice")
+        self.assertError(GOOD + "    smp: '2,sockets=1,cores=1,threads=1'\n",
+                         "threads = 1, not 2")
+        self.assertError(GOOD + "    smp: '4,maxcpus=8,sockets=1,cores=2,"
+                                "threads=2'\n", "threads = 4, not 8")
 
     def test_duplicates(self):
         self.assertError(with_line("    cpu: Nehalem\n",

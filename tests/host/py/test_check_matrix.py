@@ -368,6 +368,20 @@ class Argv(unittest.TestCase):
             "--args", "a'; touch /tmp/q; '", "--log", "out/x.log",
             "--timeout", "180", "--keep", "out/x.disk", "--com4", "--vga"])
 
+    def test_boot_argv_smp(self):
+        boots, errors = boottable.loads(
+            "boots:\n - name: ht\n   cpu: Nehalem\n"
+            "   smp: 2,sockets=1,cores=1,threads=2\n   verdict: pass\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+        self.assertEqual(errors, [])
+        from pathlib import Path
+        argv = cm.boot_argv(boots[0], Path("img"), Path("out"))
+        self.assertEqual(argv[1:], [
+            "--image", "img", "--cpu", "Nehalem", "--args", "",
+            "--log", "out/ht.log", "--timeout", "180", "--keep",
+            "out/ht.disk", "--smp", "2,sockets=1,cores=1,threads=2"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,5 +1,5 @@
-"""`make run` / `make bench`: QEMU's failures fail them, and CPU, ARGS are
-data that no shell (nor make) runs.  A bad -cpu makes QEMU stop at once, so
+"""`make run` / `make bench`: QEMU's failures fail them, and CPU, SMP, ARGS
+are data that no shell (nor make) runs.  A bad -cpu makes QEMU stop at once, so
 most of these take about a second; one boots for real (a few seconds)."""
 
 import shutil
@@ -68,6 +68,14 @@ class MakeRun(unittest.TestCase):
         rc, out, err = self.make(f"CPU=Nehalem'; touch {self.marker}; '")
         self.assertNotEqual(rc, 0, out + err)
         self.assertNotInjected()
+
+    def test_smp_injection(self):
+        for smp in (f"2;touch {self.marker}", f"2' ; touch {self.marker}; '",
+                    f"$(shell touch {self.marker})"):
+            rc, out, err = self.make("CPU=Nehalem", f"SMP={smp}")
+            self.assertNotEqual(rc, 0, out + err)
+            self.assertIn("Parameter 'smp.cpus' expects integer", err)
+            self.assertNotInjected()
 
     def test_bench_cpu_injection(self):
         for cpu in (f"NoSuchCpu;touch {self.marker}",

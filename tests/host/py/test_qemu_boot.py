@@ -3,6 +3,7 @@ QEMU's status and the log's summary agree.  A fake qemu-system-x86_64 on
 PATH writes a chosen log and exits with a chosen status, so every case
 takes a fraction of a second."""
 
+import json
 import shutil
 import subprocess
 import tempfile
@@ -24,14 +25,24 @@ class QemuBoot(unittest.TestCase):
         self.tmp = Path(tempfile.mkdtemp(prefix="pmu-qemu-boot-"))
         self.addCleanup(shutil.rmtree, self.tmp, True)
 
-    def boot(self, status, log_text, stderr=""):
+    def boot(self, status, log_text, stderr="", extra=()):
         env = fake_qemu(self.tmp, status, log_text, stderr)
         p = subprocess.run([str(ROOT / "tools" / "qemu-boot.sh"), "--image",
                             str(IMAGE), "--cpu", "Nehalem", "--log",
-                            str(self.tmp / "serial.log")],
+                            str(self.tmp / "serial.log"), *extra],
                            stdin=subprocess.DEVNULL, capture_output=True,
                            text=True, env=env, timeout=60)
         return p.returncode, p.stderr
+
+    def qemu_argv(self):
+        """The arguments the fake QEMU was started with."""
+        return json.loads((self.tmp / "fake.argv.json").read_text())
+
+    @staticmethod
+    def after(argv, flag):
+        """The argument after flag (which must occur once)."""
+        assert argv.count(flag) == 1, argv
+        return argv[argv.index(flag) + 1]
 
     @staticmethod
     def log(passed, failed, skipped=0):
@@ -81,6 +92,21 @@ class QemuBoot(unittest.TestCase):
         rc, err = self.boot(5, HEAD + "Bail out! no memory\r\n")
         self.assertEqual(rc, 2)
         self.assertIn("Bail out! no memory", err)
+
+    def test_smp_default_is_one(self):
+        self.assertEqual(self.boot(1, self.log(1, 0))[0], 0)
+        self.assertEqual(self.after(self.qemu_argv(), "-smp"), "1")
+
+    def test_smp_is_one_argument_of_data(self):
+        marker = self.tmp / "injected"
+        spec = f"2,sockets=1,cores=1,threads=2 $(touch {marker}); " \
+               f"touch {marker}"
+        rc, err = self.boot(1, self.log(1, 0), extra=("--smp", spec))
+        self.assertEqual(rc, 0, err)
+        argv = self.qemu_argv()
+        self.assertEqual(self.after(argv, "-smp"), spec)
+        self.assertEqual(self.after(argv, "-cpu"), "Nehalem")
+        self.assertFalse(marker.exists(), "a shell ran the --smp value")
 
     def test_no_verdict(self):
         rc, err = self.boot(0, self.log(1, 0), "bye\n")
