@@ -3,13 +3,13 @@
 #include "model.h"
 #include "../arch/x86/apic.h"
 #include "../arch/x86/cpu.h"
+#include "../arch/x86/smp.h"
 #include "../arch/x86/trap.h"
 
 extern const struct pmu_model __pmu_models_start[], __pmu_models_end[];
 
 static const struct pmu_model *live;
 static uint64_t clock;
-static volatile int sibling;
 
 const struct pmu_model *model_for(enum pmu_kind k)
 {
@@ -72,20 +72,15 @@ const struct pmu_model *model_active(void)
 	return live;
 }
 
-void model_set_sibling(int on)
-{
-	sibling = on;
-}
-
 int model_on_sibling(void)
 {
-	return sibling;
+	return smp_on_sibling();
 }
 
 void model_feed(const struct insn_event *e, void *ctx)
 {
 	(void)ctx;
-	if (!sibling)
+	if (!smp_on_sibling())
 		clock++;
 	if (live)
 		live->event(e);

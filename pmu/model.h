@@ -43,11 +43,10 @@ const struct pmu_model *model_active(void);
 /* The trace sink that feeds the live model. */
 void model_feed(const struct insn_event *e, void *ctx);
 uint64_t model_clock(void);
-/* The steps fed from now on are the sibling logical processor's (1) or
- * this one's (0): set around a run on the sibling (arch/x86/smp.h) while
- * this processor waits.  Models count a sibling's steps only where a
- * counter counts both threads (AnyThread). */
-void model_set_sibling(int on);
+/* The step being fed is the sibling logical processor's (arch/x86/smp.h:
+ * it runs traced code while this one waits).  Models count a sibling's
+ * steps only where a counter counts both threads (AnyThread); the model
+ * clock is this processor's and does not advance for them. */
 int model_on_sibling(void);
 /* A modelled counter overflowed with its interrupt enabled: the model
  * raises the PMI as hardware does, through the local APIC's LVTPC (a

@@ -1,0 +1,150 @@
+/* perfmon/anythread: AnyThread (architectural perfmon v3, PerfEvtSel bit
+ * 21 and FIXED_CTR_CTRL bit 2 + 4i, SDM Vol. 3B §18.2.3) makes a counter
+ * count the events of both logical processors of its core, each at its
+ * own CPL under the counter's USR/OS.  Both threads run a benchmark while
+ * this processor's counters count: this one at CPL 3, then its sibling
+ * (arch/x86/smp.h) at CPL 0.
+ *
+ *   PMC0 instructions, USR+OS, AnyThread: this thread's + the sibling's
+ *   PMC1 instructions, USR+OS:            this thread's only
+ *   PMC2 instructions, USR, AnyThread:    this thread's (the sibling ran
+ *                                         at CPL 0)
+ *   PMC3 instructions, OS, AnyThread:     the sibling's only
+ *   FIXED_CTR0 USR+OS+AnyThread, FIXED_CTR1 (core cycles) USR+OS:
+ *                                         both threads, this thread's
+ *
+ * Under the model the counts are exact.  On hardware the sibling runs at
+ * full speed while this processor waits in the firmware at CPL 0 (which
+ * counts too), so counts with OS are lower bounds there. */
+#include "perfmon_test.h"
+#include "../../harness/smp_run.h"
+#include "../../arch/x86/smp.h"
+#include "../../lib/fmt.h"
+
+#define ANY_BENCH "call-ret"
+#define ANY_N 30
+
+struct sibling_job {
+	const struct bench *b;
+	struct oracle_counts oc;
+	struct fault f;
+	int ret;
+};
+
+static void on_sibling(void *arg)
+{
+	struct sibling_job *j = arg;
+
+	j->ret = bench_exec(j->b, ANY_N, 0, &j->oc, backend_current()->sink,
+			    NULL, &j->f);
+}
+
+static const struct sdm_sel sels[4] = {
+	{ .event = 0xc0, .usr = 1, .os = 1, .any = 1 },
+	{ .event = 0xc0, .usr = 1, .os = 1 },
+	{ .event = 0xc0, .usr = 1, .any = 1 },
+	{ .event = 0xc0, .os = 1, .any = 1 },
+};
+
+static int program(struct tcase *t, const struct pmu_driver *d,
+		   const struct perfmon_caps *c)
+{
+	struct pmu_err e;
+	unsigned n = c->gp < 4 ? c->gp : 4;
+
+	if (!check(t, d->init(&e) == 0, "init: %s", e.msg))
+		return 0;
+	for (unsigned k = 0; k < n; k++)
+		if (!check(t, d->program(k, &(struct pmu_config){
+				sdm_sel(sels[k]), 0 }, &e) == 0 &&
+			   d->start(k, &e) == 0, "PMC%u: %s", k, e.msg))
+			return 0;
+	for (unsigned i = 0; i < 2 && perfmon_fixed_exists(c, i); i++) {
+		unsigned field = SDM_FIX_OS | SDM_FIX_USR |
+				 (i == 0 ? SDM_FIX_ANY : 0);
+
+		if (!check(t, d->program(perfmon_fixed_ctr(i),
+					 &(struct pmu_config){ field, 0 },
+					 &e) == 0 &&
+			   d->start(perfmon_fixed_ctr(i), &e) == 0,
+			   "FIXED_CTR%u: %s", i, e.msg))
+			return 0;
+	}
+	return 1;
+}
+
+static void expect(struct tcase *t, const char *name, uint64_t got,
+		   uint64_t want, int lower_bound_only)
+{
+	char k[24];
+
+	fmt_snprintf(k, sizeof(k), "%s_oracle", name);
+	value(t, name, "%llu", (unsigned long long)got);
+	value(t, k, "%s%llu", lower_bound_only ? ">= " : "",
+	      (unsigned long long)want);
+	check(t, lower_bound_only ? got >= want : got == want, "%s read %llu,"
+	      " expected %s%llu", name, (unsigned long long)got,
+	      lower_bound_only ? "at least " : "", (unsigned long long)want);
+}
+
+static void test_anythread(struct tcase *t)
+{
+	const struct perfmon_caps *c;
+	const struct pmu_driver *d = perfmon_ready(t, &c);
+	struct sibling_job *j = bench_alloc(sizeof(*j), 4096);
+	struct oracle_counts own;
+	uint64_t v[4] = { 0 }, fx[2] = { 0 }, mine, sib;
+	char why[240];
+	int hw = !pmu_on_model();
+	struct pmu_err e;
+
+	if (!d)
+		return;
+	if (!perfmon_any_allowed(c)) {
+		skip(t, "AnyThread needs v3 and no EDX[15] deprecation: v%u%s "
+		     "(perfmon/version-* checks that it #GPs)", c->version,
+		     c->any_deprecated ? ", deprecated" : "");
+		return;
+	}
+	if (!sibling_ready(t) || !check(t, j != NULL, "no memory"))
+		return;
+	j->b = bench_find(ANY_BENCH);
+	if (!check(t, j->b && bench_data(j->b), "no benchmark %s",
+		   ANY_BENCH) ||
+	    !pmu_oracle_first(t, ANY_BENCH, ANY_N, &own))
+		return;
+	if (hw && !check(t, oracle_run(j->b, ANY_N, 0, &j->oc, &j->f) == 0,
+			 "oracle run at CPL 0"))
+		return;
+	if (!program(t, d, c) || !pmu_exec(t, ANY_BENCH, ANY_N, &own))
+		return;
+	if (!check(t, smp_sibling_run(on_sibling, j, why, sizeof(why)) == 0,
+		   "on the sibling: %s", why) ||
+	    !check(t, j->ret == 0, "the benchmark faulted on the sibling "
+		   "(vector %u)", j->f.vector))
+		return;
+	for (unsigned k = 0; k < 4 && k < c->gp; k++)
+		(void)(d->stop(k, &e) || d->read(k, &v[k], &e));
+	for (unsigned i = 0; i < 2 && perfmon_fixed_exists(c, i); i++)
+		(void)(d->stop(perfmon_fixed_ctr(i), &e) ||
+		       d->read(perfmon_fixed_ctr(i), &fx[i], &e));
+	mine = own.c[3][SEM_INSTRUCTIONS];
+	sib = j->oc.c[0][SEM_INSTRUCTIONS];
+	value(t, "this_thread_cpl3", "%llu instructions",
+	      (unsigned long long)mine);
+	value(t, "sibling_cpl0", "%llu instructions", (unsigned long long)sib);
+	expect(t, "pmc0_any_usr_os", v[0], mine + sib, hw);
+	expect(t, "pmc1_usr_os", v[1], mine, hw);
+	if (c->gp >= 4) {
+		expect(t, "pmc2_any_usr", v[2], mine, 0);
+		expect(t, "pmc3_any_os", v[3], sib, hw);
+	}
+	if (perfmon_fixed_exists(c, 0))
+		expect(t, "fixed0_any", fx[0], mine + sib, hw);
+	if (perfmon_fixed_exists(c, 1) && !hw)
+		expect(t, "fixed1_this_thread", fx[1], own.c[3][SEM_CLOCKS], 0);
+}
+
+TEST(perfmon_anythread, "perfmon/anythread",
+     "AnyThread counts both logical processors of the core, each at its CPL",
+     test_anythread, 0);
