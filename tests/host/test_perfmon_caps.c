@@ -239,7 +239,7 @@ static void test_decode_gp_and_fields(void **state)
 	assert_int_equal(c.fixed_mask, 0xf);
 }
 
-/* ---- the rules ------------------------------------------------------------ */
+/* ---- the rules -------------------------------------------------------- */
 
 static void test_event_available(void **state)
 {
