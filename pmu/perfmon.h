@@ -102,7 +102,7 @@ enum perfmon_arch_event {
 /*
  * What a PMU offers: from CPUID.0AH (and IA32_PERF_CAPABILITIES) of the
  * CPU, or, where CPUID reports nothing (QEMU under TCG), from the row of
- * the capability table (pmu/perfmon_caps.c) for the CPU the model stands
+ * the capability table (pmu/perfmon_table.c) for the CPU the model stands
  * in for.  source says which: the "# pmu:" line prints caps=cpuid or
  * caps=model:<name>, and never claims CPUID said what it did not.
  */

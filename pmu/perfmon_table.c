@@ -5,10 +5,29 @@
  * caps=model:<name>, are what the driver sees; where CPUID reports a
  * version the driver uses CPUID (caps=cpuid) and never this table.
  *
- * Counter numbers are per logical processor with Hyper-Threading
- * enabled (4 GP counters from Nehalem to Cascade Lake; 8 with it off).
+ * Counter numbers are per logical processor with Hyper-Threading enabled
+ * (Sandy Bridge to Cascade Lake report 8 GP counters with it disabled or
+ * absent, Nehalem and Westmere 4 either way; Ice Lake on 8 either way).
+ * Row names are QEMU's -cpu model names where QEMU has one.
  *
- * PRELIMINARY ROWS: to be checked against the sources named per row.
+ * Where the values come from, field by field:
+ *   - CPUID.0AH and CPUID.01H:ECX.PDCM[15] (has_perf_caps): public raw
+ *     CPUID dumps of real parts, the CPU-Z/AIDA64/cpuid dumps that
+ *     libcpuid keeps as test data (github.com/anrieff/libcpuid
+ *     tests/intel/..., at 2d1e0190b189) and Bochs's CPU database
+ *     (github.com/bochs-emu/Bochs bochs/cpu/cpudb/intel/..., at
+ *     783b58fd6d9b), decoded by the SDM Vol. 2A CPUID leaf 0AH
+ *     ("Architectural Performance Monitoring Leaf") and leaf 01H ECX;
+ *   - IA32_PERF_CAPABILITIES (Vol. 4 Table 2-2; fields: Vol. 3B
+ *     "Last Branch Record Stack" LBR_FMT encodings and the PEBS record
+ *     formats of each microarchitecture's chapter 18 section): no public
+ *     dump of this MSR was found for any row, so every value is DERIVED
+ *     field by field (SDM + Linux arch/x86/events/intel/ds.c, which
+ *     names PEBS format 0 Core 2, 1 Nehalem, 2 Haswell, 3 Skylake, 4 Ice
+ *     Lake) and the cite says which fields are assumed.
+ * "confirmed" in a cite means the CPUID values were read from at least
+ * one dump of a part with that family/model; "derived" and "assumed" say
+ * what they say.
  */
 #include "perfmon.h"
 
@@ -17,30 +36,199 @@
 	  .edx = d, .has_perf_caps = has, .perf_caps = pc, .cite = why }
 
 const struct perfmon_caps_row perfmon_caps_table[] = {
-	ROW(6, 0x0e, "Yonah", 0x07280201, 0, 0, 0, 0, 0,
-	    "SDM Vol. 3B §18.4: Core Solo/Duo, architectural perfmon v1, "
-	    "2 GP counters of 40 bits; no PDCM"),
+	/* Yonah (Core Solo/Duo): SDM Vol. 3B ch. 18 "Performance Monitoring
+	 * (Intel Core Solo and Intel Core Duo Processors)": architectural
+	 * perfmon v1, 2 GP counters of 40 bits, no fixed counters, no PEBS.
+	 * CPUID: libcpuid ia-32/p6/intel-cpu-t2400.test (6E8) and
+	 * intel-core-duo-cpu-t2600.test (6EC), Bochs
+	 * core_duo_t2400_yonah.txt (6EC): 0AH = 07280201 0 0 0; 01H:ECX =
+	 * 0000C1A9, so PDCM IS set (the preliminary row said no PDCM).
+	 * PERF_CAPABILITIES: assumed 0 (LBR_FMT 000000B, the 32-bit
+	 * from/to-in-one-MSR LBRs of the pre-Intel 64 parts, Vol. 3B "LBR
+	 * Stack and IA-32 Processors"; no PEBS). */
+	ROW(6, 0x0e, "coreduo", 0x07280201, 0, 0, 0, 0x0, 1,
+	    "confirmed CPUID (libcpuid intel-cpu-t2400 6E8, "
+	    "intel-core-duo-cpu-t2600 6EC; Bochs core_duo_t2400_yonah 6EC): "
+	    "v1, 2 GP x 40 bits, EBX 0; PDCM=1 (01H:ECX 0000C1A9); "
+	    "assumed: PERF_CAPABILITIES 0 (LBR_FMT 0 32-bit, no PEBS)"),
+	/* Conroe/Merom (Core 2, 65 nm): SDM Vol. 3B ch. 18 "Performance
+	 * Monitoring for Processors Based on Intel Core Microarchitecture":
+	 * v2, 2 GP of 40 bits, 3 fixed of 40 bits, PEBS on PMC0 only, PEBS
+	 * record format 0.  CPUID: G0/M0 steppings report EDX = 503H
+	 * (libcpuid core2-quad-cpu-q6600 6FB, core2-duo-cpu-e4500 6FD,
+	 * core2-duo-cpu-t7500 6FA); the earlier B2/B3/L2 steppings report
+	 * v2 with EDX = 0 (libcpuid core2-cpu-6300 6F2, core2-cpu-6420 6F6,
+	 * xeon-cpu-x3210 6F7), which decodes to no fixed counters (Linux
+	 * assumes 3 for v2-v4 when EDX says fewer); QEMU's Conroe (6F3)
+	 * has no real twin, the row follows the later steppings.
+	 * PERF_CAPABILITIES C1H: PEBS_FMT 0 (Linux ds.c "fmt0"), PEBS trap
+	 * and arch-regs set (trap-like record with RFLAGS, RIP, RAX-R15),
+	 * no SMM freeze, no full-width writes; LBR_FMT 000001B (64-bit LIP)
+	 * assumed. */
 	ROW(6, 0x0f, "Conroe", 0x07280202, 0, 0, 0x0503, 0xc1, 1,
-	    "SDM Vol. 3B §18.6.2: Core 2, v2, 2 GP + 3 fixed of 40 bits"),
+	    "confirmed CPUID (libcpuid core2-quad-cpu-q6600 6FB, "
+	    "core2-duo-cpu-e4500 6FD): v2, 2 GP x 40, 3 fixed x 40, EBX 0, "
+	    "PDCM=1; steppings 6F2/6F6/6F7 report EDX 0 (no fixed counters "
+	    "enumerated); derived: PEBS fmt 0 + trap + arch regs; "
+	    "assumed: LBR_FMT 1"),
+	/* Penryn (Core 2, 45 nm): as Conroe.  CPUID: libcpuid
+	 * core2-duo-cpu-p8400 (10676), core2-extreme-cpu-x9650 (10676),
+	 * xeon-cpu-e5462-dual (10676), celeron-cpu-e3400 (1067A); Bochs
+	 * core2_penryn_t9600.txt (1067A): 07280202 0 0 503, PDCM set.
+	 * PERF_CAPABILITIES as Conroe (same assumptions). */
 	ROW(6, 0x17, "Penryn", 0x07280202, 0, 0, 0x0503, 0xc1, 1,
-	    "SDM Vol. 3B §18.6.2: Core 2 (45 nm), v2, 2 GP + 3 fixed"),
-	ROW(6, 0x1a, "Nehalem", 0x07300403, 0, 0, 0x0603, 0x1c3, 1,
-	    "SDM Vol. 3B §18.3 / §18.8: Nehalem, v3, 4 GP + 3 fixed of 48 "
-	    "bits"),
-	ROW(6, 0x2c, "Westmere", 0x07300403, 0, 0, 0x0603, 0x1c3, 1,
-	    "SDM Vol. 3B §18.8: Westmere, as Nehalem"),
+	    "confirmed CPUID (libcpuid core2-duo-cpu-p8400 10676, "
+	    "xeon-cpu-e5462-dual 10676; Bochs core2_penryn_t9600 1067A): "
+	    "v2, 2 GP x 40, 3 fixed x 40, EBX 0, PDCM=1; derived: PEBS fmt "
+	    "0 + trap + arch regs; assumed: LBR_FMT 1"),
+	/* Nehalem (Bloomfield/Gainestown 06_1AH): SDM Vol. 3B ch. 18
+	 * "Performance Monitoring for Processors Based on Intel
+	 * Microarchitecture Code Name Nehalem": v3, 4 GP + 3 fixed of 48
+	 * bits, PEBS on PMC0-3 with record format 1 (Table "PEBS Record
+	 * Format for Intel Core i7 Processor Family"), 16-deep LBR whose FROM
+	 * MSRs carry a MISPRED flag in bit 63 (LBR_FMT 000011B), and
+	 * IA32_DEBUGCTL.FREEZE_WHILE_SMM_EN (bit 14, "supported if
+	 * IA32_PERF_CAPABILITIES.FREEZE_WHILE_SMM[12] is 1").  CPUID: libcpuid
+	 * nehalem/intel-core-i7-cpu-920 (106A4): 07300403 00000040 0 603;
+	 * EBX bit 6 (branch mispredicts retired) is reported unavailable:
+	 * erratum AAJ80, Linux's intel_nehalem_quirk. */
+	ROW(6, 0x1a, "Nehalem", 0x07300403, 0x40, 0, 0x0603, 0x11c3, 1,
+	    "confirmed CPUID (libcpuid intel-core-i7-cpu-920 106A4): v3, 4 "
+	    "GP x 48, 3 fixed x 48, EBX 40H (branch misses unavailable, "
+	    "erratum AAJ80), PDCM=1; derived: PERF_CAPABILITIES LBR_FMT 3, "
+	    "PEBS fmt 1 + trap + arch regs, SMM freeze, no full-width"),
+	/* Nehalem (Lynnfield/Clarksfield 06_1EH): as 06_1AH; CPUID: libcpuid
+	 * intel-core-i5-cpu-750 (106E5, 4 cores, no HT: still 4 GP),
+	 * intel-core-i7-cpu-860 (106E5), intel-core-cpu-q-820 (106E5):
+	 * EBX = 44H (reference cycles and branch mispredicts unavailable). */
+	ROW(6, 0x1e, "Nehalem-Lynnfield", 0x07300403, 0x44, 0, 0x0603, 0x11c3,
+	    1,
+	    "confirmed CPUID (libcpuid intel-core-i7-cpu-860 106E5, "
+	    "intel-core-i5-cpu-750 106E5): v3, 4 GP x 48, 3 fixed x 48, EBX "
+	    "44H (ref cycles and branch misses unavailable), PDCM=1; "
+	    "derived: PERF_CAPABILITIES as Nehalem"),
+	/* Westmere-EP/Gulftown 06_2CH: SDM Vol. 3B ch. 18 "Performance
+	 * Monitoring for Processors Based on Intel Microarchitecture Code
+	 * Name Westmere": as Nehalem.  CPUID: libcpuid intel-xeon-cpu-x5667
+	 * (206C1), intel-core-i7-cpu-x-990 (206C2), intel-core-i7-cpu-x-980
+	 * (206C2): 07300403 00000004 0 603 (branch mispredicts available
+	 * again, reference cycles not). */
+	ROW(6, 0x2c, "Westmere", 0x07300403, 0x04, 0, 0x0603, 0x11c3, 1,
+	    "confirmed CPUID (libcpuid intel-xeon-cpu-x5667 206C1, "
+	    "intel-core-i7-cpu-x-990 206C2): v3, 4 GP x 48, 3 fixed x 48, "
+	    "EBX 04H (ref cycles unavailable), PDCM=1; derived: "
+	    "PERF_CAPABILITIES as Nehalem"),
+	/* Westmere client (Arrandale/Clarkdale 06_25H): as 06_2CH.  CPUID:
+	 * libcpuid intel-core-i5-cpu-650 (20652), intel-core-i5-cpu-m-520
+	 * (20655), intel-core-i7-cpu-m-640 (20655); Bochs
+	 * corei5_arrandale_m520 (20652). */
+	ROW(6, 0x25, "Westmere-Arrandale", 0x07300403, 0x04, 0, 0x0603,
+	    0x11c3, 1,
+	    "confirmed CPUID (libcpuid intel-core-i5-cpu-650 20652, "
+	    "intel-core-i5-cpu-m-520 20655; Bochs corei5_arrandale_m520): v3, "
+	    "4 GP x 48, 3 fixed x 48, EBX 04H, PDCM=1; derived: "
+	    "PERF_CAPABILITIES as Nehalem"),
+	/* Sandy Bridge 06_2AH: SDM Vol. 3B ch. 18 "Performance Monitoring for
+	 * Processors Based on Intel Microarchitecture Code Name Sandy
+	 * Bridge": v3, 4 GP per thread with HT (8 per core without), 3
+	 * fixed of 48 bits, PEBS format 1 (Linux ds.c), full-width writes
+	 * through IA32_A_PMCx (Vol. 3B §18.2 "Full-Width Writes to
+	 * Performance Counter Registers").  CPUID: libcpuid
+	 * intel-core-i7-2600-cpu (206A7, 8 threads): 07300403 0 0 603;
+	 * intel-core-i5-2400-cpu (206A7, 4 cores, no HT) and Bochs
+	 * corei7_sandy_bridge_2600K (an engineering sample with 4 threads)
+	 * report 07300803. */
 	ROW(6, 0x2a, "SandyBridge", 0x07300403, 0, 0, 0x0603, 0x31c3, 1,
-	    "SDM Vol. 3B §18.9: Sandy Bridge, v3, 4 GP + 3 fixed of 48 bits"),
+	    "confirmed CPUID (libcpuid intel-core-i7-2600-cpu 206A7, HT on; "
+	    "8 GP with HT off: intel-core-i5-2400-cpu): v3, 4 GP x 48, 3 "
+	    "fixed x 48, EBX 0, PDCM=1; derived: PERF_CAPABILITIES LBR_FMT "
+	    "3, PEBS fmt 1 + trap + arch regs, SMM freeze, full-width"),
+	/* Haswell 06_3CH: SDM Vol. 3B ch. 18 "Performance Monitoring for
+	 * Processors Based on Intel Microarchitecture Code Name Haswell": v3,
+	 * 4 GP + 3 fixed of 48 bits, PEBS format 2 (adds eventing IP and
+	 * TSX tuning; Linux ds.c "fmt2"), LBR_FMT 000100B (EIP with
+	 * MISPRED, IN_TX, ABORT flags; Linux LBR_FORMAT_EIP_FLAGS2).
+	 * CPUID: libcpuid haswell/intel-core-i7-4770-cpu (306C3, 8
+	 * threads), Bochs corei7_haswell_4770: 07300403 0 0 603. */
 	ROW(6, 0x3c, "Haswell", 0x07300403, 0, 0, 0x0603, 0x32c4, 1,
-	    "SDM Vol. 3B §18.11: Haswell, v3, 4 GP + 3 fixed of 48 bits"),
-	ROW(6, 0x5e, "Skylake", 0x07300404, 0, 0, 0x0603, 0x33c5, 1,
-	    "SDM Vol. 3B §18.13: Skylake, v4, 4 GP + 3 fixed of 48 bits"),
-	ROW(6, 0x55, "CascadeLake", 0x07300404, 0, 0, 0x0603, 0x33c5, 1,
-	    "SDM Vol. 3B §18.13: Skylake server / Cascade Lake, v4"),
-	ROW(6, 0x7e, "IceLake", 0x08300805, 0, 0xf, 0x8604, 0xf4c5, 1,
-	    "SDM Vol. 3B §18.2.5: Ice Lake, v5, 8 GP + 4 fixed of 48 bits"),
-	ROW(6, 0x8f, "SapphireRapids", 0x08300805, 0, 0xf, 0x8604, 0xf4ff,
-	    1, "SDM Vol. 3B §18.2.5: Sapphire Rapids, v5, 8 GP + 4 fixed"),
+	    "confirmed CPUID (libcpuid intel-core-i7-4770-cpu 306C3; Bochs "
+	    "corei7_haswell_4770): v3, 4 GP x 48, 3 fixed x 48, EBX 0, "
+	    "PDCM=1; derived: PERF_CAPABILITIES LBR_FMT 4, PEBS fmt 2 + trap "
+	    "+ arch regs, SMM freeze, full-width"),
+	/* Skylake client 06_5EH (desktop): SDM Vol. 3B ch. 18 "Performance
+	 * Monitoring for 6th Generation, 7th Generation and 8th Generation
+	 * Intel Core Processors": v4, 4 GP + 3 fixed of 48 bits, PEBS
+	 * format 3 (adds TSC; Linux ds.c "fmt3"), LBR_FMT 000101B (32-deep
+	 * LBR with LBR_INFO; Linux LBR_FORMAT_INFO).  CPUID: libcpuid
+	 * intel-core-i7-6700k-cpu (506E3, 8 threads): 07300404 0 0 603;
+	 * the 4-thread i5-6600K (506E3, no HT) reports 07300804. */
+	ROW(6, 0x5e, "Skylake-Client", 0x07300404, 0, 0, 0x0603, 0x33c5, 1,
+	    "confirmed CPUID (libcpuid intel-core-i7-6700k-cpu 506E3): v4, 4 "
+	    "GP x 48, 3 fixed x 48, EBX 0, PDCM=1; derived: "
+	    "PERF_CAPABILITIES LBR_FMT 5, PEBS fmt 3 + trap + arch regs, SMM "
+	    "freeze, full-width"),
+	/* Skylake client 06_4EH (mobile U/Y): as 06_5EH.  CPUID: libcpuid
+	 * intel-core-i7-6500u-cpu (406E3), intel-core-m3-6y30-cpu (406E3). */
+	ROW(6, 0x4e, "Skylake-Client-Mobile", 0x07300404, 0, 0, 0x0603,
+	    0x33c5, 1,
+	    "confirmed CPUID (libcpuid intel-core-i7-6500u-cpu 406E3, "
+	    "intel-core-m3-6y30-cpu 406E3): v4, 4 GP x 48, 3 fixed x 48, EBX "
+	    "0, PDCM=1; derived: PERF_CAPABILITIES as Skylake-Client"),
+	/* Skylake-SP / Cascade Lake 06_55H: same chapter as Skylake client;
+	 * Cascade Lake (stepping 5-7) reports what Skylake-SP (stepping 4)
+	 * does.  CPUID: libcpuid intel-core-i9-10980xe-cpu (50657, Cascade
+	 * Lake-X), intel-core-i7-7800x-cpu (50654, Skylake-X), Bochs
+	 * corei7_skylake-x (50654): 07300404 0 0 603. */
+	ROW(6, 0x55, "Cascadelake-Server", 0x07300404, 0, 0, 0x0603, 0x33c5,
+	    1,
+	    "confirmed CPUID (libcpuid intel-core-i9-10980xe-cpu 50657, "
+	    "intel-core-i7-7800x-cpu 50654; Bochs corei7_skylake-x): v4, 4 "
+	    "GP x 48, 3 fixed x 48, EBX 0, PDCM=1; derived: "
+	    "PERF_CAPABILITIES as Skylake-Client"),
+	/* Ice Lake client 06_7EH: SDM Vol. 3B ch. 18, the section on the
+	 * 10th generation Core processors based on Ice Lake
+	 * microarchitecture, and §18.2 version 5: 8 GP of 48 bits per
+	 * logical processor, 4 fixed (fixed counter 3 is TOPDOWN.SLOTS), EBX
+	 * length 8 (Topdown Slots), ECX fixed-counter bitmap 0FH, EDX[15]
+	 * AnyThread deprecated; adaptive PEBS: format 4 with PEBS_BASELINE
+	 * (bit 14), PERF_METRICS (bit 15; Linux intel_pmu_init icl: topdown
+	 * metrics); LBR_FMT 5 (legacy LBRs with LBR_INFO; Linux uses the
+	 * Skylake LBR code).  CPUID: libcpuid
+	 * sunny-cove/intel-core-i7-1065g7-cpu (706E5), Bochs
+	 * corei7_icelake-u (706E5): 08300805 0 0000000F 8604.  PEBS output
+	 * to Intel PT (bit 16) assumed clear. */
+	ROW(6, 0x7e, "Icelake-Client", 0x08300805, 0, 0xf, 0x8604, 0xf4c5, 1,
+	    "confirmed CPUID (libcpuid intel-core-i7-1065g7-cpu 706E5; Bochs "
+	    "corei7_icelake-u): v5, 8 GP x 48, 4 fixed x 48, ECX 0FH, EDX[15] "
+	    "AnyThread deprecated, EBX 0, PDCM=1; derived: PERF_CAPABILITIES "
+	    "LBR_FMT 5, PEBS fmt 4 + baseline, perf metrics, SMM freeze, "
+	    "full-width; assumed: bit 16 (PEBS via PT) clear"),
+	/* Ice Lake server 06_6AH: same core (Sunny Cove) and chapter as Ice
+	 * Lake client.  No raw CPUID dump was found (libcpuid's ICX dumps,
+	 * sunny-cove/intel-xeon-gold-6330-cpu.test.xz, are stored as Git
+	 * LFS pointers), so the row is assumed equal to the client's.
+	 * QEMU 7.2's Icelake-Server model reports family 6 model 134 (86H,
+	 * a Tremont signature), not 6AH, so it never selects this row. */
+	ROW(6, 0x6a, "Icelake-Server", 0x08300805, 0, 0xf, 0x8604, 0xf4c5, 1,
+	    "assumed: CPUID and PERF_CAPABILITIES as Icelake-Client (same "
+	    "Sunny Cove core; SDM Ice Lake microarchitecture section: v5, 8 "
+	    "GP, 4 fixed, perf metrics); no ICX CPUID dump found"),
+	/* Sapphire Rapids 06_8FH: SDM Vol. 3B ch. 18, the section on the 4th
+	 * generation Xeon Scalable processors (Sapphire Rapids
+	 * microarchitecture), and §18.2 version 5: 8 GP + 4 fixed of 48
+	 * bits, architectural LBRs (CPUID.07H:EDX[19]; LBR_FMT then reads
+	 * 111111B), adaptive PEBS with baseline, perf metrics.  CPUID: Bochs
+	 * sapphire_rapids (w9-3475X, 806F8): 08300805 0 0000000F 8604, PDCM
+	 * set; no raw dump seen.  PEBS_FMT assumed 4: Linux ds.c treats
+	 * format 5 (32 GP + 16 fixed counter-reset slots in the DS area)
+	 * like 4, and the commit adding it does not name the parts that
+	 * report it. */
+	ROW(6, 0x8f, "SapphireRapids", 0x08300805, 0, 0xf, 0x8604, 0xf4ff, 1,
+	    "CPUID from Bochs cpudb sapphire_rapids (w9-3475X 806F8): v5, 8 "
+	    "GP x 48, 4 fixed x 48, ECX 0FH, EDX[15], EBX 0, PDCM=1; derived: "
+	    "LBR_FMT 3FH (architectural LBR), baseline, perf metrics, SMM "
+	    "freeze, full-width; assumed: PEBS fmt 4 (may be 5), bit 16 "
+	    "clear"),
 };
 
 const unsigned perfmon_caps_table_len =
