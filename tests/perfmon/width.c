@@ -120,7 +120,8 @@ static void test_rdpmc(struct tcase *t)
 
 	if (!d)
 		return;
-	pm_setup(&r, "rdpmc", "counted-loop", 30, 3);
+	/* REP iterations: FIXED_CTR1 (clocks) differs from PMC1 */
+	pm_setup(&r, "rdpmc", "rep-movsb", 30, 3);
 	pm_add(&r, 1, sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1 }));
 	if (perfmon_fixed_exists(c, 1))
 		pm_add(&r, f1, SDM_FIX_USR);
