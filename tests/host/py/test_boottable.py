@@ -31,7 +31,8 @@ class RealTable(unittest.TestCase):
         self.assertEqual(names, ["p54c", "p55c", "p55c-erratum74",
                                  "netburst-f15m2",
                                  "netburst-f15m4", "conroe", "nehalem",
-                                 "nehalem-ht", "skylake", "amd-epyc",
+                                 "nehalem-ht", "skylake", "yonah",
+                                 "amd-epyc",
                                  "com4-16550",
                                  "exit-shutdown", "selftest"])
         p54c = boots[0]
