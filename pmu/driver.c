@@ -1,10 +1,12 @@
 /* driver: the table of PMU drivers and the "# pmu:" line (driver.h). */
 #include "driver.h"
 #include "p5.h"
+#include "p6.h"
 #include "../lib/fmt.h"
 
 static const struct pmu_driver *const drivers[] = {
 	&p5_driver,
+	&p6_driver,
 };
 
 int pmu_fail(struct pmu_err *e, int vector, const char *fmt, ...)
