@@ -6,10 +6,12 @@
  * one is NULL here); the image links them all. */
 #define DRIVER(name) extern const struct pmu_driver name __attribute__((weak))
 DRIVER(p5_driver);
+DRIVER(p6_driver);
 DRIVER(perfmon_driver);
 
 static const struct pmu_driver *const drivers[] = {
 	&p5_driver,
+	&p6_driver,
 	&perfmon_driver,
 };
 

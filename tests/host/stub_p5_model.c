@@ -40,10 +40,3 @@ int apic_lvtpc_deliver(int mask_after)
 	return -1;
 }
 
-/* pmu/model.c asks arch/x86/smp.c whose step it is: on the host, always
- * this processor's. */
-int smp_on_sibling(void);
-int smp_on_sibling(void)
-{
-	return 0;
-}

@@ -38,7 +38,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/stub_p5_model.c pmu/model.c pmu/p5_cesr.c pmu/p5_events.c pmu/p5.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/stub_p5_model.c pmu/model.c tests/host/stub_smp.c pmu/p5_cesr.c pmu/p5_events.c pmu/p5.c pmu/driver.c pmu/p6.c pmu/p6_regs.c pmu/p6_events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define CTR_TOP (1ull << 40)

@@ -38,7 +38,7 @@
  * -Wshadow reports as shadowing the built-in log(); host-test.sh hands
  * the words below to gcc as they are, so goes with them
  * (the target builds with -fno-builtin, which has no such built-in). */
-/* host-sources: tests/host/stub_p5_model.c pmu/model.c pmu/backend.c pmu/p5_cesr.c pmu/p5_events.c pmu/p5.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/stub_p5_model.c pmu/model.c tests/host/stub_smp.c pmu/backend.c pmu/p5_cesr.c pmu/p5_events.c pmu/p5.c pmu/driver.c pmu/p6.c pmu/p6_regs.c pmu/p6_events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define CTR_TOP (1ull << 40)
@@ -619,12 +619,22 @@ static void test_pmu_describe(void **state)
 
 	/* a generation without a driver: its fixed shape */
 	memset(&ci, 0, sizeof(ci));
-	ci.pmu = PMU_P6;
-	ci.counters = 2;
+	ci.pmu = PMU_NETBURST;
+	ci.counters = 18;
 	ci.width = 40;
 	pmu_describe(&ci, buf, sizeof(buf));
-	assert_string_equal(buf, "kind=p6 counters=2 width=40 present=no "
-			    "probe=\"none\"");
+	assert_string_equal(buf, "kind=netburst counters=18 width=40 "
+			    "present=no probe=\"none\"");
+
+	/* the P6: its driver's fields */
+	memset(&ci, 0, sizeof(ci));
+	ci.pmu = PMU_P6;
+	ci.sig.family = 6;
+	ci.sig.model = 3;
+	pmu_describe(&ci, buf, sizeof(buf));
+	assert_string_equal(buf, "kind=p6 counters=2 width=40 caps=fixed "
+			    "gen=pii rdpmc=yes pentium_m_events=no "
+			    "present=no probe=\"none\"");
 	teardown_checks();
 }
 

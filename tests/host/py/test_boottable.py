@@ -29,7 +29,8 @@ class RealTable(unittest.TestCase):
         self.assertEqual([str(e) for e in errors], [])
         names = [b.name for b in boots]
         self.assertEqual(names, ["p54c", "p55c", "p55c-erratum74",
-                                 "netburst-f15m2",
+                                 "p6-ppro", "p6-pii", "p6-piii",
+                                 "p6-pentium-m", "netburst-f15m2",
                                  "netburst-f15m4", "conroe", "nehalem",
                                  "nehalem-ht", "skylake", "yonah",
                                  "amd-epyc",
@@ -41,6 +42,13 @@ class RealTable(unittest.TestCase):
         self.assertIn(("p5/cc-*", "skip"),
                       [(r.name, r.status) for r in p54c.forbid_results])
         by = {b.name: b for b in boots}
+        for name in ("p6-ppro", "p6-pii", "p6-piii", "p6-pentium-m"):
+            self.assertEqual(by[name].expect_pmu["kind"], "p6")
+            self.assertIn(("p6/*", "skip"),
+                          [(r.name, r.status)
+                           for r in by[name].forbid_results])
+        self.assertEqual(by["p6-pentium-m"].expect_pmu["pentium_m_events"],
+                         "yes")
         self.assertTrue(by["com4-16550"].com4)
         self.assertEqual(by["nehalem-ht"].smp,
                          "2,sockets=1,cores=1,threads=2")

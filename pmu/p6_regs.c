@@ -1,0 +1,52 @@
+/* p6_regs: the P6 generations and the counter-write rule (p6.h).  Pure
+ * logic: host-tested. */
+#include "p6.h"
+
+/* Family 6 models of the P6 family, as pmu/cpu_model.c's table names
+ * them (its sources: SDM Vol. 4 Table 2-1 and AP-485): the Pentium II
+ * brought MMX (Klamath 3, Deschutes 5, Mendocino 6), the Pentium III
+ * Streaming SIMD (Katmai 7, Coppermine 8, Cascades 0xA, Tualatin 0xB),
+ * the Pentium M its own events (Banias 9, Dothan 0xD). */
+unsigned p6_gen_of(const struct cpu_sig *s)
+{
+	if (s->family != 6)
+		return 0;
+	switch (s->model) {
+	case 0x01: return P6_PPRO;
+	case 0x03: case 0x05: case 0x06: return P6_PII;
+	case 0x07: case 0x08: case 0x0a: case 0x0b: return P6_PIII;
+	case 0x09: case 0x0d: return P6_PM;
+	default: return 0;
+	}
+}
+
+const char *p6_gen_name(unsigned gen)
+{
+	switch (gen) {
+	case P6_PPRO: return "ppro";
+	case P6_PII: return "pii";
+	case P6_PIII: return "piii";
+	case P6_PM: return "pentium-m";
+	default: return "none";
+	}
+}
+
+/* "The lower-order 32 bits of each MSR may be written with any value, and
+ * the high-order 8 bits are sign-extended according to the value of bit
+ * 31" (SDM Vol. 3B §18.22.2). */
+uint64_t p6_ctr_written(uint64_t v)
+{
+	return (uint64_t)(int64_t)(int32_t)(uint32_t)v & P6_CTR_MASK;
+}
+
+int p6_ctr_writable(uint64_t v)
+{
+	return v <= P6_CTR_MASK && p6_ctr_written(v) == v;
+}
+
+struct pmu_config p6_config(const struct evtsel *s)
+{
+	struct pmu_config c = { evtsel_encode(s) & ~EVTSEL_EN, 0 };
+
+	return c;
+}

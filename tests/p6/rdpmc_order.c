@@ -1,0 +1,192 @@
+/* p6/rdpmc-cpl3-*: RDPMC executed at CPL 3 reads PerfCtr0 when CR4.PCE
+ * is set and raises #GP(0) when it is clear (SDM Vol. 3B §18.22.2; Vol.
+ * 2B RDPMC, "Protected Mode Exceptions"); every P6 has RDPMC.
+ * p6/program-order: the driver changes an event with EN off, the
+ * counter cleared before the new event is written, and the other
+ * counter re-enabled after it, checked on the backend's access log,
+ * hardware and model alike. */
+#include "p6_test.h"
+#include "../../arch/x86/cpu.h"
+#include "../../arch/x86/ring3.h"
+#include "../../arch/x86/safe.h"
+#include "../../arch/x86/trap.h"
+#include "../../pmu/backend.h"
+
+#define USER __attribute__((section(".text.user"), noinline))
+
+struct rdpmc_out {
+	uint64_t value;
+	int vector;
+};
+
+/* Runs at CPL 3: RDPMC of counter n, through the exception table. */
+USER static void user_rdpmc(uint64_t n, void *data)
+{
+	struct rdpmc_out *o = data;
+
+	o->vector = rdpmc_safe((uint32_t)n, &o->value);
+}
+
+static int rdpmc_cpl3(struct tcase *t, int pce, struct rdpmc_out *o)
+{
+	uint64_t cr4 = read_cr4();
+	struct fault f;
+	int r;
+
+	o->vector = -1;
+	write_cr4(pce ? cr4 | X86_CR4_PCE : cr4 & ~X86_CR4_PCE);
+	r = ring3_run(user_rdpmc, 0, o, 0, &f);
+	write_cr4(cr4);
+	return check(t, r == 0, "CPL 3 run faulted: vector %u", f.vector);
+}
+
+static void rdpmc_test(struct tcase *t, int pce)
+{
+	const struct pmu_driver *d = pmu_ready(t, PMU_P6);
+	struct rdpmc_out *o = ring3_scratch();
+	struct pmu_run r;
+	int want = pce ? 0 : VEC_GP;
+
+	if (!d || !check(t, ring3_ready() && o, "no ring 3"))
+		return;
+	/* PerfCtr0 counts CPL 3 instructions of a run from a preset that
+	 * uses bits 39:32, then holds still. */
+	p6_setup(&r, "counted-loop", 30, 3,
+		 (struct sdm_sel){ .event = P6_EVENT_INST_RETIRED, .usr = 1 },
+		 (struct sdm_sel){ .event = P6_EVENT_INST_RETIRED });
+	r.preset[0] = SDM_CTR_TOP - 0x10000;
+	if (!pmu_run(t, &r) || !rdpmc_cpl3(t, pce, o))
+		return;
+	value(t, "cr4_pce", "%d", pce);
+	value(t, "rdpmc_vector", "%d", o->vector);
+	check(t, o->vector == want, "RDPMC at CPL 3: vector %d, expected %d",
+	      o->vector, want);
+	if (want == 0) {
+		value(t, "rdpmc0", "0x%llx", (unsigned long long)o->value);
+		check(t, o->value == r.got[0], "RDPMC 0 at CPL 3 read 0x%llx, "
+		      "RDMSR 0x%llx", (unsigned long long)o->value,
+		      (unsigned long long)r.got[0]);
+	}
+}
+
+static void test_pce_set(struct tcase *t)
+{
+	rdpmc_test(t, 1);
+}
+
+static void test_pce_clear(struct tcase *t)
+{
+	rdpmc_test(t, 0);
+}
+
+TEST(p6_rdpmc_pce1, "p6/rdpmc-cpl3-pce-set",
+     "RDPMC at CPL 3 with CR4.PCE set reads PerfCtr0", test_pce_set, 0);
+TEST(p6_rdpmc_pce0, "p6/rdpmc-cpl3-pce-clear",
+     "RDPMC at CPL 3 with CR4.PCE clear raises #GP", test_pce_clear, 0);
+
+/* The writes of a logged driver call, in order. */
+static unsigned writes(const struct be_log *log, struct be_access *w,
+		       unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < log->used && n < max; i++)
+		if (log->a[i].op == BE_OP_WRMSR)
+			w[n++] = log->a[i];
+	return n;
+}
+
+static void log_writes(struct tcase *t, const char *what,
+		       const struct be_access *w, unsigned n)
+{
+	char k[32];
+
+	for (unsigned i = 0; i < n; i++) {
+		fmt_snprintf(k, sizeof(k), "%s_write%u", what, i);
+		value(t, k, "msr=0x%x value=0x%llx", w[i].reg,
+		      (unsigned long long)w[i].value);
+	}
+}
+
+static int is_write(const struct be_access *w, uint32_t msr, uint64_t v)
+{
+	return w->reg == msr && w->value == v;
+}
+
+/*
+ * Counter 0 counts (INST_RETIRED, USR) and counter 1 counts BR_INST_
+ * RETIRED; counter 1 changes to DATA_MEM_REFS.  Expected writes, from the
+ * SDM's layout:
+ *   PerfEvtSel0 = counter 0's selection with EN clear (both stop),
+ *   PerfCtr1 = 0,
+ *   PerfEvtSel1 = DATA_MEM_REFS with USR and OS clear,
+ *   PerfEvtSel0 = counter 0's selection with EN (counter 0 resumes);
+ * then start(1) writes PerfEvtSel1 = DATA_MEM_REFS with USR, nothing else
+ * (EN is set).  Then counter 0 changes while counter 1 is stopped:
+ *   PerfEvtSel0 without EN, PerfCtr0 = 0, PerfEvtSel0 = the new event with
+ *   USR, OS and EN clear - and EN stays clear.
+ */
+static void test_order(struct tcase *t)
+{
+	uint64_t s0 = sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1 });
+	uint64_t s1 = sdm_sel((struct sdm_sel){ .event = 0xc4, .usr = 1 });
+	uint64_t n1 = sdm_sel((struct sdm_sel){ .event = 0x43, .usr = 1 });
+	uint64_t n0 = sdm_sel((struct sdm_sel){ .event = 0x79, .os = 1 });
+	struct be_access a[64], w[8];
+	struct be_log log;
+	struct pmu_err e;
+	unsigned n;
+
+	if (!pmu_ready(t, PMU_P6) ||
+	    !check(t, p6_init(&e) == 0 && p6_program(0, s0, &e) == 0 &&
+		   p6_program(1, s1, &e) == 0 && p6_start(0, &e) == 0 &&
+		   p6_start(1, &e) == 0, "setup: %s", e.msg))
+		return;
+	be_log_open(&log, a, 64);
+	check(t, p6_program(1, n1, &e) == 0, "program: %s", e.msg);
+	be_log_close();
+	n = writes(&log, w, 8);
+	log_writes(t, "program1", w, n);
+	if (check(t, n == 4, "%u writes, expected 4 (EN off, clear, event, "
+		  "EN on)", n)) {
+		check(t, is_write(&w[0], P6_MSR_PERFEVTSEL0, s0), "first: not "
+		      "PerfEvtSel0 = 0x%llx (EN clear)",
+		      (unsigned long long)s0);
+		check(t, is_write(&w[1], P6_MSR_PERFCTR1, 0), "second: not "
+		      "PerfCtr1 = 0");
+		check(t, is_write(&w[2], P6_MSR_PERFEVTSEL1, n1 & ~SDM_USR),
+		      "third: not PerfEvtSel1 = 0x%llx (USR/OS clear)",
+		      (unsigned long long)(n1 & ~SDM_USR));
+		check(t, is_write(&w[3], P6_MSR_PERFEVTSEL0, s0 | SDM_EN),
+		      "fourth: not PerfEvtSel0 = 0x%llx (EN set)",
+		      (unsigned long long)(s0 | SDM_EN));
+	}
+	be_log_open(&log, a, 64);
+	check(t, p6_start(1, &e) == 0, "start: %s", e.msg);
+	be_log_close();
+	n = writes(&log, w, 8);
+	log_writes(t, "start1", w, n);
+	check(t, n == 1 && is_write(&w[0], P6_MSR_PERFEVTSEL1, n1), "start "
+	      "1: %u writes, expected one, PerfEvtSel1 = 0x%llx", n,
+	      (unsigned long long)n1);
+	if (!check(t, p6_stop(1, &e) == 0, "stop 1: %s", e.msg))
+		return;
+	be_log_open(&log, a, 64);
+	check(t, p6_program(0, n0, &e) == 0, "program 0: %s", e.msg);
+	be_log_close();
+	n = writes(&log, w, 8);
+	log_writes(t, "program0", w, n);
+	if (check(t, n == 3, "%u writes, expected 3 (EN off, clear, event)",
+		  n))
+		check(t, is_write(&w[0], P6_MSR_PERFEVTSEL0, s0) &&
+		      is_write(&w[1], P6_MSR_PERFCTR0, 0) &&
+		      is_write(&w[2], P6_MSR_PERFEVTSEL0, n0 & ~SDM_OS),
+		      "not PerfEvtSel0 = 0x%llx, PerfCtr0 = 0, PerfEvtSel0 = "
+		      "0x%llx", (unsigned long long)s0,
+		      (unsigned long long)(n0 & ~SDM_OS));
+	(void)p6_stop(0, &e);
+}
+
+TEST(p6_order, "p6/program-order",
+     "changing an event: EN off, clear, the new event stopped, EN back on "
+     "for the other counter", test_order, 0);
