@@ -83,7 +83,7 @@ struct p6_event {
 				 * states, bus agent, type); 0: its unit
 				 * mask is 00H */
 	const char *name;
-	uint32_t sem;		/* what it counts, as SEM_BIT()s of pmu/sem.h;
+	uint32_t sem;		/* what it counts: SEM_BIT()s of pmu/sem.h;
 				 * 0: not modelled (the trace cannot see it) */
 	const char *why_not;	/* for sem 0: what the trace lacks */
 };

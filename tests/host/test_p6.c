@@ -141,7 +141,7 @@ static void test_ctr_written(void **state)
 {
 	static const struct {
 		uint64_t wrote, holds;
-		int writable;	/* the 40-bit value itself can be written */
+		int writable;	/* that 40-bit value can be written */
 	} cases[] = {
 		{ 0, 0, 1 },
 		{ 1, 1, 1 },
@@ -368,7 +368,8 @@ static void test_config_encoding(void **state)
 		    back.intr && back.inv);
 	assert_false(back.en);
 	assert_false(back.any);
-	assert_int_equal(P6_EVTSEL_RESERVED, (1ull << 21) | 0xffffffff00000000ull);
+	assert_int_equal(P6_EVTSEL_RESERVED,
+			 (1ull << 21) | 0xffffffff00000000ull);
 }
 
 /* ==== 4. the model ===================================================== */
@@ -463,7 +464,7 @@ static void test_model_cmask_inv_edge(void **state)
 		uint64_t filter, want;
 	} cases[] = {
 		{ 0, 8 },			/* every access */
-		{ INV, 8 },			/* INV ignored without CMASK */
+		{ INV, 8 },			/* INV ignored: no CMASK */
 		{ CMASK(1), 5 },		/* steps with >= 1 */
 		{ CMASK(2), 3 },		/* >= 2 */
 		{ CMASK(3), 0 },
@@ -512,7 +513,7 @@ static void test_model_unmodelled_never_count(void **state)
 		0x45, 0x45 | CMASK(1) | INV, 0x01, 0x01 | CMASK(1) | INV,
 		0x01 | EDGE | CMASK(1) | INV, 0xc0 | UMASK(1),
 		0xc0 | UMASK(1) | CMASK(1) | INV, 0x2e | UMASK(0x0f),
-		0xb0,		/* Pentium II only; this is a Pentium III */
+		0xb0,		/* Pentium II only; this is a III */
 	};
 
 	for (unsigned i = 0; i < N(sels); i++) {

@@ -290,7 +290,7 @@ static void test_refusals(void **state)
 		{ 0, 0xc0 | USR | EN },
 		{ 1, 0x01 | USR },		/* not in the tables */
 		{ 1, 0xc1 | USR },		/* FLOPS: counter 0 only */
-		{ 0, 0x11 | USR },		/* FP_ASSIST: counter 1 only */
+		{ 0, 0x11 | USR },		/* FP_ASSIST: counter 1 */
 		{ 0, 0xc0 | USR | (1ull << 8) },	/* unit mask 01H */
 		{ 0, 0x62 | (0x01ull << 8) },	/* bus: only bit 5 */
 		{ 0, 0xb0 | USR },		/* Pentium II only */

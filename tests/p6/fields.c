@@ -29,7 +29,8 @@ static void usr_os_test(struct tcase *t, int cpl)
 
 		fmt_snprintf(label, sizeof(label), "cpl%d_%s", cpl, labels[k]);
 		p6_setup(&r, "call-ret", 60, cpl,
-			 (struct sdm_sel){ .event = INST, .usr = usr, .os = os },
+			 (struct sdm_sel){ .event = INST, .usr = usr,
+					   .os = os },
 			 (struct sdm_sel){ .event = BRANCHES, .usr = usr,
 					   .os = os });
 		r.label = label;
