@@ -119,8 +119,11 @@ static void test_generations(void **state)
 		{ 6, 0x1, P6_PPRO }, { 6, 0x3, P6_PII }, { 6, 0x5, P6_PII },
 		{ 6, 0x6, P6_PII }, { 6, 0x7, P6_PIII }, { 6, 0x8, P6_PIII },
 		{ 6, 0xa, P6_PIII }, { 6, 0xb, P6_PIII }, { 6, 0x9, P6_PM },
-		{ 6, 0xd, P6_PM }, { 6, 0xe, 0 }, { 6, 0xf, 0 }, { 6, 0x2, 0 },
-		{ 6, 0x4, 0 }, { 6, 0xc, 0 }, { 5, 0x1, 0 }, { 15, 0x1, 0 },
+		{ 6, 0xd, P6_PM }, { 6, 0xe, 0 }, { 6, 0xf, 0 },
+		{ 6, 0x17, 0 }, { 5, 0x1, 0 }, { 15, 0x1, 0 },
+		/* unlisted models that cpu_model.c calls P6: the common set */
+		{ 6, 0x0, P6_PPRO }, { 6, 0x2, P6_PPRO }, { 6, 0x4, P6_PPRO },
+		{ 6, 0xc, P6_PPRO },
 	};
 
 	for (unsigned i = 0; i < N(cases); i++) {
