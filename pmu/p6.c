@@ -88,8 +88,8 @@ static int validate(unsigned ctr, uint64_t sel, struct pmu_err *e)
 		return pmu_fail(e, 0, "EN is the driver's: p6_start() sets it");
 	if (!ev)
 		return pmu_fail(e, 0, "event 0x%02x is reserved or not "
-				"countable on PerfCtr%u of the %s", s.event, ctr,
-				p6_gen_name(p6_gen()));
+				"countable on PerfCtr%u of the %s", s.event,
+				ctr, p6_gen_name(p6_gen()));
 	if (!p6_umask_ok(ev, s.umask))
 		return pmu_fail(e, 0, "unit mask 0x%02x is not one of %s's "
 				"(bits 0x%02x)", s.umask, ev->name,

@@ -65,7 +65,8 @@
 #define P6_PM 8u	/* Pentium M: models 9, 0xD */
 #define P6_ALL (P6_PPRO | P6_PII | P6_PIII | P6_PM)
 
-/* The generation of a family 6 signature, 0 when it is none of them. */
+/* The generation of a family 6 signature (a model up to 0xD the table
+ * does not name: P6_PPRO, the events every P6 has), else 0. */
 unsigned p6_gen_of(const struct cpu_sig *s);
 const char *p6_gen_name(unsigned gen);
 
@@ -83,7 +84,7 @@ struct p6_event {
 				 * states, bus agent, type); 0: its unit
 				 * mask is 00H */
 	const char *name;
-	uint32_t sem;		/* what it counts, as SEM_BIT()s of pmu/sem.h;
+	uint32_t sem;		/* what it counts: SEM_BIT()s of pmu/sem.h;
 				 * 0: not modelled (the trace cannot see it) */
 	const char *why_not;	/* for sem 0: what the trace lacks */
 };

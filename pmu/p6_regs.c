@@ -16,7 +16,10 @@ unsigned p6_gen_of(const struct cpu_sig *s)
 	case 0x03: case 0x05: case 0x06: return P6_PII;
 	case 0x07: case 0x08: case 0x0a: case 0x0b: return P6_PIII;
 	case 0x09: case 0x0d: return P6_PM;
-	default: return 0;
+	/* Unlisted models up to 0xD, which pmu/cpu_model.c gives the P6
+	 * PMU (engineering samples, OverDrive parts): the Pentium Pro's
+	 * events, which every P6 has. */
+	default: return s->model <= 0x0d ? P6_PPRO : 0;
 	}
 }
 

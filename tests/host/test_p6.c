@@ -119,8 +119,11 @@ static void test_generations(void **state)
 		{ 6, 0x1, P6_PPRO }, { 6, 0x3, P6_PII }, { 6, 0x5, P6_PII },
 		{ 6, 0x6, P6_PII }, { 6, 0x7, P6_PIII }, { 6, 0x8, P6_PIII },
 		{ 6, 0xa, P6_PIII }, { 6, 0xb, P6_PIII }, { 6, 0x9, P6_PM },
-		{ 6, 0xd, P6_PM }, { 6, 0xe, 0 }, { 6, 0xf, 0 }, { 6, 0x2, 0 },
-		{ 6, 0x4, 0 }, { 6, 0xc, 0 }, { 5, 0x1, 0 }, { 15, 0x1, 0 },
+		{ 6, 0xd, P6_PM }, { 6, 0xe, 0 }, { 6, 0xf, 0 },
+		{ 6, 0x17, 0 }, { 5, 0x1, 0 }, { 15, 0x1, 0 },
+		/* unlisted models that cpu_model.c calls P6: the common set */
+		{ 6, 0x0, P6_PPRO }, { 6, 0x2, P6_PPRO }, { 6, 0x4, P6_PPRO },
+		{ 6, 0xc, P6_PPRO },
 	};
 
 	for (unsigned i = 0; i < N(cases); i++) {
@@ -141,7 +144,7 @@ static void test_ctr_written(void **state)
 {
 	static const struct {
 		uint64_t wrote, holds;
-		int writable;	/* the 40-bit value itself can be written */
+		int writable;	/* that 40-bit value can be written */
 	} cases[] = {
 		{ 0, 0, 1 },
 		{ 1, 1, 1 },
@@ -368,7 +371,8 @@ static void test_config_encoding(void **state)
 		    back.intr && back.inv);
 	assert_false(back.en);
 	assert_false(back.any);
-	assert_int_equal(P6_EVTSEL_RESERVED, (1ull << 21) | 0xffffffff00000000ull);
+	assert_int_equal(P6_EVTSEL_RESERVED,
+			 (1ull << 21) | 0xffffffff00000000ull);
 }
 
 /* ==== 4. the model ===================================================== */
@@ -463,7 +467,7 @@ static void test_model_cmask_inv_edge(void **state)
 		uint64_t filter, want;
 	} cases[] = {
 		{ 0, 8 },			/* every access */
-		{ INV, 8 },			/* INV ignored without CMASK */
+		{ INV, 8 },			/* INV ignored: no CMASK */
 		{ CMASK(1), 5 },		/* steps with >= 1 */
 		{ CMASK(2), 3 },		/* >= 2 */
 		{ CMASK(3), 0 },
@@ -512,7 +516,7 @@ static void test_model_unmodelled_never_count(void **state)
 		0x45, 0x45 | CMASK(1) | INV, 0x01, 0x01 | CMASK(1) | INV,
 		0x01 | EDGE | CMASK(1) | INV, 0xc0 | UMASK(1),
 		0xc0 | UMASK(1) | CMASK(1) | INV, 0x2e | UMASK(0x0f),
-		0xb0,		/* Pentium II only; this is a Pentium III */
+		0xb0,		/* Pentium II only; this is a III */
 	};
 
 	for (unsigned i = 0; i < N(sels); i++) {

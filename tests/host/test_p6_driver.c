@@ -197,6 +197,29 @@ static void test_program_while_other_runs(void **state)
 		{ SEL0, 0x79 | EN } }, 4);
 }
 
+/* Every field but USR, OS and EN goes to the register as given when the
+ * event is programmed; USR/OS come with start, EN with start of either. */
+static void test_program_fields(void **state)
+{
+	uint64_t f1 = 0x62 | (0x20ull << 8) | (1ull << 18) | (1ull << 19) |
+		      INT | (1ull << 23) | CMASK(5);
+	uint64_t f0 = 0xc0 | (1ull << 19) | (1ull << 23) | CMASK(0xff);
+
+	start_cpu(3);
+	ok(p6_program(1, f1 | OS, &e));
+	expect_writes((const struct wlog[]){
+		{ SEL0, 0 }, { CTR1, 0 }, { SEL1, f1 } }, 3);
+	ok(p6_program(0, f0 | USR | OS, &e));
+	expect_writes((const struct wlog[]){
+		{ SEL0, 0 }, { CTR0, 0 }, { SEL0, f0 } }, 3);
+	ok(p6_start(1, &e));
+	expect_writes((const struct wlog[]){
+		{ SEL1, f1 | OS }, { SEL0, f0 | EN } }, 2);
+	ok(p6_start(0, &e));
+	expect_writes((const struct wlog[]){
+		{ SEL0, f0 | USR | OS | EN } }, 1);
+}
+
 /* Stopping one counter keeps EN for the other; the last stop clears EN
  * first, then USR/OS. */
 static void test_stop_one(void **state)
@@ -267,7 +290,7 @@ static void test_refusals(void **state)
 		{ 0, 0xc0 | USR | EN },
 		{ 1, 0x01 | USR },		/* not in the tables */
 		{ 1, 0xc1 | USR },		/* FLOPS: counter 0 only */
-		{ 0, 0x11 | USR },		/* FP_ASSIST: counter 1 only */
+		{ 0, 0x11 | USR },		/* FP_ASSIST: counter 1 */
 		{ 0, 0xc0 | USR | (1ull << 8) },	/* unit mask 01H */
 		{ 0, 0x62 | (0x01ull << 8) },	/* bus: only bit 5 */
 		{ 0, 0xb0 | USR },		/* Pentium II only */
@@ -434,6 +457,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_program_start),
 		cmocka_unit_test(test_program_while_other_runs),
+		cmocka_unit_test(test_program_fields),
 		cmocka_unit_test(test_stop_one),
 		cmocka_unit_test(test_init_takes_state),
 		cmocka_unit_test(test_refusals),

@@ -12,7 +12,8 @@
  * WRMSR to PerfCtr0/1 writes EAX with bit 31 copied into bits 39:32 and
  * ignores EDX (§18.22.2): written through the backend, every value reads
  * back (RDMSR and RDPMC) as sdm_ctr_after_write() says, without a fault.
- * The driver presets only what can be written, with EAX alone.
+ * The driver presets only what can be written, with EAX alone (the
+ * backend's access log shows the value it wrote).
  */
 static void test_sign_extend(struct tcase *t)
 {
@@ -21,6 +22,8 @@ static void test_sign_extend(struct tcase *t)
 		0x100000005ull, 0xff80000000ull, 0xdeadbeef12345678ull,
 		0xffffffff00000000ull, 0x00000000c0000001ull,
 	};
+	struct be_access a[4];
+	struct be_log log;
 	struct pmu_err e;
 	uint64_t got = 0, pmc = 0;
 	int vec;
@@ -50,10 +53,15 @@ static void test_sign_extend(struct tcase *t)
 	}
 	value(t, "wrote_0x80000000", "0x%llx",
 	      (unsigned long long)sdm_ctr_after_write(0x80000000));
-	check(t, p6_write(0, SDM_CTR_TOP - 5, &e) == 0 &&
-	      p6_read(0, &got, &e) == 0 && got == SDM_CTR_TOP - 5,
-	      "driver preset 2^40-5: read 0x%llx (%s)",
-	      (unsigned long long)got, e.msg);
+	be_log_open(&log, a, 4);
+	vec = p6_write(0, SDM_CTR_TOP - 5, &e);
+	be_log_close();
+	check(t, vec == 0 && p6_read(0, &got, &e) == 0 &&
+	      got == SDM_CTR_TOP - 5, "driver preset 2^40-5: read 0x%llx "
+	      "(%s)", (unsigned long long)got, e.msg);
+	check(t, log.used == 1 && log.a[0].value == 0xfffffffb, "driver "
+	      "preset 2^40-5: WRMSR 0x%llx, expected EAX = 0xfffffffb alone",
+	      (unsigned long long)(log.used ? log.a[0].value : 0));
 	check(t, p6_write(0, 0x80000000, &e) != 0, "driver preset 2^31 "
 	      "accepted (it would read 0xff80000000)");
 	value(t, "preset_2^31", "%s", e.msg);
@@ -114,23 +122,25 @@ static int read_sel0(struct tcase *t, uint64_t *v)
  * One counter stops, the other goes on.  EN is shared (§18.22.1), so the
  * driver stops a counter by clearing its USR and OS.  Both count CPL 3
  * instructions (exact on hardware: the driver runs at CPL 0):
- *   run A with both; stop 0; run B; start 0, stop 1; run C; stop 0.
- * PerfCtr0 = A + C, PerfCtr1 = A + B; EN stays set while one runs and is
- * clear at the end.
+ *   run A with both; stop 0; run B; start 0, stop 1; run C; stop 0;
+ *   start 1 alone; run D; stop 1.
+ * PerfCtr0 = A + C, PerfCtr1 = A + B + D; EN stays set while one runs,
+ * is clear with both stopped, and comes back for counter 1 alone.
  */
 static void test_stop_one(struct tcase *t)
 {
 	struct pmu_config c = sdm_config((struct sdm_sel){ .event = INST,
 							   .usr = 1 });
 	const struct pmu_driver *d = pmu_ready(t, PMU_P6);
-	struct oracle_counts oa, ob, oc;
-	uint64_t v[2], a, b, cc, sel0 = 0, sel0_end = 0;
+	struct oracle_counts oa, ob, oc, od;
+	uint64_t v[2], a, b, cc, dd, sel0 = 0, sel0_end = 0;
 	struct pmu_err e;
 
 	if (!d || !check(t, d->init(&e) == 0, "init: %s", e.msg) ||
 	    !pmu_oracle_first(t, "counted-loop", 40, &oa) ||
 	    !pmu_oracle_first(t, "call-ret", 20, &ob) ||
-	    !pmu_oracle_first(t, "nops", 30, &oc))
+	    !pmu_oracle_first(t, "nops", 30, &oc) ||
+	    !pmu_oracle_first(t, "add-chain", 25, &od))
 		return;
 	if (!check(t, d->program(0, &c, &e) == 0 && d->program(1, &c, &e) == 0
 		   && d->start(0, &e) == 0 && d->start(1, &e) == 0, "setup: "
@@ -142,17 +152,23 @@ static void test_stop_one(struct tcase *t)
 		   "stop 1: %s", e.msg) ||
 	    !pmu_exec(t, "nops", 30, &oc) ||
 	    !check(t, d->stop(0, &e) == 0, "stop 0: %s", e.msg) ||
-	    !read_sel0(t, &sel0_end) || !read_both(t, v))
+	    !read_sel0(t, &sel0_end) ||
+	    !check(t, d->start(1, &e) == 0, "start 1 alone: %s", e.msg) ||
+	    !pmu_exec(t, "add-chain", 25, &od) ||
+	    !check(t, d->stop(1, &e) == 0, "stop 1: %s", e.msg) ||
+	    !read_both(t, v))
 		return;
 	a = oa.c[3][SEM_INSTRUCTIONS];
 	b = ob.c[3][SEM_INSTRUCTIONS];
 	cc = oc.c[3][SEM_INSTRUCTIONS];
+	dd = od.c[3][SEM_INSTRUCTIONS];
 	value(t, "sel0_ctr0_stopped", "0x%llx", (unsigned long long)sel0);
 	value(t, "sel0_both_stopped", "0x%llx", (unsigned long long)sel0_end);
-	value(t, "ctrs", "%llu %llu (oracle %llu+%llu, %llu+%llu)",
+	value(t, "ctrs", "%llu %llu (oracle %llu+%llu, %llu+%llu+%llu)",
 	      (unsigned long long)v[0], (unsigned long long)v[1],
 	      (unsigned long long)a, (unsigned long long)cc,
-	      (unsigned long long)a, (unsigned long long)b);
+	      (unsigned long long)a, (unsigned long long)b,
+	      (unsigned long long)dd);
 	check(t, (sel0 & SDM_EN) && !(sel0 & (SDM_USR | SDM_OS)),
 	      "PerfEvtSel0 0x%llx with counter 0 stopped and counter 1 "
 	      "running: expected EN set, USR and OS clear",
@@ -161,12 +177,14 @@ static void test_stop_one(struct tcase *t)
 	      "stopped: EN still set", (unsigned long long)sel0_end);
 	check(t, v[0] == a + cc, "PerfCtr0 %llu, expected A + C = %llu",
 	      (unsigned long long)v[0], (unsigned long long)(a + cc));
-	check(t, v[1] == a + b, "PerfCtr1 %llu, expected A + B = %llu",
-	      (unsigned long long)v[1], (unsigned long long)(a + b));
+	check(t, v[1] == a + b + dd, "PerfCtr1 %llu, expected A + B + D = "
+	      "%llu", (unsigned long long)v[1],
+	      (unsigned long long)(a + b + dd));
 }
 
 TEST(p6_stop_one, "p6/stop-one-counter",
-     "stopping one counter leaves the other counting (EN is shared)",
+     "stopping one counter leaves the other counting, and either starts "
+     "alone (EN is shared)",
      test_stop_one, 0);
 
 /* PerfCtr0 counts through two runs; between them counter 1 is
@@ -254,14 +272,26 @@ TEST(p6_rdpmc, "p6/rdpmc-agrees-with-rdmsr",
  * leave the register as it was (SDM Vol. 2B WRMSR).  Bit 22 of
  * PerfEvtSel1 is not reserved (docs/p6.md).
  */
+/* Refused by the driver itself: nothing reaches a register. */
 static void refused(struct tcase *t, const struct pmu_driver *d,
 		    unsigned ctr, uint64_t sel, const char *what)
 {
 	struct pmu_config c = { sel, 0 };
+	struct be_access a[16];
+	struct be_log log;
 	struct pmu_err e;
+	unsigned w = 0;
+	int rc;
 
-	check(t, d->program(ctr, &c, &e) != 0, "%s accepted on counter %u",
-	      what, ctr);
+	be_log_open(&log, a, 16);
+	rc = d->program(ctr, &c, &e);
+	be_log_close();
+	for (unsigned i = 0; i < log.used; i++)
+		w += log.a[i].op == BE_OP_WRMSR;
+	check(t, rc != 0, "%s accepted on counter %u", what, ctr);
+	check(t, w == 0 && e.vector == 0, "%s on counter %u: %u writes, "
+	      "vector %d: not refused by the driver", what, ctr, w,
+	      e.vector);
 	value(t, what, "%s", e.msg);
 }
 

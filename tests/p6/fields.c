@@ -29,7 +29,8 @@ static void usr_os_test(struct tcase *t, int cpl)
 
 		fmt_snprintf(label, sizeof(label), "cpl%d_%s", cpl, labels[k]);
 		p6_setup(&r, "call-ret", 60, cpl,
-			 (struct sdm_sel){ .event = INST, .usr = usr, .os = os },
+			 (struct sdm_sel){ .event = INST, .usr = usr,
+					   .os = os },
 			 (struct sdm_sel){ .event = BRANCHES, .usr = usr,
 					   .os = os });
 		r.label = label;
@@ -228,10 +229,19 @@ static void test_umask(struct tcase *t)
 			.event = cases[i].event, .umask = cases[i].umask,
 			.usr = 1 });
 		int rc = d->program(0, &c, &e);
+		uint64_t back = 0;
 
 		check(t, (rc == 0) == (int)cases[i].ok, "event 0x%02x unit "
 		      "mask 0x%02x: %s", cases[i].event, cases[i].umask,
 		      rc ? e.msg : "accepted");
+		/* programmed, stopped: the selection without USR */
+		if (!rc && check(t, p6_read_sel(0, &back, &e) == 0, "%s",
+				 e.msg))
+			check(t, back == (c.sel & ~SDM_USR), "event 0x%02x "
+			      "unit mask 0x%02x: PerfEvtSel0 reads 0x%llx, the "
+			      "SDM's layout gives 0x%llx", cases[i].event,
+			      cases[i].umask, (unsigned long long)back,
+			      (unsigned long long)(c.sel & ~SDM_USR));
 	}
 	x.sel[0] = sdm_sel(bad);
 	x.sel[1] = sdm_sel(good);

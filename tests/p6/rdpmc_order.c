@@ -6,48 +6,18 @@
  * counter re-enabled after it, checked on the backend's access log,
  * hardware and model alike. */
 #include "p6_test.h"
-#include "../../arch/x86/cpu.h"
-#include "../../arch/x86/ring3.h"
-#include "../../arch/x86/safe.h"
+#include "../../harness/rdpmc_user.h"
 #include "../../arch/x86/trap.h"
 #include "../../pmu/backend.h"
-
-#define USER __attribute__((section(".text.user"), noinline))
-
-struct rdpmc_out {
-	uint64_t value;
-	int vector;
-};
-
-/* Runs at CPL 3: RDPMC of counter n, through the exception table. */
-USER static void user_rdpmc(uint64_t n, void *data)
-{
-	struct rdpmc_out *o = data;
-
-	o->vector = rdpmc_safe((uint32_t)n, &o->value);
-}
-
-static int rdpmc_cpl3(struct tcase *t, int pce, struct rdpmc_out *o)
-{
-	uint64_t cr4 = read_cr4();
-	struct fault f;
-	int r;
-
-	o->vector = -1;
-	write_cr4(pce ? cr4 | X86_CR4_PCE : cr4 & ~X86_CR4_PCE);
-	r = ring3_run(user_rdpmc, 0, o, 0, &f);
-	write_cr4(cr4);
-	return check(t, r == 0, "CPL 3 run faulted: vector %u", f.vector);
-}
 
 static void rdpmc_test(struct tcase *t, int pce)
 {
 	const struct pmu_driver *d = pmu_ready(t, PMU_P6);
-	struct rdpmc_out *o = ring3_scratch();
+	struct rdpmc_out out, *o = &out;
 	struct pmu_run r;
 	int want = pce ? 0 : VEC_GP;
 
-	if (!d || !check(t, ring3_ready() && o, "no ring 3"))
+	if (!d)
 		return;
 	/* PerfCtr0 counts CPL 3 instructions of a run from a preset that
 	 * uses bits 39:32, then holds still. */
@@ -55,7 +25,7 @@ static void rdpmc_test(struct tcase *t, int pce)
 		 (struct sdm_sel){ .event = P6_EVENT_INST_RETIRED, .usr = 1 },
 		 (struct sdm_sel){ .event = P6_EVENT_INST_RETIRED });
 	r.preset[0] = SDM_CTR_TOP - 0x10000;
-	if (!pmu_run(t, &r) || !rdpmc_cpl3(t, pce, o))
+	if (!pmu_run(t, &r) || !rdpmc_cpl3(t, 0, pce, o))
 		return;
 	value(t, "cr4_pce", "%d", pce);
 	value(t, "rdpmc_vector", "%d", o->vector);
