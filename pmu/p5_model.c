@@ -83,19 +83,6 @@ static int p5m_rdpmc(uint32_t idx, uint64_t *v)
 	return 0;
 }
 
-/* The event table's meaning of the event, step by step: the same
- * mapping the tests use on the oracle's counts (pmu/sem.h). */
-static uint64_t event_count(const struct p5_event *ev,
-			    const struct insn_event *e)
-{
-	uint64_t n = 0;
-
-	for (unsigned s = 0; s < SEM_NR; s++)
-		if (ev->sem & SEM_BIT(s))
-			n += sem_step((enum sem)s, e);
-	return n;
-}
-
 static void p5m_event(const struct insn_event *e)
 {
 	for (unsigned c = 0; c < P5_COUNTERS; c++) {
@@ -110,7 +97,7 @@ static void p5m_event(const struct insn_event *e)
 			inc = ev && p5_duration_modelled(ev) ?
 			      sem_steps_with(p5_duration_sem(ev), e) : 0;
 		else
-			inc = ev ? event_count(ev, e) : 0;
+			inc = ev ? sem_step_mask(ev->sem, e) : 0;
 		m.ctr[c] = (m.ctr[c] + inc) & P5_CTR_MASK;
 	}
 }

@@ -119,14 +119,10 @@ static int64_t step_count(const struct evtsel *s, unsigned ctr,
 			  const struct insn_event *e)
 {
 	const struct p6_event *ev = p6_event_for(s->event, ctr, m.gen);
-	uint64_t n = 0;
 
 	if (!ev || !ev->sem || !p6_umask_ok(ev, s->umask))
 		return -1;
-	for (unsigned k = 0; k < SEM_NR; k++)
-		if (ev->sem & SEM_BIT(k))
-			n += sem_once((enum sem)k, e);
-	return (int64_t)n;
+	return (int64_t)sem_once_mask(ev->sem, e);
 }
 
 static void add(unsigned c, uint64_t inc, int intr)

@@ -320,16 +320,6 @@ static int add(uint64_t *ctr, uint64_t inc, uint64_t mask)
 	return inc && (inc > mask - before);
 }
 
-static uint64_t per_cycle(uint32_t sem, const struct insn_event *e)
-{
-	uint64_t n = 0;
-
-	for (unsigned s = 0; s < SEM_NR; s++)
-		if (sem & SEM_BIT(s))
-			n += sem_once((enum sem)s, e);
-	return n;
-}
-
 /* One GP counter over a step; returns 1 when it asks for a PMI. */
 static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 {
@@ -344,7 +334,7 @@ static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 		evtsel_idle(&m.edge[n]);
 		return 0;
 	}
-	inc = evtsel_cycles(&s, &m.edge[n], ev ? per_cycle(ev->sem, e) : 0,
+	inc = evtsel_cycles(&s, &m.edge[n], ev ? sem_once_mask(ev->sem, e) : 0,
 			    1 + (uint64_t)e->more);
 	if (!add(&m.pmc[n], inc, m.gp_mask))
 		return 0;
@@ -358,15 +348,13 @@ static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
 	unsigned f = FIXED_CTRL_FIELD(m.fixed_ctrl, i);
 	const struct perfmon_event *ev = perfmon_fixed_event(i);
 	unsigned at = e->cpl ? FIXED_CTRL_USR : FIXED_CTRL_OS;
-	uint64_t inc = 0;
+	uint64_t inc;
 
 	if (!perfmon_fixed_exists(m.c, i) || !(f & at) || frozen() ||
 	    !global_on(GLOBAL_FIXED_SHIFT + i) ||
 	    (sibling && !(f & FIXED_CTRL_ANY)))
 		return 0;
-	for (unsigned s = 0; s < SEM_NR; s++)
-		if (ev->sem & SEM_BIT(s))
-			inc += sem_step((enum sem)s, e);
+	inc = sem_step_mask(ev->sem, e);
 	if (!add(&m.fixed[i], inc, m.fixed_mask))
 		return 0;
 	m.status |= 1ull << (GLOBAL_FIXED_SHIFT + i);

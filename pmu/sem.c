@@ -40,6 +40,21 @@ uint64_t sem_steps_with(enum sem s, const struct insn_event *e)
 	return sem_once(s, e) ? 1 + (uint64_t)e->more : 0;
 }
 
+uint64_t sem_once_mask(uint32_t mask, const struct insn_event *e)
+{
+	uint64_t n = 0;
+
+	for (unsigned s = 0; s < SEM_NR; s++)
+		if (mask & SEM_BIT(s))
+			n += sem_once((enum sem)s, e);
+	return n;
+}
+
+uint64_t sem_step_mask(uint32_t mask, const struct insn_event *e)
+{
+	return sem_once_mask(mask, e) * (1 + (uint64_t)e->more);
+}
+
 uint64_t sem_sum(uint32_t mask, const uint64_t *counts)
 {
 	uint64_t n = 0;

@@ -65,6 +65,10 @@ uint64_t sem_once(enum sem s, const struct insn_event *e);
 /* The steps (1, or 1 + e->more) in which count s happened, 0 if not: a
  * duration in model clocks. */
 uint64_t sem_steps_with(enum sem s, const struct insn_event *e);
+/* sem_once() / sem_step() summed over the counts in mask: what an event
+ * that is that sum of counts adds in one cycle / over the step. */
+uint64_t sem_once_mask(uint32_t mask, const struct insn_event *e);
+uint64_t sem_step_mask(uint32_t mask, const struct insn_event *e);
 /* Sum over the counts in mask, from counts[] indexed by enum sem. */
 uint64_t sem_sum(uint32_t mask, const uint64_t *counts);
 /* "instructions", "loads+stores" ...: the names of the counts in mask. */

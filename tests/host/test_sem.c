@@ -267,23 +267,34 @@ static void test_sum_of_steps(void **state)
 		(1u << SEM_NR) - 1,
 	};
 	uint64_t totals[SEM_NR] = { 0 };
-	uint64_t direct[N(masks)] = { 0 };
+	uint64_t direct[N(masks)] = { 0 }, stepped[N(masks)] = { 0 };
 
 	for (unsigned i = 0; i < N(steps); i++) {
 		struct insn_event e = event_of(&steps[i], i % 3);
 
 		for (unsigned s = 0; s < SEM_NR; s++)
 			totals[s] += sem_step((enum sem)s, &e);
-		for (unsigned m = 0; m < N(masks); m++)
+		for (unsigned m = 0; m < N(masks); m++) {
+			uint64_t once = 0;
+
 			for (unsigned s = 0; s < SEM_NR; s++)
 				if (masks[m] & SEM_BIT(s))
-					direct[m] += steps[i].want[s] *
-						     (1 + i % 3);
+					once += steps[i].want[s];
+			direct[m] += once * (1 + i % 3);
+			stepped[m] += sem_step_mask(masks[m], &e);
+			if (sem_once_mask(masks[m], &e) != once)
+				fail_msg("step %u mask 0x%x: once %llu, want "
+					 "%llu", i, masks[m], (unsigned long long)
+					 sem_once_mask(masks[m], &e),
+					 (unsigned long long)once);
+		}
 	}
 	for (unsigned m = 0; m < N(masks); m++)
-		if (sem_sum(masks[m], totals) != direct[m])
-			fail_msg("mask 0x%x: %llu, want %llu", masks[m],
-				 (unsigned long long)sem_sum(masks[m], totals),
+		if (sem_sum(masks[m], totals) != direct[m] ||
+		    stepped[m] != direct[m])
+			fail_msg("mask 0x%x: %llu (stepped %llu), want %llu",
+				 masks[m], (unsigned long long)sem_sum(masks[m],
+				 totals), (unsigned long long)stepped[m],
 				 (unsigned long long)direct[m]);
 }
 
