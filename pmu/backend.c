@@ -58,6 +58,17 @@ void be_log_close(void)
 	cur_log = NULL;
 }
 
+unsigned be_log_writes(const struct be_log *log, struct be_access *w,
+		       unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < log->used && n < max; i++)
+		if (log->a[i].op == BE_OP_WRMSR)
+			w[n++] = log->a[i];
+	return n;
+}
+
 static int logged(enum be_op op, uint32_t reg, uint64_t value, int vector)
 {
 	if (!cur_log)

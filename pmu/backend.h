@@ -61,5 +61,8 @@ struct be_log {
 };
 void be_log_open(struct be_log *log, struct be_access *a, unsigned n);
 void be_log_close(void);
+/* The WRMSRs of a closed log, in order, into w (at most max). */
+unsigned be_log_writes(const struct be_log *log, struct be_access *w,
+		       unsigned max);
 
 #endif

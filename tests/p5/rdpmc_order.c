@@ -54,18 +54,6 @@ TEST(p5_rdpmc_pce0, "p5/rdpmc-cpl3-pce-clear",
      "RDPMC at CPL 3 with CR4.PCE clear raises #GP (MMX; #UD without)",
      test_pce_clear, 0);
 
-/* The writes p5_program() makes, in order, from the access log. */
-static unsigned writes(const struct be_log *log, struct be_access *w,
-		       unsigned max)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < log->used && n < max; i++)
-		if (log->a[i].op == BE_OP_WRMSR)
-			w[n++] = log->a[i];
-	return n;
-}
-
 static void test_order(struct tcase *t)
 {
 	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
@@ -82,7 +70,7 @@ static void test_order(struct tcase *t)
 	be_log_open(&log, a, 32);
 	check(t, p5_program(1, &neu, &e) == 0, "program: %s", e.msg);
 	be_log_close();
-	n = writes(&log, w, 8);
+	n = be_log_writes(&log, w, 8);
 	for (unsigned i = 0; i < n; i++) {
 		char k[16] = "write0";
 

@@ -54,18 +54,6 @@ TEST(p6_rdpmc_pce1, "p6/rdpmc-cpl3-pce-set",
 TEST(p6_rdpmc_pce0, "p6/rdpmc-cpl3-pce-clear",
      "RDPMC at CPL 3 with CR4.PCE clear raises #GP", test_pce_clear, 0);
 
-/* The writes of a logged driver call, in order. */
-static unsigned writes(const struct be_log *log, struct be_access *w,
-		       unsigned max)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < log->used && n < max; i++)
-		if (log->a[i].op == BE_OP_WRMSR)
-			w[n++] = log->a[i];
-	return n;
-}
-
 static void log_writes(struct tcase *t, const char *what,
 		       const struct be_access *w, unsigned n)
 {
@@ -115,7 +103,7 @@ static void test_order(struct tcase *t)
 	be_log_open(&log, a, 64);
 	check(t, p6_program(1, n1, &e) == 0, "program: %s", e.msg);
 	be_log_close();
-	n = writes(&log, w, 8);
+	n = be_log_writes(&log, w, 8);
 	log_writes(t, "program1", w, n);
 	if (check(t, n == 4, "%u writes, expected 4 (EN off, clear, event, "
 		  "EN on)", n)) {
@@ -134,7 +122,7 @@ static void test_order(struct tcase *t)
 	be_log_open(&log, a, 64);
 	check(t, p6_start(1, &e) == 0, "start: %s", e.msg);
 	be_log_close();
-	n = writes(&log, w, 8);
+	n = be_log_writes(&log, w, 8);
 	log_writes(t, "start1", w, n);
 	check(t, n == 1 && is_write(&w[0], P6_MSR_PERFEVTSEL1, n1), "start "
 	      "1: %u writes, expected one, PerfEvtSel1 = 0x%llx", n,
@@ -144,7 +132,7 @@ static void test_order(struct tcase *t)
 	be_log_open(&log, a, 64);
 	check(t, p6_program(0, n0, &e) == 0, "program 0: %s", e.msg);
 	be_log_close();
-	n = writes(&log, w, 8);
+	n = be_log_writes(&log, w, 8);
 	log_writes(t, "program0", w, n);
 	if (check(t, n == 3, "%u writes, expected 3 (EN off, clear, event)",
 		  n))
