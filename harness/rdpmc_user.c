@@ -3,6 +3,7 @@
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/ring3.h"
 #include "../arch/x86/safe.h"
+#include "../lib/fmt.h"
 
 #define USER __attribute__((section(".text.user"), noinline))
 
@@ -36,4 +37,25 @@ int rdpmc_cpl3(struct tcase *t, uint32_t idx, int pce, struct rdpmc_out *o)
 	write_cr4(cr4);
 	*o = a->out;
 	return check(t, r == 0, "CPL 3 run faulted: vector %u", f.vector);
+}
+
+void rdpmc_cpl3_check(struct tcase *t, uint32_t idx, int pce, int want,
+		      uint64_t expect)
+{
+	struct rdpmc_out o;
+	char key[24];
+
+	if (!rdpmc_cpl3(t, idx, pce, &o))
+		return;
+	value(t, "cr4_pce", "%d", pce);
+	value(t, "rdpmc_vector", "%d", o.vector);
+	check(t, o.vector == want, "RDPMC 0x%x at CPL 3 with CR4.PCE %d: "
+	      "vector %d, expected %d", idx, pce, o.vector, want);
+	if (want || o.vector)
+		return;
+	fmt_snprintf(key, sizeof(key), "rdpmc%u", idx);
+	value(t, key, "0x%llx", (unsigned long long)o.value);
+	check(t, o.value == expect, "RDPMC 0x%x at CPL 3 read 0x%llx, RDMSR "
+	      "0x%llx", idx, (unsigned long long)o.value,
+	      (unsigned long long)expect);
 }

@@ -15,5 +15,10 @@ struct rdpmc_out {
 /* Runs RDPMC with ECX = idx at CPL 3.  Returns 0 (a failed check) when
  * ring 3 is unavailable or the CPL 3 run itself faulted. */
 int rdpmc_cpl3(struct tcase *t, uint32_t idx, int pce, struct rdpmc_out *o);
+/* rdpmc_cpl3(), then the checks every generation's test makes: logs
+ * cr4_pce and rdpmc_vector, checks the vector is want and, when want is
+ * 0, logs rdpmc<idx> and checks it read expect (what RDMSR read). */
+void rdpmc_cpl3_check(struct tcase *t, uint32_t idx, int pce, int want,
+		      uint64_t expect);
 
 #endif
