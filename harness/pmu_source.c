@@ -1,5 +1,6 @@
 /* pmu_source: a driver behind measure() (pmu_source.h). */
 #include "pmu_source.h"
+#include "../bench/bench.h"
 #include "../pmu/backend.h"
 #include "../lib/string.h"
 
@@ -81,4 +82,45 @@ int pmu_source_init(struct counter_source *src, struct pmu_source *ps,
 	src->read = src_read;
 	src->sink = backend_current()->sink;
 	return 0;
+}
+
+void pmu_measure_two_size(struct tcase *t, const struct pmu_driver *d,
+			  const char *bench, const enum sem *sems, unsigned n,
+			  const char *ctr_name, void (*log_regs)(struct tcase *t))
+{
+	const struct bench *b = bench_find(bench);
+	struct measure_cfg cfg = { 3, 4, 10, 200 };
+	struct counter_source src;
+	struct measure_result res;
+	struct pmu_source ps;
+	char name[64];
+	int64_t want;
+
+	if (!check(t, b != NULL, "no %s benchmark", bench) ||
+	    !check(t, d->init(&ps.err) == 0, "init: %s", ps.err.msg) ||
+	    !check(t, pmu_source_init(&src, &ps, d, sems, n, PMU_CPL3) == 0,
+		   "source: %s", ps.err.msg) ||
+	    !check(t, measure(b, &cfg, &src, &res) == 0, "measure: %s (%s)",
+		   res.error, ps.err.msg))
+		return;
+	value(t, "backend", "%s", backend_current()->name);
+	value(t, "bench", "%s cpl=3 n=%llu,%llu reps=%u", bench,
+	      (unsigned long long)cfg.n_small, (unsigned long long)cfg.n_large,
+	      res.reps);
+	if (log_regs)
+		log_regs(t);
+	for (unsigned k = 0; k < n; k++) {
+		want = b->expect(sems[k], cfg.n_large) -
+		       b->expect(sems[k], cfg.n_small);
+		d->config_name(&ps.cfg[k], name, sizeof(name));
+		value(t, src.value_names[k], "%s%u %s delta min=%llu "
+		      "median=%llu formulas=%lld", ctr_name, ps.ctr[k], name,
+		      (unsigned long long)res.delta_min[k],
+		      (unsigned long long)res.delta_median[k], (long long)want);
+		check(t, res.delta_min[k] == (uint64_t)want, "%s: delta %llu,"
+		      " formulas give %lld", src.value_names[k],
+		      (unsigned long long)res.delta_min[k], (long long)want);
+		check(t, res.negative[k] == 0, "%s went backwards",
+		      src.value_names[k]);
+	}
 }

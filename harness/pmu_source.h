@@ -7,6 +7,7 @@
 #define HARNESS_PMU_SOURCE_H
 
 #include "measure.h"
+#include "test.h"
 #include "../pmu/driver.h"
 
 struct pmu_source {
@@ -23,5 +24,15 @@ struct pmu_source {
 int pmu_source_init(struct counter_source *src, struct pmu_source *ps,
 		    const struct pmu_driver *d, const enum sem *sems,
 		    unsigned n, unsigned cpls);
+
+/* The measurement test every generation runs: driver d as the counter
+ * source of measure() for sems[0..n-1] at CPL 3 over bench, which must
+ * give large-small deltas equal to the benchmark's formulas (and never
+ * go backwards).  ctr_name names a counter in the log ("CTR", "PerfCtr");
+ * log_regs(), when given, logs the generation's control registers as the
+ * measurement left them. */
+void pmu_measure_two_size(struct tcase *t, const struct pmu_driver *d,
+			  const char *bench, const enum sem *sems, unsigned n,
+			  const char *ctr_name, void (*log_regs)(struct tcase *t));
 
 #endif

@@ -5,46 +5,21 @@
  * difference of the benchmark's formulas. */
 #include "p5_test.h"
 #include "../../harness/pmu_source.h"
-#include "../../pmu/backend.h"
+
+/* The CESR as the driver left it for the measurement. */
+static void log_cesr(struct tcase *t)
+{
+	value(t, "cesr", "0x%08x", p5_shadow());
+}
 
 static void test_measure(struct tcase *t)
 {
 	static const enum sem sems[] = { SEM_INSTRUCTIONS, SEM_LOADS };
 	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
-	const struct bench *b = bench_find("call-ret");
-	struct measure_cfg cfg = { 3, 4, 10, 200 };
-	struct counter_source src;
-	struct measure_result res;
-	struct pmu_source ps;
-	char name[64];
-	int64_t want;
 
-	if (!d || !check(t, b != NULL, "no call-ret benchmark") ||
-	    !check(t, d->init(&ps.err) == 0, "init: %s", ps.err.msg) ||
-	    !check(t, pmu_source_init(&src, &ps, d, sems, 2, PMU_CPL3) == 0,
-		   "source: %s", ps.err.msg) ||
-	    !check(t, measure(b, &cfg, &src, &res) == 0, "measure: %s (%s)",
-		   res.error, ps.err.msg))
-		return;
-	value(t, "backend", "%s", backend_current()->name);
-	value(t, "bench", "call-ret cpl=3 n=%llu,%llu reps=%u",
-	      (unsigned long long)cfg.n_small, (unsigned long long)cfg.n_large,
-	      res.reps);
-	value(t, "cesr", "0x%08x", p5_shadow());
-	for (unsigned k = 0; k < 2; k++) {
-		want = b->expect(sems[k], cfg.n_large) -
-		       b->expect(sems[k], cfg.n_small);
-		d->config_name(&ps.cfg[k], name, sizeof(name));
-		value(t, src.value_names[k], "CTR%u %s delta min=%llu "
-		      "median=%llu formulas=%lld", ps.ctr[k], name,
-		      (unsigned long long)res.delta_min[k],
-		      (unsigned long long)res.delta_median[k], (long long)want);
-		check(t, res.delta_min[k] == (uint64_t)want, "%s: delta %llu,"
-		      " formulas give %lld", src.value_names[k],
-		      (unsigned long long)res.delta_min[k], (long long)want);
-		check(t, res.negative[k] == 0, "%s went backwards",
-		      src.value_names[k]);
-	}
+	if (d)
+		pmu_measure_two_size(t, d, "call-ret", sems, 2, "CTR",
+				     log_cesr);
 }
 
 TEST(p5_measure, "p5/measure-two-size",
