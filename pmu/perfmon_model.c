@@ -183,6 +183,13 @@ static int fixed_index(uint32_t msr, unsigned *i)
 	return 1;
 }
 
+/* v1 has none of the v2+ registers (FIXED_CTR_CTRL .. GLOBAL_INUSE). */
+static int v1_absent(uint32_t msr)
+{
+	return msr >= MSR_IA32_FIXED_CTR_CTRL &&
+	       msr <= MSR_IA32_PERF_GLOBAL_INUSE ? VEC_GP : BE_NOT_MODELLED;
+}
+
 static uint64_t debugctl_valid(void)
 {
 	return DEBUGCTL_LBR | DEBUGCTL_BTF |
@@ -221,9 +228,7 @@ static int pm_rdmsr(uint32_t msr, uint64_t *v)
 		return 0;
 	}
 	if (m.c->version < 2)
-		return msr >= MSR_IA32_FIXED_CTR_CTRL &&
-		       msr <= MSR_IA32_PERF_GLOBAL_INUSE ? VEC_GP :
-		       BE_NOT_MODELLED;
+		return v1_absent(msr);
 	r = global_rd(msr, v);
 	return r == 1 ? BE_NOT_MODELLED : r;
 }
@@ -274,9 +279,7 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 		return 0;
 	}
 	if (m.c->version < 2)
-		return msr >= MSR_IA32_FIXED_CTR_CTRL &&
-		       msr <= MSR_IA32_PERF_GLOBAL_INUSE ? VEC_GP :
-		       BE_NOT_MODELLED;
+		return v1_absent(msr);
 	r = global_wr(msr, v);
 	return r == 1 ? BE_NOT_MODELLED : r;
 }
