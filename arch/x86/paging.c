@@ -37,3 +37,16 @@ int paging_lookup(uint64_t cr3, uint64_t va, struct paging_leaf *out)
 	}
 	return -1;
 }
+
+int paging_range_writable(uint64_t va, uint64_t len)
+{
+	uint64_t cr3 = read_cr3(), end = va + len, page;
+	struct paging_leaf leaf;
+
+	if (!len || end < va)
+		return 0;
+	for (page = va & ~0xfffull; page < end; page += 0x1000)
+		if (paging_lookup(cr3, page, &leaf) || !leaf.writable)
+			return 0;
+	return 1;
+}

@@ -36,5 +36,8 @@ struct paging_leaf {
 /* Walks the tables at cr3 (bits 51:12) for va.  Returns 0 with *out
  * filled, or -1 when va is not mapped (or paging is 5-level). */
 int paging_lookup(uint64_t cr3, uint64_t va, struct paging_leaf *out);
+/* 1 when every byte of [va, va + len) is mapped writable by the live
+ * tables (CR3), 0 otherwise (len 0 and wrap-around included). */
+int paging_range_writable(uint64_t va, uint64_t len);
 
 #endif
