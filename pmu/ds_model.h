@@ -37,6 +37,10 @@ void *ds_model_area(const struct ds_layout **l);
 uint64_t ds_model_pebs_enable(void);
 uint64_t ds_model_pebs_cfg(void);
 
+/* Is step e a branch BTS and the LBRs record: a taken near branch
+ * (SEM_TAKEN) or a far transfer (SEM_FAR), retired. */
+int ds_model_branch(const struct insn_event *e);
+
 /* BTS (pmu/bts_model.c): one traced step with IA32_DEBUGCTL = debugctl.
  * A taken branch with TR and BTS set, at a CPL BTS_OFF_* leaves on, gets
  * a record {from the branch's RIP, to its target, flags 0}.  BTINT clear:
@@ -69,7 +73,7 @@ int pebs_model_assist(const struct pebs_assist *a, uint64_t *gp_reload,
 /* The LBR stack the adaptive LBR group copies (pmu/pebs_model.c): each
  * taken branch of a step while IA32_DEBUGCTL.LBR (bit 0) is set is pushed
  * (from, to); pebs_model_lbr(k) is the k-th most recent (k = 0 newest),
- * {0, 0} past what was recorded.  Reset clears it. */
+ * {0, 0} past what was recorded.  A NULL e clears the stack (reset). */
 #define LBR_MODEL_DEPTH 32
 void pebs_model_lbr_step(const struct insn_event *e, uint64_t debugctl);
 void pebs_model_lbr(unsigned k, uint64_t *from, uint64_t *to);

@@ -161,6 +161,10 @@ uint64_t perfmon_global_counters(const struct perfmon_caps *c);
 uint64_t perfmon_status_bits(const struct perfmon_caps *c);
 /* The PEBS record format of IA32_PERF_CAPABILITIES[11:8] (0 without). */
 unsigned perfmon_pebs_format(const struct perfmon_caps *c);
+/* Extended PEBS with adaptive records (PERF_CAPABILITIES bit 14 with
+ * format 4 or later): PEBS on every counter, the Adaptive_Record bits
+ * (PerfEvtSel bit 34, FIXED_CTR_CTRL bit 32 + 4i; pmu/pebs.h). */
+int perfmon_pebs_baseline(const struct perfmon_caps *c);
 /* Full-width writes through IA32_A_PMCx (PERF_CAPABILITIES bit 13). */
 int perfmon_full_width(const struct perfmon_caps *c);
 

@@ -3,6 +3,7 @@
  * rules that follow from it.  Pure logic: host-tested.  The capability
  * table itself is pmu/perfmon_table.c. */
 #include "perfmon.h"
+#include "pebs.h"
 #include "../lib/fmt.h"
 
 void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
@@ -80,6 +81,8 @@ uint64_t perfmon_evtsel_valid(const struct perfmon_caps *c)
 
 	if (!perfmon_any_allowed(c))
 		v &= ~EVTSEL_ANY;
+	if (perfmon_pebs_baseline(c))
+		v |= EVTSEL_ADAPTIVE;
 	return v;
 }
 
@@ -91,7 +94,9 @@ uint64_t perfmon_fixed_ctrl_valid(const struct perfmon_caps *c)
 
 	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
 		if (perfmon_fixed_exists(c, i))
-			v |= (uint64_t)field << (FIXED_CTRL_BITS * i);
+			v |= (uint64_t)field << (FIXED_CTRL_BITS * i) |
+			     (perfmon_pebs_baseline(c) ? 1ull <<
+			      (FIXED_CTRL_ADAPTIVE_SHIFT + 4 * i) : 0);
 	return v;
 }
 
@@ -117,6 +122,13 @@ unsigned perfmon_pebs_format(const struct perfmon_caps *c)
 	return c->has_perf_caps ?
 	       (unsigned)((c->perf_caps & PERF_CAP_PEBS_FMT_MASK) >>
 			  PERF_CAP_PEBS_FMT_SHIFT) : 0;
+}
+
+int perfmon_pebs_baseline(const struct perfmon_caps *c)
+{
+	return c->has_perf_caps && c->version >= 2 &&
+	       (c->perf_caps & PERF_CAP_PEBS_BASELINE) &&
+	       perfmon_pebs_format(c) >= 4;
 }
 
 int perfmon_full_width(const struct perfmon_caps *c)

@@ -60,6 +60,9 @@ int perfmon_pebs_disable(struct pmu_err *e);
  * unavailable, no DS area with a BTS buffer installed, other flag bits. */
 int perfmon_bts_enable(uint64_t flags, struct pmu_err *e);
 int perfmon_bts_disable(struct pmu_err *e);
+/* The DS set-up the last successful perfmon_ds_install() wrote, or NULL
+ * (none, or removed). */
+const struct perfmon_ds *perfmon_ds_installed(void);
 /* Forget the DS area (PEBS and BTS off, IA32_DS_AREA 0). */
 int perfmon_ds_remove(struct pmu_err *e);
 

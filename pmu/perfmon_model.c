@@ -50,9 +50,11 @@
  * that exist, or other high bits, is #GP(0) (Vol. 2B RDPMC).
  */
 #include "perfmon.h"
+#include "ds_model.h"
 #include "model.h"
 #include "backend.h"
 #include "sem.h"
+#include "../arch/x86/cpu.h"
 #include "../arch/x86/trap.h"
 
 #define DEBUGCTL_LBR (1ull << 0)
@@ -65,6 +67,10 @@ static struct {
 	struct evtsel_edge edge[PERFMON_MAX_GP];
 	uint64_t fixed_ctrl, global_ctrl, status, debugctl;
 	uint64_t gp_mask, fixed_mask;
+	uint64_t pebs_hit;		/* PEBS counters that overflowed in the
+					 * step (GLOBAL numbering) */
+	struct step_regs before;	/* the state the last step left */
+	int have_before;
 } m;
 
 static uint64_t bits_mask(unsigned bits)
@@ -77,6 +83,7 @@ static void pm_reset(void)
 	const struct perfmon_caps *c = perfmon_caps(0);
 
 	m = (typeof(m)){ .c = c };
+	ds_model_reset(c);
 	if (!c)
 		return;
 	m.gp_mask = bits_mask(c->gp_width);
@@ -192,7 +199,7 @@ static int v1_absent(uint32_t msr)
 
 static uint64_t debugctl_valid(void)
 {
-	return DEBUGCTL_LBR | DEBUGCTL_BTF |
+	return DEBUGCTL_LBR | DEBUGCTL_BTF | ds_model_debugctl_bits() |
 	       (m.c->version >= 2 ? DEBUGCTL_FREEZE_LBRS_ON_PMI |
 				    DEBUGCTL_FREEZE_PERFMON_ON_PMI : 0);
 }
@@ -204,6 +211,9 @@ static int pm_rdmsr(uint32_t msr, uint64_t *v)
 
 	if (!m.c)
 		return BE_NOT_MODELLED;
+	r = ds_model_rdmsr(msr, v);
+	if (r != 1)
+		return r;
 	if (is_gp(msr, MSR_IA32_PERFEVTSEL(0), &n)) {
 		*v = m.evtsel[n];
 		return n < m.c->gp ? 0 : VEC_GP;
@@ -249,6 +259,9 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 
 	if (!m.c)
 		return BE_NOT_MODELLED;
+	r = ds_model_wrmsr(msr, v);
+	if (r != 1)
+		return r;
 	if (is_gp(msr, MSR_IA32_PERFEVTSEL(0), &n))
 		return evtsel_wr(n, v);
 	if (is_gp(msr, MSR_IA32_PMC(0), &n)) {
@@ -323,11 +336,36 @@ static int add(uint64_t *ctr, uint64_t inc, uint64_t mask)
 	return inc && (inc > mask - before);
 }
 
+/* What an event select / unit mask counts: an architectural event, or a
+ * precise event of this PMU's PEBS format (pmu/pebs.h); 0: nothing the
+ * trace sees. */
+static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
+{
+	const struct perfmon_event *ev = perfmon_event_for(s->event, s->umask);
+	const struct pebs_event *pe = 0;
+
+	if (ds_model_has_pebs())
+		pe = pebs_event_for(perfmon_pebs_format(m.c), s->event,
+				    s->umask);
+	if (data)
+		*data = pe ? pe->data : PEBS_DATA_NONE;
+	return ev ? ev->sem : pe ? pe->sem : 0;
+}
+
+/* A counter (GLOBAL numbering) wrapped: its status bit; a PEBS counter
+ * also waits for the step's assist. */
+static void overflowed(unsigned bit)
+{
+	if (m.c->version >= 2)
+		m.status |= 1ull << bit;
+	if (ds_model_pebs_enable() >> bit & 1)
+		m.pebs_hit |= 1ull << bit;
+}
+
 /* One GP counter over a step; returns 1 when it asks for a PMI. */
 static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 {
 	struct evtsel s = evtsel_decode(m.evtsel[n]);
-	const struct perfmon_event *ev = perfmon_event_for(s.event, s.umask);
 	int at = e->cpl ? s.usr : s.os;
 	uint64_t inc;
 
@@ -337,11 +375,13 @@ static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 		evtsel_idle(&m.edge[n]);
 		return 0;
 	}
-	inc = evtsel_cycles(&s, &m.edge[n], ev ? sem_once_mask(ev->sem, e) : 0,
+	inc = evtsel_cycles(&s, &m.edge[n], sem_once_mask(event_sem(&s, 0), e),
 			    1 + (uint64_t)e->more);
 	if (!add(&m.pmc[n], inc, m.gp_mask))
 		return 0;
-	if (m.c->version >= 2)
+	if (!sibling)
+		overflowed(n);
+	else if (m.c->version >= 2)
 		m.status |= 1ull << n;
 	return s.intr;
 }
@@ -360,7 +400,10 @@ static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
 	inc = sem_step_mask(ev->sem, e);
 	if (!add(&m.fixed[i], inc, m.fixed_mask))
 		return 0;
-	m.status |= 1ull << (GLOBAL_FIXED_SHIFT + i);
+	if (!sibling)
+		overflowed(GLOBAL_FIXED_SHIFT + i);
+	else
+		m.status |= 1ull << (GLOBAL_FIXED_SHIFT + i);
 	return !!(f & FIXED_CTRL_PMI);
 }
 
@@ -378,6 +421,87 @@ static void pmi(void)
 	model_raise_pmi(1);
 }
 
+/* The Adaptive_Record bits of the counters in mask. */
+static uint64_t adaptive_of(uint64_t mask)
+{
+	uint64_t v = 0;
+
+	for (unsigned n = 0; n < m.c->gp; n++)
+		if ((mask >> n & 1) && (m.evtsel[n] & EVTSEL_ADAPTIVE))
+			v |= 1ull << n;
+	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
+		if ((mask >> (GLOBAL_FIXED_SHIFT + i) & 1) &&
+		    (m.fixed_ctrl >> (FIXED_CTRL_ADAPTIVE_SHIFT + 4 * i) & 1))
+			v |= 1ull << (GLOBAL_FIXED_SHIFT + i);
+	return v;
+}
+
+/* The data address kind of the lowest GP counter in mask. */
+static enum pebs_data data_of(uint64_t mask)
+{
+	enum pebs_data data = PEBS_DATA_NONE;
+
+	for (unsigned n = 0; n < m.c->gp; n++)
+		if (mask >> n & 1) {
+			struct evtsel s = evtsel_decode(m.evtsel[n]);
+
+			(void)event_sem(&s, &data);
+			break;
+		}
+	return data;
+}
+
+/* The PEBS assist of the step (pmu/pebs_model.c writes the record): the
+ * counters reload from the DS area, their overflow is consumed; 1 when
+ * the buffer reached its threshold. */
+static int pebs_assist(const struct insn_event *e)
+{
+	struct pebs_assist a = {
+		.e = e,
+		.before = m.have_before && m.before.rip == e->rip ?
+			  &m.before : 0,
+		.applicable = m.pebs_hit,
+		.status = m.status,
+		.adaptive = adaptive_of(m.pebs_hit),
+		.data = data_of(m.pebs_hit),
+		.tsc = rdtsc(),
+	};
+	int full = pebs_model_assist(&a, m.pmc, m.fixed);
+
+	for (unsigned n = 0; n < m.c->gp; n++)
+		m.pmc[n] &= m.gp_mask;
+	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
+		m.fixed[i] &= m.fixed_mask;
+	m.status &= ~m.pebs_hit;
+	m.pebs_hit = 0;
+	return full;
+}
+
+/* A DS buffer reached its interrupt threshold: OvfBuffer (v2+). */
+static int buffer_pmi(void)
+{
+	if (m.c->version >= 2)
+		m.status |= GLOBAL_STATUS_OVF_BUF;
+	return 1;
+}
+
+/* This thread's step: LBRs, BTS, the PEBS assist. */
+static int ds_step(const struct insn_event *e)
+{
+	int want_pmi = 0;
+
+	pebs_model_lbr_step(e, m.debugctl);
+	if (bts_model_step(e, m.debugctl))
+		want_pmi |= buffer_pmi();
+	if (m.pebs_hit && pebs_assist(e))
+		want_pmi |= buffer_pmi();
+	if (e->after) {
+		m.before = *e->after;
+		m.have_before = 1;
+	}
+	return want_pmi;
+}
+
 static void pm_event(const struct insn_event *e)
 {
 	int sibling = model_on_sibling(), want_pmi = 0;
@@ -388,6 +512,8 @@ static void pm_event(const struct insn_event *e)
 		want_pmi |= gp_step(n, e, sibling);
 	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
 		want_pmi |= fixed_step(i, e, sibling);
+	if (!sibling)
+		want_pmi |= ds_step(e);
 	if (want_pmi && !sibling)
 		pmi();
 }
