@@ -20,6 +20,8 @@ static const struct {
 	{ "p6/", PMU_P6 },
 	{ "netburst/", PMU_NETBURST },
 	{ "perfmon/", PMU_ARCH },
+	{ "bts/", PMU_ARCH },		/* the DS area: arch perfmon's */
+	{ "pebs/", PMU_ARCH },
 };
 
 static int has_prefix(const char *s, const char *prefix)

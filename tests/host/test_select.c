@@ -166,12 +166,20 @@ static const struct kind_case kinds[] = {
 	{ "perfmon/fixed-0", PMU_P6, "perfmon/fixed-0", 0, 1 },
 	{ "netburst/cascade-14-16", PMU_NETBURST, "*", 1, 1 },
 	{ "netburst/cascade-14-16", PMU_UNSUPPORTED, "*", 0, 0 },
+	/* BTS and PEBS: the DS area of architectural perfmon */
+	{ "bts/circular-wrap", PMU_ARCH, "*", 1, 1 },
+	{ "bts/circular-wrap", PMU_P6, "*", 0, 0 },
+	{ "bts/circular-wrap", PMU_P6, "bts/*", 0, 1 },
+	{ "pebs/record-format", PMU_ARCH, "*", 1, 1 },
+	{ "pebs/record-format", PMU_NETBURST, "*", 0, 0 },
+	{ "pebs/record-format", PMU_P5, "pebs/record-format", 0, 1 },
 	/* other groups apply everywhere */
 	{ "detect/cpuid", PMU_NONE, "*", 1, 1 },
 	{ "apic/state", PMU_UNSUPPORTED, "*", 1, 1 },
 	/* a prefix of a group name is not the group */
 	{ "p50/x", PMU_ARCH, "*", 1, 1 },
 	{ "perfmonx/y", PMU_P5, "*", 1, 1 },
+	{ "btsx/y", PMU_P6, "*", 1, 1 },
 };
 
 static void test_kinds(void **state)
