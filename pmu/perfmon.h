@@ -161,6 +161,10 @@ uint64_t perfmon_global_counters(const struct perfmon_caps *c);
 uint64_t perfmon_status_bits(const struct perfmon_caps *c);
 /* The PEBS record format of IA32_PERF_CAPABILITIES[11:8] (0 without). */
 unsigned perfmon_pebs_format(const struct perfmon_caps *c);
+/* IA32_PERF_CAPABILITIES[6] PEBS_TRAP: 1 when a PEBS record is written
+ * after the sampled instruction retired (trap-like: RIP is the next
+ * instruction's, the registers the state after it), 0 without the MSR. */
+int perfmon_pebs_trap(const struct perfmon_caps *c);
 /* Full-width writes through IA32_A_PMCx (PERF_CAPABILITIES bit 13). */
 int perfmon_full_width(const struct perfmon_caps *c);
 

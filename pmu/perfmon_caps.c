@@ -119,6 +119,11 @@ unsigned perfmon_pebs_format(const struct perfmon_caps *c)
 			  PERF_CAP_PEBS_FMT_SHIFT) : 0;
 }
 
+int perfmon_pebs_trap(const struct perfmon_caps *c)
+{
+	return c->has_perf_caps && (c->perf_caps & PERF_CAP_PEBS_TRAP);
+}
+
 int perfmon_full_width(const struct perfmon_caps *c)
 {
 	return c->has_perf_caps && (c->perf_caps & PERF_CAP_FW_WRITE);
