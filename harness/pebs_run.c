@@ -184,6 +184,7 @@ static int install(struct tcase *t, const struct perfmon_caps *c,
 		   r->record_size))
 		return 0;
 	r->buf = buf;
+	r->area = ds_area;
 	base = r->base = (uintptr_t)buf;
 	s.pebs = (struct ds_buffer){ base, base,
 		base + (uint64_t)r->capacity * r->record_size,

@@ -62,6 +62,7 @@ struct pebs_run {
 	const uint64_t *xmm;	/* loaded into XMM0-15 before (or NULL) */
 	/* results */
 	unsigned record_size;	/* the driver's, for the buffer */
+	const uint8_t *area;	/* the DS save area it installed */
 	uint8_t *buf;
 	uint64_t base, index;	/* the PEBS base and index after the run */
 	struct pebs_step exp[PEBS_RUN_MAX];
