@@ -133,7 +133,7 @@ static void write_cpu_header(const struct cpu_info *ci)
 
 static void write_pmu_header(const struct cpu_info *ci)
 {
-	char line[400];
+	char line[TAP_LINE_MAX];
 
 	pmu_describe(ci, line, sizeof(line));
 	tap_comment(&tap, "pmu: %s", line);

@@ -58,7 +58,8 @@ void pmu_describe(const struct cpu_info *ci, char *buf, unsigned size)
 {
 	const struct pmu_driver *d = pmu_driver_for(ci->pmu);
 	const struct pmu_probe *p = &ci->probe;
-	char fields[200], probe[160] = "none";
+	/* fields: the arch-perfmon line of a v5 row is about 230 bytes */
+	char fields[320], probe[160] = "none";
 
 	if (d && d->describe)
 		d->describe(ci, fields, sizeof(fields));

@@ -102,6 +102,10 @@ struct ds_check_in {
 	int (*mapped)(uint64_t addr, uint64_t len, void *ctx);
 	void *ctx;
 };
+/* In ds_check(): bts_record 0 stands for the layout's BTS record
+ * (l->bts_record); a PEBS buffer in use with pebs_record 0 is refused;
+ * mapped NULL skips the mapped-and-writable rule (host tests, or a caller
+ * that checked the pages itself). */
 
 /*
  * The rules, for each buffer in use (SDM §17.4.9.2, §17.4.9.3, and what

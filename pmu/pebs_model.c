@@ -218,7 +218,7 @@ int pebs_model_assist(const struct pebs_assist *a, uint64_t *gp_reload,
 	if (!area || !c)
 		return 0;
 	fmt = perfmon_pebs_format(c);
-	trap = !!(c->perf_caps & PERF_CAP_PEBS_TRAP);
+	trap = perfmon_pebs_trap(c);
 	size = pebs_record_size(fmt, ds_model_pebs_cfg(), a->adaptive != 0);
 	index = ds_get(area, l, DS_PEBS_INDEX);
 	max = ds_get(area, l, DS_PEBS_MAX);

@@ -165,6 +165,10 @@ unsigned perfmon_pebs_format(const struct perfmon_caps *c);
  * format 4 or later): PEBS on every counter, the Adaptive_Record bits
  * (PerfEvtSel bit 34, FIXED_CTR_CTRL bit 32 + 4i; pmu/pebs.h). */
 int perfmon_pebs_baseline(const struct perfmon_caps *c);
+/* IA32_PERF_CAPABILITIES[6] PEBS_TRAP: 1 when a PEBS record is written
+ * after the sampled instruction retired (trap-like: RIP is the next
+ * instruction's, the registers the state after it), 0 without the MSR. */
+int perfmon_pebs_trap(const struct perfmon_caps *c);
 /* Full-width writes through IA32_A_PMCx (PERF_CAPABILITIES bit 13). */
 int perfmon_full_width(const struct perfmon_caps *c);
 

@@ -131,6 +131,11 @@ int perfmon_pebs_baseline(const struct perfmon_caps *c)
 	       perfmon_pebs_format(c) >= 4;
 }
 
+int perfmon_pebs_trap(const struct perfmon_caps *c)
+{
+	return c->has_perf_caps && (c->perf_caps & PERF_CAP_PEBS_TRAP);
+}
+
 int perfmon_full_width(const struct perfmon_caps *c)
 {
 	return c->has_perf_caps && (c->perf_caps & PERF_CAP_FW_WRITE);

@@ -48,6 +48,18 @@
  *
  * RDPMC: ECX[30] selects the fixed counters; an index past the counters
  * that exist, or other high bits, is #GP(0) (Vol. 2B RDPMC).
+ *
+ * The DS save area (pmu/ds_model.h, docs/pebs.md): IA32_DS_AREA,
+ * IA32_PEBS_ENABLE, MSR_PEBS_DATA_CFG, MSR_PEBS_LD_LAT and
+ * IA32_MISC_ENABLE's BTS/PEBS bits are ds_model.c's; IA32_DEBUGCTL takes
+ * TR, BTS, BTINT and BTS_OFF_* there.  Per step of this thread: the LBR
+ * stack and BTS see taken branches; a PEBS counter (IA32_PEBS_ENABLE)
+ * that wraps sets its status bit, and after the counters the step's
+ * PEBS assist writes one record for all of them (pmu/pebs_model.c),
+ * consumes their status bits and reloads them from the DS reset slots;
+ * the precise events of pmu/pebs.h count what their table says.  A DS
+ * buffer reaching its threshold sets GLOBAL_STATUS bit 62 (v2+) and
+ * raises the PMI.  The sibling's steps take no part in any of it.
  */
 #include "perfmon.h"
 #include "ds_model.h"

@@ -24,7 +24,9 @@
  *     dump of this MSR was found for any row, so every value is DERIVED
  *     field by field (SDM + Linux arch/x86/events/intel/ds.c, which
  *     names PEBS format 0 Core 2, 1 Nehalem, 2 Haswell, 3 Skylake, 4 Ice
- *     Lake) and the cite says which fields are assumed.
+ *     Lake) and the cite says which fields are assumed (SapphireRapids'
+ *     PEBS trap and baseline bits were seen in a Linux boot message;
+ *     its row says where).
  * "confirmed" in a cite means the CPUID values were read from at least
  * one dump of a part with that family/model; "derived" and "assumed" say
  * what they say.
@@ -208,7 +210,9 @@ const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * sunny-cove/intel-xeon-gold-6330-cpu.test.xz, are stored as Git
 	 * LFS pointers), so the row is assumed equal to the client's.
 	 * QEMU 7.2's Icelake-Server model reports family 6 model 134 (86H,
-	 * a Tremont signature), not 6AH, so it never selects this row. */
+	 * a Tremont signature), not 6AH, so it never selects this row; the
+	 * boot table reaches it with a spoofed qemu64 signature 606A6H (the
+	 * production ICX stepping). */
 	ROW(6, 0x6a, "Icelake-Server", 0x08300805, 0, 0xf, 0x8604, 0xf4c5, 1,
 	    "assumed: CPUID and PERF_CAPABILITIES as Icelake-Client (same "
 	    "Sunny Cove core; SDM Ice Lake microarchitecture section: v5, 8 "
@@ -219,16 +223,34 @@ const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * bits, architectural LBRs (CPUID.07H:EDX[19]; LBR_FMT then reads
 	 * 111111B), adaptive PEBS with baseline, perf metrics.  CPUID: Bochs
 	 * sapphire_rapids (w9-3475X, 806F8): 08300805 0 0000000F 8604, PDCM
-	 * set; no raw dump seen.  PEBS_FMT assumed 4: Linux ds.c treats
-	 * format 5 (32 GP + 16 fixed counter-reset slots in the DS area)
-	 * like 4, and the commit adding it does not name the parts that
-	 * report it. */
+	 * set; no raw dump seen.
+	 * PEBS_FMT 4, derived (no dump of the MSR was found): format 5
+	 * differs from 4 only in the DS counter-reset area, 32 GP + 16
+	 * fixed slots instead of 8 + 4 (Linux commit 2145e77fecfb
+	 * "perf/x86/intel: Enable PEBS format 5", K. Liang, Feb 2022, v5.18,
+	 * which names no part), and SPR's 8 GP + 4 fixed fit format 4.
+	 * Linux enables EPT-friendly PEBS for SPR by model and for "the
+	 * future platforms with PEBS format 5" by format (commit "perf/x86/
+	 * intel: Expose EPT-friendly PEBS for SPR and future models",
+	 * L. Xu, suggested by K. Liang, lkml 20220922051929.89484-1-
+	 * likexu@tencent.com): the SPR line would be needless if SPR
+	 * reported 5.  Boot logs do not settle it: Linux printed "PEBS fmt4"
+	 * for formats 4 AND 5 until "perf/x86/intel: Support PEBS counters
+	 * snapshotting" (K. Liang, 2024) made it "fmt%d"; a 6.10 KVM guest
+	 * on a Xeon Gold 6438Y+ (806F8) printed "PEBS fmt4+-baseline" (KVM
+	 * passes the host's PEBS bits, vmx_get_perf_capabilities()), which
+	 * confirms the trap ('+') and baseline bits only.  The first parts
+	 * seen printing fmt5/fmt6 under the newer message are Arrow Lake
+	 * (06_C5H with 10 GP counters, 06_C6H). */
 	ROW(6, 0x8f, "SapphireRapids", 0x08300805, 0, 0xf, 0x8604, 0xf4ff, 1,
 	    "CPUID from Bochs cpudb sapphire_rapids (w9-3475X 806F8): v5, 8 "
-	    "GP x 48, 4 fixed x 48, ECX 0FH, EDX[15], EBX 0, PDCM=1; derived: "
-	    "LBR_FMT 3FH (architectural LBR), baseline, perf metrics, SMM "
-	    "freeze, full-width; assumed: PEBS fmt 4 (may be 5), bit 16 "
-	    "clear"),
+	    "GP x 48, 4 fixed x 48, ECX 0FH, EDX[15], EBX 0, PDCM=1; seen: "
+	    "PEBS trap + baseline (Linux 6.10 KVM guest on Xeon Gold 6438Y+ "
+	    "806F8: \"PEBS fmt4+-baseline\", which 6.10 prints for fmt 4 "
+	    "and 5); derived: PEBS fmt 4 (8 GP + 4 fixed reset slots; Linux "
+	    "enables fmt-5 features for SPR by model), LBR_FMT 3FH "
+	    "(architectural LBR), perf metrics, SMM freeze, full-width; "
+	    "assumed: bit 16 clear"),
 };
 
 const unsigned perfmon_caps_table_len =

@@ -45,3 +45,5 @@ xmm_load_all:
 	movdqu 224(%rdi), %xmm14
 	movdqu 240(%rdi), %xmm15
 	ret
+
+	.section .note.GNU-stack, "", @progbits

@@ -391,25 +391,28 @@ static void test_status_bits(void **state)
 
 static void test_perf_caps(void **state)
 {
-	/* { has the MSR, its value, PEBS format, full-width writes } */
+	/* { has the MSR, its value, PEBS format, PEBS trap, full-width
+	 *   writes } */
 	static const struct {
 		int has;
 		uint64_t v;
 		unsigned fmt;
-		int fw;
+		int trap, fw;
 	} cases[] = {
-		{ 0, 0x33c5, 0, 0 },	/* no PDCM: the value means nothing */
-		{ 1, 0x0, 0, 0 },
-		{ 1, 0xc1, 0, 0 },	/* Core 2 */
-		{ 1, 0x11c3, 1, 0 },	/* Nehalem */
-		{ 1, 0x31c3, 1, 1 },	/* Sandy Bridge */
-		{ 1, 0x32c4, 2, 1 },	/* Haswell */
-		{ 1, 0x33c5, 3, 1 },	/* Skylake */
-		{ 1, 0xf4c5, 4, 1 },	/* Ice Lake */
-		{ 1, 0xf5ff, 5, 1 },
-		{ 1, 0xf00, 15, 0 },
-		{ 1, 1ull << 13, 0, 1 },
-		{ 1, ~(1ull << 13), 15, 0 },
+		{ 0, 0x33c5, 0, 0, 0 },	/* no PDCM: the value means nothing */
+		{ 1, 0x0, 0, 0, 0 },
+		{ 1, 0xc1, 0, 1, 0 },	/* Core 2 */
+		{ 1, 0x11c3, 1, 1, 0 },	/* Nehalem */
+		{ 1, 0x31c3, 1, 1, 1 },	/* Sandy Bridge */
+		{ 1, 0x32c4, 2, 1, 1 },	/* Haswell */
+		{ 1, 0x33c5, 3, 1, 1 },	/* Skylake */
+		{ 1, 0xf4c5, 4, 1, 1 },	/* Ice Lake */
+		{ 1, 0xf5ff, 5, 1, 1 },
+		{ 1, 0xf00, 15, 0, 0 },
+		{ 1, 1ull << 6, 0, 1, 0 },	/* the trap bit alone */
+		{ 1, 0xf4bf, 4, 0, 1 },		/* all but the trap bit */
+		{ 1, 1ull << 13, 0, 0, 1 },
+		{ 1, ~(1ull << 13), 15, 1, 0 },
 	};
 
 	(void)state;
@@ -419,6 +422,7 @@ static void test_perf_caps(void **state)
 		c.has_perf_caps = cases[i].has;
 		c.perf_caps = cases[i].v;
 		assert_int_equal(perfmon_pebs_format(&c), cases[i].fmt);
+		assert_int_equal(perfmon_pebs_trap(&c), cases[i].trap);
 		assert_int_equal(perfmon_full_width(&c), cases[i].fw);
 	}
 }
@@ -554,7 +558,7 @@ static void test_table_known_rows(void **state)
 		{ 0x55, 4, 4, 48, 0x7, 0x00, 1, 1, 3 },	/* Cascade Lake */
 		{ 0x7e, 5, 8, 48, 0xf, 0x00, 0, 1, 4 },	/* Ice Lake */
 		{ 0x6a, 5, 8, 48, 0xf, 0x00, 0, 1, 4 },
-		{ 0x8f, 5, 8, 48, 0xf, 0x00, 0, 1, 4 },	/* SPR */
+		{ 0x8f, 5, 8, 48, 0xf, 0x00, 0, 1, 4 },	/* SPR: fmt 4, not 5 */
 	};
 
 	(void)state;

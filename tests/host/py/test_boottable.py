@@ -33,6 +33,7 @@ class RealTable(unittest.TestCase):
                                  "p6-pentium-m", "netburst-f15m2",
                                  "netburst-f15m4", "conroe", "nehalem",
                                  "nehalem-ht", "skylake", "yonah",
+                                 "haswell", "icelake", "sapphire-rapids",
                                  "amd-epyc",
                                  "com4-16550",
                                  "exit-shutdown", "selftest"])
@@ -60,6 +61,17 @@ class RealTable(unittest.TestCase):
         self.assertTrue(by["exit-shutdown"].vga)
         self.assertEqual(by["exit-shutdown"].verdict, "shutdown")
         self.assertEqual(by["selftest"].verdict, "fail")
+        # one boot per PEBS record format the rows have, each checking
+        # the format, the trap bit and the DS layout of the pmu line
+        formats = {"conroe": 0, "nehalem": 1, "haswell": 2, "skylake": 3,
+                   "icelake": 4, "sapphire-rapids": 4}
+        for name, fmt in formats.items():
+            pmu = by[name].expect_pmu
+            self.assertEqual(pmu["pebs_format"], fmt, name)
+            self.assertEqual(pmu["pebs_trap"], 1, name)
+            self.assertEqual(pmu["ds"], 64, name)
+        for name in ("icelake", "sapphire-rapids"):
+            self.assertTrue(by[name].cpu.startswith("qemu64,"), name)
 
 
 class Validation(unittest.TestCase):

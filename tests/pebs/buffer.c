@@ -1,0 +1,142 @@
+/* pebs/buffer-*, pebs/threshold-*, pebs/reset-values: the buffer rules
+ * of SDM Vol. 3B §18.8.1.1 (seed of the PEBS facility for Core i7, the
+ * same on every format): the processor never writes past the PEBS
+ * absolute maximum and gives no signal when the buffer is full (records
+ * are dropped until software moves the index back); reaching the
+ * interrupt threshold raises a PMI with IA32_PERF_GLOBAL_STATUS bit 62
+ * (OvfBuffer); after each record the counter reloads from its DS reset
+ * value. */
+#include "pebs_test.h"
+
+#define OVF_BUF (1ull << 62)
+
+static int inst_run(struct tcase *t, struct pebs_run *r, unsigned *fmt,
+		    int *trap, unsigned capacity, unsigned thresh)
+{
+	struct sdm_event ev = { 0 };
+
+	if (!pebs_ready(t, fmt, trap))
+		return 0;
+	sdm_inst_event(*fmt, &ev);
+	*r = (struct pebs_run){ .bench = "counted-loop", .n = 20, .cpl = 3,
+		.n_ctr = 1, .capacity = capacity, .thresh = thresh };
+	r->ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
+		.sel = sdm_gp_sel(&ev, 1, 0), .period = 4, .reload = 4 };
+	return 1;
+}
+
+/* Buffer full: 3 slots, the run asks for many more records. */
+static void test_full(struct tcase *t)
+{
+	static struct pebs_run r;
+	unsigned fmt;
+	int trap;
+
+	if (!inst_run(t, &r, &fmt, &trap, 3, 3) || !pebs_run(t, &r))
+		return;
+	check(t, r.n_exp > r.capacity + 2, "the run asked for %u records: "
+	      "not enough to overflow %u slots", r.n_exp, r.capacity);
+	if (!pmu_on_model()) {
+		check(t, r.index == r.base + 3ull * r.record_size, "index "
+		      "+0x%llx: not parked at the maximum",
+		      (unsigned long long)(r.index - r.base));
+		return;
+	}
+	/* the 3 records are the first 3; the rest dropped, index at max */
+	pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+			   .trap = trap });
+	/* one PMI: the threshold (= maximum) at the 3rd record; the dropped
+	 * records signal nothing (LVTPC is masked after the first PMI, so
+	 * the status bit is what shows it: set once, by the threshold) */
+	check(t, r.pmis == 1, "%u PMIs; expected 1 (the threshold at the "
+	      "maximum), none for the dropped records", r.pmis);
+}
+
+TEST(pebs_full, "pebs/buffer-full-drops",
+     "a full PEBS buffer: index parked at the maximum, no more records",
+     test_full, 0);
+
+static void test_thresh(struct tcase *t)
+{
+	static struct pebs_run r;
+	unsigned fmt;
+	int trap;
+
+	if (!inst_run(t, &r, &fmt, &trap, 20, 2) || !pebs_run(t, &r))
+		return;
+	check(t, r.n_exp > 2, "%u records: the threshold is never reached",
+	      r.n_exp);
+	check(t, r.pmis == 1, "%u PMIs, expected exactly 1", r.pmis);
+	value(t, "status_in_pmi", "0x%llx",
+	      (unsigned long long)r.status_in_pmi);
+	value(t, "lvtpc_in_pmi", "0x%x", r.lvtpc_in_pmi);
+	check(t, !!(r.status_in_pmi & OVF_BUF), "GLOBAL_STATUS 0x%llx in the "
+	      "PMI: bit 62 (OvfBuffer) clear",
+	      (unsigned long long)r.status_in_pmi);
+	check(t, r.lvtpc_in_pmi & (1u << 16), "LVTPC 0x%x in the PMI: not "
+	      "masked on delivery", r.lvtpc_in_pmi);
+	check(t, !(r.status_in_pmi & 1), "GLOBAL_STATUS 0x%llx: the PEBS "
+	      "counter's own overflow bit is left set after its assist",
+	      (unsigned long long)r.status_in_pmi);
+	if (pmu_on_model())
+		pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+				   .trap = trap });
+}
+
+TEST(pebs_thresh, "pebs/threshold-pmi",
+     "the PEBS index reaching the threshold: one PMI, GLOBAL_STATUS.62",
+     test_thresh, 0);
+
+/* No PMI before the threshold: threshold at the last slot of a buffer
+ * the run does not fill. */
+static void test_no_pmi(struct tcase *t)
+{
+	static struct pebs_run r;
+	unsigned fmt;
+	int trap;
+
+	if (!inst_run(t, &r, &fmt, &trap, 24, 24) || !pebs_run(t, &r))
+		return;
+	check(t, r.n_exp < 24, "%u records reach the threshold", r.n_exp);
+	check(t, r.pmis == 0, "%u PMIs below the threshold", r.pmis);
+}
+
+TEST(pebs_nopmi, "pebs/threshold-not-reached",
+     "records below the threshold raise no PMI", test_no_pmi, 0);
+
+/* Reset values: the first record after `period` events, then one every
+ * `reload` events: the DS counter-reset slot, not the preset. */
+static void test_reset(struct tcase *t)
+{
+	static struct pebs_run r;
+	const struct perfmon_caps *c;
+	unsigned fmt;
+	int trap;
+	uint64_t top, left;
+
+	if (!inst_run(t, &r, &fmt, &trap, 24, 0))
+		return;
+	c = perfmon_caps(0);
+	r.ctr[0].period = 3;
+	r.ctr[0].reload = 11;
+	if (!pebs_run(t, &r))
+		return;
+	if (!pmu_on_model())
+		return;
+	pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+			   .trap = trap });
+	/* the counter after the run: reload - (events since the last
+	 * record) below the top */
+	top = (c->gp_width >= 64 ? ~0ull : (1ull << c->gp_width) - 1);
+	left = top - r.count_after[0] + 1;
+	value(t, "counter_after", "0x%llx", (unsigned long long)
+	      r.count_after[0]);
+	check(t, left >= 1 && left <= 11, "PMC0 0x%llx after the run: not "
+	      "within the DS reset distance 11 of the top",
+	      (unsigned long long)r.count_after[0]);
+	check(t, r.n_exp >= 2, "%u records", r.n_exp);
+}
+
+TEST(pebs_reset, "pebs/reset-values",
+     "after a record the counter reloads from its DS reset slot",
+     test_reset, 0);

@@ -1,0 +1,129 @@
+/* pebs_test: the PEBS facts the pebs/ tests check against, written out
+ * from the SDM (Vol. 3B, order no. 253669-060US: Table 18-23 "PEBS
+ * Record Format for Intel Core i7 Processor Family" and the Core 2
+ * record before it, Table 18-44 (Haswell), Table 18-55 (Skylake); the
+ * adaptive PEBS record groups of later editions) rather than taken from
+ * pmu/pebs_layout.c, so a wrong offset there fails here; and the steps
+ * every record test shares: build a run, check every field of every
+ * record against the trace. */
+#ifndef TESTS_PEBS_PEBS_TEST_H
+#define TESTS_PEBS_PEBS_TEST_H
+
+#include "../../harness/pebs_run.h"
+#include "../../harness/pmu_run.h"
+#include "../../pmu/backend.h"
+#include "../../pmu/perfmon.h"
+#include "../../pmu/sem.h"
+
+/* Formats 0-3, byte offsets (-1: absent) by field. */
+enum sdm_pebs { S_FLAGS, S_IP, S_AX, S_BX, S_CX, S_DX, S_SI, S_DI, S_BP,
+		S_SP, S_R8, S_STATUS = S_R8 + 8, S_DLA, S_DSE, S_LAT, S_EIP,
+		S_TSX, S_TSC, S_NR };
+
+static inline int sdm_pebs_offset(unsigned fmt, unsigned f)
+{
+	static const int first_fmt[S_NR] = {
+		[S_STATUS] = 1, [S_DLA] = 1, [S_DSE] = 1, [S_LAT] = 1,
+		[S_EIP] = 2, [S_TSX] = 2, [S_TSC] = 3,
+	};
+
+	if (fmt > 3 || (int)fmt < first_fmt[f])
+		return -1;
+	return (int)f * 8;	/* the fields follow each other in 8 bytes */
+}
+
+static inline unsigned sdm_pebs_size(unsigned fmt)
+{
+	static const unsigned size[4] = { 0x90, 0xb0, 0xc0, 0xc8 };
+
+	return fmt < 4 ? size[fmt] : 0;
+}
+
+/* The encoding number of the register a formats 0-3 field holds:
+ * RAX 0, RCX 1, RDX 2, RBX 3, RSP 4, RBP 5, RSI 6, RDI 7, R8-R15. */
+static inline int sdm_pebs_reg(unsigned f)
+{
+	static const int reg[S_R8] = { -1, -1, 0, 3, 1, 2, 6, 7, 5, 4 };
+
+	if (f < S_R8)
+		return reg[f];
+	return f < S_STATUS ? (int)(f - S_R8) + 8 : -1;
+}
+
+/* Adaptive groups, in record order, and their sizes. */
+#define SDM_BASIC 32u
+#define SDM_MEMINFO 32u
+#define SDM_GPRS 144u
+#define SDM_XMMS 256u
+#define SDM_LBR 24u
+
+/* The events the tests sample, per record format: the precise events of
+ * each generation's table (pmu/pebs.h cites them). */
+struct sdm_event {
+	uint8_t event, umask;
+	uint32_t sem;
+	int data;		/* 0 none, 1 load, 2 store address */
+};
+
+static inline int sdm_inst_event(unsigned fmt, struct sdm_event *ev)
+{
+	*ev = (struct sdm_event){ 0xc0, fmt >= 1 && fmt <= 3 ? 0x01 : 0x00,
+				  SEM_BIT(SEM_INSTRUCTIONS), 0 };
+	return 1;
+}
+
+static inline int sdm_branch_event(unsigned fmt, struct sdm_event *ev)
+{
+	if (fmt == 0)
+		return 0;
+	/* before format 4 the precise all-branches event is C4H/04H
+	 * (BR_INST_RETIRED.ALL_BRANCHES(_PEBS)); far transfers are among
+	 * the branches it counts */
+	*ev = (struct sdm_event){ 0xc4, fmt <= 3 ? 0x04 : 0x00,
+				  SEM_BIT(SEM_BRANCHES) | SEM_BIT(SEM_FAR),
+				  0 };
+	return 1;
+}
+
+static inline int sdm_mem_event(unsigned fmt, int store,
+				struct sdm_event *ev)
+{
+	if (fmt == 0)
+		return 0;
+	if (fmt == 1)
+		*ev = (struct sdm_event){ 0x0b, store ? 0x02 : 0x01,
+			SEM_BIT(store ? SEM_STORES : SEM_LOADS), 0 };
+	else
+		*ev = (struct sdm_event){ 0xd0, store ? 0x82 : 0x81,
+			SEM_BIT(store ? SEM_STORES : SEM_LOADS),
+			store ? 2 : 1 };
+	return 1;
+}
+
+static inline uint64_t sdm_gp_sel(const struct sdm_event *ev, int usr,
+				  int os)
+{
+	return ev->event | (uint64_t)ev->umask << 8 |
+	       (usr ? 1ull << 16 : 0) | (os ? 1ull << 17 : 0);
+}
+
+/* The PMU, format and trap bit; NULL (SKIP) without PEBS. */
+const struct perfmon_caps *pebs_ready(struct tcase *t, unsigned *fmt,
+				      int *trap);
+
+/* What a check of records needs to know beyond the run. */
+struct pebs_want {
+	unsigned fmt;
+	int trap;
+	int data;		/* 0 none, 1 load, 2 store: the sampled
+				 * event's data address */
+	uint64_t status_extra;	/* bits GLOBAL_STATUS also holds */
+};
+
+/* Checks the number of records and the index, then every field of every
+ * record against the trace (the model: exactly; hardware: count and IP
+ * range, the tolerances said in the log). */
+void pebs_check_records(struct tcase *t, const struct pebs_run *r,
+			const struct pebs_want *w);
+
+#endif
