@@ -7,7 +7,7 @@
  * where CPUID.01H:ECX.DTES64[2] is set), §17.4.9.2 "Setting Up the DS
  * Save Area", §17.4.9.3 "Setting Up the BTS Buffer", §17.4.9.4 "Setting
  * Up CPL-Qualified BTS"; IA32_DEBUGCTL §17.4.1 (Figure 17-3); the PEBS
- * counter-reset slots: §18.4.4 (Core 2) and the adaptive-PEBS section of
+ * counter-reset slots: §18.6.2.4 (Core 2; as pmu/pebs.h cites) and the adaptive-PEBS section of
  * chapter 18 (format 5: 32 GP + 16 fixed slots; Linux commit "perf/x86/
  * intel: Enable PEBS format 5", K. Liang, 2022); IA32_DS_AREA 600H,
  * IA32_PEBS_ENABLE 3F1H, MSR_PEBS_DATA_CFG 3F2H, MSR_PEBS_LD_LAT 3F6H:
@@ -118,7 +118,9 @@ struct ds_check_in {
  *   - base < thresh <= max and thresh - base a multiple of the record size
  *     (a threshold past the maximum never fires);
  *   - the PEBS buffer at most pebs_max_bytes (Core 2: one page; a larger
- *     one hangs the GLOBAL_CTRL write, REFERENCE.md);
+ *     one hangs the GLOBAL_CTRL write: not in the SDM; Linux
+ *     arch/x86/events/intel/ds.c intel_ds_init(), format 0, limits
+ *     pebs_buffer_size to PAGE_SIZE for that reason);
  *   - the DS area (l->size bytes, 8-byte aligned) and each buffer's
  *     [base, max) mapped and writable, and no two of them overlapping.
  * Returns 0, or -1 with why (one sentence naming the buffer, the field

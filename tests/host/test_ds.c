@@ -13,7 +13,9 @@
  *   - reset slots: 8 GP + 4 fixed through format 4, 32 GP + 16 fixed with
  *     format 5 (Linux "perf/x86/intel: Enable PEBS format 5"), so format
  *     5's fixed slot 0 lies at 40H + 8 * 32 = 140H;
- *   - Core 2's PEBS buffer limit of one page (REFERENCE.md). */
+ *   - Core 2's PEBS buffer limit of one page (Linux arch/x86/events/
+ *     intel/ds.c intel_ds_init(), format 0: a larger buffer hangs the
+ *     GLOBAL_CTRL write). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -16,8 +16,9 @@
  *     256 + LBRs 24 * (DATA_CFG[31:24] + 1), the groups in that order;
  *   - PEBS counters: Core 2 PMC0, Nehalem-Skylake PMC0-3 (with LL_EN
  *     35:32 and PS_EN 63 in IA32_PEBS_ENABLE), Ice Lake on every counter
- *     with PERF_CAPABILITIES.PEBS_BASELINE (REFERENCE.md, Linux ds.c
- *     constraint tables);
+ *     with PERF_CAPABILITIES.PEBS_BASELINE (SDM Vol. 3B §18.6.2.4 Core 2,
+ *     §18.8.1.1 Nehalem, Table 18-54 Skylake "No PEBS on PMC4-PMC7";
+ *     Linux arch/x86/events/intel/ds.c constraint tables);
  *   - the precise events: Linux tools/perf/pmu-events JSON ("PEBS"
  *     fields) of nehalemep, haswell, skylake and icelake, and the Core 2
  *     constraint table of Linux arch/x86/events/intel/ds.c. */
