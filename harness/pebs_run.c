@@ -6,11 +6,11 @@
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/xmm.h"
 #include "../bench/oracle.h"
+#include "../lib/string.h"
 #include "../pmu/backend.h"
 #include "../pmu/sem.h"
 
 #define BUF_BYTES (256u * 1024)
-#define DEBUGCTL_LBR (1ull << 0)
 
 static uint8_t ds_area[1024] __attribute__((aligned(64)));
 
@@ -339,10 +339,8 @@ unsigned pebs_run_written(const struct pebs_run *r)
 
 uint64_t pebs_run_field(const struct pebs_run *r, unsigned i, unsigned off)
 {
-	const uint8_t *p = r->buf + (uint64_t)i * r->record_size + off;
-	uint64_t v = 0;
+	uint64_t v;
 
-	for (unsigned k = 0; k < 8; k++)
-		v |= (uint64_t)p[k] << (8 * k);
+	memcpy(&v, r->buf + (uint64_t)i * r->record_size + off, sizeof(v));
 	return v;
 }

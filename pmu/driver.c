@@ -1,5 +1,6 @@
 /* driver: the table of PMU drivers and the "# pmu:" line (driver.h). */
 #include "driver.h"
+#include "backend.h"
 #include "../lib/fmt.h"
 
 /* Weak: a host test links the drivers it tests and no others (an absent
@@ -74,4 +75,24 @@ void pmu_describe(const struct cpu_info *ci, char *buf, unsigned size)
 	fmt_snprintf(buf, size, "kind=%s %s present=%s probe=\"%s\"",
 		     pmu_kind_name(ci->pmu), fields,
 		     p->present ? "yes" : "no", probe);
+}
+
+int pmu_wrmsr(uint32_t msr, uint64_t v, const char *what, struct pmu_err *e)
+{
+	int vec = be_wrmsr(msr, v);
+
+	if (vec)
+		return pmu_fail(e, vec, "WRMSR %s (0x%x)=0x%llx raised vector "
+				"%d", what, msr, (unsigned long long)v, vec);
+	return 0;
+}
+
+int pmu_rdmsr(uint32_t msr, uint64_t *v, const char *what, struct pmu_err *e)
+{
+	int vec = be_rdmsr(msr, v);
+
+	if (vec)
+		return pmu_fail(e, vec, "RDMSR %s (0x%x) raised vector %d",
+				what, msr, vec);
+	return 0;
 }

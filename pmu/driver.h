@@ -28,6 +28,10 @@ struct pmu_err {
 /* Fills e and returns -1: the drivers' one way to fail. */
 int pmu_fail(struct pmu_err *e, int vector, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* be_wrmsr / be_rdmsr (pmu/backend.h), or pmu_fail() naming the register
+ * (what), its address, the value and the vector. */
+int pmu_wrmsr(uint32_t msr, uint64_t v, const char *what, struct pmu_err *e);
+int pmu_rdmsr(uint32_t msr, uint64_t *v, const char *what, struct pmu_err *e);
 
 /* A counter's programming, in the generation's encoding (sel: P5 CESR
  * half, P6/arch PERFEVTSEL, NetBurst ESCR; aux: NetBurst CCCR). */

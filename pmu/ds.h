@@ -7,8 +7,8 @@
  * where CPUID.01H:ECX.DTES64[2] is set), §17.4.9.2 "Setting Up the DS
  * Save Area", §17.4.9.3 "Setting Up the BTS Buffer", §17.4.9.4 "Setting
  * Up CPL-Qualified BTS"; IA32_DEBUGCTL §17.4.1 (Figure 17-3); the PEBS
- * counter-reset slots: §18.6.2.4 (Core 2; as pmu/pebs.h cites) and the adaptive-PEBS section of
- * chapter 18 (format 5: 32 GP + 16 fixed slots; Linux commit "perf/x86/
+ * counter-reset slots: §18.6.2.4 (Core 2; as pmu/pebs.h cites) and the
+ * adaptive-PEBS section of chapter 18 (format 5: 32 GP + 16 fixed slots; Linux commit "perf/x86/
  * intel: Enable PEBS format 5", K. Liang, 2022); IA32_DS_AREA 600H,
  * IA32_PEBS_ENABLE 3F1H, MSR_PEBS_DATA_CFG 3F2H, MSR_PEBS_LD_LAT 3F6H:
  * Vol. 4 Tables 2-2 and 2-20.

@@ -34,8 +34,7 @@
 #include "ds_model.h"
 #include "../arch/x86/paging.h"
 #include "../arch/x86/xmm.h"
-
-#define DEBUGCTL_LBR (1ull << 0)
+#include "../lib/string.h"
 
 static struct {
 	uint64_t from[LBR_MODEL_DEPTH], to[LBR_MODEL_DEPTH];
@@ -68,8 +67,7 @@ void pebs_model_lbr(unsigned k, uint64_t *from, uint64_t *to)
 
 static void put64(uint8_t *rec, unsigned off, uint64_t v)
 {
-	for (unsigned i = 0; i < 8; i++)
-		rec[off + i] = (uint8_t)(v >> (8 * i));
+	memcpy(rec + off, &v, sizeof(v));	/* little-endian, as stored */
 }
 
 /* The registers the record reports: after the step (trap-like) or

@@ -110,37 +110,17 @@ static uint64_t width_mask(unsigned bits)
 	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
 }
 
-static int wr(uint32_t msr, uint64_t v, const char *what, struct pmu_err *e)
-{
-	int vec = be_wrmsr(msr, v);
-
-	if (vec)
-		return pmu_fail(e, vec, "WRMSR %s (0x%x)=0x%llx raised vector "
-				"%d", what, msr, (unsigned long long)v, vec);
-	return 0;
-}
-
-static int rd(uint32_t msr, uint64_t *v, const char *what, struct pmu_err *e)
-{
-	int vec = be_rdmsr(msr, v);
-
-	if (vec)
-		return pmu_fail(e, vec, "RDMSR %s (0x%x) raised vector %d",
-				what, msr, vec);
-	return 0;
-}
-
 static int write_global(struct pmu_err *e)
 {
 	if (st.c->version < 2)
 		return 0;
-	return wr(MSR_IA32_PERF_GLOBAL_CTRL, st.global_ctrl, "GLOBAL_CTRL",
+	return pmu_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, st.global_ctrl, "GLOBAL_CTRL",
 		  e);
 }
 
 static int write_fixed_ctrl(struct pmu_err *e)
 {
-	return wr(MSR_IA32_FIXED_CTR_CTRL, st.fixed_ctrl, "FIXED_CTR_CTRL", e);
+	return pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, st.fixed_ctrl, "FIXED_CTR_CTRL", e);
 }
 
 /* A clean PMU: every counter disabled, no overflow status left. */
@@ -155,12 +135,12 @@ static int perfmon_init(struct pmu_err *e)
 	st.global_ctrl = st.fixed_ctrl = 0;
 	for (unsigned n = 0; n < st.c->gp; n++) {
 		st.evtsel[n] = 0;
-		if (wr(MSR_IA32_PERFEVTSEL(n), 0, "PERFEVTSEL", e))
+		if (pmu_wrmsr(MSR_IA32_PERFEVTSEL(n), 0, "PERFEVTSEL", e))
 			return -1;
 	}
 	if (st.c->version >= 2 &&
 	    (write_global(e) || write_fixed_ctrl(e) ||
-	     wr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, perfmon_status_bits(st.c),
+	     pmu_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, perfmon_status_bits(st.c),
 		st.c->version >= 4 ? "GLOBAL_STATUS_RESET" :
 		"GLOBAL_OVF_CTRL", e)))
 		return -1;
@@ -217,7 +197,7 @@ static int gp_stop(unsigned n, struct pmu_err *e)
 	st.global_ctrl &= ~(1ull << n);
 	if (write_global(e))
 		return -1;
-	return wr(MSR_IA32_PERFEVTSEL(n), st.evtsel[n], "PERFEVTSEL", e);
+	return pmu_wrmsr(MSR_IA32_PERFEVTSEL(n), st.evtsel[n], "PERFEVTSEL", e);
 }
 
 static int fixed_stop(unsigned i, struct pmu_err *e)
@@ -252,7 +232,7 @@ static int perfmon_start(unsigned ctr, struct pmu_err *e)
 		st.global_ctrl |= 1ull << (GLOBAL_FIXED_SHIFT + i);
 		return write_global(e);
 	}
-	if (wr(MSR_IA32_PERFEVTSEL(ctr), st.evtsel[ctr] | EVTSEL_EN,
+	if (pmu_wrmsr(MSR_IA32_PERFEVTSEL(ctr), st.evtsel[ctr] | EVTSEL_EN,
 	       "PERFEVTSEL", e))
 		return -1;
 	st.global_ctrl |= 1ull << ctr;
@@ -266,8 +246,8 @@ static int perfmon_read(unsigned ctr, uint64_t *v, struct pmu_err *e)
 	if (check_ctr(ctr, e))
 		return -1;
 	if (perfmon_is_fixed(ctr, &i))
-		return rd(MSR_IA32_FIXED_CTR(i), v, "FIXED_CTR", e);
-	return rd(MSR_IA32_PMC(ctr), v, "PMC", e);
+		return pmu_rdmsr(MSR_IA32_FIXED_CTR(i), v, "FIXED_CTR", e);
+	return pmu_rdmsr(MSR_IA32_PMC(ctr), v, "PMC", e);
 }
 
 /* A preset: full width through IA32_A_PMCx where PERF_CAPABILITIES says
@@ -287,21 +267,21 @@ static int perfmon_reset(unsigned ctr, uint64_t v, struct pmu_err *e)
 					"fixed counter %u",
 					(unsigned long long)v,
 					st.c->fixed_width, i);
-		return wr(MSR_IA32_FIXED_CTR(i), v, "FIXED_CTR", e);
+		return pmu_wrmsr(MSR_IA32_FIXED_CTR(i), v, "FIXED_CTR", e);
 	}
 	mask = width_mask(st.c->gp_width);
 	if (v & ~mask)
 		return pmu_fail(e, 0, "0x%llx does not fit the %u-bit PMC%u",
 				(unsigned long long)v, st.c->gp_width, ctr);
 	if (perfmon_full_width(st.c))
-		return wr(MSR_IA32_A_PMC(ctr), v, "A_PMC", e);
+		return pmu_wrmsr(MSR_IA32_A_PMC(ctr), v, "A_PMC", e);
 	sext = (uint64_t)(int64_t)(int32_t)(uint32_t)v & mask;
 	if (sext != v)
 		return pmu_fail(e, 0, "0x%llx cannot be preset without "
 				"full-width writes (IA32_PERF_CAPABILITIES bit 13 "
 				"clear): IA32_PMC%u takes bit 31 sign-extended",
 				(unsigned long long)v, ctr);
-	return wr(MSR_IA32_PMC(ctr), (uint32_t)v, "PMC", e);
+	return pmu_wrmsr(MSR_IA32_PMC(ctr), (uint32_t)v, "PMC", e);
 }
 
 static int gp_program(unsigned n, uint64_t sel, struct pmu_err *e)
@@ -316,7 +296,7 @@ static int gp_program(unsigned n, uint64_t sel, struct pmu_err *e)
 	if (gp_stop(n, e) || perfmon_reset(n, 0, e))
 		return -1;
 	st.evtsel[n] = sel;
-	return wr(MSR_IA32_PERFEVTSEL(n), sel, "PERFEVTSEL", e);
+	return pmu_wrmsr(MSR_IA32_PERFEVTSEL(n), sel, "PERFEVTSEL", e);
 }
 
 static int fixed_program(unsigned i, uint64_t field, struct pmu_err *e)

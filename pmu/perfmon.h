@@ -42,6 +42,8 @@
 #define MSR_IA32_PERF_GLOBAL_INUSE 0x392u	/* v4+ */
 
 /* IA32_DEBUGCTL (Vol. 3B §17.4.1, Figure 17-3). */
+#define DEBUGCTL_LBR (1ull << 0)
+#define DEBUGCTL_BTF (1ull << 1)
 #define DEBUGCTL_FREEZE_PERFMON_ON_PMI (1ull << 12)
 #define DEBUGCTL_FREEZE_LBRS_ON_PMI (1ull << 11)
 

@@ -1,7 +1,6 @@
 /* perfmon_bts: BTS on the installed DS area (pmu/perfmon_ds.h): the
  * IA32_DEBUGCTL bits of SDM Vol. 3B §17.4.1 and §17.4.9.3-4. */
 #include "perfmon_ds.h"
-#include "backend.h"
 #include "../arch/x86/msr.h"
 
 #define BTS_FLAGS (DEBUGCTL_BTINT | DEBUGCTL_BTS_OFF_OS | DEBUGCTL_BTS_OFF_USR)
@@ -11,17 +10,11 @@
 static int debugctl_update(uint64_t clear, uint64_t set, struct pmu_err *e)
 {
 	uint64_t v;
-	int vec = be_rdmsr(MSR_IA32_DEBUGCTL, &v);
 
-	if (vec)
-		return pmu_fail(e, vec, "RDMSR IA32_DEBUGCTL raised vector %d",
-				vec);
-	v = (v & ~clear) | set;
-	vec = be_wrmsr(MSR_IA32_DEBUGCTL, v);
-	if (vec)
-		return pmu_fail(e, vec, "WRMSR IA32_DEBUGCTL=0x%llx raised "
-				"vector %d", (unsigned long long)v, vec);
-	return 0;
+	if (pmu_rdmsr(MSR_IA32_DEBUGCTL, &v, "IA32_DEBUGCTL", e))
+		return -1;
+	return pmu_wrmsr(MSR_IA32_DEBUGCTL, (v & ~clear) | set,
+			 "IA32_DEBUGCTL", e);
 }
 
 int perfmon_bts_enable(uint64_t flags, struct pmu_err *e)

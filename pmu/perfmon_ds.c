@@ -124,15 +124,13 @@ int perfmon_ds_install(const struct perfmon_ds *s, struct pmu_err *e)
 {
 	const struct perfmon_caps *c = caps(e);
 	struct ds_layout l;
-	int vec;
 
 	if (!c || perfmon_ds_layout(&l, e) || check_setup(s, &l, fmt_of(c), e))
 		return -1;
 	write_area(s, &l, c);
-	vec = be_wrmsr(MSR_IA32_DS_AREA, (uintptr_t)s->area);
-	if (vec)
-		return pmu_fail(e, vec, "WRMSR IA32_DS_AREA=%p raised vector "
-				"%d", s->area, vec);
+	if (pmu_wrmsr(MSR_IA32_DS_AREA, (uintptr_t)s->area, "IA32_DS_AREA",
+		      e))
+		return -1;
 	installed = *s;
 	have_installed = 1;
 	return 0;
@@ -149,11 +147,9 @@ static int gp_refusal(unsigned n, unsigned fmt, int baseline,
 {
 	uint64_t sel;
 	struct evtsel s;
-	int vec = be_rdmsr(MSR_IA32_PERFEVTSEL(n), &sel);
 
-	if (vec)
-		return pmu_fail(e, vec, "RDMSR PERFEVTSEL%u raised vector %d",
-				n, vec);
+	if (pmu_rdmsr(MSR_IA32_PERFEVTSEL(n), &sel, "PERFEVTSEL", e))
+		return -1;
 	s = evtsel_decode(sel);
 	if (s.any || s.edge || s.inv || s.cmask)
 		return pmu_fail(e, 0, "PMC%u: a PEBS event needs AnyThread, "
@@ -172,11 +168,9 @@ static int gp_refusal(unsigned n, unsigned fmt, int baseline,
 static int fixed_refusal(unsigned i, struct pmu_err *e)
 {
 	uint64_t ctrl;
-	int vec = be_rdmsr(MSR_IA32_FIXED_CTR_CTRL, &ctrl);
 
-	if (vec)
-		return pmu_fail(e, vec, "RDMSR FIXED_CTR_CTRL raised vector %d",
-				vec);
+	if (pmu_rdmsr(MSR_IA32_FIXED_CTR_CTRL, &ctrl, "FIXED_CTR_CTRL", e))
+		return -1;
 	if (!(FIXED_CTRL_FIELD(ctrl, i) & (FIXED_CTRL_OS | FIXED_CTRL_USR)))
 		return pmu_fail(e, 0, "fixed counter %u counts at no CPL: "
 				"nothing to sample", i);
@@ -226,14 +220,6 @@ static int cfg_refusal(uint64_t cfg, int baseline, struct pmu_err *e)
 	return 0;
 }
 
-static int wr(uint32_t msr, uint64_t v, const char *what, struct pmu_err *e)
-{
-	int vec = be_wrmsr(msr, v);
-
-	return vec ? pmu_fail(e, vec, "WRMSR %s=0x%llx raised vector %d",
-			      what, (unsigned long long)v, vec) : 0;
-}
-
 int perfmon_pebs_enable(uint64_t mask, uint64_t cfg, struct pmu_err *e)
 {
 	const struct perfmon_caps *c = caps(e);
@@ -252,16 +238,16 @@ int perfmon_pebs_enable(uint64_t mask, uint64_t cfg, struct pmu_err *e)
 	if (counters_refusal(c, mask, fmt, baseline, e) ||
 	    cfg_refusal(cfg, baseline, e))
 		return -1;
-	if (baseline && wr(MSR_PEBS_DATA_CFG, cfg, "PEBS_DATA_CFG", e))
+	if (baseline && pmu_wrmsr(MSR_PEBS_DATA_CFG, cfg, "PEBS_DATA_CFG", e))
 		return -1;
-	return wr(MSR_IA32_PEBS_ENABLE, mask, "IA32_PEBS_ENABLE", e);
+	return pmu_wrmsr(MSR_IA32_PEBS_ENABLE, mask, "IA32_PEBS_ENABLE", e);
 }
 
 int perfmon_pebs_disable(struct pmu_err *e)
 {
 	if (!perfmon_pebs_available())
 		return 0;
-	return wr(MSR_IA32_PEBS_ENABLE, 0, "IA32_PEBS_ENABLE", e);
+	return pmu_wrmsr(MSR_IA32_PEBS_ENABLE, 0, "IA32_PEBS_ENABLE", e);
 }
 
 int perfmon_ds_remove(struct pmu_err *e)
@@ -271,6 +257,6 @@ int perfmon_ds_remove(struct pmu_err *e)
 	r |= perfmon_bts_available() ? perfmon_bts_disable(e) : 0;
 	have_installed = 0;
 	if (perfmon_bts_available() || perfmon_pebs_available())
-		r |= wr(MSR_IA32_DS_AREA, 0, "IA32_DS_AREA", e);
+		r |= pmu_wrmsr(MSR_IA32_DS_AREA, 0, "IA32_DS_AREA", e);
 	return r ? -1 : 0;
 }

@@ -69,9 +69,6 @@
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/trap.h"
 
-#define DEBUGCTL_LBR (1ull << 0)
-#define DEBUGCTL_BTF (1ull << 1)
-
 static struct {
 	const struct perfmon_caps *c;
 	uint64_t evtsel[PERFMON_MAX_GP], pmc[PERFMON_MAX_GP];
@@ -364,13 +361,14 @@ static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 	return ev ? ev->sem : pe ? pe->sem : 0;
 }
 
-/* A counter (GLOBAL numbering) wrapped: its status bit; a PEBS counter
- * also waits for the step's assist. */
-static void overflowed(unsigned bit)
+/* A counter (GLOBAL numbering) wrapped: its status bit (v2+; fixed
+ * counters exist from v2); on this thread a PEBS counter also waits for
+ * the step's assist. */
+static void overflowed(unsigned bit, int sibling)
 {
 	if (m.c->version >= 2)
 		m.status |= 1ull << bit;
-	if (ds_model_pebs_enable() >> bit & 1)
+	if (!sibling && (ds_model_pebs_enable() >> bit & 1))
 		m.pebs_hit |= 1ull << bit;
 }
 
@@ -391,10 +389,7 @@ static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 			    1 + (uint64_t)e->more);
 	if (!add(&m.pmc[n], inc, m.gp_mask))
 		return 0;
-	if (!sibling)
-		overflowed(n);
-	else if (m.c->version >= 2)
-		m.status |= 1ull << n;
+	overflowed(n, sibling);
 	return s.intr;
 }
 
@@ -412,10 +407,7 @@ static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
 	inc = sem_step_mask(ev->sem, e);
 	if (!add(&m.fixed[i], inc, m.fixed_mask))
 		return 0;
-	if (!sibling)
-		overflowed(GLOBAL_FIXED_SHIFT + i);
-	else
-		m.status |= 1ull << (GLOBAL_FIXED_SHIFT + i);
+	overflowed(GLOBAL_FIXED_SHIFT + i, sibling);
 	return !!(f & FIXED_CTRL_PMI);
 }
 

@@ -9,10 +9,9 @@
  * format_size[63:48], DATA_CFG in [47:0], and every field of every group
  * against the trace; PEBS on a fixed counter. */
 #include "pebs_test.h"
-#include "../../bench/gpr_values.h"
+#include "../../lib/string.h"
 
 #define LBR_ENTRIES 4
-#define DEBUGCTL_LBR 1ull
 
 static const uint64_t xmm_values[32] = {
 	0x0001020304050607, 0x08090a0b0c0d0e0f, 0x1011121314151617,
@@ -128,10 +127,9 @@ TEST(pebs_adaptive_lbr, "pebs/adaptive-lbr-32",
  * slots the model reads, are checked against the trace. */
 static uint64_t dq(const uint8_t *p)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	for (unsigned k = 0; k < 8; k++)
-		v |= (uint64_t)p[k] << (8 * k);
+	memcpy(&v, p, sizeof(v));
 	return v;
 }
 

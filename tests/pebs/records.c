@@ -290,7 +290,6 @@ static void run_event(struct tcase *t, int which, const char *bench,
 	struct sdm_event ev = { 0 };
 	unsigned fmt;
 	int trap, have;
-	uint64_t events;
 
 	if (!pebs_ready(t, &fmt, &trap))
 		return;
@@ -306,13 +305,11 @@ static void run_event(struct tcase *t, int which, const char *bench,
 	one_counter(&r, &ev, bench, n, cpl, period);
 	if (!pebs_run(t, &r))
 		return;
-	events = r.n_exp * period;
 	value(t, "period", "%llu", (unsigned long long)period);
 	check(t, r.n_exp >= 2, "the run gave %u records: too few to check",
 	      r.n_exp);
 	check(t, r.n_exp <= r.capacity, "%u records for %u slots", r.n_exp,
 	      r.capacity);
-	(void)events;
 	pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
 			   .trap = trap, .data = ev.data });
 }
