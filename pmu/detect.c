@@ -139,6 +139,7 @@ const struct cpu_info *cpu_detect(void)
 	cpu_sig_decode(r.eax, ci->vendor, &ci->sig);
 	ci->f1_ecx = r.ecx;
 	ci->f1_edx = r.edx;
+	ci->f1_ebx = r.ebx;
 	if (ci->max_leaf >= 7)
 		ci->f7_ebx = cpuid_count(7, 0).ebx;
 	ci->model_name = cpu_model_name(ci->vendor, ci->sig.family,

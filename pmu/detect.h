@@ -26,7 +26,7 @@ struct cpu_info {
 	char brand[49];
 	int microcode_valid;
 	uint32_t microcode;
-	uint32_t f1_ecx, f1_edx, f7_ebx;
+	uint32_t f1_ebx, f1_ecx, f1_edx, f7_ebx;
 	int misc_enable_valid;
 	uint64_t misc_enable;
 	/* CPUID.0AH (SDM Vol. 3B §18.2.1) */
