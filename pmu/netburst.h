@@ -282,6 +282,13 @@ int nb_program(unsigned ctr, uint64_t escr, uint64_t cccr,
 	       struct pmu_err *e);
 int nb_start(unsigned ctr, struct pmu_err *e);
 int nb_stop(unsigned ctr, struct pmu_err *e);
+/* Programs counter `to` to count, with escr/cccr (cccr without CASCADE,
+ * ENABLE, OVF), from the moment counter `from` overflows: CASCADE set,
+ * ENABLE clear (§18.15.5.6).  Refuses, writing nothing, a pair that
+ * nb_cascade_legal() does not allow (e.g. 12->16, 16->14, 13->17, 17->15,
+ * or across blocks).  start(to) then arms it. */
+int nb_program_cascaded(unsigned from, unsigned to, uint64_t escr,
+			uint64_t cccr, struct pmu_err *e);
 /* Stops ctr, clears its CCCR and frees its ESCR for other setups. */
 int nb_release(unsigned ctr, struct pmu_err *e);
 int nb_read(unsigned ctr, uint64_t *v, struct pmu_err *e);
