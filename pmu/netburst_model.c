@@ -178,8 +178,9 @@ static uint64_t cccr_reserved(unsigned c)
 {
 	uint64_t r = NB_CCCR_RESERVED;
 
-	if (nb_ext_cascade_exists(c, &m.sig))
-		r &= ~NB_CCCR_EXT_CASCADE;
+	/* NB_CCCR_RESERVED leaves bit 11 to this test */
+	if (!nb_ext_cascade_exists(c, &m.sig))
+		r |= NB_CCCR_EXT_CASCADE;
 	if (!m.ht)
 		r |= NB_CCCR_OVF_PMI_T1;
 	return r;
