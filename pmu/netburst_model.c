@@ -11,7 +11,8 @@
  * - Counters 0x300-0x311: 40 bits (§18.15.2).  A write takes the value
  *   as given; one setting any of bits 63:40 raises #GP(0) (SDM Vol. 2B
  *   WRMSR: "#GP(0) if ... the value in EDX:EAX sets bits that are
- *   reserved in the MSR").  Counts wrap from 2^40 - 1 to 0.
+ *   reserved in the MSR").  Counts wrap from 2^40 - 1 to 0.  A write
+ *   leaves OVF and a pending PMI as they are.
  * - CCCRs 0x360-0x371 (§18.15.3, Figure 18-46; §18.16.2, Figure 18-48):
  *   read back as written.  #GP(0) for NB_CCCR_RESERVED, for bit 11
  *   except where extended cascading exists (nb_ext_cascade_exists(),
@@ -62,14 +63,15 @@
  * clock after its alternate overflowed, and halts both ways §18.15.5.5
  * gives: clear its CASCADE, or clear the alternate's OVF.  Extended
  * cascading (bit 11) has no effect.  Its ESCR is nb_escr_for(counter,
- * ESCR select); the ESCR delivers n = the event table's count for the
- * step (nb_event_step(), one single step) when its event select names an
- * event of that ESCR, every event-mask bit set is modelled and T0_/T1_OS
- * / _USR let the thread count at the step's CPL (nb_escr_counts_at());
- * else n = 0.  An event or event-mask bit the trace cannot see
- * (NB_NOT_MODELLED) thus delivers 0 every clock: it counts nothing, and
- * COMPLEMENT with threshold 0 counts every clock (documented model
- * convention).  Events the SDM counts for both threads whatever T0/T1 say
+ * ESCR select); the ESCR delivers n = the event table's count for one
+ * single step (nb_event_step()) when its event select names an event of
+ * that ESCR, every event-mask bit set is modelled, and the ESCR's OS/USR
+ * flag of the executing thread (T0_* or T1_*; without HT bits 3/2) is set
+ * for the step's CPL (nb_escr_counts_at()); else - an ESCR select that
+ * names no ESCR included - n = 0.  An event or event-mask bit the trace
+ * cannot see (NB_NOT_MODELLED) thus delivers 0 every clock: it counts
+ * nothing, and COMPLEMENT with threshold 0 counts every clock (documented
+ * model convention).  Events the SDM counts for both threads whatever T0/T1 say
  * (§18.16.1) are counted per thread.  The CCCR turns n into the
  * increment (§18.15.3, nb_cccr_filter()): n itself without COMPARE; with
  * COMPARE 1 when n > THRESHOLD (COMPLEMENT: n <= THRESHOLD), with EDGE
@@ -77,7 +79,7 @@
  * only while the counter counts.  An aggregated step (e->more further
  * identical steps) is that many clocks, each filtered on its own.
  *
- * Overflow and PMI (§18.15.3): a counter that wraps overflows; with
+ * Overflow and PMI (§18.15.3, §18.16.2): a counter that wraps overflows; with
  * FORCE_OVF, which "forces a counter overflow on every counter
  * increment", so does every clock in which it increments.  Overflow sets
  * OVF (sticky).  With OVF_PMI_T0 / OVF_PMI_T1 set it owes a PMI to thread
@@ -123,7 +125,7 @@ static struct {
 	struct nb_edge edge[NB_COUNTERS];
 	uint8_t pmi_pending[NB_COUNTERS];	/* PMI_TO() bits */
 	uint64_t pmi_undelivered[2];		/* per thread */
-	struct cpu_sig sig;			/* as modelled (see the top) */
+	struct cpu_sig sig;			/* as modelled (see top) */
 	int ht;
 } m;
 
