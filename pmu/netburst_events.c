@@ -66,8 +66,10 @@
  *   mispred_branch_retired   03H / 4 / CRU_ESCR0/1         [AR][L]
  *   x87_assist               03H / 5 / CRU_ESCR2/3         [AR][L]
  *   machine_clear            02H / 5 / CRU_ESCR2/3         [AR][L]
- *       bits CLEAR 0, MOCLEAR 2, SMCLEAR 6 as the SDM lists them (Linux
- *       encodes MOCLEAR 1, SMCLEAR 2).
+ *       bits CLEAR 0, MOCLEAR 2, SMCLEAR 6 as [AR] lists them.  Public
+ *       drivers disagree on the last two (Linux MOCLEAR 1, SMCLEAR 2;
+ *       perfctr 2, 3; oprofile 6, 7): the bits are not modelled, so
+ *       only the driver's legality check depends on them.
  *   instr_completed          07H / 4 / CRU_ESCR0/1         [MS][L],
  *       models 3, 4 and 6 only.
  * Left out: b2b_cycles (16H), bnr (08H), snoop (06H) and response (04H).
