@@ -157,18 +157,20 @@ static int check_cccr(unsigned ctr, uint64_t cccr, struct pmu_err *e)
 {
 	unsigned active = (unsigned)((cccr & NB_CCCR_ACTIVE_MASK) >>
 				     NB_CCCR_ACTIVE_SHIFT);
-	char name[16];
+	char reg[16], name[24];
 
-	reg_name("CCCR", ctr, name, sizeof(name));
+	fmt_snprintf(name, sizeof(name), "%s (0x%x)", reg_name("CCCR", ctr,
+		     reg, sizeof(reg)), NB_MSR_CCCR0 + ctr);
 	if (cccr & CCCR_DRIVER_BITS)
 		return pmu_fail(e, 0, "%s=0x%llx: ENABLE (bit 12) and OVF (bit "
 				"31) are the driver's, not the config's", name,
 				(unsigned long long)cccr);
 	if ((cccr & NB_CCCR_EXT_CASCADE) &&
 	    nb_ext_cascade_exists(ctr, sig()))
-		return pmu_fail(e, 0, "%s=0x%llx: extended cascading (bit 11, "
-				"SDM Vol. 3B §18.15.5.7) is not supported by "
-				"this driver", name, (unsigned long long)cccr);
+		return pmu_fail(e, 0, "%s=0x%llx: extended cascading is not "
+				"supported by this driver (CCCR bit 11, SDM "
+				"Vol. 3B §18.15.5.7)", name,
+				(unsigned long long)cccr);
 	if (cccr & NB_CCCR_EXT_CASCADE)
 		return pmu_fail(e, 0, "%s=0x%llx: bit 11 is reserved on this "
 				"counter of model %u (extended cascading: "
