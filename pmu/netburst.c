@@ -114,8 +114,8 @@ int nb_init(struct pmu_err *e)
 	if (pmu_rdmsr(NB_MSR_MISC_ENABLE, &misc, "IA32_MISC_ENABLE", e))
 		return -1;
 	if (!(misc & NB_MISC_PERFMON))
-		return pmu_fail(e, 0, "IA32_MISC_ENABLE bit 7 clear: performance "
-				"monitoring not available (0x%llx)",
+		return pmu_fail(e, 0, "IA32_MISC_ENABLE bit 7 clear: "
+				"performance monitoring not available (0x%llx)",
 				(unsigned long long)misc);
 	initialized = 1;
 	return 0;
@@ -142,8 +142,8 @@ static int refuse_select(unsigned ctr, unsigned sel, struct pmu_err *e)
 		other = x;
 	}
 	if (other)
-		return pmu_fail(e, 0, "counter %u cannot use ESCR select %u: it "
-				"takes events from ESCR%u of a pair, the %s "
+		return pmu_fail(e, 0, "counter %u cannot use ESCR select %u: "
+				"it takes events from ESCR%u of a pair, the %s "
 				"block has only %s there", ctr, sel,
 				nb_ctr_half(ctr), nb_block_name(b),
 				other->name);
@@ -216,8 +216,8 @@ static int check_escr(const struct nb_escr *x, uint64_t escr,
 				(unsigned long long)escr);
 	ev = nb_event_for(x->msr, f.event);
 	if (!ev)
-		return pmu_fail(e, 0, "%s (0x%x)=0x%llx: event select 0x%02x is "
-				"not an event of %s", x->name, x->msr,
+		return pmu_fail(e, 0, "%s (0x%x)=0x%llx: event select 0x%02x "
+				"is not an event of %s", x->name, x->msr,
 				(unsigned long long)escr, f.event, x->name);
 	if (sig()->model < ev->models_min)
 		return pmu_fail(e, 0, "%s (0x%x): %s needs model %u or later, "
@@ -429,7 +429,8 @@ int nb_rdpmc(unsigned ctr, int fast, uint64_t *v, struct pmu_err *e)
 		return -1;
 	vec = be_rdpmc(ecx, v);
 	if (vec)
-		return pmu_fail(e, vec, "RDPMC 0x%x raised vector %d", ecx, vec);
+		return pmu_fail(e, vec, "RDPMC 0x%x raised vector %d", ecx,
+				vec);
 	return 0;
 }
 
