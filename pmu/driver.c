@@ -9,11 +9,13 @@
 DRIVER(p5_driver);
 DRIVER(p6_driver);
 DRIVER(perfmon_driver);
+DRIVER(nb_driver);
 
 static const struct pmu_driver *const drivers[] = {
 	&p5_driver,
 	&p6_driver,
 	&perfmon_driver,
+	&nb_driver,
 };
 
 int pmu_fail(struct pmu_err *e, int vector, const char *fmt, ...)
