@@ -102,10 +102,13 @@
  * beyond what the event table says (NB_ZERO / NB_NOT_MODELLED), PEBS and
  * replay tagging, the thread-independent events above, counters 18-25.
  *
- * CPUs: any family 15 processor.  A model number that the CPU table does
- * not know (cpu_model_lookup()) behaves as model 6, the last NetBurst:
- * no IQ_ESCR0/1, extended cascading on CCCRs 12, 15, 16 and 17, no
- * cascade-PMI erratum.
+ * CPUs: any family 15 processor.  A model number the SDM does not list
+ * (5, 7 and up) behaves as model 6, the last NetBurst - no IQ_ESCR0/1,
+ * no cascade-PMI erratum - except that CCCR bit 11 stays reserved there:
+ * the model takes every per-model rule from netburst_regs.c with the
+ * CPU's own signature, as the driver and the tests do, and
+ * nb_ext_cascade_exists() grants extended cascading to the models
+ * §18.15.5.7 names (2, 3, 4, 6) only.
  */
 #include "netburst.h"
 #include "model.h"
@@ -125,7 +128,7 @@ static struct {
 	struct nb_edge edge[NB_COUNTERS];
 	uint8_t pmi_pending[NB_COUNTERS];	/* PMI_TO() bits */
 	uint64_t pmi_undelivered[2];		/* per thread */
-	struct cpu_sig sig;			/* as modelled (see top) */
+	struct cpu_sig sig;
 	int ht;
 } m;
 
@@ -141,10 +144,10 @@ static void nbm_reset(void)
 	const struct cpu_info *ci = cpu_info();
 
 	m = (typeof(m)){ .sig = ci->sig, .ht = nb_has_ht(ci) };
-	if (!cpu_model_lookup(VENDOR_INTEL, 15, m.sig.model))
-		m.sig.model = 6;
 }
 
+/* Every family 15 model: one the SDM does not list behaves as model 6
+ * (see the top). */
 static const char *nbm_cannot(const struct cpu_info *ci)
 {
 	if (ci->sig.family != 15)
