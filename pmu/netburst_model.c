@@ -92,11 +92,14 @@
  * same clock do not raise it, the model's resolution being one clock.
  * Its threads are the OVF_PMI bits at the overflow.  The model can only
  * interrupt the processor that executes the step: model_raise_pmi(1),
- * which masks the LVTPC on delivery as NetBurst does.  A PMI due to the
- * other thread (not executing traced code) is dropped and counted in
- * pmi_undelivered[thread] (model limit).  A PMI still pending when
- * software writes the CCCR with OVF clear is cancelled: the write
- * acknowledges that overflow (model choice; the SDM does not say).
+ * which masks the LVTPC on delivery as NetBurst does, once per clock for
+ * all the counters whose PMI that clock raises, after the clock's counts
+ * (so a handler finds the count that raised it, and OVF set again with
+ * FORCE_OVF).  A PMI due to the other thread (not executing traced code)
+ * is dropped and counted in pmi_undelivered[thread] (model limit).  A
+ * PMI still pending when software writes the CCCR with OVF clear is
+ * cancelled: the write acknowledges that overflow (model choice; the SDM
+ * does not say).
  *
  * Not modelled: tagging and at-retirement bogus/non-bogus distinctions
  * beyond what the event table says (NB_ZERO / NB_NOT_MODELLED), PEBS and
@@ -358,26 +361,28 @@ static void overflowed(unsigned c)
 		m.pmi_pending[c] = (uint8_t)to;
 }
 
-static void add(unsigned c, uint64_t inc, unsigned thread)
+/* Adds inc to counter c; returns the threads (PMI_TO()) whose PMI, owed
+ * from an earlier overflow, this count raises. */
+static unsigned add(unsigned c, uint64_t inc)
 {
+	unsigned due = m.pmi_pending[c];
 	uint64_t sum;
 
 	if (!inc)
-		return;
-	if (m.pmi_pending[c]) {
-		raise_pmi(m.pmi_pending[c], thread);
-		m.pmi_pending[c] = 0;
-	}
+		return 0;
+	m.pmi_pending[c] = 0;
 	sum = m.ctr[c] + inc;
 	m.ctr[c] = sum & NB_CTR_MASK;
 	if (sum > NB_CTR_MASK || (m.cccr[c] & NB_CCCR_FORCE_OVF))
 		overflowed(c);
+	return due;
 }
 
 /* One clock for the counters in live, whose ESCRs deliver n[]. */
 static void tick(const struct nb_clock *k, uint32_t live, const uint64_t *n)
 {
 	uint32_t ovf = 0;
+	unsigned due = 0;
 
 	for (unsigned c = 0; c < NB_COUNTERS; c++)
 		if (m.cccr[c] & NB_CCCR_OVF)
@@ -385,8 +390,11 @@ static void tick(const struct nb_clock *k, uint32_t live, const uint64_t *n)
 	for (unsigned c = 0; c < NB_COUNTERS; c++) {
 		if (!(live >> c & 1) || !counting(c, ovf, k->active))
 			continue;
-		add(c, nb_cccr_filter(m.cccr[c], &m.edge[c], n[c]), k->thread);
+		due |= add(c, nb_cccr_filter(m.cccr[c], &m.edge[c], n[c]));
 	}
+	/* after the clock's counts: an NMI is taken inside the raise */
+	if (due)
+		raise_pmi(due, k->thread);
 }
 
 static void nbm_event(const struct insn_event *e)
