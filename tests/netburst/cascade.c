@@ -207,6 +207,10 @@ static void run_cascade(struct tcase *t, unsigned from, unsigned to)
 	      nbt_block_name(nbt_block(to)),
 	      nbt_cascade_legal(from, to) ? "yes" : "no");
 	value(t, "event", "%s", c.b->what);
+	if (c.b->every_clock)
+		value(t, "every_clock", "the benchmark executes no x87 "
+		      "instruction and the model delivers 0 for an event the "
+		      "trace cannot see: <= 0 holds in every clock");
 	if (!run(t, &c))
 		goto out;
 	nbt_log_regs(t, NULL, &c.tr, from);
