@@ -88,11 +88,14 @@ static int finish(struct tcase *t, const struct pmu_driver *d,
 static void log_run(struct tcase *t, const struct pmu_driver *d,
 		    const struct pmu_run *r)
 {
-	char name[24], cfg[64];
+	/* a NetBurst config names its ESCR and CCCR fields: ~130 bytes */
+	char name[24], cfg[160];
 
 	value(t, key(r, "run"), "%s n=%llu cpl=%d backend=%s", r->bench,
 	      (unsigned long long)r->n, r->cpl, backend_current()->name);
 	for (unsigned c = 0; c < r->n_ctrs; c++) {
+		if (!in_run(r, c))
+			continue;
 		d->config_name(&r->cfg[c], cfg, sizeof(cfg));
 		fmt_snprintf(name, sizeof(name), "ctr%u_config", c);
 		value(t, key(r, name), "%s", cfg);

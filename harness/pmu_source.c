@@ -93,7 +93,7 @@ void pmu_measure_two_size(struct tcase *t, const struct pmu_driver *d,
 	struct counter_source src;
 	struct measure_result res;
 	struct pmu_source ps;
-	char name[64];
+	char name[160];
 	int64_t want;
 
 	if (!check(t, b != NULL, "no %s benchmark", bench) ||

@@ -298,6 +298,10 @@ static int check_sibling(void)
 	if (!find_sibling())
 		return 0;
 	topo_read(&smp.bsp_topo);
+	/* apic_init() keeps its first caller's LVTPC as the firmware's, which
+	 * apic_restore() gives back to the BSP: that first call must be the
+	 * BSP's, not the probe's on the sibling. */
+	(void)apic_init();
 	if (run_checked(probe_fn, &p, PROBE_TIMEOUT_US, why, sizeof(why))) {
 		fmt_snprintf(smp.why, WHY_LEN, "the sibling (APIC ID %u) did "
 			     "not run the probe: %s", smp.sib->apic_id, why);
