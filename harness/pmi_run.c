@@ -93,6 +93,16 @@ int pmi_run(enum pmi_path path, void (*fn)(void *), void *arg,
 	return r;
 }
 
+int pmi_run_nmi_checked(struct tcase *t, void (*fn)(void *), void *arg)
+{
+	struct fault f;
+	int rc = pmi_run(PMI_PATH_NMI, fn, arg, &f);
+
+	value(t, "pmis", "%llu", (unsigned long long)pmi_count());
+	return check(t, rc == 0, "pmi_run returned %d (vector %u)", rc,
+		     rc == 1 ? f.vector : 0);
+}
+
 int pmi_in_fire_call(const struct pmi_record *r)
 {
 	return r->frame_cpl == 0 && r->frame_rsp <= apic_fire_rsp &&

@@ -23,6 +23,10 @@ void pmi_log(struct tcase *t, const char *prefix, const struct pmi_record *r);
  * fault (*f), or -1 when the path could not be armed. */
 int pmi_run(enum pmi_path path, void (*fn)(void *), void *arg,
 	    struct fault *f);
+/* pmi_run() on the NMI path as a test step: logs "pmis" (the count after
+ * the run) and fails the test when the path could not be armed or fn
+ * faulted.  Returns 1 when fn ran to its end. */
+int pmi_run_nmi_checked(struct tcase *t, void (*fn)(void *), void *arg);
 
 /* int apic_fire(int mask_after): calls apic_lvtpc_deliver(mask_after),
  * then runs a sled of NOPs, and returns what apic_lvtpc_deliver returned.

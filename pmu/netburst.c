@@ -336,13 +336,19 @@ int nb_start(unsigned ctr, struct pmu_err *e)
 	return 0;
 }
 
-int nb_stop(unsigned ctr, struct pmu_err *e)
+/* Reads ctr's CCCR and writes it back without bits. */
+static int cccr_clear(unsigned ctr, uint64_t bits, struct pmu_err *e)
 {
 	uint64_t v = 0;
 
 	if (check_ctr(ctr, e) || read_cccr(ctr, &v, e))
 		return -1;
-	return write_cccr(ctr, v & ~CCCR_RUN_BITS, e);
+	return write_cccr(ctr, v & ~bits, e);
+}
+
+int nb_stop(unsigned ctr, struct pmu_err *e)
+{
+	return cccr_clear(ctr, CCCR_RUN_BITS, e);
 }
 
 int nb_release(unsigned ctr, struct pmu_err *e)
@@ -403,11 +409,7 @@ int nb_read_escr_of(unsigned ctr, uint64_t *v, struct pmu_err *e)
 
 int nb_clear_ovf(unsigned ctr, struct pmu_err *e)
 {
-	uint64_t v = 0;
-
-	if (check_ctr(ctr, e) || read_cccr(ctr, &v, e))
-		return -1;
-	return write_cccr(ctr, v & ~NB_CCCR_OVF, e);
+	return cccr_clear(ctr, NB_CCCR_OVF, e);
 }
 
 int nb_ovf(unsigned ctr, struct pmu_err *e)

@@ -83,15 +83,6 @@ static long armed_run(struct tcase *t, struct job *j, const char *key)
 	return (long)pmi_count();
 }
 
-static int rd(struct tcase *t, unsigned ctr, uint64_t *v, uint64_t *cccr)
-{
-	struct pmu_err e;
-
-	return check(t, nb_read(ctr, v, &e) == 0 &&
-		     nb_read_cccr(ctr, cccr, &e) == 0, "read %u: %s", ctr,
-		     e.msg);
-}
-
 static uint64_t instrs(const struct job *j)
 {
 	return j->oc.c[3][SEM_INSTRUCTIONS];
@@ -117,7 +108,7 @@ static int control(struct tcase *t, struct job *j)
 		return 0;
 	pmis = armed_run(t, j, "control_pmis");
 	ok = pmis >= 0 && check(t, nb_stop(12, &e) == 0, "%s", e.msg) &&
-	     rd(t, 12, &v, &cccr);
+	     nbt_read_ctr_cccr(t, 12, &v, &cccr);
 	(void)nb_release(12, &e);
 	if (!ok)
 		return 0;
@@ -163,7 +154,7 @@ static void test_erratum(struct tcase *t)
 	pmis = armed_run(t, &j, "cascaded_pmis");
 	if (pmis < 0 || !check(t, nb_stop(14, &e) == 0 &&
 			       nb_stop(12, &e) == 0, "%s", e.msg) ||
-	    !rd(t, 12, &vx, &cx) || !rd(t, 14, &vy, &cy))
+	    !nbt_read_ctr_cccr(t, 12, &vx, &cx) || !nbt_read_ctr_cccr(t, 14, &vy, &cy))
 		goto out;
 	nbt_log_regs(t, NULL, &tr, 12);
 	nbt_log_regs(t, NULL, &tr, 14);

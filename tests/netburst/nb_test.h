@@ -545,4 +545,15 @@ static inline void nbt_expect_refused(struct tcase *t, const char *what,
 	nbt_refused(t, what, rc, &e, &tr);
 }
 
+/* Counter ctr and its CCCR through the driver; a failed read fails t. */
+static inline int nbt_read_ctr_cccr(struct tcase *t, unsigned ctr,
+				    uint64_t *v, uint64_t *cccr)
+{
+	struct pmu_err e;
+
+	return check(t, nb_read(ctr, v, &e) == 0 &&
+		     nb_read_cccr(ctr, cccr, &e) == 0, "read %u: %s", ctr,
+		     e.msg);
+}
+
 #endif

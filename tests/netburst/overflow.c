@@ -15,15 +15,6 @@
 
 #define K 10
 
-static int rd(struct tcase *t, unsigned ctr, uint64_t *v, uint64_t *cccr)
-{
-	struct pmu_err e;
-
-	return check(t, nb_read(ctr, v, &e) == 0 &&
-		     nb_read_cccr(ctr, cccr, &e) == 0, "read %u: %s", ctr,
-		     e.msg);
-}
-
 static uint64_t instrs(const struct oracle_counts *oc)
 {
 	return oc->c[3][SEM_INSTRUCTIONS];
@@ -61,11 +52,11 @@ static void test_sticky(struct tcase *t)
 	     nb_write(ctr, NBT_TOP - K, &e) == 0 && nb_start(ctr, &e) == 0;
 	nbt_trail_close();
 	if (!check(t, ok, "setup: %s", e.msg) ||
-	    !pmu_exec(t, "counted-loop", 30, &a) || !rd(t, ctr, &va, &ca) ||
-	    !rd(t, ctr, &va, &ca2) || !pmu_exec(t, "call-ret", 20, &b) ||
-	    !rd(t, ctr, &vb, &cb) ||
+	    !pmu_exec(t, "counted-loop", 30, &a) || !nbt_read_ctr_cccr(t, ctr, &va, &ca) ||
+	    !nbt_read_ctr_cccr(t, ctr, &va, &ca2) || !pmu_exec(t, "call-ret", 20, &b) ||
+	    !nbt_read_ctr_cccr(t, ctr, &vb, &cb) ||
 	    !check(t, nb_clear_ovf(ctr, &e) == 0, "clear OVF: %s", e.msg) ||
-	    !pmu_exec(t, "nops", 10, &c) || !rd(t, ctr, &vc, &cc))
+	    !pmu_exec(t, "nops", 10, &c) || !nbt_read_ctr_cccr(t, ctr, &vc, &cc))
 		goto out;
 	nbt_log_regs(t, NULL, &tr, ctr);
 	log_cccr(t, "cccr_after_wrap", ca);
@@ -131,11 +122,11 @@ static void test_force(struct tcase *t)
 	     nb_start(12, &e) == 0 && nb_start(4, &e) == 0;
 	nbt_trail_close();
 	if (!check(t, ok, "setup: %s", e.msg) ||
-	    !pmu_exec(t, "empty", 0, &a) || !rd(t, 12, &v12a, &c12a) ||
-	    !rd(t, 4, &v4a, &c4a) ||
+	    !pmu_exec(t, "empty", 0, &a) || !nbt_read_ctr_cccr(t, 12, &v12a, &c12a) ||
+	    !nbt_read_ctr_cccr(t, 4, &v4a, &c4a) ||
 	    !check(t, nb_clear_ovf(12, &e) == 0, "clear OVF: %s", e.msg) ||
 	    !pmu_exec(t, "counted-loop", 10, &b) ||
-	    !rd(t, 12, &v12b, &c12b) || !rd(t, 4, &v4b, &c4b))
+	    !nbt_read_ctr_cccr(t, 12, &v12b, &c12b) || !nbt_read_ctr_cccr(t, 4, &v4b, &c4b))
 		goto out;
 	nbt_log_regs(t, NULL, &tr, 12);
 	nbt_log_regs(t, NULL, &tr, 4);

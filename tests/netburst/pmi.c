@@ -144,12 +144,7 @@ static void setup(struct job *j, struct tcase *t, const char *bench)
 
 static int run_armed(struct tcase *t, struct job *j)
 {
-	struct fault f;
-	int rc = pmi_run(PMI_PATH_NMI, job_fn, j, &f);
-
-	value(t, "pmis", "%llu", (unsigned long long)pmi_count());
-	return check(t, rc == 0, "pmi_run returned %d (vector %u)", rc,
-		     rc == 1 ? f.vector : 0) && j->ran;
+	return pmi_run_nmi_checked(t, job_fn, j) && j->ran;
 }
 
 /* Counter ctr after the run: wrapped past its preset by the oracle's
