@@ -30,8 +30,10 @@ class RealTable(unittest.TestCase):
         names = [b.name for b in boots]
         self.assertEqual(names, ["p54c", "p55c", "p55c-erratum74",
                                  "p6-ppro", "p6-pii", "p6-piii",
-                                 "p6-pentium-m", "netburst-f15m2",
-                                 "netburst-f15m4", "conroe", "nehalem",
+                                 "p6-pentium-m", "netburst-f15m0",
+                                 "netburst-f15m2", "netburst-f15m3",
+                                 "netburst-f15m4-ht", "netburst-f15m6",
+                                 "conroe", "nehalem",
                                  "nehalem-ht", "skylake", "yonah",
                                  "haswell", "icelake", "sapphire-rapids",
                                  "amd-epyc",
