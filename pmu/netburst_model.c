@@ -96,7 +96,7 @@
  * all the counters whose PMI that clock raises, after the clock's counts
  * (so a handler finds the count that raised it, and OVF set again with
  * FORCE_OVF).  A PMI due to the other thread (not executing traced code)
- * is dropped and counted in pmi_undelivered[thread] (model limit).  A
+ * is dropped (model limit).  A
  * PMI still pending when software writes the CCCR with OVF clear is
  * cancelled: the write acknowledges that overflow (model choice; the SDM
  * does not say).
@@ -130,7 +130,6 @@ static struct {
 	uint64_t escr[NB_ESCRS];		/* by position in nb_escrs[] */
 	struct nb_edge edge[NB_COUNTERS];
 	uint8_t pmi_pending[NB_COUNTERS];	/* PMI_TO() bits */
-	uint64_t pmi_undelivered[2];		/* per thread */
 	struct cpu_sig sig;
 	int ht;
 } m;
@@ -334,14 +333,10 @@ static int counting(unsigned c, uint32_t ovf, unsigned active)
 
 static void raise_pmi(unsigned to, unsigned thread)
 {
-	for (unsigned t = 0; t < 2; t++) {
-		if (!(to & PMI_TO(t)))
-			continue;
-		if (t == thread)
-			(void)model_raise_pmi(1);
-		else
-			m.pmi_undelivered[t]++;
-	}
+	/* only the executing processor's APIC is in reach: a PMI owed to
+	 * the other thread is dropped (model limit, see the top) */
+	if (to & PMI_TO(thread))
+		(void)model_raise_pmi(1);
 }
 
 static int pmi_suppressed(uint64_t cccr)
