@@ -13,6 +13,9 @@ void options_defaults(struct options *o)
 	o->serial_com = 1;
 	o->exit = EXIT_AUTO;
 	o->verbose = 0;
+	o->timeout_s = OPT_TIMEOUT_DEFAULT;
+	o->run_timeout_s = OPT_RUN_TIMEOUT_DEFAULT;
+	o->inject[0] = 0;
 }
 
 static const char *const backend_names[] = { "auto", "hw", "model" };
@@ -112,6 +115,26 @@ static int set_serial(struct options *o, const char *v)
 	return 0;
 }
 
+/* A decimal number of seconds, 1 .. OPT_TIMEOUT_MAX. */
+static int parse_seconds(const char *v, unsigned *out)
+{
+	unsigned x = 0;
+
+	if (!*v)
+		return -1;
+	for (; *v; v++) {
+		if (*v < '0' || *v > '9')
+			return -1;
+		x = x * 10 + (unsigned)(*v - '0');
+		if (x > OPT_TIMEOUT_MAX)
+			return -1;
+	}
+	if (!x)
+		return -1;
+	*out = x;
+	return 0;
+}
+
 static int valid_tests(const char *v)
 {
 	if (!*v || *v == ',' || v[str_len(v) - 1] == ',')
@@ -161,9 +184,25 @@ static void apply(struct parse *p, const char *key, const char *v)
 			report(p, "verbose=\"%s\": expected 0 or 1", v);
 		else
 			o->verbose = v[0] == '1';
+	} else if (!str_cmp(key, "timeout")) {
+		if (parse_seconds(v, &o->timeout_s))
+			report(p, "timeout=\"%s\": expected seconds, 1 to %u",
+			       v, OPT_TIMEOUT_MAX);
+	} else if (!str_cmp(key, "run_timeout")) {
+		if (parse_seconds(v, &o->run_timeout_s))
+			report(p, "run_timeout=\"%s\": expected seconds, 1 to "
+			       "%u", v, OPT_TIMEOUT_MAX);
+	} else if (!str_cmp(key, "inject")) {
+		/* The fault-injection spec (pmu/inject.h checks it). */
+		if (str_len(v) >= sizeof(o->inject))
+			report(p, "inject=: longer than %u characters",
+			       (unsigned)sizeof(o->inject) - 1);
+		else
+			str_copy(o->inject, v, sizeof(o->inject));
 	} else {
 		report(p, "unknown option \"%s\" (known: tests, backend, "
-		       "serial, exit, verbose)", key);
+		       "serial, exit, verbose, timeout, run_timeout, inject)",
+		       key);
 	}
 }
 

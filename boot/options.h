@@ -8,6 +8,11 @@
 #include "../pmu/backend.h"
 
 #define OPT_TESTS_MAX 256
+#define OPT_INJECT_MAX 256
+/* timeout= and run_timeout= bounds, in seconds (README "Options"). */
+#define OPT_TIMEOUT_DEFAULT 60
+#define OPT_RUN_TIMEOUT_DEFAULT 3600
+#define OPT_TIMEOUT_MAX 86400
 
 enum opt_exit { EXIT_AUTO, EXIT_RETURN, EXIT_SHUTDOWN, EXIT_REBOOT };
 
@@ -18,6 +23,9 @@ struct options {
 	int serial_com;			/* 1-4 when given as comN, else 0 */
 	enum opt_exit exit;
 	int verbose;
+	unsigned timeout_s;		/* per-test limit, seconds */
+	unsigned run_timeout_s;		/* whole-run limit, seconds */
+	char inject[OPT_INJECT_MAX];	/* model fault injection spec */
 };
 
 typedef void (*opt_error_fn)(void *ctx, const char *msg);

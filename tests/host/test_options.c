@@ -390,6 +390,51 @@ static const struct skip_case skips[] = {
 	{ "tests=x a.efi", 0 },
 };
 
+/* timeout= and run_timeout=: seconds 1..OPT_TIMEOUT_MAX; anything else is
+ * an error that keeps the previous value. */
+struct seconds_case {
+	const char *text;
+	unsigned timeout, run_timeout;
+	int errors;
+};
+
+static const struct seconds_case seconds[] = {
+	{ .text = "", .timeout = OPT_TIMEOUT_DEFAULT,
+	  .run_timeout = OPT_RUN_TIMEOUT_DEFAULT },
+	{ .text = "timeout=1", .timeout = 1,
+	  .run_timeout = OPT_RUN_TIMEOUT_DEFAULT },
+	{ .text = "timeout=86400 run_timeout=5", .timeout = 86400,
+	  .run_timeout = 5 },
+	{ .text = "timeout=0", .timeout = OPT_TIMEOUT_DEFAULT,
+	  .run_timeout = OPT_RUN_TIMEOUT_DEFAULT, .errors = 1 },
+	{ .text = "timeout=86401", .timeout = OPT_TIMEOUT_DEFAULT,
+	  .run_timeout = OPT_RUN_TIMEOUT_DEFAULT, .errors = 1 },
+	{ .text = "timeout=99999999999999999999", .timeout = OPT_TIMEOUT_DEFAULT,
+	  .run_timeout = OPT_RUN_TIMEOUT_DEFAULT, .errors = 1 },
+	{ .text = "timeout=3 timeout=-1 run_timeout=1x", .timeout = 3,
+	  .run_timeout = OPT_RUN_TIMEOUT_DEFAULT, .errors = 2 },
+	{ .text = "run_timeout= timeout=0x10", .timeout = OPT_TIMEOUT_DEFAULT,
+	  .run_timeout = OPT_RUN_TIMEOUT_DEFAULT, .errors = 2 },
+};
+
+static void test_seconds(void **state)
+{
+	for (unsigned i = 0; i < N(seconds); i++) {
+		const struct seconds_case *c = &seconds[i];
+		struct options o;
+		struct errors e;
+		int n;
+
+		options_defaults(&o);
+		n = parse(&o, c->text, &e);
+		if (n != c->errors || o.timeout_s != c->timeout ||
+		    o.run_timeout_s != c->run_timeout)
+			fail_msg("seconds case %u \"%s\": %d errors, timeout "
+				 "%u, run_timeout %u", i, c->text, n,
+				 o.timeout_s, o.run_timeout_s);
+	}
+}
+
 static void test_skip_program(void **state)
 {
 	for (unsigned i = 0; i < N(skips); i++) {
@@ -428,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_source_name),
 		cmocka_unit_test(test_no_callback),
 		cmocka_unit_test(test_long_words),
+		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_skip_program),
 		cmocka_unit_test(test_skip_then_parse),
 	};

@@ -28,7 +28,10 @@ class RealTable(unittest.TestCase):
         boots, errors = boottable.load(TOOLS / "matrix.yaml")
         self.assertEqual([str(e) for e in errors], [])
         names = [b.name for b in boots]
-        self.assertEqual(names, ["p54c", "p55c", "p55c-erratum74",
+        self.assertEqual(len(names), len(set(names)))
+        # The boots up to selftest; later sections add their own and
+        # test them in their own test methods.
+        self.assertEqual(names[:24], ["p54c", "p55c", "p55c-erratum74",
                                  "p6-ppro", "p6-pii", "p6-piii",
                                  "p6-pentium-m", "netburst-f15m0",
                                  "netburst-f15m2", "netburst-f15m3",
