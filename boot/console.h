@@ -2,7 +2,11 @@
  * firmware's Serial I/O protocol for that port when offered, else a polled
  * 16550), to the UEFI text console, and to \pmu-harness\<run>.log on the
  * boot volume.  console_sync() makes the file durable: the runner calls it
- * after each test, so a hang loses at most the test in flight. */
+ * after each test, so a hang loses at most the test in flight.  The file
+ * holds whole lines only; a write or flush that fails ends the file (cut
+ * back to its whole lines), and the next console_sync() writes
+ * "# error: log file: ..." to the serial port and the screen
+ * (docs/reliability.md, "The log file"). */
 #ifndef BOOT_CONSOLE_H
 #define BOOT_CONSOLE_H
 
@@ -12,6 +16,9 @@ void console_open(const struct options *o);
 void console_line(const char *s);
 void console_sync(void);
 void console_close(void);
+/* What failed with the log file ("write of N bytes failed (EFI_...), M
+ * bytes kept in \pmu-harness\<name>"), or NULL while nothing did. */
+const char *console_file_error(void);
 /* One-line description of the sinks in use, for the log header. */
 const char *console_describe(void);
 /* The TAP writer's emit callback. */

@@ -172,6 +172,17 @@ static void write_header(const struct cpu_info *ci)
 			    lost_opt_errors);
 }
 
+/* The plan and summary.  Syncing first surfaces a log-file failure, so
+ * the summary can carry it (only a failure while writing these last two
+ * lines misses it; the error line then comes after them). */
+static void finish_tap(void)
+{
+	console_sync();
+	if (console_file_error())
+		tap_summary_field(&tap, "logfile_error", console_file_error());
+	tap_finish(&tap);
+}
+
 /* A fault outside any test: report it and end the run as broken. */
 static void harness_fault(const struct fault *f)
 {
@@ -182,7 +193,7 @@ static void harness_fault(const struct fault *f)
 		     trap_vector_name(f->vector), f->vector,
 		     (unsigned long long)f->rip, (unsigned long long)f->error);
 	tap_bail_out(&tap, why);
-	tap_finish(&tap);
+	finish_tap();
 	console_close();
 	ring3_teardown();
 	apic_restore();
@@ -229,7 +240,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	ring3_teardown();
 	apic_restore();
 	trap_restore();
-	tap_finish(&tap);
+	finish_tap();
 	verdict = tap_verdict(&tap);
 	console_close();
 	return leave(verdict, &plat, opts.exit);

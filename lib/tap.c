@@ -211,6 +211,24 @@ void tap_yaml_end(struct tap *t)
 	line(t, "  ...");
 }
 
+void tap_summary_field(struct tap *t, const char *key, const char *value)
+{
+	char *buf = t->summary_extra;
+	unsigned size = sizeof(t->summary_extra);
+	unsigned o = (unsigned)str_len(buf);
+
+	/* " key=" and both quotes, or nothing: never half a field. */
+	if (o + str_len(key) + 4 >= size)
+		return;
+	o += (unsigned)fmt_snprintf(buf + o, size - o, " %s=\"", key);
+	/* Room for the closing quote and the NUL stays. */
+	for (; *value && o + 2 < size; value++, o++)
+		buf[o] = *value == '"' ? '\'' :
+			 (unsigned char)*value < 0x20 ? '?' : *value;
+	buf[o++] = '"';
+	buf[o] = 0;
+}
+
 void tap_finish(struct tap *t)
 {
 	char buf[64];
@@ -219,8 +237,8 @@ void tap_finish(struct tap *t)
 		tap_yaml_end(t);
 	fmt_snprintf(buf, sizeof(buf), "1..%u", t->n);
 	line(t, buf);
-	tap_comment(t, "summary: passed=%u failed=%u skipped=%u", t->passed,
-		    t->failed, t->skipped);
+	tap_comment(t, "summary: passed=%u failed=%u skipped=%u%s", t->passed,
+		    t->failed, t->skipped, t->summary_extra);
 }
 
 void tap_bail_out(struct tap *t, const char *reason)

@@ -16,6 +16,7 @@ struct tap {
 	unsigned n;		/* results written so far */
 	unsigned passed, failed, skipped;
 	int in_yaml;
+	char summary_extra[TAP_LINE_MAX / 2];	/* tap_summary_field()s */
 };
 
 void tap_init(struct tap *t, void (*emit)(void *, const char *), void *ctx);
@@ -36,8 +37,14 @@ void tap_yaml_list(struct tap *t, const char *key);
 void tap_yaml_item(struct tap *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tap_yaml_end(struct tap *t);
-/* The plan "1..N" and "# summary: passed=P failed=F skipped=S". */
+/* The plan "1..N" and "# summary: passed=P failed=F skipped=S", then the
+ * fields tap_summary_field() added, in order. */
 void tap_finish(struct tap *t);
+/* Adds ` key="value"` to the summary line (e.g. logfile_error="...").
+ * The value is quoted without escapes, as the header's fields are: a '"'
+ * in it becomes '\'', a control byte '?'.  A value too long for what is
+ * left of the line is cut; a field whose key does not fit is left out. */
+void tap_summary_field(struct tap *t, const char *key, const char *value);
 void tap_bail_out(struct tap *t, const char *reason);
 /* Exit verdict: 0 when nothing failed and at least one test ran. */
 int tap_verdict(const struct tap *t);

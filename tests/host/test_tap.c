@@ -180,6 +180,45 @@ static void test_finish_empty(void **state)
 	assert_int_not_equal(tap_verdict(&c->tap), 0);
 }
 
+/* A log file that failed says so in the summary, one quoted field. */
+static void test_finish_summary_field(void **state)
+{
+	struct capture *c = *state;
+
+	tap_result(&c->tap, TAP_PASS, "a", NULL);
+	tap_summary_field(&c->tap, "logfile_error", "write failed "
+			  "(EFI_VOLUME_FULL), 12 bytes kept in "
+			  "\\pmu-harness\\x.log");
+	tap_finish(&c->tap);
+	EXPECT(c, "ok 1 - a", "1..1",
+	       "# summary: passed=1 failed=0 skipped=0 logfile_error=\"write "
+	       "failed (EFI_VOLUME_FULL), 12 bytes kept in "
+	       "\\pmu-harness\\x.log\"");
+}
+
+/* The value cannot end the quoted field early or break the line; a value
+ * too long is cut and still closed; a key that no longer fits is left
+ * out, never half written. */
+static void test_summary_field_hostile_and_long(void **state)
+{
+	struct capture *c = *state;
+	char big[TAP_LINE_MAX];
+	const char *s;
+
+	tap_summary_field(&c->tap, "k", "a\"b\nc");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	tap_summary_field(&c->tap, "long", big);
+	tap_summary_field(&c->tap, "dropped", "v");
+	tap_finish(&c->tap);
+	s = c->lines[1];
+	assert_non_null(strstr(s, " k=\"a'b?c\" long=\"xxx"));
+	assert_null(strstr(s, "dropped"));
+	assert_int_equal(s[strlen(s) - 1], '"');
+	assert_true(strlen(s) < TAP_LINE_MAX);
+	assert_null(strchr(s, '\n'));
+}
+
 static void test_bail_out(void **state)
 {
 	struct capture *c = *state;
@@ -372,6 +411,9 @@ int main(void)
 		cmocka_unit_test_setup(test_yaml_auto_begin_and_end, setup),
 		cmocka_unit_test_setup(test_finish, setup),
 		cmocka_unit_test_setup(test_finish_empty, setup),
+		cmocka_unit_test_setup(test_finish_summary_field, setup),
+		cmocka_unit_test_setup(test_summary_field_hostile_and_long,
+					setup),
 		cmocka_unit_test_setup(test_bail_out, setup),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_yaml_scalar),
