@@ -6,6 +6,7 @@
     log.header("cpu").fields["family"]            # "5"
     for r in log.results: r.number, r.status, r.name, r.reason, r.yaml
     log.plan, log.summary, log.bail_outs, log.error_lines, log.comments
+    log.summary.logfile_error                     # None, or what failed
     log.parse_errors                              # [] when the log is well formed
 
 The input is a serial capture or the log file of the boot volume: anything
@@ -36,7 +37,9 @@ _RESULT = re.compile(r"^(not ok|ok)\b(?: +(\d+))?(?: +-)?(?: +(.*))?$")
 _DIRECTIVE = re.compile(r"^(.*?)\s*#\s*(SKIP|TODO)\S*(?:\s+(.*))?$",
                         re.IGNORECASE)
 _PLAN = re.compile(r"^1\.\.(\d+)(?:\s*#\s*(.*))?$")
-_SUMMARY = re.compile(r"^passed=(\d+) failed=(\d+) skipped=(\d+)$")
+# The counts, then key="value" fields (logfile_error="..." when the log
+# file failed); logs written before the fields existed have none.
+_SUMMARY = re.compile(r"^passed=(\d+) failed=(\d+) skipped=(\d+)(?: (.*))?$")
 _BAIL = re.compile(r"^Bail out!\s*(.*)$")
 # One key=value field; value "double quoted" (no escapes: the harness
 # writes paths with backslashes) or a bare word.
@@ -91,6 +94,12 @@ class Summary:
     failed: int
     skipped: int
     line: int = 0
+    fields: Dict[str, str] = field(default_factory=dict)  # after the counts
+
+    @property
+    def logfile_error(self) -> Optional[str]:
+        """What failed with the boot volume's log file, or None."""
+        return self.fields.get("logfile_error")
 
 
 @dataclass
@@ -322,13 +331,7 @@ def _comment(log, line, lineno, seen_result, err):
         return
     key, rest = m.groups()
     if key == "summary":
-        s = _SUMMARY.match(rest)
-        if not s:
-            err(ParseError(lineno, f"malformed summary {line!r}"))
-        elif log.summary is not None:
-            err(ParseError(lineno, "second summary line"))
-        else:
-            log.summary = Summary(*map(int, s.groups()), line=lineno)
+        _summary(log, line, rest, lineno, err)
         return
     if key == "error":
         log.error_lines.append(Comment(rest, lineno))
@@ -343,6 +346,19 @@ def _comment(log, line, lineno, seen_result, err):
         err(ParseError(lineno, f"header '{key}' given twice"))
         return
     log.headers.append(h)
+
+
+def _summary(log, line, rest, lineno, err):
+    s = _SUMMARY.match(rest)
+    words, fields, problems = parse_fields(s.group(4) or "") if s else \
+        ([], {}, [])
+    if not s or words or problems:
+        err(ParseError(lineno, f"malformed summary {line!r}"))
+    elif log.summary is not None:
+        err(ParseError(lineno, "second summary line"))
+    else:
+        log.summary = Summary(*map(int, s.group(1, 2, 3)), line=lineno,
+                              fields=fields)
 
 
 def parse_file(path) -> Log:

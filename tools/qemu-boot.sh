@@ -91,10 +91,11 @@ qemu_says() {
 	[ -s "$log.qemu-stderr" ] && sed 's/^/qemu: /' "$log.qemu-stderr" >&2
 	return 0
 }
-# The log's "# summary:" line as "PASSED FAILED SKIPPED", empty if none.
+# The log's "# summary:" line as "PASSED FAILED SKIPPED", empty if none;
+# fields after the counts (logfile_error="...") are allowed.
 summary() {
 	tr -d '\r' 2>/dev/null < "$log" |
-		sed -n 's/^# summary: passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' |
+		sed -n 's/^# summary: passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)\( .*\)\{0,1\}$/\1 \2 \3/p' |
 		tail -n 1
 }
 # QEMU's status 1 is also what QEMU itself exits with when it cannot start

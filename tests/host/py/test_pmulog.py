@@ -65,6 +65,28 @@ class RealLogs(unittest.TestCase):
         self.assertEqual(log.counts(), (20, 0, 1))
         self.assertEqual(log.bail_outs, [])
 
+    def test_summary_without_fields(self):
+        log = pmulog.parse_file(FIXTURES / "p54c.log")
+        self.assertEqual(log.summary.fields, {})
+        self.assertIsNone(log.summary.logfile_error)
+
+    def test_log_file_failure(self):
+        """A full boot volume: the error line (serial only) and the
+        summary's logfile_error, from a real boot."""
+        log = pmulog.parse_file(FIXTURES / "logfile-full.log")
+        self.assertEqual(log.parse_errors, [])
+        name = log.header("console").fields["logfile"]
+        self.assertRegex(name, r"^\\pmu-harness\\\d{8}-\d{6}\.log$")
+        want = ("write of 15 bytes failed (EFI_VOLUME_FULL), 0 bytes kept "
+                "in " + name)
+        self.assertEqual([e.text for e in log.error_lines],
+                         ["log file: " + want])
+        self.assertEqual(log.summary.logfile_error, want)
+        self.assertEqual((log.summary.passed, log.summary.failed,
+                          log.summary.skipped), (4, 0, 0))
+        self.assertEqual(log.to_dict()["summary"]["fields"],
+                         {"logfile_error": want})
+
     def test_failing_results_and_yaml_lists(self):
         log = pmulog.parse_file(FIXTURES / "selftest.log")
         self.assertEqual(log.parse_errors, [])
@@ -167,6 +189,33 @@ class Malformed(unittest.TestCase):
         # every error names its line
         junk = next(e for e in log.parse_errors if "junk" in e.message)
         self.assertEqual(junk.line, 8)
+
+    def test_summary_fields(self):
+        ok = "# summary: passed=2 failed=0 skipped=0"
+        for extra, fields in (
+                ("", {}),
+                (' logfile_error="flush failed (EFI_DEVICE_ERROR), 10 '
+                 'bytes kept in \\pmu-harness\\a.log"',
+                 {"logfile_error": "flush failed (EFI_DEVICE_ERROR), 10 "
+                                   "bytes kept in \\pmu-harness\\a.log"}),
+                (' later=1 logfile_error=""',
+                 {"later": "1", "logfile_error": ""})):
+            log = pmulog.parse(self.HEAD + "ok 1 - a\nok 2 - b\n1..2\n" +
+                               ok + extra + "\n")
+            self.assertEqual(log.parse_errors, [], extra)
+            self.assertEqual(log.summary.fields, fields)
+            self.assertEqual(log.summary.passed, 2)
+
+    def test_malformed_summary_fields(self):
+        for extra in (" junk", ' logfile_error="unterminated',
+                      " logfile_error=a logfile_error=b",
+                      "x=1"):
+            log = pmulog.parse(self.HEAD + "ok 1 - a\nok 2 - b\n1..2\n"
+                               "# summary: passed=2 failed=0 skipped=0" +
+                               extra + "\n")
+            self.assertTrue(any(m.startswith("malformed summary")
+                                for m in messages(log)), extra)
+            self.assertIsNone(log.summary, extra)
 
     def test_result_after_plan_and_twice(self):
         log = pmulog.parse(self.HEAD + "ok 1 - a\nok 2 - b\n" + self.END +

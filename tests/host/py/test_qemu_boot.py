@@ -82,6 +82,21 @@ class QemuBoot(unittest.TestCase):
         self.assertEqual(rc, 3)
         self.assertIn("(verdict 1) but the log's summary", err)
 
+    def test_summary_with_logfile_error(self):
+        """A log-file failure adds a field to the summary; the verdict is
+        still read from the counts."""
+        extra = (' logfile_error="write of 15 bytes failed '
+                 '(EFI_VOLUME_FULL), 0 bytes kept in \\pmu-harness\\a.log"')
+        self.assertEqual(self.boot(1, self.log(2, 0).replace(
+            "skipped=0\r\n", "skipped=0" + extra + "\r\n")), (0, ""))
+        rc, err = self.boot(3, self.log(1, 1).replace(
+            "skipped=0\r\n", "skipped=0" + extra + "\r\n"))
+        self.assertEqual(rc, 1, err)
+        rc, err = self.boot(1, self.log(1, 0).replace(
+            "skipped=0\r\n", "skipped=0x\r\n"))
+        self.assertEqual(rc, 3)
+        self.assertIn("has no '# summary:' line", err)
+
     def test_nothing_ran_is_no_pass(self):
         rc, err = self.boot(1, self.log(0, 0))
         self.assertEqual(rc, 3)
