@@ -30,6 +30,9 @@
 #                  disk cannot be read-only)
 #   --pidfile F    QEMU writes its process id to F (QEMU -pidfile), so that
 #                  a caller can kill it
+#   --write-iops N at most N writes a second to the boot disk (QEMU
+#                  throttling.iops-write): a slow medium, where the writes
+#                  of one flush are 1/N s apart (tools/kill_check.py)
 #
 # Every argument is data: none is ever evaluated by a shell.  A bad one is
 # an error (status 3) before QEMU starts.
@@ -42,6 +45,7 @@
 set -u
 image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
 mem=256 cfg_file= have_args=0 volume_free= logdir_file=0 readonly=0 pidfile=
+write_iops=
 usage() { echo "qemu-boot: $*" >&2; exit 3; }
 # A flag's value: the next argument, which must exist.
 value() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
@@ -55,7 +59,7 @@ whole() {		# whole NAME VALUE MIN: a decimal integer >= MIN
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image|--cpu|--smp|--args|--log|--timeout|--keep|--mem|--cfg-file|\
-	--volume-free|--pidfile) value "$1" $# ;;
+	--volume-free|--pidfile|--write-iops) value "$1" $# ;;
 	esac
 	case "$1" in
 	--image) image=$2; shift ;;
@@ -74,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--logdir-file) logdir_file=1 ;;
 	--readonly) readonly=1 ;;
 	--pidfile) pidfile=$2; shift ;;
+	--write-iops) whole --write-iops "$2" 1; write_iops=$((10#$2)); shift ;;
 	*) usage "unknown argument $1" ;;
 	esac
 	shift
@@ -147,7 +152,9 @@ if [ "$com4" = 1 ]; then
 	ports=(-serial "file:$log.com1" -chardev "file,id=com4,path=$log"
 	       -device isa-serial,chardev=com4,iobase=0x2e8,irq=3)
 fi
-disk=(-drive "format=raw,file=$work/disk.img")
+throttle=
+[ -n "$write_iops" ] && throttle=",throttling.iops-write=$write_iops"
+disk=(-drive "format=raw$throttle,file=$work/disk.img")
 if [ "$readonly" = 1 ]; then
 	disk=(-drive "if=none,id=boot,format=raw,readonly=on,file=$work/disk.img"
 	      -device virtio-blk-pci,drive=boot)
