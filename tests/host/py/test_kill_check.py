@@ -162,6 +162,19 @@ class WatchAndPoints(unittest.TestCase):
                          "350 ms after TAP version 13")
 
 
+def wait_exec(pid, comm):
+    """Waits until the process pid runs the program comm (Popen returns
+    before the child's exec)."""
+    for _ in range(500):
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip() == comm:
+                return
+        except OSError:
+            pass
+        time.sleep(0.01)
+    raise AssertionError(f"pid {pid} never ran {comm}")
+
+
 class KillQemu(unittest.TestCase):
     def test_only_qemu_is_killed(self):
         with tempfile.TemporaryDirectory() as d:
@@ -172,6 +185,7 @@ class KillQemu(unittest.TestCase):
             self.addCleanup(p.wait)
             self.addCleanup(p.kill)
             pidfile.write_text(f"{p.pid}\n")
+            wait_exec(p.pid, "sleep")
             self.assertIn("'sleep', not QEMU", kc.kill_qemu(pidfile))
             self.assertIsNone(p.poll())
             # one named like QEMU is killed with SIGKILL
@@ -179,6 +193,7 @@ class KillQemu(unittest.TestCase):
             fake.symlink_to("/bin/sleep")
             q = subprocess.Popen([str(fake), "30"])
             pidfile.write_text(f"{q.pid}\n")
+            wait_exec(q.pid, "qemu-system-x86")     # comm: 15 characters
             self.assertIsNone(kc.kill_qemu(pidfile))
             self.assertEqual(q.wait(timeout=10), -signal.SIGKILL)
             self.assertIn("is gone", kc.kill_qemu(pidfile))
