@@ -82,6 +82,62 @@ class RealTable(unittest.TestCase):
         for name in ("icelake", "sapphire-rapids"):
             self.assertTrue(by[name].cpu.startswith("qemu64,"), name)
 
+    def test_logfile_boots(self):
+        """The log-file rows of issue 11 (docs/reliability.md): a volume
+        with 8 KiB and with no KiB free, \\pmu-harness a file, a read-only
+        disk.  Each passes its tests; the full ones keep a sound prefix and
+        say so in an error line and the summary, the others keep no file
+        and say why in the header."""
+        boots, errors = boottable.load(TOOLS / "matrix.yaml")
+        self.assertEqual([str(e) for e in errors], [])
+        by = {b.name: b for b in boots}
+        names = ("logfile-free-8k", "logfile-full", "logfile-dir-is-file",
+                 "logfile-readonly")
+        for name in names:
+            self.assertIn(name, by)
+            self.assertEqual(by[name].verdict, "pass", name)
+        self.assertEqual(by["logfile-free-8k"].volume_free_kib, 8)
+        self.assertEqual(by["logfile-full"].volume_free_kib, 0)
+        self.assertTrue(by["logfile-dir-is-file"].volume_logdir_file)
+        self.assertTrue(by["logfile-readonly"].volume_readonly)
+        # what the harness writes (boot/console.c, lib/tap.c)
+        what = ("write of {w} bytes failed (EFI_VOLUME_FULL), {k} bytes "
+                "kept in \\pmu-harness\\20261122-062203.log")
+        full = {"logfile-free-8k": what.format(w=27, k=8171),
+                "logfile-full": what.format(w=15, k=0)}
+        for name, text in full.items():
+            b = by[name]
+            self.assertEqual(b.volume_log, "prefix", name)
+            tap = ("# console: serial=com1 via=uefi-serial-io text=none(0) "
+                   'logfile="\\pmu-harness\\20261122-062203.log"\n'
+                   f"# error: log file: {text}\n# summary: passed=4 "
+                   f'failed=0 skipped=0 logfile_error="{text}"\n')
+            pats = [r.pattern for r in b.require_lines]
+            self.assertTrue(any(p.startswith("^# error: log file:")
+                                for p in pats), name)
+            self.assertTrue(any("logfile_error=" in p for p in pats), name)
+            for r in b.require_lines:
+                self.assertTrue(r.search(tap), (name, r.pattern))
+                # and the same run without the failure does not pass
+                self.assertFalse(r.search(tap.replace("EFI_VOLUME_FULL",
+                                                      "x")) and
+                                 "EFI_VOLUME_FULL" in r.pattern,
+                                 (name, r.pattern))
+        states = {"logfile-dir-is-file": "\\pmu-harness is not a directory",
+                  "logfile-readonly": "volume read-only"}
+        for name, state in states.items():
+            b = by[name]
+            self.assertEqual(b.volume_log, "absent", name)
+            console = ("# console: serial=com1 via=uefi-serial-io "
+                       f'text=none(0) logfile="{state}"\n')
+            self.assertTrue(any(r.search(console) for r in b.require_lines),
+                            name)
+            self.assertFalse(any(r.search(console.replace(state, "none"))
+                                 for r in b.require_lines), name)
+            forbid = [r.pattern for r in b.forbid_lines]
+            self.assertIn("^# error: log file:", forbid, name)
+            self.assertIn("logfile_error=", forbid, name)
+
 
 class Validation(unittest.TestCase):
     def errors(self, text):
