@@ -233,6 +233,21 @@ static void restore_machine(const struct machine_state *m)
 	write_flags(m->flags & ~(uint64_t)X86_EFLAGS_TF);
 }
 
+/* Every test must leave CR3 and CR4 as it found them (the CPL 3 runner
+ * switches both); one that does not fails, and they are put back. */
+static void check_machine(struct tcase *t, const struct machine_state *m)
+{
+	uint64_t cr3 = read_cr3(), cr4 = read_cr4();
+
+	if (cr3 == m->cr3 && cr4 == m->cr4)
+		return;
+	check(t, 0, "left the machine with CR3 0x%llx CR4 0x%llx (found "
+	      "0x%llx 0x%llx): put back", (unsigned long long)cr3,
+	      (unsigned long long)cr4, (unsigned long long)m->cr3,
+	      (unsigned long long)m->cr4);
+	restore_machine(m);
+}
+
 static uint64_t elapsed_us(const struct run_clock *c, uint64_t since)
 {
 	uint64_t d = rdtsc() - since;
@@ -296,6 +311,7 @@ static void run_test(struct tap *tap, const struct test *test,
 	took = elapsed_us(c, t0);
 	if (watchdog_event()->stage > 1)
 		restore_machine(&m);
+	check_machine(t, &m);
 	write_flags(m.flags);	/* IF as before, whatever the test did */
 	report(tap, t, faulted, &f, limit_us, took);
 	if (took > c->slowest_us) {

@@ -108,3 +108,29 @@ static void test_ignores_stop(struct tcase *t)
 TEST(hang_ignores, "selftest-hang/ignores-first-stop",
      "a test that goes on after its stop is ended at the root frame "
      "after the grace period", test_ignores_stop, TEST_MANUAL);
+
+/* As above at CPL 3: the second stop comes with the CPL 3 runner's CR3
+ * and CR4 in place, which only the runner's restore puts back (the
+ * runner fails any test that leaves them changed). */
+static void test_cpl3_ignores_stop(struct tcase *t)
+{
+	struct fault f = { 0 };
+	unsigned stops = 0;
+
+	if (!check(t, ring3_ready(), "ring 3 is not set up"))
+		return;
+	value(t, "about_to", "jmp . at CPL 3 again after each stop");
+	for (;;) {
+		if (ring3_run(user_spin, 0, NULL, 0, &f) == 1 &&
+		    f.vector == VEC_TIMEOUT)
+			stops++;
+		if (stops > 1000)
+			break;
+	}
+	check(t, 0, "returned from an endless loop");
+}
+
+TEST(hang_cpl3_ignores, "selftest-hang/cpl3-ignores-first-stop",
+     "a CPL 3 loop that goes on after its stop is ended at the root "
+     "frame, and CR3/CR4 are put back", test_cpl3_ignores_stop,
+     TEST_MANUAL);
