@@ -154,7 +154,7 @@ static void off(struct tcase *t, uint64_t flags, int off_cpl, int on_cpl)
 	struct bts_env v;
 
 	if (!check(t, b != NULL, "no benchmark branch-alternating") ||
-	    !bts_begin(t, &v) ||
+	    !need_bench_data(t, b) || !bts_begin(t, &v) ||
 	    !one_run(&v, "branch-alternating", 9, off_cpl, flags, &nrec))
 		goto out;
 	for (unsigned i = 0; i < nrec; i++)
