@@ -154,7 +154,7 @@ static void off(struct tcase *t, uint64_t flags, int off_cpl, int on_cpl)
 	struct bts_env v;
 
 	if (!check(t, b != NULL, "no benchmark branch-alternating") ||
-	    !need_bench_data(t, b) || !bts_begin(t, &v) ||
+	    !bts_begin(t, &v) ||
 	    !one_run(&v, "branch-alternating", 9, off_cpl, flags, &nrec))
 		goto out;
 	for (unsigned i = 0; i < nrec; i++)
@@ -206,7 +206,7 @@ static void test_tr_only(struct tcase *t)
 	int vec, rc;
 
 	if (!check(t, b != NULL, "no benchmark branch-alternating") ||
-	    !bts_begin(t, &v) ||
+	    !bts_begin(t, &v) || !need_bench_data(t, b) ||
 	    !bts_install(&v, BTS_BUF_RECORDS, BTS_BUF_RECORDS) ||
 	    !check(t, be_rdmsr(MSR_IA32_DEBUGCTL, &before) == 0,
 		   "RDMSR IA32_DEBUGCTL"))
