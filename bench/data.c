@@ -103,9 +103,14 @@ static void *new_buffer(const struct bench *b, uint64_t *size)
 		short_of(*size, BENCH_KEEP_FREE);
 		return NULL;
 	}
-	d = bench_alloc(*size, *size >= LARGE_PAGE ? LARGE_PAGE : 4096);
-	if (!d)
-		return NULL;
+	/* The largest block may hold the size but not at 2 MiB alignment:
+	 * then halve, down to data_min, as when it did not fit at all. */
+	while (!(d = bench_alloc(*size, *size >= LARGE_PAGE ? LARGE_PAGE :
+				 4096))) {
+		if (!b->data_min || *size / 2 < b->data_min)
+			return NULL;
+		*size /= 2;
+	}
 	if (ring3_ready() && ring3_map_user(d, *size)) {
 		/* no page for ring 3's tables: d stays held, released at
 		 * the end (it may be partly user-mapped) */

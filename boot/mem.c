@@ -70,7 +70,9 @@ void mem_free(uint64_t *total, uint64_t *largest)
 }
 
 /* The highest address aligned to align at which pages free pages start,
- * inside one EfiConventionalMemory descriptor; 0 when there is none. */
+ * inside one EfiConventionalMemory descriptor; 0 when there is none.  Any
+ * such address is usable as is: on x64 the firmware identity-maps all
+ * memory its map describes (UEFI 2.10 §2.3.4). */
 static uint64_t aligned_spot(uint64_t pages, uint64_t align)
 {
 	UINTN size, desc_size;

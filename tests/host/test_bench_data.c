@@ -27,6 +27,8 @@ static struct {
 	uint64_t last_bytes, last_align;
 	uint64_t next;			/* next address handed out */
 	int sibling;
+	uint64_t aligned_max;		/* 0, or the most a 2 MiB-aligned
+					 * request gets */
 	unsigned prepared;
 	uint64_t prepared_size;
 } fw;
@@ -38,7 +40,8 @@ static void *fake_alloc(uint64_t bytes, uint64_t align)
 	fw.allocs++;
 	fw.last_bytes = bytes;
 	fw.last_align = align;
-	if (bytes > fw.largest || bytes > fw.total)
+	if (bytes > fw.largest || bytes > fw.total ||
+	    (fw.aligned_max && align > 4096 && bytes > fw.aligned_max))
 		return NULL;
 	a = (fw.next + align - 1) & ~(align - 1);
 	fw.next = a + bytes;
@@ -197,6 +200,30 @@ static void test_small_buffer(void **state)
 	assert_int_equal(bench_data_size(&sized), 0);
 }
 
+/* The firmware refuses the size at 2 MiB alignment although its largest
+ * block would hold it: the size is halved, down to data_min. */
+static void test_halved_when_refused(void **state)
+{
+	free_mem(84, 42);
+	fw.aligned_max = 10 * MIB;
+	assert_non_null(bench_data(&sized));
+	assert_int_equal(bench_data_size(&sized), 8 * MIB);
+	assert_int_equal(fw.allocs, 3);		/* 32, 16, 8 MiB */
+	assert_int_equal(fw.prepared_size, 8 * MIB);
+}
+
+/* Refused down to data_min: NULL, the shortfall names data_min. */
+static void test_refused_at_min(void **state)
+{
+	free_mem(84, 42);
+	fw.aligned_max = 4 * MIB;
+	assert_null(bench_data(&sized));
+	assert_int_equal(fw.allocs, 3);
+	assert_int_equal(bench_data_size(&sized), 0);
+	text_is("needs 8 MiB, 84 MiB free (the allocation failed all the "
+		"same)");
+}
+
 /* Less than data_min in the largest block: refused without asking the
  * firmware, and the shortfall names the block. */
 static void test_refused_by_block(void **state)
@@ -281,6 +308,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sized_buffer, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_small_buffer, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_halved_when_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_refused_at_min, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_refused_by_block, setup,
 						teardown),
