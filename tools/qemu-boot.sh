@@ -40,8 +40,8 @@
 # Exit status: 0 all tests passed, 1 a test failed, 2 the harness broke
 # (Bail out!), 3 QEMU ended without a verdict (it failed to start, the
 # machine powered off, or its exit status disagrees with the log's
-# "# summary:" line; QEMU's own messages then follow on stderr), 124 the
-# time limit ran out.
+# "# summary:" line; QEMU's own messages then follow on stderr; or a bad
+# argument), 124 the time limit ran out or QEMU was killed (SIGKILL).
 set -u
 image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
 mem=256 cfg_file= have_args=0 volume_free= logdir_file=0 readonly=0 pidfile=
@@ -227,7 +227,9 @@ case $status in
 5) echo "qemu-boot: the harness broke (verdict 2):" \
 	"$(tr -d '\r' 2>/dev/null < "$log" | grep -a '^Bail out!' | head -n 1)" >&2
    exit 2 ;;
-124|137) echo "qemu-boot: no verdict within ${limit}s (killed)" >&2; exit 124 ;;
+124) echo "qemu-boot: no verdict within ${limit}s (killed)" >&2; exit 124 ;;
+137) echo "qemu-boot: QEMU was killed (SIGKILL, from outside or after the" \
+	"${limit}s limit) without a verdict" >&2; exit 124 ;;
 *) echo "qemu-boot: QEMU exited with status $status without a verdict" >&2
    qemu_says
    exit 3 ;;
