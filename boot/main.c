@@ -37,6 +37,11 @@ static struct tap tap;
 static char opt_errors[MAX_OPT_ERRORS][200];
 static unsigned n_opt_errors, lost_opt_errors;
 static const char *ring3_why = "ok";
+static const struct bench_mem bench_mem = {
+	.alloc = mem_alloc,
+	.release = mem_release,
+	.free = mem_free,
+};
 
 static void collect_opt_error(void *ctx, const char *msg)
 {
@@ -151,6 +156,18 @@ static void write_backend_header(const struct cpu_info *ci)
 	tap_comment(&tap, "backend: %s reason=\"%s\"", be->name, reason);
 }
 
+/* What the firmware has free once the harness is set up: what the
+ * benchmarks' buffers are sized from (bench/data.h). */
+static void write_memory_header(void)
+{
+	uint64_t total, largest;
+
+	mem_free(&total, &largest);
+	tap_comment(&tap, "memory: free_mib=%llu largest_mib=%llu",
+		    (unsigned long long)(total >> 20),
+		    (unsigned long long)(largest >> 20));
+}
+
 static void write_header(const struct cpu_info *ci)
 {
 	tap_version(&tap);
@@ -165,6 +182,7 @@ static void write_header(const struct cpu_info *ci)
 	tap_comment(&tap, "console: %s", console_describe());
 	tap_comment(&tap, "ring3: %s%s", ring3_ready() ? "ready" : "unavailable: ",
 		    ring3_ready() ? "" : ring3_why);
+	write_memory_header();
 	tap_comment(&tap, "options: tests=%s backend=%s exit=%s verbose=%d "
 		    "timeout=%u run_timeout=%u", opts.tests,
 		    options_backend_name(opts.backend),
@@ -191,6 +209,7 @@ static void harness_fault(const struct fault *f)
 	tap_finish(&tap);
 	console_close();
 	watchdog_restore();
+	bench_release();
 	ring3_teardown();
 	apic_restore();
 	trap_restore();
@@ -264,13 +283,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	mp_init();		/* the smp tests say why if no sibling */
 	/* Without ring 3 the CPL 3 tests fail; the header says why. */
 	(void)ring3_setup(mem_alloc_page, &ring3_why);
-	bench_init(mem_alloc);
+	bench_init(&bench_mem);
 	harness_set_tsc_hz(clock_tsc_hz);
 	ci = cpu_detect();
 	write_header(ci);
 	console_sync();		/* the header survives a hang in test 1 */
 	run_suite();
 	watchdog_restore();
+	bench_release();
 	ring3_teardown();
 	apic_restore();
 	trap_restore();
