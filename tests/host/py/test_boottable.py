@@ -138,6 +138,41 @@ class RealTable(unittest.TestCase):
             self.assertIn("^# error: log file:", forbid, name)
             self.assertIn("logfile_error=", forbid, name)
 
+    def test_memory_boots(self):
+        """Row "QEMU's default 128 MiB, or 64 MiB": the whole default
+        suite at 128 and 64 MiB passes with nothing failing or skipping for
+        memory and the pointer chase running (on 32 and 8 MiB); at 48 MiB
+        only the pointer chase's three tests SKIP, with the shortfall."""
+        boots, _ = boottable.load(TOOLS / "matrix.yaml")
+        by = {b.name: b for b in boots}
+        runs = {"memory-128": (128, "ok", 32), "memory-64": (64, "ok", 8),
+                "memory-48": (48, "skip", None)}
+        chase = ("oracle/pointer-chase", "trace/access-addresses",
+                 "trace/regs-after-step")
+        for name, (mib, status, size) in runs.items():
+            b = by[name]
+            self.assertEqual(b.memory, mib, name)
+            self.assertEqual(b.verdict, "pass", name)
+            self.assertNotIn("tests=", b.options, name)    # the whole suite
+            self.assertIn(("*", "not ok"),
+                          [(r.name, r.status) for r in b.forbid_results])
+            required = {r.name: r.status for r in b.require_results}
+            for test in chase:
+                self.assertEqual(required.get(test), status, (name, test))
+            lines = [p.pattern for p in b.require_lines]
+            forbidden = [p.pattern for p in b.forbid_lines]
+            if size:
+                self.assertIn(r"^# memory: free_mib=\d+ largest_mib=\d+$",
+                              lines, name)
+                self.assertIn(f"^  data_size: {size} MiB of 64 MiB "
+                              "wanted$", lines, name)
+                self.assertIn(r"# SKIP .*needs \d+ MiB", forbidden, name)
+            else:
+                for test in chase:
+                    self.assertIn(rf"^ok \d+ - {test} # SKIP pointer-chase: "
+                                  r"needs 8 MiB, \d+ MiB free$", lines)
+            self.assertIn("no data buffer|no memory", forbidden, name)
+
 
 class Validation(unittest.TestCase):
     def errors(self, text):
