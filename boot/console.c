@@ -177,8 +177,9 @@ static void to_wide(CHAR16 *dst, unsigned size, const char *src)
 	dst[i] = 0;
 }
 
-/* EFI_FILE_INFO of an open handle (UEFI spec 2.10, 13.5.13 GetInfo and
- * 13.5.16 EFI_FILE_INFO): room for names up to 64 characters. */
+/* EFI_FILE_INFO of an open handle (UEFI spec 2.10, 13.5 File Protocol:
+ * EFI_FILE_PROTOCOL.GetInfo(), EFI_FILE_INFO): room for names up to 64
+ * characters. */
 static EFI_STATUS file_info(EFI_FILE_HANDLE f, EFI_FILE_INFO **info)
 {
 	static UINT64 buf[(__builtin_offsetof(EFI_FILE_INFO, FileName) +
@@ -373,8 +374,9 @@ static void say_file_error(void)
 
 /*
  * Makes what was written durable, file data before file size.  The UEFI
- * spec (2.10, 13.5.9 Flush) promises only that a Flush writes "all
- * modified data associated with a file"; it says nothing of the order.
+ * spec (2.10, 13.5, EFI_FILE_PROTOCOL.Flush()) promises only that a Flush
+ * writes "all modified data associated with a file"; it says nothing of
+ * the order.
  * OVMF's FAT driver (FatPkg) writes the directory entry (size) and the
  * data pages of its cache in disk order, so the size could land first and
  * a kill in between leave NULs at the end.  Flushing the directory handle
@@ -396,8 +398,9 @@ static EFI_STATUS flush_in_order(const char **what)
 	return st;
 }
 
-/* Cuts the file back to the whole lines written (UEFI spec 2.10, 13.5.14
- * SetInfo: a smaller FileSize truncates). */
+/* Cuts the file back to the whole lines written (UEFI spec 2.10, 13.5,
+ * EFI_FILE_PROTOCOL.SetInfo() with EFI_FILE_INFO: a smaller FileSize
+ * truncates). */
 static EFI_STATUS cut_to_whole_lines(void)
 {
 	EFI_FILE_INFO *info;
