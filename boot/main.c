@@ -153,6 +153,8 @@ static void write_header(const struct cpu_info *ci)
 	if (lost_opt_errors)
 		tap_comment(&tap, "error: %u more option errors not shown",
 			    lost_opt_errors);
+	if (*console_serial_refused())
+		tap_comment(&tap, "error: %s", console_serial_refused());
 }
 
 /* A fault outside any test: report it and end the run as broken. */
