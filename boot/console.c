@@ -19,7 +19,7 @@ static struct {
 	struct uart uart;		/* polled 16550 otherwise */
 	const char *serial_via;
 	char serial_name[16];
-	char serial_refused[OPT_ERROR_MAX];	/* why serial= was not used */
+	char serial_refused[OPT_ERROR_MAX];	/* why serial= is not used */
 	SIMPLE_TEXT_OUTPUT_INTERFACE *screens[MAX_SCREENS];
 	unsigned n_screens;
 	const char *text_via;

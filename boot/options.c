@@ -223,7 +223,8 @@ static void apply(struct parse *p, const char *key, const char *v)
 			o->exit = (enum opt_exit)i;
 	} else if (!str_cmp(key, "verbose")) {
 		if (str_cmp(v, "0") && str_cmp(v, "1"))
-			report(p, "verbose=\"%s\": expected 0 or 1", show(p, v));
+			report(p, "verbose=\"%s\": expected 0 or 1",
+			       show(p, v));
 		else
 			o->verbose = v[0] == '1';
 	} else if (!str_cmp(key, "timeout")) {

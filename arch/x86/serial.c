@@ -192,7 +192,8 @@ static const struct loop_pattern loop_patterns[] = {
 	{ .mcr = MCR_LOOP, .msr = 0x00 },
 	{ .mcr = MCR_LOOP | MCR_DTR | MCR_RTS | MCR_OUT1 | MCR_OUT2,
 	  .msr = 0xf0 },
-	{ .mcr = MCR_LOOP | MCR_DTR | MCR_OUT2, .msr = 0xa0 },	/* DSR, DCD */
+	/* DTR and OUT2 alone: DSR and DCD */
+	{ .mcr = MCR_LOOP | MCR_DTR | MCR_OUT2, .msr = 0xa0 },
 };
 
 static int modem_loop(const struct port_io *io, uint16_t base, char *why,

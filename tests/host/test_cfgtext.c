@@ -319,7 +319,8 @@ static const struct file_case files[] = {
 	  .tests = "d/*", .verbose = 1, .errors = 1, .mention = "UTF-16LE" },
 	{ .name = "esc", IN("tests=d/*\n\x1b[2J\x1b[31mverbose=1\x1b[0m\n"),
 	  .tests = "d/*", .verbose = 0, .errors = 2,
-	  .mention = "\"\\x1b[2J\\x1b[31mverbose=1\\x1b[0m\": holds a control" },
+	  .mention = "\"\\x1b[2J\\x1b[31mverbose=1\\x1b[0m\": holds a "
+		     "control" },
 	{ .name = "utf-16 non-ascii word",
 	  IN("\xff\xfev\0=\0\xe9\0 \0t\0=\0x\0"), .tests = "*", .errors = 3,
 	  .mention = "unknown option \"t\"" },

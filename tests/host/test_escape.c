@@ -27,7 +27,8 @@ struct esc_case {
 static const struct esc_case esc_cases[] = {
 	CASE("", ""),
 	CASE("tests=detect/*", "tests=detect/*"),
-	CASE(" ~!#$%&'()*+,-./:;<=>?@[]^_`{|}", " ~!#$%&'()*+,-./:;<=>?@[]^_`{|}"),
+	CASE(" ~!#$%&'()*+,-./:;<=>?@[]^_`{|}",
+	     " ~!#$%&'()*+,-./:;<=>?@[]^_`{|}"),
 	CASE("\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m"),
 	CASE("a\0b", "a\\x00b"),
 	CASE("\t\r\n", "\\x09\\x0d\\x0a"),

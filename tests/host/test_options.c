@@ -334,7 +334,8 @@ struct port_case {
 };
 
 static const struct port_case refused_ports[] = {
-	{ .text = "serial=0x80", .mention = "0x80-0x87 are the POST code port" },
+	{ .text = "serial=0x80",
+	  .mention = "0x80-0x87 are the POST code port" },
 	{ .text = "serial=0xf0", .mention = "isa-debug-exit" },
 	{ .text = "serial=0xf8", .mention = "0xf8-0xff are the coprocessor" },
 	{ .text = "serial=0xcf8", .mention = "PCI configuration space" },
@@ -425,7 +426,8 @@ static const struct escape_case escaped[] = {
 	{ .text = "\x1b[31mred=1\x1b[0m",
 	  .mention = "\"\\x1b[31mred=1\\x1b[0m\"" },
 	{ .text = "backend=\x07model", .mention = "\"backend=\\x07model\"" },
-	{ .text = "inject=msr:0x12:gp\x1b", .mention = "inject=msr:0x12:gp\\x1b" },
+	{ .text = "inject=msr:0x12:gp\x1b",
+	  .mention = "inject=msr:0x12:gp\\x1b" },
 	{ .text = "verbose=1\x7f", .mention = "verbose=1\\x7f" },
 	{ .text = "caf\xc3\xa9=1", .mention = "\"caf\\xc3\\xa9=1\"" },
 	{ .text = "tests=d\xe9tect/*", .mention = "tests=d\\xe9tect/*" },
