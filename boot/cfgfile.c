@@ -4,10 +4,11 @@
 #include "efi.h"
 #include "../lib/fmt.h"
 
-/* One byte past the limit, to tell a file over it even when its size is
- * unknown. */
-static unsigned char raw[CFG_LIMIT + 1];
-static char text[CFG_TEXT_MAX];
+/* The file's bytes, one past the limit to tell a file over it even when
+ * its size is unknown, then its text: pool memory, given back once the
+ * options are applied (the image carries no 160 KiB of zeros). */
+#define RAW_SIZE (CFG_LIMIT + 1)
+#define BUF_SIZE (RAW_SIZE + CFG_TEXT_MAX)
 
 /* The file's size: SetPosition(0xFFFFFFFFFFFFFFFF) moves to the end of the
  * file (UEFI 2.10 section 13.5, EFI_FILE_PROTOCOL.SetPosition()), and
@@ -58,12 +59,30 @@ static void say(opt_error_fn err, void *ctx, const char *fmt, ...)
 		err(ctx, line);
 }
 
+static void apply_file(EFI_FILE_HANDLE f, unsigned char *raw, char *text,
+		       struct options *o, opt_error_fn err, void *ctx)
+{
+	UINT64 size = file_size(f);
+	EFI_STATUS st;
+	UINTN got;
+
+	st = read_all(f, raw, RAW_SIZE, &got);
+	if (st != EFI_SUCCESS) {
+		say(err, ctx, "read failed after %lu bytes (status 0x%lx); "
+		    "nothing from it applied", (unsigned long)got,
+		    (unsigned long)st);
+		return;
+	}
+	if (cfg_decode(raw, got, size > got ? (size_t)size : got, text,
+		       CFG_TEXT_MAX, CFG_SOURCE, err, ctx) == 0)
+		options_parse(o, text, CFG_SOURCE, err, ctx);
+}
+
 void cfgfile_apply(struct options *o, opt_error_fn err, void *ctx)
 {
 	EFI_FILE_HANDLE f;
 	EFI_STATUS st;
-	UINT64 size;
-	UINTN got;
+	unsigned char *buf;
 
 	if (!efi.root)
 		return;
@@ -76,16 +95,14 @@ void cfgfile_apply(struct options *o, opt_error_fn err, void *ctx)
 		    "applied", (unsigned long)st);
 		return;
 	}
-	size = file_size(f);
-	st = read_all(f, raw, sizeof(raw), &got);
-	f->Close(f);
+	st = efi.bs->AllocatePool(EfiLoaderData, BUF_SIZE, (void **)&buf);
 	if (st != EFI_SUCCESS) {
-		say(err, ctx, "read failed after %lu bytes (status 0x%lx); "
-		    "nothing from it applied", (unsigned long)got,
+		say(err, ctx, "no memory to read it (%u bytes, status 0x%lx); "
+		    "nothing from it applied", (unsigned)BUF_SIZE,
 		    (unsigned long)st);
-		return;
+	} else {
+		apply_file(f, buf, (char *)buf + RAW_SIZE, o, err, ctx);
+		efi.bs->FreePool(buf);
 	}
-	if (cfg_decode(raw, got, size > got ? (size_t)size : got, text,
-		       sizeof(text), CFG_SOURCE, err, ctx) == 0)
-		options_parse(o, text, CFG_SOURCE, err, ctx);
+	f->Close(f);
 }
