@@ -30,6 +30,9 @@
 #                  disk cannot be read-only)
 #   --pidfile F    QEMU writes its process id to F (QEMU -pidfile), so that
 #                  a caller can kill it
+#   --write-iops N at most N writes a second to the boot disk (QEMU
+#                  throttling.iops-write): a slow medium, where the writes
+#                  of one flush are 1/N s apart (tools/kill_check.py)
 #
 # Every argument is data: none is ever evaluated by a shell.  A bad one is
 # an error (status 3) before QEMU starts.
@@ -37,11 +40,12 @@
 # Exit status: 0 all tests passed, 1 a test failed, 2 the harness broke
 # (Bail out!), 3 QEMU ended without a verdict (it failed to start, the
 # machine powered off, or its exit status disagrees with the log's
-# "# summary:" line; QEMU's own messages then follow on stderr), 124 the
-# time limit ran out.
+# "# summary:" line; QEMU's own messages then follow on stderr; or a bad
+# argument), 124 the time limit ran out or QEMU was killed (SIGKILL).
 set -u
 image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
 mem=256 cfg_file= have_args=0 volume_free= logdir_file=0 readonly=0 pidfile=
+write_iops=
 usage() { echo "qemu-boot: $*" >&2; exit 3; }
 # A flag's value: the next argument, which must exist.
 value() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
@@ -55,7 +59,7 @@ whole() {		# whole NAME VALUE MIN: a decimal integer >= MIN
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image|--cpu|--smp|--args|--log|--timeout|--keep|--mem|--cfg-file|\
-	--volume-free|--pidfile) value "$1" $# ;;
+	--volume-free|--pidfile|--write-iops) value "$1" $# ;;
 	esac
 	case "$1" in
 	--image) image=$2; shift ;;
@@ -74,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--logdir-file) logdir_file=1 ;;
 	--readonly) readonly=1 ;;
 	--pidfile) pidfile=$2; shift ;;
+	--write-iops) whole --write-iops "$2" 1; write_iops=$((10#$2)); shift ;;
 	*) usage "unknown argument $1" ;;
 	esac
 	shift
@@ -147,7 +152,9 @@ if [ "$com4" = 1 ]; then
 	ports=(-serial "file:$log.com1" -chardev "file,id=com4,path=$log"
 	       -device isa-serial,chardev=com4,iobase=0x2e8,irq=3)
 fi
-disk=(-drive "format=raw,file=$work/disk.img")
+throttle=
+[ -n "$write_iops" ] && throttle=",throttling.iops-write=$write_iops"
+disk=(-drive "format=raw$throttle,file=$work/disk.img")
 if [ "$readonly" = 1 ]; then
 	disk=(-drive "if=none,id=boot,format=raw,readonly=on,file=$work/disk.img"
 	      -device virtio-blk-pci,drive=boot)
@@ -220,7 +227,9 @@ case $status in
 5) echo "qemu-boot: the harness broke (verdict 2):" \
 	"$(tr -d '\r' 2>/dev/null < "$log" | grep -a '^Bail out!' | head -n 1)" >&2
    exit 2 ;;
-124|137) echo "qemu-boot: no verdict within ${limit}s (killed)" >&2; exit 124 ;;
+124) echo "qemu-boot: no verdict within ${limit}s (killed)" >&2; exit 124 ;;
+137) echo "qemu-boot: QEMU was killed (SIGKILL, from outside or after the" \
+	"${limit}s limit) without a verdict" >&2; exit 124 ;;
 *) echo "qemu-boot: QEMU exited with status $status without a verdict" >&2
    qemu_says
    exit 3 ;;

@@ -1,7 +1,11 @@
 """tools/boottable.py: the boot table is validated strictly."""
 
 import importlib.util
+import os
+import shutil
+import tempfile
 import unittest
+from pathlib import Path
 
 from support import ROOT, TOOLS
 
@@ -133,11 +137,15 @@ class RealTable(unittest.TestCase):
                       lines("cfg-nul-byte"))
         self.assertTrue(fixture["cfg-bom-utf8"].startswith(b"\xef\xbb\xbf"))
         self.assertTrue(fixture["cfg-utf16le-bom"].startswith(b"\xff\xfe"))
-        # ESC: the first one where the error line says, and the count;
-        # no raw ESC in the log
+        # the first control byte (an ESC) where the error line says, and
+        # the count of all (the ESCs and a BEL); no raw ESC in the log
         data = fixture["cfg-control-esc"]
+        controls = [b for b in data if (b < 0x20 and b not in b"\t\r\n")
+                    or b == 0x7f]
+        self.assertEqual(data[min(data.index(b"\x1b"),
+                                  data.index(b"\x07"))], 0x1b)
         self.assertIn(r"control byte \\x1b at offset %d \(%d in all\)"
-                      % (data.index(b"\x1b"), data.count(b"\x1b")),
+                      % (data.index(b"\x1b"), len(controls)),
                       lines("cfg-control-esc"))
         self.assertIn(r"\x1b", [r.pattern for r in
                                 by["cfg-control-esc"].forbid_lines])
@@ -270,6 +278,145 @@ class Validation(unittest.TestCase):
         self.assertEqual([b.name for b in boots], ["one"])
         self.assertEqual(errors[0].boot, "two")
 
+
+
+class ReliabilityKeys(unittest.TestCase):
+    """The keys of issue 11: memory, cfg_file, volume_free_kib,
+    volume_logdir_file, volume_readonly, volume_log and verdict bail."""
+
+    def setUp(self):
+        # a repository of its own, so cfg_file has files to name
+        self.root = Path(tempfile.mkdtemp(prefix="pmu-boottable-"))
+        self.addCleanup(shutil.rmtree, self.root, True)
+        cfg = self.root / "tests" / "fixtures" / "cfg"
+        cfg.mkdir(parents=True)
+        (cfg / "nul.cfg").write_bytes(b"tests=detect/*\0x\n")
+        (cfg / "sub").mkdir()
+        (self.root / "tools").mkdir()
+        (self.root / "tools" / "secret.cfg").write_text("x\n")
+        os.symlink("../../../tools/secret.cfg", cfg / "out.cfg")
+
+    def loads(self, extra):
+        return boottable.loads(GOOD + extra, self.root)
+
+    def one(self, extra):
+        boots, errors = self.loads(extra)
+        self.assertEqual([str(e) for e in errors], [], extra)
+        return boots[0]
+
+    def assertError(self, extra, fragment):
+        boots, errors = self.loads(extra)
+        msgs = [str(e) for e in errors]
+        self.assertEqual(boots, [], "a table entry with errors is left out")
+        self.assertTrue(any(fragment in m for m in msgs),
+                        f"{fragment!r} not in {msgs}")
+
+    def test_defaults(self):
+        b = self.one("")
+        self.assertEqual((b.memory, b.cfg_file, b.volume_free_kib,
+                          b.volume_logdir_file, b.volume_readonly,
+                          b.volume_log), (None, None, None, False, False,
+                                          "same"))
+
+    def test_accepted(self):
+        b = self.one("    memory: 64\n    volume_free_kib: 8\n"
+                     "    volume_logdir_file: true\n"
+                     "    volume_readonly: true\n    volume_log: prefix\n"
+                     "    cfg_file: tests/fixtures/cfg/nul.cfg\n")
+        self.assertEqual((b.memory, b.cfg_file, b.volume_free_kib,
+                          b.volume_logdir_file, b.volume_readonly,
+                          b.volume_log), (64, "tests/fixtures/cfg/nul.cfg",
+                                          8, True, True, "prefix"))
+        for mib in (16, 4096):
+            self.assertEqual(self.one(f"    memory: {mib}\n").memory, mib)
+        self.assertEqual(self.one("    volume_free_kib: 0\n")
+                         .volume_free_kib, 0)
+        for mode in ("same", "prefix", "absent"):
+            self.assertEqual(self.one(f"    volume_log: {mode}\n")
+                             .volume_log, mode)
+        b = self.one("    cfg_file: tests/fixtures/cfg/nul.cfg\n"
+                     "    options: ''\n")
+        self.assertEqual(b.options, "")
+        b = boottable.loads(with_line("verdict: pass", "verdict: bail"))[0]
+        self.assertEqual(b[0].verdict, "bail")
+
+    def test_memory(self):
+        for bad in (15, 4097, 0, -1):
+            self.assertError(f"    memory: {bad}\n",
+                             f"'memory' must be 16..4096 (MiB), not {bad}")
+        self.assertError("    memory: '128'\n",
+                         "'memory' must be int, not str")
+        self.assertError("    memory: true\n",
+                         "'memory' must be int, not bool")
+        self.assertError("    memory: 128.0\n",
+                         "'memory' must be int, not float")
+
+    def test_volume_free_kib(self):
+        self.assertError("    volume_free_kib: -1\n",
+                         "'volume_free_kib' must be >= 0, not -1")
+        self.assertError("    volume_free_kib: '8'\n",
+                         "'volume_free_kib' must be int, not str")
+        self.assertError("    volume_free_kib: null\n",
+                         "'volume_free_kib' must be int, not null")
+
+    def test_volume_bools(self):
+        for key in ("volume_logdir_file", "volume_readonly"):
+            self.assertError(f"    {key}: 'yes'\n",
+                             f"'{key}' must be bool, not str")
+            self.assertError(f"    {key}: 1\n",
+                             f"'{key}' must be bool, not int")
+
+    def test_volume_log(self):
+        self.assertError("    volume_log: none\n",
+                         "'volume_log' is 'none', expected one of same, "
+                         "prefix, absent")
+        self.assertError("    volume_log: Prefix\n", "'volume_log' is")
+        self.assertError("    volume_log: true\n",
+                         "'volume_log' must be str, not bool")
+
+    def test_unknown_key_and_verdict(self):
+        self.assertError("    volume_log: same\n    volume_Log: same\n",
+                         "unknown key 'volume_Log'")
+        boots, errors = boottable.loads(with_line("verdict: pass",
+                                                  "verdict: bailout"))
+        self.assertIn("'verdict' is 'bailout', expected one of pass, fail, "
+                      "shutdown, bail", [e.message for e in errors])
+
+    def test_cfg_file(self):
+        self.assertError("    cfg_file: tests/fixtures/cfg/none.cfg\n",
+                         "'cfg_file' 'tests/fixtures/cfg/none.cfg': no "
+                         "such file")
+        self.assertError("    cfg_file: tests/fixtures/cfg/sub\n",
+                         "is not a regular file")
+        self.assertError("    cfg_file: tools/secret.cfg\n",
+                         "is not below tests/fixtures/")
+        self.assertError("    cfg_file: tests/fixtures/cfg/out.cfg\n",
+                         "leads out of tests/fixtures/")
+        for bad in ("/etc/passwd", "tests/fixtures/../../tools/secret.cfg",
+                    "tests/fixtures/cfg/../cfg/nul.cfg",
+                    "tests/fixtures/./cfg/nul.cfg",
+                    "tests//fixtures/cfg/nul.cfg", "",
+                    "tests/fixtures/cfg\\nul.cfg"):
+            self.assertError(f"    cfg_file: {bad!r}\n",
+                             "must be a plain relative path below "
+                             "tests/fixtures/")
+        self.assertError("    cfg_file: tests/fixtures\n",
+                         "is not below tests/fixtures/")
+        self.assertError("    cfg_file: 3\n",
+                         "'cfg_file' must be str, not int")
+        self.assertError("    cfg_file: tests/fixtures/cfg/nul.cfg\n"
+                         "    options: tests=detect/*\n",
+                         "'cfg_file' and a non-empty 'options' exclude "
+                         "each other")
+
+    def test_cfg_file_is_relative_to_the_repository(self):
+        # the default root is this repository, which has no such file
+        (self.root / "tests/fixtures/cfg/py-only.cfg").write_text("x\n")
+        extra = "    cfg_file: tests/fixtures/cfg/py-only.cfg\n"
+        boots, errors = boottable.loads(GOOD + extra)
+        self.assertIn("no such file", str(errors[0]))
+        self.assertEqual(self.one(extra).cfg_file,
+                         "tests/fixtures/cfg/py-only.cfg")
 
 if __name__ == "__main__":
     unittest.main()
