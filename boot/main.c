@@ -10,9 +10,12 @@
 #include "mp.h"
 #include "options.h"
 #include "platform.h"
+#include "acpi_root.h"
+#include "../arch/x86/acpi.h"
 #include "../arch/x86/apic.h"
 #include "../arch/x86/ring3.h"
 #include "../arch/x86/trap.h"
+#include "../arch/x86/watchdog.h"
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 #include "../lib/tap.h"
@@ -145,9 +148,12 @@ static void write_header(const struct cpu_info *ci)
 	tap_comment(&tap, "console: %s", console_describe());
 	tap_comment(&tap, "ring3: %s%s", ring3_ready() ? "ready" : "unavailable: ",
 		    ring3_ready() ? "" : ring3_why);
-	tap_comment(&tap, "options: tests=%s backend=%s exit=%s verbose=%d",
-		    opts.tests, options_backend_name(opts.backend),
-		    options_exit_name(opts.exit), opts.verbose);
+	tap_comment(&tap, "options: tests=%s backend=%s exit=%s verbose=%d "
+		    "timeout=%u run_timeout=%u", opts.tests,
+		    options_backend_name(opts.backend),
+		    options_exit_name(opts.exit), opts.verbose, opts.timeout_s,
+		    opts.run_timeout_s);
+	tap_comment(&tap, "watchdog: %s", watchdog_describe());
 	for (unsigned i = 0; i < n_opt_errors; i++)
 		tap_comment(&tap, "error: option %s", opt_errors[i]);
 	if (lost_opt_errors)
@@ -169,12 +175,49 @@ static void harness_fault(const struct fault *f)
 	tap_bail_out(&tap, why);
 	tap_finish(&tap);
 	console_close();
+	watchdog_restore();
 	ring3_teardown();
 	apic_restore();
 	trap_restore();
 	leave(2, &plat, opts.exit);
 	for (;;)
 		__asm__ volatile("cli; hlt");
+}
+
+/* The time limits' NMI watchdog (arch/x86/watchdog.h); the header says
+ * which timer it uses or why there is none. */
+static void start_watchdog(void)
+{
+	struct acpi_timers t;
+	const char *why = acpi_timers(acpi_rsdp(), &t);
+
+	if (why)
+		watchdog_unavailable(why);
+	else
+		(void)watchdog_init(&t);
+}
+
+/* Last resort on a real machine: the firmware's watchdog resets a machine
+ * wedged past the run's remaining time (UEFI 2.8 §7.5,
+ * SetWatchdogTimer; codes up to 0xFFFF are the firmware's). */
+static void firmware_watchdog(unsigned seconds)
+{
+	efi.bs->SetWatchdogTimer(seconds, 0x10000 + 0x504d, 0, NULL);
+}
+
+static void run_suite(void)
+{
+	struct runner_opts ro = {
+		.globs = opts.tests,
+		.verbose = opts.verbose,
+		.sync = console_sync,
+		.timeout_s = opts.timeout_s,
+		.run_timeout_s = opts.run_timeout_s,
+		.firmware_watchdog = firmware_watchdog,
+	};
+
+	runner_run(&tap, &ro);
+	efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
 }
 
 /* Called by gnu-efi's crt0 (_start) after self-relocation; must stay
@@ -202,6 +245,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	trap_set_fatal(harness_fault);
 	trap_install();
 	(void)apic_init();	/* the apic tests say why if unusable */
+	start_watchdog();
 	mp_init();		/* the smp tests say why if no sibling */
 	/* Without ring 3 the CPL 3 tests fail; the header says why. */
 	(void)ring3_setup(mem_alloc_page, &ring3_why);
@@ -210,7 +254,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	ci = cpu_detect();
 	write_header(ci);
 	console_sync();		/* the header survives a hang in test 1 */
-	runner_run(&tap, opts.tests, opts.verbose, console_sync);
+	run_suite();
+	watchdog_restore();
 	ring3_teardown();
 	apic_restore();
 	trap_restore();
