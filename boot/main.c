@@ -2,6 +2,7 @@
  * header, runs the suite with the harness's exception handling in place,
  * and leaves with the verdict (docs/log-format.md describes the log). */
 #include "efi.h"
+#include "cfgfile.h"
 #include "clock.h"
 #include "console.h"
 #include "leave.h"
@@ -26,7 +27,6 @@
 #include "../bench/oracle.h"
 #include "version.h"
 
-#define CFG_MAX 4096
 #define MAX_OPT_ERRORS 16
 
 struct efi_ctx efi;
@@ -34,7 +34,7 @@ struct efi_ctx efi;
 static struct options opts;
 static struct platform plat;
 static struct tap tap;
-static char opt_errors[MAX_OPT_ERRORS][200];
+static char opt_errors[MAX_OPT_ERRORS][OPT_ERROR_MAX];
 static unsigned n_opt_errors, lost_opt_errors;
 static const char *ring3_why = "ok";
 static const struct bench_mem bench_mem = {
@@ -47,7 +47,7 @@ static void collect_opt_error(void *ctx, const char *msg)
 {
 	(void)ctx;
 	if (n_opt_errors < MAX_OPT_ERRORS)
-		str_copy(opt_errors[n_opt_errors++], msg, 200);
+		str_copy(opt_errors[n_opt_errors++], msg, OPT_ERROR_MAX);
 	else
 		lost_opt_errors++;
 }
@@ -68,23 +68,6 @@ static void open_root(void)
 		return;
 	if (fs->OpenVolume(fs, &efi.root) != EFI_SUCCESS)
 		efi.root = NULL;
-}
-
-static void read_config_file(void)
-{
-	static char text[CFG_MAX + 1];
-	EFI_FILE_HANDLE f;
-	UINTN len = CFG_MAX;
-
-	if (!efi.root || efi.root->Open(efi.root, &f, L"\\pmu-harness.cfg",
-					EFI_FILE_MODE_READ, 0) != EFI_SUCCESS)
-		return;
-	if (f->Read(f, &len, text) != EFI_SUCCESS)
-		len = 0;
-	f->Close(f);
-	text[len] = 0;
-	options_parse(&opts, text, "\\pmu-harness.cfg", collect_opt_error,
-		      NULL);
 }
 
 /* Load options are UCS-2 (UEFI shell command line, or a boot entry's
@@ -194,6 +177,8 @@ static void write_header(const struct cpu_info *ci)
 	if (lost_opt_errors)
 		tap_comment(&tap, "error: %u more option errors not shown",
 			    lost_opt_errors);
+	if (*console_serial_refused())
+		tap_comment(&tap, "error: %s", console_serial_refused());
 }
 
 /* A fault outside any test: report it and end the run as broken. */
@@ -271,7 +256,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
 	open_root();
 	options_defaults(&opts);
-	read_config_file();
+	cfgfile_apply(&opts, collect_opt_error, NULL);
 	read_load_options();
 	console_open(&opts);
 	tap_init(&tap, console_emit, NULL);

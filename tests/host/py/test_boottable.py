@@ -1,12 +1,13 @@
 """tools/boottable.py: the boot table is validated strictly."""
 
+import importlib.util
 import os
 import shutil
 import tempfile
 import unittest
 from pathlib import Path
 
-from support import TOOLS
+from support import ROOT, TOOLS
 
 import boottable
 
@@ -116,6 +117,84 @@ class RealTable(unittest.TestCase):
                     self.assertIn(rf"^ok \d+ - {test} # SKIP pointer-chase: "
                                   r"needs 8 MiB, \d+ MiB free$", lines)
             self.assertIn("no data buffer|no memory", forbidden, name)
+
+    def test_cfg_and_serial_boots(self):
+        """The boots of the rows "\pmu-harness.cfg over 4096 bytes", "NUL
+        byte / UTF-8 BOM / UTF-16 cfg", "control bytes and ESC sequences"
+        and "serial=0x80/0xf0/0xcf8": each passes with its error line, and
+        the fixtures hold what the boots rely on."""
+        boots, errors = boottable.load(TOOLS / "matrix.yaml")
+        self.assertEqual([str(e) for e in errors], [])
+        by = {b.name: b for b in boots}
+
+        def lines(name):
+            return "\n".join(r.pattern for r in by[name].require_lines)
+
+        cfg_dir = ROOT / "tests" / "fixtures" / "cfg"
+        cfg_boots = {"cfg-over-4096": "over-4096.cfg",
+                     "cfg-over-64k": "over-64k.cfg",
+                     "cfg-nul-byte": "nul-byte.cfg",
+                     "cfg-bom-utf8": "bom-utf8.cfg",
+                     "cfg-utf16le-bom": "utf16le-bom.cfg",
+                     "cfg-control-esc": "control-esc.cfg"}
+        fixture = {}
+        for name, file in cfg_boots.items():
+            boot = by[name]
+            self.assertEqual(boot.verdict, "pass", name)
+            self.assertEqual(boot.cfg_file, "tests/fixtures/cfg/" + file)
+            fixture[name] = (ROOT / boot.cfg_file).read_bytes()
+        # the fixtures are what make_fixtures.py writes
+        spec = importlib.util.spec_from_file_location(
+            "make_fixtures", cfg_dir / "make_fixtures.py")
+        make = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(make)
+        self.assertEqual(sorted(make.FIXTURES), sorted(cfg_boots.values()))
+        for file, write in make.FIXTURES.items():
+            self.assertEqual((cfg_dir / file).read_bytes(), write(), file)
+        # over 4096: the tests= word starts before offset 4096, ends after
+        word = b"tests=detect/*,arch/*"
+        at = fixture["cfg-over-4096"].index(word)
+        self.assertLess(at, 4096)
+        self.assertGreater(at + len(word), 4096)
+        self.assertIn(r"tests=detect/\*,arch/\* ", lines("cfg-over-4096"))
+        # over 64 KiB, starting with options a half-applied file would show
+        data = fixture["cfg-over-64k"]
+        self.assertGreater(len(data), 65536)
+        self.assertIn(b"\ntests=detect/* verbose=1\n", data[:200])
+        self.assertIn("%d bytes, over the limit of 65536" % len(data),
+                      lines("cfg-over-64k"))
+        self.assertIn(r"tests=\* backend=auto exit=auto verbose=0",
+                      lines("cfg-over-64k"))
+        # the NUL: where the error line says
+        data = fixture["cfg-nul-byte"]
+        self.assertEqual(data.count(b"\0"), 1)
+        self.assertIn("NUL byte at offset %d " % data.index(b"\0"),
+                      lines("cfg-nul-byte"))
+        self.assertTrue(fixture["cfg-bom-utf8"].startswith(b"\xef\xbb\xbf"))
+        self.assertTrue(fixture["cfg-utf16le-bom"].startswith(b"\xff\xfe"))
+        # the first control byte (an ESC) where the error line says, and
+        # the count of all (the ESCs and a BEL); no raw ESC in the log
+        data = fixture["cfg-control-esc"]
+        controls = [b for b in data if (b < 0x20 and b not in b"\t\r\n")
+                    or b == 0x7f]
+        self.assertEqual(data[min(data.index(b"\x1b"),
+                                  data.index(b"\x07"))], 0x1b)
+        self.assertIn(r"control byte \\x1b at offset %d \(%d in all\)"
+                      % (data.index(b"\x1b"), len(controls)),
+                      lines("cfg-control-esc"))
+        self.assertIn(r"\x1b", [r.pattern for r in
+                                by["cfg-control-esc"].forbid_lines])
+        # serial=: refused, the log on com1 with the error line
+        for name, port in (("serial-0x80", "0x80"), ("serial-0xf0", "0xf0"),
+                           ("serial-0xcf8", "0xcf8"),
+                           ("serial-no-uart", "0x3e8")):
+            boot = by[name]
+            self.assertEqual(boot.verdict, "pass", name)
+            self.assertIn("serial=%s tests=detect/*" % port, boot.options)
+            self.assertIn("^# console: serial=com1 via=uefi-serial-io ",
+                          lines(name), name)
+            self.assertIn("^# error: ", lines(name), name)
+        self.assertIn("nothing written", lines("serial-no-uart"))
 
 
 class Validation(unittest.TestCase):
