@@ -953,6 +953,26 @@ static void test_inject_ctr_stuck(void **state)
 	teardown_checks();
 }
 
+static void test_inject_ctr_fault(void **state)
+{
+	struct pmu_err e = { "" };
+	uint64_t v = 0;
+
+	setup(P55C);
+	arm("msr:0x13:gp");
+	assert_int_equal(d->reset(1, 5, &e), -1);
+	assert_int_equal(e.vector, VEC_GP);
+	if (!strstr(e.msg, "WRMSR CTR1 (0x13)=0x5") ||
+	    !strstr(e.msg, "vector 13"))
+		fail_msg("reset: \"%s\" names not CTR1 (0x13) and vector 13",
+			 e.msg);
+	assert_int_equal(d->read(1, &v, &e), -1);
+	assert_non_null(strstr(e.msg, "RDMSR CTR1 (0x13) raised vector 13"));
+	assert_int_equal(d->reset(0, 5, &e), 0);	/* CTR0 is fine */
+	backend_inject(NULL, NULL, 0);
+	teardown_checks();
+}
+
 static void test_inject_rdpmc(void **state)
 {
 	struct pmu_err e = { "" };
@@ -987,6 +1007,7 @@ int main(void)
 		cmocka_unit_test(test_inject_refused_off_the_model),
 		cmocka_unit_test(test_inject_cesr_fault),
 		cmocka_unit_test(test_inject_ctr_stuck),
+		cmocka_unit_test(test_inject_ctr_fault),
 		cmocka_unit_test(test_inject_rdpmc),
 	};
 
