@@ -131,6 +131,7 @@ BENCH(pointer_chase_desc,
 	.expect = pointer_chase_expect,
 	.params = { 100, 10000 },
 	.data_size = CHASE_SIZE,
+	.data_min = CHASE_MIN_SIZE,
 	.prepare = pointer_chase_prepare,
 );
 

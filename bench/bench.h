@@ -32,7 +32,11 @@ struct bench {
 	int64_t (*expect)(enum sem c, uint64_t n);
 	uint64_t params[2];		/* two values the oracle test runs */
 	size_t data_size;		/* bytes of data buffer it needs */
-	/* optional: fill the data buffer before a run (pointer chase) */
+	size_t data_min;		/* 0, or the least it still does its
+					 * job with: the buffer is then sized
+					 * by free memory (bench/data.h) */
+	/* optional: fill the data buffer (size: the size it got) before
+	 * a run (pointer chase) */
 	void (*prepare)(void *data, size_t size, uint64_t n);
 };
 

@@ -2,10 +2,7 @@
 #include "oracle.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/ring3.h"
-#include "../arch/x86/smp.h"
 #include "../lib/string.h"
-
-#define MAX_BENCHES 64
 
 void oracle_account(struct oracle_counts *o, const struct insn_event *e)
 {
@@ -45,48 +42,6 @@ static void fan_out(const struct insn_event *e, void *ctx)
 	if (s->o)
 		oracle_account(s->o, e);
 	s->extra(e, s->extra_ctx);
-}
-
-static bench_alloc_fn alloc_pages;
-
-static struct {
-	const struct bench *b;
-	void *data;
-} buffers[MAX_BENCHES];
-
-void bench_init(bench_alloc_fn alloc)
-{
-	alloc_pages = alloc;
-}
-
-void *bench_alloc(uint64_t bytes, uint64_t align)
-{
-	/* The allocator is the firmware's: never from the sibling. */
-	if (smp_on_sibling())
-		return NULL;
-	return alloc_pages ? alloc_pages(bytes, align) : NULL;
-}
-
-void *bench_data(const struct bench *b)
-{
-	uint64_t size = b->data_size ? b->data_size : 64;
-	unsigned i;
-	void *d;
-
-	for (i = 0; i < MAX_BENCHES && buffers[i].b; i++)
-		if (buffers[i].b == b)
-			return buffers[i].data;
-	if (i == MAX_BENCHES)
-		return NULL;
-	/* 2 MiB alignment lets ring 3 get large pages for big buffers. */
-	d = bench_alloc(size, 2u << 20);
-	if (!d || (ring3_ready() && ring3_map_user(d, size)))
-		return NULL;
-	if (b->prepare)
-		b->prepare(d, b->data_size, 0);
-	buffers[i].b = b;
-	buffers[i].data = d;
-	return d;
 }
 
 static struct trace_range range_of(const struct bench *b)

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "bench.h"
+#include "data.h"
 #include "../arch/x86/trace.h"
 
 struct oracle_counts {
@@ -25,18 +26,6 @@ struct oracle_counts {
 	uint64_t unclassified[4];	/* steps the decoder could not explain */
 	uint64_t outside;		/* steps outside the routine */
 };
-
-/* Benchmark data buffers come from the harness's page allocator, which
- * the boot layer passes in (zeroed memory, align a power of two >= 4096). */
-typedef void *(*bench_alloc_fn)(uint64_t bytes, uint64_t align);
-void bench_init(bench_alloc_fn alloc);
-/* Memory from that allocator (for tests' own buffers), or NULL; NULL
- * always on the sibling processor (arch/x86/smp.h: no firmware calls). */
-void *bench_alloc(uint64_t bytes, uint64_t align);
-
-/* The benchmark's data buffer: allocated, user-mapped and prepared once
- * per benchmark; NULL when it cannot be had. */
-void *bench_data(const struct bench *b);
 
 /* Traces b with parameter n at cpl into *out (identical steps in bulk:
  * the fastest way to count).  Returns 0, -1 when no data buffer, or 1 on

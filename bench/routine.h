@@ -26,6 +26,7 @@
 /* pointer-chase: one pointer per 64-byte slot of a 64 MiB buffer, far
  * larger than any cache the harness meets. */
 #define CHASE_SIZE		(64 << 20)
+#define CHASE_MIN_SIZE		(8 << 20)
 #define CHASE_STRIDE		64
 
 /* branch-random: the xorshift64 seed the routine and its C twin share. */

@@ -9,9 +9,12 @@
 #include "mp.h"
 #include "options.h"
 #include "platform.h"
+#include "acpi_root.h"
+#include "../arch/x86/acpi.h"
 #include "../arch/x86/apic.h"
 #include "../arch/x86/ring3.h"
 #include "../arch/x86/trap.h"
+#include "../arch/x86/watchdog.h"
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 #include "../lib/tap.h"
@@ -35,6 +38,11 @@ static struct tap tap;
 static char opt_errors[MAX_OPT_ERRORS][200];
 static unsigned n_opt_errors, lost_opt_errors;
 static const char *ring3_why = "ok";
+static const struct bench_mem bench_mem = {
+	.alloc = mem_alloc,
+	.release = mem_release,
+	.free = mem_free,
+};
 
 static void collect_opt_error(void *ctx, const char *msg)
 {
@@ -149,6 +157,18 @@ static void write_backend_header(const struct cpu_info *ci)
 	tap_comment(&tap, "backend: %s reason=\"%s\"", be->name, reason);
 }
 
+/* What the firmware has free once the harness is set up: what the
+ * benchmarks' buffers are sized from (bench/data.h). */
+static void write_memory_header(void)
+{
+	uint64_t total, largest;
+
+	mem_free(&total, &largest);
+	tap_comment(&tap, "memory: free_mib=%llu largest_mib=%llu",
+		    (unsigned long long)(total >> 20),
+		    (unsigned long long)(largest >> 20));
+}
+
 static void inject_error(void *ctx, const char *msg)
 {
 	(void)ctx;
@@ -195,9 +215,13 @@ static void write_header(const struct cpu_info *ci)
 	tap_comment(&tap, "console: %s", console_describe());
 	tap_comment(&tap, "ring3: %s%s", ring3_ready() ? "ready" : "unavailable: ",
 		    ring3_ready() ? "" : ring3_why);
-	tap_comment(&tap, "options: tests=%s backend=%s exit=%s verbose=%d",
-		    opts.tests, options_backend_name(opts.backend),
-		    options_exit_name(opts.exit), opts.verbose);
+	write_memory_header();
+	tap_comment(&tap, "options: tests=%s backend=%s exit=%s verbose=%d "
+		    "timeout=%u run_timeout=%u", opts.tests,
+		    options_backend_name(opts.backend),
+		    options_exit_name(opts.exit), opts.verbose, opts.timeout_s,
+		    opts.run_timeout_s);
+	tap_comment(&tap, "watchdog: %s", watchdog_describe());
 	for (unsigned i = 0; i < n_opt_errors; i++)
 		tap_comment(&tap, "error: option %s", opt_errors[i]);
 	if (lost_opt_errors)
@@ -217,12 +241,50 @@ static void harness_fault(const struct fault *f)
 	tap_bail_out(&tap, why);
 	tap_finish(&tap);
 	console_close();
+	watchdog_restore();
+	bench_release();
 	ring3_teardown();
 	apic_restore();
 	trap_restore();
 	leave(2, &plat, opts.exit);
 	for (;;)
 		__asm__ volatile("cli; hlt");
+}
+
+/* The time limits' NMI watchdog (arch/x86/watchdog.h); the header says
+ * which timer it uses or why there is none. */
+static void start_watchdog(void)
+{
+	struct acpi_timers t;
+	const char *why = acpi_timers(acpi_rsdp(), &t);
+
+	if (why)
+		watchdog_unavailable(why);
+	else
+		(void)watchdog_init(&t);
+}
+
+/* Last resort on a real machine: the firmware's watchdog resets a machine
+ * wedged past the run's remaining time (UEFI 2.8 §7.5,
+ * SetWatchdogTimer; codes up to 0xFFFF are the firmware's). */
+static void firmware_watchdog(unsigned seconds)
+{
+	efi.bs->SetWatchdogTimer(seconds, 0x10000 + 0x504d, 0, NULL);
+}
+
+static void run_suite(void)
+{
+	struct runner_opts ro = {
+		.globs = opts.tests,
+		.verbose = opts.verbose,
+		.sync = console_sync,
+		.timeout_s = opts.timeout_s,
+		.run_timeout_s = opts.run_timeout_s,
+		.firmware_watchdog = firmware_watchdog,
+	};
+
+	runner_run(&tap, &ro);
+	efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
 }
 
 /* Called by gnu-efi's crt0 (_start) after self-relocation; must stay
@@ -250,15 +312,18 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	trap_set_fatal(harness_fault);
 	trap_install();
 	(void)apic_init();	/* the apic tests say why if unusable */
+	start_watchdog();
 	mp_init();		/* the smp tests say why if no sibling */
 	/* Without ring 3 the CPL 3 tests fail; the header says why. */
 	(void)ring3_setup(mem_alloc_page, &ring3_why);
-	bench_init(mem_alloc);
+	bench_init(&bench_mem);
 	harness_set_tsc_hz(clock_tsc_hz);
 	ci = cpu_detect();
 	write_header(ci);
 	console_sync();		/* the header survives a hang in test 1 */
-	runner_run(&tap, opts.tests, opts.verbose, console_sync);
+	run_suite();
+	watchdog_restore();
+	bench_release();
 	ring3_teardown();
 	apic_restore();
 	trap_restore();

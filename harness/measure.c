@@ -13,8 +13,13 @@ static int run_bench(const struct bench *b, uint64_t n, int cpl,
 	struct fault f;
 	int ret = bench_exec(b, n, cpl, NULL, src->sink, src->ctx, &f);
 
-	if (ret < 0)
-		fmt_snprintf(err, size, "no data buffer for %s", b->name);
+	if (ret < 0) {
+		char why[100];
+
+		bench_shortfall_text(why, sizeof(why));
+		fmt_snprintf(err, size, "no data buffer for %s: %s", b->name,
+			     why);
+	}
 	else if (ret)
 		fmt_snprintf(err, size, "%s faulted (vector %u)", b->name,
 			     f.vector);

@@ -1,5 +1,6 @@
 /* pebs_run: see pebs_run.h. */
 #include "pebs_run.h"
+#include "need.h"
 #include "pmi_run.h"
 #include "pmu_run.h"
 #include "../arch/x86/apic.h"
@@ -175,11 +176,10 @@ static int install(struct tcase *t, const struct perfmon_caps *c,
 	uint64_t base;
 	struct pmu_err e;
 
-	if (!buf)
-		buf = bench_alloc(BUF_BYTES, 4096);
+	if (!buf && !(buf = need_alloc(t, "the PEBS buffer", BUF_BYTES, 4096)))
+		return 0;
 	r->record_size = perfmon_pebs_record_size(r->cfg, any_adaptive(r));
-	if (!check(t, buf != 0, "no memory for the PEBS buffer") ||
-	    !check(t, r->record_size && r->capacity * r->record_size <=
+	if (!check(t, r->record_size && r->capacity * r->record_size <=
 		   BUF_BYTES, "%u records of %u bytes", r->capacity,
 		   r->record_size))
 		return 0;
@@ -310,6 +310,7 @@ int pebs_run(struct tcase *t, struct pebs_run *r)
 
 	r->pmis = 0;
 	if (!check(t, c && b, "no capabilities or no bench %s", r->bench) ||
+	    !need_bench_data(t, b) ||
 	    !check(t, perfmon_driver.init(&e) == 0, "init: %s", e.msg) ||
 	    !apic_ready(t))
 		return 0;

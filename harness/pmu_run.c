@@ -1,5 +1,6 @@
 /* pmu_run: programming, running and checking for PMU tests (pmu_run.h). */
 #include "pmu_run.h"
+#include "need.h"
 #include "../pmu/backend.h"
 #include "../pmu/inject.h"
 #include "../arch/x86/cpu.h"
@@ -196,6 +197,7 @@ int pmu_run(struct tcase *t, struct pmu_run *r)
 
 	if (!check(t, d != NULL, "no PMU driver") ||
 	    !check(t, b != NULL, "no benchmark %s", r->bench) ||
+	    !need_bench_data(t, b) ||
 	    !check(t, r->n_ctrs <= PMU_MAX_COUNTERS, "%u counters",
 		   r->n_ctrs) ||
 	    !check(t, d->init(&e) == 0, "init: %s", e.msg))
@@ -227,7 +229,8 @@ int pmu_oracle_first(struct tcase *t, const char *name, uint64_t n,
 	const struct bench *b = bench_find(name);
 	struct fault f;
 
-	if (!check(t, b != NULL, "no benchmark %s", name))
+	if (!check(t, b != NULL, "no benchmark %s", name) ||
+	    !need_bench_data(t, b))
 		return 0;
 	return backend_current()->sink ||
 	       check(t, oracle_run(b, n, 3, oc, &f) == 0, "oracle run of %s "
@@ -240,7 +243,8 @@ int pmu_exec(struct tcase *t, const char *name, uint64_t n,
 	const struct bench *b = bench_find(name);
 	struct fault f;
 
-	if (!check(t, b != NULL, "no benchmark %s", name))
+	if (!check(t, b != NULL, "no benchmark %s", name) ||
+	    !need_bench_data(t, b))
 		return 0;
 	return check(t, bench_exec(b, n, 3, oc, backend_current()->sink, NULL,
 				   &f) == 0, "%s faulted (vector %u)", name,

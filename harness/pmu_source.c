@@ -1,5 +1,6 @@
 /* pmu_source: a driver behind measure() (pmu_source.h). */
 #include "pmu_source.h"
+#include "need.h"
 #include "../bench/bench.h"
 #include "../pmu/backend.h"
 #include "../lib/string.h"
@@ -97,6 +98,7 @@ void pmu_measure_two_size(struct tcase *t, const struct pmu_driver *d,
 	int64_t want;
 
 	if (!check(t, b != NULL, "no %s benchmark", bench) ||
+	    !need_bench_data(t, b) ||
 	    !check(t, d->init(&ps.err) == 0, "init: %s", ps.err.msg) ||
 	    !check(t, pmu_source_init(&src, &ps, d, sems, n, PMU_CPL3) == 0,
 		   "source: %s", ps.err.msg) ||

@@ -1,8 +1,12 @@
 /* runner: runs the registered tests and reports them as TAP (runner.h). */
 #include "runner.h"
+#include "clock.h"
 #include "test.h"
 #include "../arch/x86/cpu.h"
+#include "../arch/x86/pmi.h"
+#include "../arch/x86/ring3.h"
 #include "../arch/x86/trap.h"
+#include "../arch/x86/watchdog.h"
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 #include "../pmu/detect.h"
@@ -28,6 +32,21 @@ struct tcase {
 	unsigned n_values, dropped_values;
 	char failures[8][ITEM_LEN];
 	unsigned n_failures;
+	void (*after)(void);	/* runs outside any catch frame (after_test) */
+};
+
+/* The state a test stopped at its root frame may leave behind (trap.h:
+ * the frames nested in it never ran their clean-up). */
+struct machine_state {
+	uint64_t flags, cr3, cr4;
+	struct trap_state trap;
+};
+
+/* How long the run and the current test have been going. */
+struct run_clock {
+	uint64_t hz, start, run_limit_us;
+	const char *slowest;
+	uint64_t slowest_us;
 };
 
 static struct tcase current;
@@ -62,6 +81,11 @@ void value(struct tcase *t, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	fmt_vsnprintf(it->val, sizeof(it->val), fmt, ap);
 	va_end(ap);
+}
+
+void after_test(struct tcase *t, void (*fn)(void))
+{
+	t->after = fn;
 }
 
 void skip(struct tcase *t, const char *fmt, ...)
@@ -124,20 +148,53 @@ static void report_fault(struct tap *tap, const struct fault *f)
 		tap_yaml_kv(tap, "cr2", "0x%llx", (unsigned long long)f->cr2);
 }
 
+static void report_timeout(struct tap *tap, uint64_t limit_us,
+			   uint64_t elapsed_us)
+{
+	const struct wd_event *ev = watchdog_event();
+
+	tap_yaml_kv(tap, "timed_out", "true");
+	tap_yaml_kv(tap, "limit_s", "%llu.%03llu",
+		    (unsigned long long)(limit_us / 1000000),
+		    (unsigned long long)(limit_us % 1000000 / 1000));
+	tap_yaml_kv(tap, "elapsed_s", "%llu.%03llu",
+		    (unsigned long long)(elapsed_us / 1000000),
+		    (unsigned long long)(elapsed_us % 1000000 / 1000));
+	tap_yaml_kv(tap, "rip", "0x%llx", (unsigned long long)ev->rip);
+	tap_yaml_kv(tap, "rip_in_image", "0x%llx",
+		    (unsigned long long)(ev->rip - (uint64_t)ImageBase));
+	tap_yaml_kv(tap, "cpl", "%u", ev->cpl);
+	tap_yaml_kv(tap, "interrupts", "%s",
+		    ev->rflags & X86_EFLAGS_IF ? "on" : "off");
+	if (ev->traced_rip)
+		tap_yaml_kv(tap, "traced_rip_in_image", "0x%llx",
+			    (unsigned long long)(ev->traced_rip -
+						 (uint64_t)ImageBase));
+	tap_yaml_kv(tap, "stopped", "%s", ev->stage > 1 ?
+		    "at the test's root frame (it ignored the first stop)" :
+		    "like an exception, at the innermost catch frame");
+	if (ev->firmware_waits)
+		tap_yaml_kv(tap, "firmware_waits", "%u", ev->firmware_waits);
+}
+
 static void report(struct tap *tap, struct tcase *t, int faulted,
-		   const struct fault *f)
+		   const struct fault *f, uint64_t limit_us,
+		   uint64_t elapsed_us)
 {
 	enum tap_status st = TAP_PASS;
+	int timed_out = watchdog_event()->fired;
 
-	if (faulted || t->failed)
+	if (faulted || t->failed || timed_out)
 		st = TAP_FAIL;
 	else if (t->skipped)
 		st = TAP_SKIP;
 	else if (!t->checks)
 		st = TAP_FAIL;	/* a test that checked nothing proves nothing */
 	tap_result(tap, st, t->test->name, t->skip_reason);
-	if (st == TAP_FAIL && !faulted && !t->failed)
+	if (st == TAP_FAIL && !faulted && !t->failed && !timed_out)
 		tap_yaml_kv(tap, "error", "test made no check");
+	if (timed_out)
+		report_timeout(tap, limit_us, elapsed_us);
 	if (t->n_failures) {
 		tap_yaml_kv(tap, "failed_checks", "%u of %u", t->failed,
 			    t->checks);
@@ -145,7 +202,7 @@ static void report(struct tap *tap, struct tcase *t, int faulted,
 		for (unsigned i = 0; i < t->n_failures; i++)
 			tap_yaml_item(tap, "%s", t->failures[i]);
 	}
-	if (faulted)
+	if (faulted && f->vector != VEC_TIMEOUT)
 		report_fault(tap, f);
 	for (unsigned i = 0; i < t->n_values; i++)
 		tap_yaml_kv(tap, t->values[i].key, "%s", t->values[i].val);
@@ -154,13 +211,129 @@ static void report(struct tap *tap, struct tcase *t, int faulted,
 	tap_yaml_end(tap);
 }
 
-void runner_run(struct tap *tap, const char *globs, int verbose,
-		void (*sync)(void))
+static void save_machine(struct machine_state *m)
+{
+	m->flags = read_flags();
+	m->cr3 = read_cr3();
+	m->cr4 = read_cr4();
+	trap_state_save(&m->trap);
+}
+
+/* After a test ended at its root frame: what the skipped clean-ups would
+ * have put back (the CPL 3 runner's CR3, CR4 and exit gate, the tracer's
+ * #DB hook and TF, the PMI handler). */
+static void restore_machine(const struct machine_state *m)
+{
+	irq_disable();
+	trap_state_restore(&m->trap);
+	trap_release_vector(RING3_EXIT_VECTOR);
+	__asm__ volatile("mov %0, %%cr3" : : "r"(m->cr3) : "memory");
+	write_cr4(m->cr4);
+	pmi_disarm();
+	write_flags(m->flags & ~(uint64_t)X86_EFLAGS_TF);
+}
+
+/* Every test must leave CR3 and CR4 as it found them (the CPL 3 runner
+ * switches both); one that does not fails, and they are put back. */
+static void check_machine(struct tcase *t, const struct machine_state *m)
+{
+	uint64_t cr3 = read_cr3(), cr4 = read_cr4();
+
+	if (cr3 == m->cr3 && cr4 == m->cr4)
+		return;
+	check(t, 0, "left the machine with CR3 0x%llx CR4 0x%llx (found "
+	      "0x%llx 0x%llx): put back", (unsigned long long)cr3,
+	      (unsigned long long)cr4, (unsigned long long)m->cr3,
+	      (unsigned long long)m->cr4);
+	restore_machine(m);
+}
+
+static uint64_t elapsed_us(const struct run_clock *c, uint64_t since)
+{
+	uint64_t d = rdtsc() - since;
+
+	if (!c->hz)
+		return 0;
+	return d / c->hz * 1000000 + d % c->hz * 1000000 / c->hz;
+}
+
+/* The test's limit: timeout=, or what is left of run_timeout=; 0 when
+ * the run's time is up. */
+static uint64_t limit_us_left(const struct run_clock *c)
+{
+	uint64_t used = elapsed_us(c, c->start);
+
+	return used >= c->run_limit_us ? 0 : c->run_limit_us - used;
+}
+
+static uint64_t test_limit_us(const struct run_clock *c,
+			      const struct runner_opts *o)
+{
+	uint64_t left = limit_us_left(c);
+	uint64_t limit = (uint64_t)o->timeout_s * 1000000;
+
+	if (!c->hz)
+		return limit;	/* no clock: only the per-test limit */
+	return left < limit ? left : limit;
+}
+
+static void report_not_run(struct tap *tap, const struct test *test,
+			   const struct runner_opts *o)
+{
+	tap_result(tap, TAP_FAIL, test->name, "");
+	tap_yaml_kv(tap, "not_run", "the whole-run limit of %u s "
+		    "(run_timeout=) was reached", o->run_timeout_s);
+	tap_yaml_end(tap);
+}
+
+static void run_test(struct tap *tap, const struct test *test,
+		     const struct runner_opts *o, struct run_clock *c,
+		     uint64_t limit_us)
+{
+	struct tcase *t = &current;
+	struct machine_state m;
+	struct fault f;
+	uint64_t t0, took;
+	int faulted;
+
+	memset(t, 0, sizeof(*t));
+	t->test = test;
+	if (o->verbose) {
+		tap_comment(tap, "running %s: %s", test->name, test->what);
+		if (o->sync)
+			o->sync();	/* the line reaches the file first */
+	}
+	save_machine(&m);
+	t0 = rdtsc();
+	watchdog_arm(limit_us);
+	faulted = trap_catch_root(run_one, t, &f);
+	watchdog_disarm();
+	took = elapsed_us(c, t0);
+	if (watchdog_event()->stage > 1)
+		restore_machine(&m);
+	check_machine(t, &m);
+	write_flags(m.flags);	/* IF as before, whatever the test did */
+	report(tap, t, faulted, &f, limit_us, took);
+	if (took > c->slowest_us) {
+		c->slowest_us = took;
+		c->slowest = test->name;
+	}
+	if (o->sync)
+		o->sync();
+	if (t->after)
+		t->after();
+}
+
+void runner_run(struct tap *tap, const struct runner_opts *o)
 {
 	static const struct test *list[MAX_TESTS];
 	unsigned skipped_kind;
-	unsigned n = collect(list, globs, &skipped_kind);
-	struct fault f;
+	unsigned n = collect(list, o->globs, &skipped_kind);
+	struct run_clock c = {
+		.hz = harness_tsc_hz(),
+		.start = rdtsc(),
+		.run_limit_us = (uint64_t)o->run_timeout_s * 1000000,
+	};
 
 	if (skipped_kind)
 		tap_comment(tap, "not-applicable: %u tests of other PMU "
@@ -168,21 +341,23 @@ void runner_run(struct tap *tap, const char *globs, int verbose,
 			    "tests= pattern naming a group runs them",
 			    skipped_kind, pmu_kind_name(cpu_info()->pmu));
 	if (!n)
-		tap_comment(tap, "error: tests=\"%s\" selects no test", globs);
+		tap_comment(tap, "error: tests=\"%s\" selects no test",
+			    o->globs);
 	for (unsigned i = 0; i < n; i++) {
-		struct tcase *t = &current;
-		uint64_t flags = read_flags();
-		int faulted;
+		uint64_t limit = test_limit_us(&c, o);
 
-		memset(t, 0, sizeof(*t));
-		t->test = list[i];
-		if (verbose)
-			tap_comment(tap, "running %s: %s", t->test->name,
-				    t->test->what);
-		faulted = trap_catch(run_one, t, &f);
-		write_flags(flags);	/* IF as before, whatever the test did */
-		report(tap, t, faulted, &f);
-		if (sync)
-			sync();
+		if (o->firmware_watchdog)
+			o->firmware_watchdog((unsigned)(limit_us_left(&c) /
+					     1000000) + RUNNER_FIRMWARE_MARGIN_S);
+		if (!limit)
+			report_not_run(tap, list[i], o);
+		else
+			run_test(tap, list[i], o, &c, limit);
 	}
+	if (c.slowest)
+		tap_comment(tap, "time: run=%llu ms slowest=%s %llu ms "
+			    "timeout=%u s run_timeout=%u s",
+			    (unsigned long long)(elapsed_us(&c, c.start) / 1000),
+			    c.slowest, (unsigned long long)(c.slowest_us / 1000),
+			    o->timeout_s, o->run_timeout_s);
 }

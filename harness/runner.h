@@ -19,8 +19,25 @@ int runner_applicable(const struct test *t, enum pmu_kind k);
  * (it then runs and SKIPs with its reason). */
 int runner_selected_on(const struct test *t, const char *globs,
 		       enum pmu_kind k);
-/* Runs the selected tests; sync() is called after each result. */
-void runner_run(struct tap *tap, const char *globs, int verbose,
-		void (*sync)(void));
+/* How a run goes (boot/ fills it from the options). */
+struct runner_opts {
+	const char *globs;		/* tests= */
+	int verbose;			/* announce each test first */
+	void (*sync)(void);		/* after each result and announcement:
+					 * the log file keeps what is written */
+	unsigned timeout_s;		/* per-test limit (timeout=) */
+	unsigned run_timeout_s;		/* whole-run limit (run_timeout=) */
+	/* Before each test: the firmware's watchdog, re-armed for the rest
+	 * of the run plus a margin (a wedged machine resets); may be NULL. */
+	void (*firmware_watchdog)(unsigned seconds);
+};
+
+/* Seconds the firmware watchdog gets on top of the run's remaining time. */
+#define RUNNER_FIRMWARE_MARGIN_S 120
+
+/* Runs the selected tests, each under its time limit (arch/x86/
+ * watchdog.h enforces it where the machine allows; the log says where
+ * it cannot). */
+void runner_run(struct tap *tap, const struct runner_opts *o);
 
 #endif

@@ -37,5 +37,9 @@ void value(struct tcase *t, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void skip(struct tcase *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* fn runs after the test's result is written, outside any catch frame
+ * (a fault there is a fault outside a test: the selftest that proves
+ * "Bail out!" uses it). */
+void after_test(struct tcase *t, void (*fn)(void));
 
 #endif

@@ -12,11 +12,17 @@ describes the format.
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional, Tuple
 
 import yaml
 
-VERDICTS = ("pass", "fail", "shutdown")
+VERDICTS = ("pass", "fail", "shutdown", "bail")
+VOLUME_LOGS = ("same", "prefix", "absent")
+MEMORY_MIB = (16, 4096)         # the range of 'memory' (QEMU -m)
+CFG_DIR = "tests/fixtures"      # 'cfg_file' must be below it
+ROOT = Path(__file__).resolve().parent.parent   # what 'cfg_file' is
+                                                # relative to
 RESULT_STATUSES = ("ok", "not ok", "skip")
 BACKENDS = ("hw", "model", "none")
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
@@ -59,6 +65,12 @@ class Boot:
     com4: bool = False
     vga: bool = False
     timeout: int = 180
+    memory: Optional[int] = None        # QEMU -m in MiB; None: the default
+    cfg_file: Optional[str] = None      # repository-relative cfg fixture
+    volume_free_kib: Optional[int] = None
+    volume_logdir_file: bool = False
+    volume_readonly: bool = False
+    volume_log: str = "same"            # same, prefix or absent
     require_results: List[ResultRule] = field(default_factory=list)
     forbid_results: List[ResultRule] = field(default_factory=list)
     # compiled with re.M: searched in the whole TAP text, ^ $ at line ends
@@ -175,7 +187,8 @@ class _Entry:
 
 TOP_KEYS = ("boots",)
 BOOT_KEYS = ("name", "cpu", "smp", "options", "verdict", "com4", "vga",
-             "timeout",
+             "timeout", "memory", "cfg_file", "volume_free_kib",
+             "volume_logdir_file", "volume_readonly", "volume_log",
              "expect_cpu", "expect_pmu", "expect_backend", "require_results",
              "forbid_results", "require_lines", "forbid_lines")
 CPU_KEYS = ("vendor", "family", "model", "stepping", "name")
@@ -205,9 +218,73 @@ def smp_error(spec: str) -> Optional[str]:
     return None
 
 
-def validate_entry(raw) -> Tuple[Optional[Boot], List[str]]:
-    """Validates one entry (a parsed YAML value).  Returns (Boot or None,
-    error messages)."""
+def cfg_file_error(path: str, root: Path) -> Optional[str]:
+    """Why a cfg_file value is not a file below CFG_DIR of the repository
+    at root (None: it is).  The path is relative, in '/' form, without
+    '.' or '..' parts; it must name a regular file, also once symlinks
+    are followed."""
+    p = PurePosixPath(path)
+    if not path or path != str(p) or p.is_absolute() or \
+            any(part in (".", "..") for part in p.parts) or "\\" in path:
+        return (f"'cfg_file' {path!r} must be a plain relative path "
+                f"below {CFG_DIR}/ (no '.', '..', '\\' or leading '/')")
+    if p.parts[:2] != PurePosixPath(CFG_DIR).parts or len(p.parts) < 3:
+        return f"'cfg_file' {path!r} is not below {CFG_DIR}/"
+    full = Path(root, *p.parts)
+    try:
+        real = full.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return f"'cfg_file' {path!r}: no such file"
+    base = Path(root, CFG_DIR).resolve()
+    if base not in real.parents:
+        return f"'cfg_file' {path!r} leads out of {CFG_DIR}/ (a symlink)"
+    if not real.is_file():
+        return f"'cfg_file' {path!r} is not a regular file"
+    return None
+
+
+def _volume_keys(e, raw, root):
+    """The keys that shape the boot volume and the QEMU machine: a dict
+    of Boot fields."""
+    out = {}
+    memory = e.take(raw, "memory", (int,), False)
+    lo, hi = MEMORY_MIB
+    if memory is not None and not lo <= memory <= hi:
+        e.err(f"'memory' must be {lo}..{hi} (MiB), not {memory}")
+    elif memory is not None:
+        out["memory"] = memory
+    cfg = e.take(raw, "cfg_file", (str,), False)
+    if cfg is not None:
+        why = cfg_file_error(cfg, root)
+        if why:
+            e.err(why)
+        else:
+            out["cfg_file"] = cfg
+        if raw.get("options"):
+            e.err("'cfg_file' and a non-empty 'options' exclude each other "
+                  "(the cfg file is the options)")
+    free = e.take(raw, "volume_free_kib", (int,), False)
+    if free is not None and free < 0:
+        e.err(f"'volume_free_kib' must be >= 0, not {free}")
+    elif free is not None:
+        out["volume_free_kib"] = free
+    for key in ("volume_logdir_file", "volume_readonly"):
+        v = e.take(raw, key, (bool,), False)
+        if v is not None:
+            out[key] = v
+    vlog = e.take(raw, "volume_log", (str,), False)
+    if vlog is not None and vlog not in VOLUME_LOGS:
+        e.err(f"'volume_log' is {vlog!r}, expected one of "
+              + ", ".join(VOLUME_LOGS))
+    elif vlog is not None:
+        out["volume_log"] = vlog
+    return out
+
+
+def validate_entry(raw, root: Path = ROOT) -> Tuple[Optional[Boot],
+                                                     List[str]]:
+    """Validates one entry (a parsed YAML value); cfg_file is looked up
+    in the repository at root.  Returns (Boot or None, error messages)."""
     e = _Entry()
     if type(raw) is not dict:
         return None, [f"an entry must be a mapping, not {_tname(raw)} "
@@ -234,6 +311,7 @@ def validate_entry(raw) -> Tuple[Optional[Boot], List[str]]:
     timeout = e.take(raw, "timeout", (int,), False)
     if timeout is not None and timeout <= 0:
         e.err(f"'timeout' must be positive, not {timeout}")
+    volume = _volume_keys(e, raw, root)
 
     ecpu = e.take(raw, "expect_cpu", (dict,), True)
     expect_cpu = {}
@@ -285,11 +363,14 @@ def validate_entry(raw) -> Tuple[Optional[Boot], List[str]]:
                 com4=bool(com4), vga=bool(vga),
                 timeout=timeout if timeout is not None else 180,
                 require_results=req_res, forbid_results=forbid_res,
-                require_lines=req_lines, forbid_lines=forbid_lines), []
+                require_lines=req_lines, forbid_lines=forbid_lines,
+                **volume), []
 
 
-def loads(text: str) -> Tuple[List[Boot], List[TableError]]:
-    """Validates a table given as YAML text."""
+def loads(text: str, root: Path = ROOT) -> Tuple[List[Boot],
+                                                 List[TableError]]:
+    """Validates a table given as YAML text (cfg_file paths are relative
+    to root, the repository)."""
     try:
         doc = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as e:
@@ -314,7 +395,7 @@ def loads(text: str) -> Tuple[List[Boot], List[TableError]]:
         if type(entry) is dict and type(entry.get("name")) is str and \
                 entry["name"]:
             where = entry["name"]
-        boot, errs = validate_entry(entry)
+        boot, errs = validate_entry(entry, root)
         errors.extend(TableError(where, m) for m in errs)
         if boot is None:
             continue
@@ -327,11 +408,12 @@ def loads(text: str) -> Tuple[List[Boot], List[TableError]]:
     return boots, errors
 
 
-def load(path) -> Tuple[List[Boot], List[TableError]]:
-    """Validates the table in the file at path."""
+def load(path, root: Path = ROOT) -> Tuple[List[Boot], List[TableError]]:
+    """Validates the table in the file at path (cfg_file paths relative to
+    root, the repository)."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except (OSError, UnicodeDecodeError) as e:
         return [], [TableError(None, f"cannot read {path}: {e}")]
-    return loads(text)
+    return loads(text, root)

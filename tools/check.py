@@ -10,6 +10,8 @@ Runs the stages in turn, each with its output kept in build/check/STAGE.txt:
   py        the host tools' own tests (tests/host/py/run.py)
   matrix    the image booted under every entry of tools/matrix.yaml
             (tools/check_matrix.py)
+  kill      QEMU killed with SIGKILL at 7 points of a run, the log file
+            left on the boot volume checked each time (tools/kill_check.py)
 
 Every "ok - ..." / "not ok - ..." line a stage prints counts; a stage whose
 exit status disagrees with its lines, that prints none, or that cannot run
@@ -46,6 +48,8 @@ STAGES = (
      "host tool tests (Python)"),
     ("matrix", [PY, "tools/check_matrix.py", "--out", str(OUT)], "lines",
      1800, "boot matrix"),
+    ("kill", [PY, "tools/kill_check.py", "--out", str(OUT / "kill")],
+     "lines", 300, "SIGKILL during a run: the log file left behind"),
 )
 
 OK_LINE = re.compile(r"^ok - ")

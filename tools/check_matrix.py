@@ -9,7 +9,8 @@ The first form boots each entry through tools/qemu-boot.sh (JOBS at a time,
 default 2) and keeps, per boot, in DIR (default build/check):
 NAME.log (the serial capture), NAME.status (qemu-boot.sh's exit status),
 NAME.stderr (its messages), NAME.volume.log (the log file found on the boot
-volume).  The second form checks such files without booting.  BOOT names
+volume; else NAME.volume.none saying why the volume holds none, or
+NAME.volume.err saying why it could not be read).  The second form checks such files without booting.  BOOT names
 restrict the run to those entries.
 
 Prints one "ok - BOOT: what" or "not ok - BOOT: what" line per check
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import boottable  # noqa: E402
 import logcheck  # noqa: E402
 import pmulog  # noqa: E402
+import volumelog  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 QEMU_BOOT = ROOT / "tools" / "qemu-boot.sh"
@@ -37,8 +39,10 @@ QEMU_BOOT = ROOT / "tools" / "qemu-boot.sh"
 def boot_argv(boot, image, out):
     """tools/qemu-boot.sh's arguments for one boot: a list, never a shell
     line (the table's strings are data)."""
+    cfg = ["--cfg-file", str(ROOT / boot.cfg_file)] if boot.cfg_file \
+        else ["--args", boot.options]
     argv = [str(QEMU_BOOT), "--image", str(image), "--cpu", boot.cpu,
-            "--args", boot.options, "--log", str(out / f"{boot.name}.log"),
+            *cfg, "--log", str(out / f"{boot.name}.log"),
             "--timeout", str(boot.timeout),
             "--keep", str(out / f"{boot.name}.disk")]
     if boot.smp is not None:
@@ -47,36 +51,59 @@ def boot_argv(boot, image, out):
         argv.append("--com4")
     if boot.vga:
         argv.append("--vga")
+    if boot.memory is not None:
+        argv += ["--mem", str(boot.memory)]
+    if boot.volume_free_kib is not None:
+        argv += ["--volume-free", str(boot.volume_free_kib)]
+    if boot.volume_logdir_file:
+        argv.append("--logdir-file")
+    if boot.volume_readonly:
+        argv.append("--readonly")
     return argv
 
 
 def volume_log(disk, dest):
     """Copies the one log file in \\pmu-harness of the boot volume of disk
-    (a kept image) to dest.  Returns None, or why it could not."""
+    (a kept image) to dest.  Returns None, or a logcheck.Missing saying
+    why it could not: absent=True when the volume was read and holds no
+    log file (no \\pmu-harness, a file of that name, or no *.log in it)."""
     env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
     img = f"{disk}@@1M"
-    try:
-        ls = subprocess.run(["mdir", "-b", "-i", img, "::/pmu-harness"],
-                            capture_output=True, text=True, env=env,
-                            timeout=60)
-    except (OSError, subprocess.SubprocessError) as e:
-        return f"mdir: {e}"
+
+    def mtools(argv):
+        try:
+            return subprocess.run(argv, capture_output=True, text=True,
+                                  env=env, timeout=60), None
+        except (OSError, subprocess.SubprocessError) as e:
+            return None, logcheck.Missing(f"{argv[0]}: {e}")
+
+    ls, err = mtools(["mdir", "-b", "-i", img, "::/pmu-harness"])
+    if err:
+        return err
+    said = " ".join((ls.stderr or ls.stdout).split())
     if ls.returncode != 0:
-        return "no \\pmu-harness on the boot volume: " + \
-            " ".join((ls.stderr or ls.stdout).split())
-    logs = [l.strip() for l in ls.stdout.splitlines()
-            if l.strip().lower().endswith(".log")]
+        return logcheck.Missing("no \\pmu-harness on the boot volume: "
+                                + said, absent="not found" in said)
+    names = [l.strip() for l in ls.stdout.splitlines() if l.strip()]
+    if names == ["::/pmu-harness"]:
+        # mdir -b of a file names the file itself; a directory's entries
+        # are named below it.
+        return logcheck.Missing("\\pmu-harness on the boot volume is a "
+                                "file, not a directory", absent=True)
+    logs = [n for n in names if n.lower().endswith(".log")]
+    if not logs:
+        return logcheck.Missing("no *.log file in \\pmu-harness"
+                                + (": only " + " ".join(names) if names
+                                   else " (it is empty)"), absent=True)
     if len(logs) != 1:
-        return f"{len(logs)} log files in \\pmu-harness, expected 1: " + \
-            " ".join(logs)
-    try:
-        cp = subprocess.run(["mcopy", "-n", "-i", img, logs[0], str(dest)],
-                            capture_output=True, text=True, env=env,
-                            timeout=60)
-    except (OSError, subprocess.SubprocessError) as e:
-        return f"mcopy: {e}"
+        return logcheck.Missing(f"{len(logs)} log files in \\pmu-harness, "
+                                "expected 1: " + " ".join(logs))
+    cp, err = mtools(["mcopy", "-n", "-i", img, logs[0], str(dest)])
+    if err:
+        return err
     if cp.returncode != 0:
-        return f"mcopy {logs[0]}: " + " ".join(cp.stderr.split())
+        return logcheck.Missing(f"mcopy {logs[0]}: "
+                                + " ".join(cp.stderr.split()))
     return None
 
 
@@ -86,7 +113,7 @@ def run_boot(boot, image, out):
     base = out / boot.name
     disk = out / f"{boot.name}.disk"
     for suffix in (".log", ".status", ".stderr", ".volume.log",
-                   ".volume.err"):
+                   ".volume.err", ".volume.none"):
         Path(f"{base}{suffix}").unlink(missing_ok=True)
     shutil.rmtree(disk, ignore_errors=True)
     with open(f"{base}.stderr", "wb") as err:
@@ -105,9 +132,11 @@ def run_boot(boot, image, out):
     if status is not None:
         Path(f"{base}.status").write_text(f"{status}\n")
     why = volume_log(disk / "disk.img", Path(f"{base}.volume.log")) \
-        if (disk / "disk.img").exists() else "the boot left no disk image"
+        if (disk / "disk.img").exists() \
+        else logcheck.Missing("the boot left no disk image")
     if why:
-        Path(f"{base}.volume.err").write_text(why + "\n")
+        suffix = ".volume.none" if why.absent else ".volume.err"
+        Path(f"{base}{suffix}").write_text(why.why + "\n")
     shutil.rmtree(disk, ignore_errors=True)
 
 
@@ -137,16 +166,28 @@ def check_one(boot, logs):
         stderr = Path(f"{base}.stderr").read_text(errors="replace")
     except OSError:
         stderr = ""
+    volume = read_volume(base)
     try:
-        volume = Path(f"{base}.volume.log").read_bytes() \
-            .decode("utf-8", errors="replace")
+        tap = volumelog.serial_tap(Path(f"{base}.log").read_bytes())
     except OSError:
+        tap = None
+    return logcheck.check_boot(boot, log, status, volume, stderr, tap)
+
+
+def read_volume(base):
+    """BASE.volume.log's bytes, or a logcheck.Missing from BASE.volume.none
+    (absent) or BASE.volume.err."""
+    try:
+        return Path(f"{base}.volume.log").read_bytes()
+    except OSError:
+        pass
+    for suffix, absent in ((".volume.none", True), (".volume.err", False)):
         try:
-            why = Path(f"{base}.volume.err").read_text().strip()
+            why = Path(f"{base}{suffix}").read_text().strip()
         except OSError:
-            why = f"no file {base}.volume.log"
-        volume = logcheck.Missing(why)
-    return logcheck.check_boot(boot, log, status, volume, stderr)
+            continue
+        return logcheck.Missing(why, absent)
+    return logcheck.Missing(f"no file {base}.volume.log")
 
 
 def jobs_from_env():

@@ -4,15 +4,19 @@
 
 boot is a boottable.Boot, log a pmulog.Log, status tools/qemu-boot.sh's
 exit status for the boot (None: not known, which fails that check),
-volume the text of the log file found on the boot volume, or a Missing
-saying why there is none.  Returns a list of Check, one per check, in a
-fixed order; docs/check.md lists them.
+volume the log file found on the boot volume (bytes, or its text), or a
+Missing saying why there is none.  serial_tap, when given, is the serial
+capture's TAP text as bytes (volumelog.serial_tap), compared byte for
+byte with the volume log under volume_log: prefix.  Returns a list of
+Check, one per check, in a fixed order; docs/check.md lists them.
 """
 
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import List, Optional
+
+import volumelog
 
 
 @dataclass
@@ -24,6 +28,9 @@ class Check:
 @dataclass
 class Missing:
     why: str
+    # True: the volume was read and holds no log file (what volume_log:
+    # absent wants); False: it could not be read, which proves nothing.
+    absent: bool = False
 
 
 HEADER_RULES = (
@@ -49,7 +56,8 @@ def _field_str(v):
 
 
 def check_boot(boot, log, status: Optional[int], volume,
-               stderr: str = "") -> List[Check]:
+               stderr: str = "", serial_tap: Optional[bytes] = None
+               ) -> List[Check]:
     out: List[Check] = []
 
     def say(ok, what):
@@ -81,14 +89,19 @@ def check_boot(boot, log, status: Optional[int], volume,
 
     passed, failed, skipped = log.counts()
     total = len(log.results)
-    if log.plan is not None and log.plan == total and total > 0:
+    # A run that bails out may do so before its first test.
+    least = 0 if boot.verdict == "bail" else 1
+    if log.plan is not None and log.plan == total and total >= least:
         say(True, f"plan 1..{log.plan} equals {total} results")
     else:
         plan = "missing" if log.plan is None else log.plan
         say(False, f"plan 1..{plan} but {total} results")
-    if log.bail_outs:
-        say(False, "harness bailed out: "
-                   + _short(f"Bail out! {b.text}" for b in log.bail_outs))
+    bails = _short(f"Bail out! {b.text}" for b in log.bail_outs)
+    if boot.verdict == "bail":
+        say(log.bail_outs, f"harness bailed out as expected: {bails}"
+            if log.bail_outs else "no Bail out! line (verdict bail)")
+    elif log.bail_outs:
+        say(False, f"harness bailed out: {bails}")
     else:
         say(True, "no Bail out!")
     counted = f"passed={passed} failed={failed} skipped={skipped}"
@@ -117,7 +130,7 @@ def check_boot(boot, log, status: Optional[int], volume,
             say(False, f"unexpected /{r.pattern}/: " + _short(hits, 2))
         else:
             say(True, f"no /{r.pattern}/")
-    _check_volume(log, volume, say)
+    _check_volume(boot, log, volume, serial_tap, say)
     return out
 
 
@@ -144,6 +157,13 @@ def _check_status(boot, log, status, failed, say):
     expect = boot.verdict
     if status is None:
         say(False, "no qemu-boot exit status recorded")
+        return
+    if expect == "bail":
+        # qemu-boot.sh's status 2: QEMU's 5, isa-debug-exit's (2 << 1) | 1
+        # from leave(2), whatever the results so far.
+        say(status == 2, "exit status 2 (Bail out!) as expected"
+            if status == 2 else f"exit status {status}, expected 2 (the "
+                                "harness bails out)")
         return
     if expect == "shutdown":
         if status == 3:
@@ -225,10 +245,34 @@ def _check_results(boot, log, say):
             say(True, f"no result {rule.name} is {rule.status}")
 
 
-def _check_volume(log, volume, say):
+def _check_volume(boot, log, volume, serial_tap, say):
+    mode = boot.volume_log
+    if mode == "absent":
+        if isinstance(volume, Missing) and volume.absent:
+            say(True, f"no log file on the boot volume, as expected: "
+                      f"{volume.why}")
+        elif isinstance(volume, Missing):
+            say(False, f"cannot tell whether the boot volume has a log "
+                       f"file: {volume.why}")
+        else:
+            say(False, f"a log file is on the boot volume ({len(volume)} "
+                       "bytes), expected none")
+        return
     if isinstance(volume, Missing):
         say(False, f"no log file on the boot volume: {volume.why}")
-    elif volume == log.tap_text:
+        return
+    if mode == "prefix":
+        raw = volume if isinstance(volume, bytes) else volume.encode()
+        tap = serial_tap if serial_tap is not None \
+            else log.tap_text.encode("utf-8")
+        ok, what = volumelog.check_prefix(raw, tap)
+        say(ok, f"volume log is a prefix of the serial log: {what}" if ok
+            else f"volume log is not a sound prefix of the serial log: "
+                 f"{what}")
+        return
+    if isinstance(volume, bytes):
+        volume = volume.decode("utf-8", errors="replace")
+    if volume == log.tap_text:
         say(True, "volume log equals the serial log")
     else:
         vl = volume.split("\n")

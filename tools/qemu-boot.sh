@@ -7,6 +7,9 @@
 #   --smp SPEC     QEMU -smp argument (default 1), e.g.
 #                  2,sockets=1,cores=1,threads=2 for two threads of a core
 #   --args WORDS   harness options, written to \pmu-harness.cfg
+#   --cfg-file F   copy the file F byte for byte as \pmu-harness.cfg instead
+#                  (not together with --args)
+#   --mem MIB      QEMU -m in MiB (default 256)
 #   --log FILE     the serial port (COM1) as captured: OVMF's boot messages,
 #                  then the harness log from "TAP version 13" on
 #   --stream       also stream the log to the terminal
@@ -18,31 +21,74 @@
 #                  FILE from it instead (COM1 goes to FILE.com1): OVMF offers
 #                  no Serial I/O protocol there, so the harness's polled
 #                  16550 driver is what writes it (pass serial=com4)
+#   --volume-free KIB  fill the boot volume with a file \filler.bin so that
+#                  KIB KiB stay free (to the FAT cluster below), after the
+#                  cfg is copied; says on stderr what is left
+#   --logdir-file  a regular file \pmu-harness on the boot volume in place
+#                  of the directory the harness writes its log into
+#   --readonly     attach the boot disk read-only (virtio-blk: q35's AHCI
+#                  disk cannot be read-only)
+#   --pidfile F    QEMU writes its process id to F (QEMU -pidfile), so that
+#                  a caller can kill it
+#   --write-iops N at most N writes a second to the boot disk (QEMU
+#                  throttling.iops-write): a slow medium, where the writes
+#                  of one flush are 1/N s apart (tools/kill_check.py)
+#
+# Every argument is data: none is ever evaluated by a shell.  A bad one is
+# an error (status 3) before QEMU starts.
 #
 # Exit status: 0 all tests passed, 1 a test failed, 2 the harness broke
 # (Bail out!), 3 QEMU ended without a verdict (it failed to start, the
 # machine powered off, or its exit status disagrees with the log's
-# "# summary:" line; QEMU's own messages then follow on stderr), 124 the
-# time limit ran out.
+# "# summary:" line; QEMU's own messages then follow on stderr; or a bad
+# argument), 124 the time limit ran out or QEMU was killed (SIGKILL).
 set -u
 image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
+mem=256 cfg_file= have_args=0 volume_free= logdir_file=0 readonly=0 pidfile=
+write_iops=
+usage() { echo "qemu-boot: $*" >&2; exit 3; }
+# A flag's value: the next argument, which must exist.
+value() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
+whole() {		# whole NAME VALUE MIN: a decimal integer >= MIN
+	case "$2" in
+	''|*[!0-9]*) usage "$1 wants a whole number, not '$2'" ;;
+	esac
+	[ "${#2}" -le 9 ] && [ "$((10#$2))" -ge "$3" ] ||
+		usage "$1 $2 is out of range (at least $3, at most 9 digits)"
+}
 while [ $# -gt 0 ]; do
+	case "$1" in
+	--image|--cpu|--smp|--args|--log|--timeout|--keep|--mem|--cfg-file|\
+	--volume-free|--pidfile|--write-iops) value "$1" $# ;;
+	esac
 	case "$1" in
 	--image) image=$2; shift ;;
 	--cpu) cpu=$2; shift ;;
 	--smp) smp=$2; shift ;;
-	--args) args=$2; shift ;;
+	--args) args=$2; have_args=1; shift ;;
+	--cfg-file) cfg_file=$2; shift ;;
+	--mem) whole --mem "$2" 1; mem=$((10#$2)); shift ;;
 	--log) log=$2; shift ;;
 	--stream) stream=1 ;;
 	--timeout) limit=$2; shift ;;
 	--keep) keep=$2; shift ;;
 	--com4) com4=1 ;;
 	--vga) vga=std ;;
-	*) echo "qemu-boot: unknown argument $1" >&2; exit 3 ;;
+	--volume-free) whole --volume-free "$2" 0; volume_free=$((10#$2)); shift ;;
+	--logdir-file) logdir_file=1 ;;
+	--readonly) readonly=1 ;;
+	--pidfile) pidfile=$2; shift ;;
+	--write-iops) whole --write-iops "$2" 1; write_iops=$((10#$2)); shift ;;
+	*) usage "unknown argument $1" ;;
 	esac
 	shift
 done
-[ -n "$image" ] && [ -n "$log" ] || { echo "qemu-boot: need --image and --log" >&2; exit 3; }
+[ -n "$image" ] && [ -n "$log" ] || usage "need --image and --log"
+if [ -n "$cfg_file" ]; then
+	[ "$have_args" = 0 ] || usage "--cfg-file and --args exclude each other"
+	[ -f "$cfg_file" ] && [ -r "$cfg_file" ] ||
+		usage "--cfg-file $cfg_file is not a readable file"
+fi
 
 ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
 ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
@@ -51,9 +97,53 @@ trap 'rm -rf "$work"' EXIT
 
 cp --sparse=always "$image" "$work/disk.img"
 cp "$ovmf_vars" "$work/vars.fd"
-printf '%s\n' "$args" > "$work/pmu-harness.cfg"
 export MTOOLS_SKIP_CHECK=1
-mcopy -o -i "$work/disk.img@@1M" "$work/pmu-harness.cfg" ::/pmu-harness.cfg
+vol="$work/disk.img@@1M"	# the FAT boot volume (mkimage.sh: at 1 MiB)
+if [ -n "$cfg_file" ]; then
+	cp -- "$cfg_file" "$work/pmu-harness.cfg"
+else
+	printf '%s\n' "$args" > "$work/pmu-harness.cfg"
+fi
+mcopy -o -i "$vol" "$work/pmu-harness.cfg" ::/pmu-harness.cfg
+
+# The volume's free bytes, as mdir counts them ("12 976 128 bytes free").
+free_bytes() {
+	mdir -i "$vol" ::/ 2>/dev/null |
+		sed -n 's/^ *\([0-9][0-9 ]*\) bytes free$/\1/p' | tail -n 1 |
+		tr -d ' '
+}
+if [ "$logdir_file" = 1 ]; then
+	# mkimage.sh made \pmu-harness an empty directory: a file takes its
+	# place, so the harness cannot create the directory.
+	{ mrd -i "$vol" ::/pmu-harness 2>/dev/null || true; } &&
+	printf 'a file, not the log directory\n' > "$work/logdir-file" &&
+	mcopy -o -i "$vol" "$work/logdir-file" ::/pmu-harness ||
+		usage "--logdir-file: mtools could not make \\pmu-harness a file"
+fi
+if [ -n "$volume_free" ]; then
+	# A FAT file takes whole clusters: fill to a multiple of the cluster
+	# size, so at least KIB KiB and less than one cluster more stay free.
+	cluster=$(minfo -i "$vol" 2>/dev/null | awk '
+		/^sector size:/ { s = $3 } /^cluster size:/ { c = $3 }
+		END { if (s && c) print s * c }')
+	free=$(free_bytes)
+	[ -n "$cluster" ] && [ -n "$free" ] ||
+		usage "--volume-free: mtools could not read the boot volume"
+	want=$((volume_free * 1024))
+	[ "$free" -ge "$want" ] ||
+		usage "--volume-free $volume_free: the boot volume has only" \
+		      "$((free / 1024)) KiB free"
+	fill=$(( (free - want) / cluster * cluster ))
+	if [ "$fill" -gt 0 ]; then
+		truncate -s "$fill" "$work/filler.bin" &&
+		mcopy -o -i "$vol" "$work/filler.bin" ::/filler.bin ||
+			usage "--volume-free: mtools could not write the filler"
+		rm -f "$work/filler.bin"
+	fi
+	echo "qemu-boot: boot volume: $(free_bytes) bytes free" \
+	     "(asked ${volume_free} KiB; filler $fill bytes," \
+	     "clusters of $cluster bytes)" >&2
+fi
 
 mkdir -p "$(dirname "$log")"
 rm -f "$log"
@@ -62,11 +152,25 @@ if [ "$com4" = 1 ]; then
 	ports=(-serial "file:$log.com1" -chardev "file,id=com4,path=$log"
 	       -device isa-serial,chardev=com4,iobase=0x2e8,irq=3)
 fi
+throttle=
+[ -n "$write_iops" ] && throttle=",throttling.iops-write=$write_iops"
+disk=(-drive "format=raw$throttle,file=$work/disk.img")
+if [ "$readonly" = 1 ]; then
+	disk=(-drive "if=none,id=boot,format=raw,readonly=on,file=$work/disk.img"
+	      -device virtio-blk-pci,drive=boot)
+fi
+pid=()
+if [ -n "$pidfile" ]; then
+	# No stale process id for a caller to read before QEMU writes its own.
+	mkdir -p "$(dirname -- "$pidfile")" && rm -f -- "$pidfile" ||
+		usage "--pidfile $pidfile: cannot prepare the file"
+	pid=(-pidfile "$pidfile")
+fi
 timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
-	-machine q35 -accel tcg -cpu "$cpu" -m 256 -smp "$smp" \
+	-machine q35 -accel tcg -cpu "$cpu" -smp "$smp" \
 	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code" \
 	-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd" \
-	-drive "format=raw,file=$work/disk.img" \
+	"${disk[@]}" -m "$mem" "${pid[@]}" \
 	-display none -vga "$vga" -nic none -no-reboot \
 	"${ports[@]}" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
@@ -123,7 +227,9 @@ case $status in
 5) echo "qemu-boot: the harness broke (verdict 2):" \
 	"$(tr -d '\r' 2>/dev/null < "$log" | grep -a '^Bail out!' | head -n 1)" >&2
    exit 2 ;;
-124|137) echo "qemu-boot: no verdict within ${limit}s (killed)" >&2; exit 124 ;;
+124) echo "qemu-boot: no verdict within ${limit}s (killed)" >&2; exit 124 ;;
+137) echo "qemu-boot: QEMU was killed (SIGKILL, from outside or after the" \
+	"${limit}s limit) without a verdict" >&2; exit 124 ;;
 *) echo "qemu-boot: QEMU exited with status $status without a verdict" >&2
    qemu_says
    exit 3 ;;

@@ -114,4 +114,25 @@ catch_resume:
 	movl $1, %eax
 	jmpq *56(%rdi)
 
+/*
+ * void nmi_unblock(void): an IRETQ to the instruction after it, same CS,
+ * SS, stack and RFLAGS (SDM Vol. 3A §6.14.3: the 64-bit IRET frame is SS,
+ * RSP, RFLAGS, CS, RIP).  The IRET ends NMI blocking (§6.7.1).
+ */
+	.globl nmi_unblock
+	.hidden nmi_unblock
+nmi_unblock:
+	movq %rsp, %rax
+	xorl %ecx, %ecx
+	movw %ss, %cx
+	pushq %rcx
+	pushq %rax
+	pushfq
+	movw %cs, %cx
+	pushq %rcx
+	leaq 1f(%rip), %rcx
+	pushq %rcx
+	iretq
+1:	ret
+
 	.section .note.GNU-stack, "", @progbits

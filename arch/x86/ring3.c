@@ -45,7 +45,12 @@ extern const char __user_text_start[], __user_text_end[];
 struct catch_ctx ring3_return_ctx;
 
 static uint64_t gdt[GDT_MAX] __attribute__((aligned(16)));
-static struct tss64 tss __attribute__((aligned(16)));
+/* In a page of its own from alloc_page, never freed, not in the image:
+ * where the firmware had no TR, ours stays loaded after the run (LTR
+ * cannot load a null selector, SDM Vol. 2A "LTR": #GP(0)), and must
+ * still name valid memory after the image is unloaded. */
+static struct tss64 *tss_page;
+#define tss (*tss_page)
 static struct desc_ptr firmware_gdt;
 static uint16_t firmware_tr;
 static uint16_t user_cs, user_ss, tss_sel;
@@ -87,6 +92,10 @@ static int build_gdt(const char **why)
 {
 	unsigned n;
 
+	if (!tss_page && !(tss_page = alloc_page())) {
+		*why = "no page for the TSS";
+		return -1;
+	}
 	__asm__ volatile("sgdt %0" : "=m"(firmware_gdt));
 	__asm__ volatile("str %0" : "=r"(firmware_tr));
 	n = (firmware_gdt.limit + 1u) / 8;
@@ -271,6 +280,9 @@ void ring3_teardown(void)
 		*type &= (uint8_t)~0x02;
 		__asm__ volatile("ltr %0" : : "r"(firmware_tr) : "memory");
 	}
+	/* else: a null TR cannot be put back; ours stays, its TSS in a page
+	 * that outlives the image (tss_page).  Firmware with a null TR
+	 * never reads a TSS (no CPL 3, no IST), docs/reliability.md. */
 	ready = 0;
 }
 

@@ -34,6 +34,8 @@ static struct idt_gate idt[256] __attribute__((aligned(16)));
 static struct idt_ptr firmware_idt;
 static int installed;
 static struct catch_frame *catch_top;
+static struct catch_frame *catch_root;
+static trap_hook_fn nmi_first;
 static trap_hook_fn hooks[256];
 static struct trap_frame *in_hook[256];
 static void (*fatal)(const struct fault *f);
@@ -48,6 +50,8 @@ static const char *const vector_names[32] = {
 
 const char *trap_vector_name(unsigned vector)
 {
+	if (vector == VEC_TIMEOUT)
+		return "timeout";
 	return vector < 32 ? vector_names[vector] : "external interrupt";
 }
 
@@ -215,6 +219,8 @@ void trap_dispatch(struct trap_frame *tf)
 {
 	struct fault f;
 
+	if (tf->vector == VEC_NMI && nmi_first && nmi_first(tf))
+		return;
 	if (tf->vector < 256 && hooks[tf->vector] && run_hook(tf))
 		return;
 	if (apply_fixup(tf))
@@ -254,4 +260,47 @@ int trap_catch(void (*fn)(void *), void *arg, struct fault *out)
 	forget_hooks_below(frame.ctx.rsp);
 	*out = frame.fault;
 	return 1;
+}
+
+int trap_catch_root(void (*fn)(void *), void *arg, struct fault *out)
+{
+	struct catch_frame *outer = catch_root;
+	struct catch_frame frame;
+
+	if (outer)
+		return trap_catch(fn, arg, out);
+	frame.prev = catch_top;
+	if (catch_save(&frame.ctx) == 0) {
+		catch_top = &frame;
+		catch_root = &frame;
+		fn(arg);
+		catch_top = frame.prev;
+		catch_root = NULL;
+		return 0;
+	}
+	catch_top = frame.prev;
+	catch_root = NULL;
+	forget_hooks_below(frame.ctx.rsp);
+	*out = frame.fault;
+	return 1;
+}
+
+void trap_abort(const struct fault *f, int to_root)
+{
+	struct catch_frame *fr = to_root && catch_root ? catch_root : catch_top;
+
+	if (fr) {
+		catch_top = fr;
+		fr->fault = *f;
+		catch_resume(&fr->ctx);
+	}
+	if (fatal)
+		fatal(f);
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+void trap_set_nmi_first(trap_hook_fn fn)
+{
+	nmi_first = fn;
 }

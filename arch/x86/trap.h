@@ -34,6 +34,8 @@ enum {
 	VEC_NP = 11, VEC_SS = 12, VEC_GP = 13, VEC_PF = 14, VEC_MF = 16,
 	VEC_AC = 17, VEC_MC = 18, VEC_XM = 19, VEC_VE = 20, VEC_CP = 21,
 };
+/* Not a CPU vector: a test stopped at its time limit (watchdog.h). */
+#define VEC_TIMEOUT 256u
 
 typedef int (*trap_hook_fn)(struct trap_frame *f);
 
@@ -45,6 +47,24 @@ int trap_installed(void);
  * it, with the fault in *f and the CPU state of the caller restored
  * (callee-saved registers, stack, RFLAGS.IF, DS/ES/SS). */
 int trap_catch(void (*fn)(void *), void *arg, struct fault *f);
+
+/* trap_catch() whose frame is the root: trap_abort(f, 1) resumes it
+ * from anywhere inside, past every frame nested in it (the runner runs
+ * each test in one).  Roots do not nest: an inner call is a plain
+ * trap_catch(). */
+int trap_catch_root(void (*fn)(void *), void *arg, struct fault *f);
+/* Ends what runs as if it had faulted with *f: resumes the innermost catch
+ * frame, or the root one when to_root (and there is one).  With no frame,
+ * the fatal handler.  From a trap handler (the watchdog's NMI). */
+void trap_abort(const struct fault *f, int to_root)
+	__attribute__((noreturn));
+/* A hook consulted before the vector's own hook for every NMI (the
+ * watchdog's); returns 1 when the NMI was its own.  NULL removes it. */
+void trap_set_nmi_first(trap_hook_fn fn);
+/* IRETs to the next instruction, on the same stack and at the same CPL:
+ * ends the NMI-blocked state of an NMI handler that will not return
+ * (SDM Vol. 3A §6.7.1: "until the next IRET"). */
+void nmi_unblock(void);
 
 /* A hook claims a vector before anything else (it returns 1 when it
  * handled the trap); NULL removes it.  Vectors >= 32 reach the hooks only

@@ -9,6 +9,7 @@
  * At CPL 3 the sink runs on ring 3's page-table clone, which must keep
  * the APIC page as the firmware mapped it. */
 #include "../../harness/pmi_run.h"
+#include "../../harness/need.h"
 #include "../../bench/oracle.h"
 #include "../../arch/x86/apic.h"
 #include "../../pmu/model.h"
@@ -182,8 +183,8 @@ static int setup(struct tcase *t, struct run *base, const char *bench,
 		return 0;
 	if (cpl == 3 && !check(t, ring3_ready(), "ring 3 is not set up"))
 		return 0;
-	return check(t, base->b && bench_data(base->b), "no %s benchmark",
-		     bench) && baseline(t, base);
+	return check(t, base->b != NULL, "no %s benchmark", bench) &&
+	       need_bench_data(t, base->b) && baseline(t, base);
 }
 
 /* Fires first, in the middle and last; *middle gets the middle run. */

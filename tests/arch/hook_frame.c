@@ -4,6 +4,7 @@
  * it when a fault in the hook unwinds to a catch frame without the #DB's
  * IRET, so no later trace or PMI reads a dead frame. */
 #include "../../harness/test.h"
+#include "../../harness/need.h"
 #include "../../bench/oracle.h"
 #include "../../arch/x86/trace.h"
 #include "../../arch/x86/trap.h"
@@ -36,7 +37,8 @@ static void test_hook_frame(struct tcase *t)
 	struct fault f = { 0 };
 	int r;
 
-	if (!check(t, b && bench_data(b), "no nops benchmark"))
+	if (!check(t, b != NULL, "no nops benchmark") ||
+	    !need_bench_data(t, b))
 		return;
 	r = trace_run(b->fn, 4, bench_data(b), 0,
 		      (struct trace_range){ (const void *)b->fn, b->end },

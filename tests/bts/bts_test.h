@@ -20,6 +20,7 @@
 
 #include "../perfmon/perfmon_test.h"
 #include "../../pmu/ds.h"
+#include "../../harness/need.h"
 #include "../../pmu/perfmon_ds.h"
 #include "../../bench/oracle.h"
 #include "../../lib/fmt.h"
@@ -118,12 +119,12 @@ static inline unsigned bts_expected(const struct bts_trace *tr,
 
 /* One memory block per test file, from the page allocator, reused by each
  * of its tests (bts_begin clears it). */
-static inline struct bts_mem *bts_mem(void)
+static inline struct bts_mem *bts_mem(struct tcase *t)
 {
 	static struct bts_mem *m;
 
 	if (!m)
-		m = bench_alloc(sizeof(*m), 4096);
+		m = need_alloc(t, "the DS area", sizeof(*m), 4096);
 	return m;
 }
 
@@ -147,9 +148,9 @@ static inline int bts_begin(struct tcase *t, struct bts_env *v)
 		skip(t, "BTS unavailable (IA32_MISC_ENABLE bit 11)");
 		return 0;
 	}
-	v->m = bts_mem();
-	if (!check(t, v->m != NULL, "no memory for the DS area") ||
-	    !check(t, v->l.ds64 && v->l.bts_record == BTS_REC &&
+	if (!(v->m = bts_mem(t)))
+		return 0;
+	if (!check(t, v->l.ds64 && v->l.bts_record == BTS_REC &&
 		   v->l.size <= sizeof(v->m->area), "DS layout: ds64 %d, BTS "
 		   "record %u bytes, area %u bytes: expected the 64-bit "
 		   "format (24-byte records) in IA-32e mode", v->l.ds64,
@@ -202,7 +203,8 @@ static inline int bts_run(struct bts_env *v, const char *bench, uint64_t n,
 	tr->model = sink;
 	tr->n = 0;
 	tr->lost = 0;
-	if (!check(v->t, b != NULL, "no benchmark %s", bench))
+	if (!check(v->t, b != NULL, "no benchmark %s", bench) ||
+	    !need_bench_data(v->t, b))
 		return 0;
 	/* hardware: the trace first, with BTS off */
 	if (!sink && !check(v->t, bench_exec(b, n, cpl, NULL, bts_sink, tr,

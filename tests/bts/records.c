@@ -206,7 +206,7 @@ static void test_tr_only(struct tcase *t)
 	int vec, rc;
 
 	if (!check(t, b != NULL, "no benchmark branch-alternating") ||
-	    !bts_begin(t, &v) ||
+	    !bts_begin(t, &v) || !need_bench_data(t, b) ||
 	    !bts_install(&v, BTS_BUF_RECORDS, BTS_BUF_RECORDS) ||
 	    !check(t, be_rdmsr(MSR_IA32_DEBUGCTL, &before) == 0,
 		   "RDMSR IA32_DEBUGCTL"))

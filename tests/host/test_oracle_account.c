@@ -14,7 +14,6 @@
 
 #include "bench/oracle.h"
 #include "arch/x86/ring3.h"
-#include "arch/x86/smp.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,17 +27,12 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Stubs for what oracle.c's bench_data(), bench_exec() and oracle_run()
- * use on the target (its allocator comes through bench_init(), never
- * called here); the tests here never call those. */
-int ring3_ready(void)
+/* Stubs for what oracle.c's bench_exec() and oracle_run() use on the
+ * target (the data buffer comes from bench/data.c); the tests here never
+ * call those. */
+void *bench_data(const struct bench *b)
 {
-	return 0;
-}
-
-int ring3_map_user(const void *addr, uint64_t len)
-{
-	return -1;
+	return NULL;
 }
 
 int ring3_run(ring3_fn fn, uint64_t n, void *data, uint64_t extra_rflags,
@@ -62,11 +56,6 @@ int trace_run_aggregated(void (*fn)(uint64_t, void *), uint64_t n,
 }
 
 uint64_t trace_outside_steps(void)
-{
-	return 0;
-}
-
-int smp_on_sibling(void)
 {
 	return 0;
 }

@@ -41,6 +41,7 @@
  * 0 and the TSC span of the run. */
 #include "nb_test.h"
 #include "../../arch/x86/cpu.h"
+#include "../../harness/need.h"
 
 #define N_BENCH 3
 #define N_CTRS 6
@@ -200,8 +201,10 @@ static int derive(struct tcase *t, struct fctr *c, uint64_t *steps)
 	for (unsigned i = 0; i < N_BENCH; i++) {
 		const struct bench *b = bench_find(benches[i].name);
 
-		if (!check(t, b && bench_exec(b, benches[i].n, 3, NULL,
-					      filter_sink, &s, &f) == 0,
+		if (!check(t, b != NULL, "no benchmark %s",
+			   benches[i].name) || !need_bench_data(t, b) ||
+		    !check(t, bench_exec(b, benches[i].n, 3, NULL,
+					 filter_sink, &s, &f) == 0,
 			   "trace of %s failed", benches[i].name))
 			return 0;
 	}

@@ -26,6 +26,7 @@
  *                  no PMI. */
 #include "nb_test.h"
 #include "../../harness/pmi_run.h"
+#include "../../harness/need.h"
 #include "../../arch/x86/apic.h"
 
 #define PMI_BENCH "counted-loop"
@@ -104,9 +105,10 @@ static int boundaries(struct tcase *t, struct nth *k)
 	const struct bench *b = bench_find(k->bench);
 	struct fault f;
 
-	if (!check(t, b && bench_exec(b, PMI_BENCH_N, 3, NULL, nth_sink, k,
-				      &f) == 0, "trace of %s failed",
-		   k->bench) ||
+	if (!check(t, b != NULL, "no benchmark %s", k->bench) ||
+	    !need_bench_data(t, b) ||
+	    !check(t, bench_exec(b, PMI_BENCH_N, 3, NULL, nth_sink, k,
+				 &f) == 0, "trace of %s failed", k->bench) ||
 	    !check(t, k->at_next != 0, "%s has only %llu events", k->bench,
 		   (unsigned long long)k->seen))
 		return 0;

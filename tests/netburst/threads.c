@@ -37,6 +37,7 @@
  * by the TSC span per thread; USR-only counts are exact. */
 #include "nb_test.h"
 #include "../../harness/pmi_run.h"
+#include "../../harness/need.h"
 #include "../../harness/smp_run.h"
 #include "../../arch/x86/apic.h"
 #include "../../arch/x86/cpu.h"
@@ -193,8 +194,8 @@ static int program(struct tcase *t, const struct pmu_driver *d,
 static int oracle_first(struct tcase *t, struct ht_run *r)
 {
 	r->j->b = bench_find(B_BENCH);
-	if (!check(t, r->j->b && bench_data(r->j->b), "no benchmark "
-		   B_BENCH) ||
+	if (!check(t, r->j->b != NULL, "no benchmark " B_BENCH) ||
+	    !need_bench_data(t, r->j->b) ||
 	    !pmu_oracle_first(t, A_BENCH, A_N, &r->a))
 		return 0;
 	return backend_current()->sink ||
@@ -513,8 +514,10 @@ static int b_boundary(struct tcase *t, uint64_t *rip)
 	struct kth k = { 0, 0 };
 	struct fault f;
 
-	if (!check(t, b && bench_exec(b, B_N, 0, NULL, kth_sink, &k, &f) ==
-		   0 && k.at, "trace of " B_BENCH " at CPL 0"))
+	if (!check(t, b != NULL, "no benchmark " B_BENCH) ||
+	    !need_bench_data(t, b) ||
+	    !check(t, bench_exec(b, B_N, 0, NULL, kth_sink, &k, &f) == 0 &&
+		   k.at, "trace of " B_BENCH " at CPL 0"))
 		return 0;
 	*rip = k.at;
 	value(t, "pmi_boundary", "0x%llx (after B's instruction %u)",

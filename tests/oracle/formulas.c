@@ -2,6 +2,7 @@
  * formulas (bench/bench.h) for both of its parameter values, at
  * CPL 0 and at CPL 3; nothing the decoder could not classify ran. */
 #include "../../harness/test.h"
+#include "../../harness/need.h"
 #include "../../bench/oracle.h"
 #include "../../arch/x86/ring3.h"
 #include "../../lib/fmt.h"
@@ -51,6 +52,12 @@ static void test_bench(struct tcase *t, const char *name)
 	if (!check(t, b != NULL, "no benchmark named %s", name))
 		return;
 	value(t, "stresses", "%s", b->stresses);
+	if (!need_bench_data(t, b))
+		return;
+	if (b->data_min)
+		value(t, "data_size", "%llu MiB of %llu MiB wanted",
+		      (unsigned long long)(bench_data_size(b) >> 20),
+		      (unsigned long long)(b->data_size >> 20));
 	for (int i = 0; i < 2; i++) {
 		one_run(t, b, b->params[i], 0);
 		if (check(t, ring3_ready(), "ring 3 unavailable for CPL 3"))

@@ -4,6 +4,7 @@
  * so repetitions cannot differ). */
 #include "../../harness/test.h"
 #include "../../harness/measure.h"
+#include "../../harness/need.h"
 #include "../../bench/bench.h"
 
 static void measure_at(struct tcase *t, const char *name, int cpl)
@@ -13,7 +14,8 @@ static void measure_at(struct tcase *t, const char *name, int cpl)
 	struct counter_source src;
 	struct measure_result res;
 
-	if (!check(t, b != NULL, "no benchmark %s", name))
+	if (!check(t, b != NULL, "no benchmark %s", name) ||
+	    !need_bench_data(t, b))
 		return;
 	cfg.n_small = b->params[0];
 	cfg.n_large = b->params[1];

@@ -11,6 +11,7 @@
  * no second PMI comes, as the handler does not unmask it. */
 #include "p6_test.h"
 #include "../../harness/pmi_run.h"
+#include "../../harness/need.h"
 #include "../../arch/x86/apic.h"
 #include "../../arch/x86/trace.h"
 
@@ -110,6 +111,7 @@ static void test_int(struct tcase *t)
 	struct job j;
 
 	if (!d || !apic_ready(t) || !check(t, b != NULL, "no " PMI_BENCH) ||
+	    !need_bench_data(t, b) ||
 	    !kth_boundary(t, b, &want_rip))
 		return;
 	setup(&j, t, 1);

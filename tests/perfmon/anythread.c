@@ -18,6 +18,7 @@
  * counts too), so counts with OS are lower bounds there. */
 #include "perfmon_test.h"
 #include "../../harness/smp_run.h"
+#include "../../harness/need.h"
 #include "../../arch/x86/smp.h"
 #include "../../lib/fmt.h"
 
@@ -91,7 +92,7 @@ static void test_anythread(struct tcase *t)
 {
 	const struct perfmon_caps *c;
 	const struct pmu_driver *d = perfmon_ready(t, &c);
-	struct sibling_job *j = bench_alloc(sizeof(*j), 4096);
+	static struct sibling_job *j;	/* shared with the sibling */
 	struct oracle_counts own;
 	uint64_t v[4] = { 0 }, fx[2] = { 0 }, mine, sib;
 	char why[240];
@@ -106,11 +107,12 @@ static void test_anythread(struct tcase *t)
 		     c->any_deprecated ? ", deprecated" : "");
 		return;
 	}
-	if (!sibling_ready(t) || !check(t, j != NULL, "no memory"))
+	if (!sibling_ready(t) ||
+	    (!j && !(j = need_alloc(t, "the sibling job", sizeof(*j), 4096))))
 		return;
 	j->b = bench_find(ANY_BENCH);
-	if (!check(t, j->b && bench_data(j->b), "no benchmark %s",
-		   ANY_BENCH) ||
+	if (!check(t, j->b != NULL, "no benchmark %s", ANY_BENCH) ||
+	    !need_bench_data(t, j->b) ||
 	    !pmu_oracle_first(t, ANY_BENCH, ANY_N, &own))
 		return;
 	if (hw && !check(t, oracle_run(j->b, ANY_N, 0, &j->oc, &j->f) == 0,

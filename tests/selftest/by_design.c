@@ -43,3 +43,21 @@ static void test_nothing(struct tcase *t)
 TEST(selftest_no_check, "selftest/checks-nothing",
      "a test that checks nothing is reported as failed", test_nothing,
      TEST_MANUAL);
+
+/* Executed by the runner after the result below is written, outside any
+ * catch frame: an exception outside a test ends the run with Bail out!
+ * (verdict 2); make check's bail-out boot expects exactly that. */
+static void ud_outside_test(void)
+{
+	__asm__ volatile("ud2");
+}
+
+static void test_bail_out(struct tcase *t)
+{
+	after_test(t, ud_outside_test);
+	check(t, 1, "the fault comes after this result");
+}
+
+TEST(selftest_bail, "selftest-bail/fault-outside-test",
+     "an exception outside any test ends the run with Bail out!",
+     test_bail_out, TEST_MANUAL);

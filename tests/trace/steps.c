@@ -13,6 +13,7 @@
  *     addresses, walked here; the streams' lines; REP MOVSB's bytes; and
  *     the stack slots below the RSP the routine was entered with. */
 #include "../../harness/test.h"
+#include "../../harness/need.h"
 #include "../../bench/oracle.h"
 #include "../../bench/gpr_values.h"
 #include "../../bench/routine.h"
@@ -80,6 +81,10 @@ struct run {
 	uint64_t entry_rsp;	/* RSP at the routine's first instruction */
 };
 
+/* Traces benchmark name into rec: 1, 0 on a failed check, or -1 when the
+ * benchmark's data buffer cannot be had (the test then ends as SKIP with
+ * the shortfall, harness/need.h; callers go on with the other benchmarks;
+ * 0 without a failed check: rec itself could not be had, also a SKIP). */
 static int trace_bench(struct tcase *t, struct run *r, const char *name,
 		       uint64_t n, int cpl)
 {
@@ -91,11 +96,12 @@ static int trace_bench(struct tcase *t, struct run *r, const char *name,
 	r->cpl = cpl;
 	if (!check(t, r->b != NULL, "no benchmark %s", name))
 		return 0;
-	r->data = bench_data(r->b);
-	if (!rec.s)
-		rec.s = bench_alloc(sizeof(struct step) * MAX_STEPS, 4096);
-	if (!check(t, r->data && rec.s, "%s: no memory", name))
+	if (!rec.s && !(rec.s = need_alloc(t, "the step record",
+					   sizeof(struct step) * MAX_STEPS,
+					   4096)))
 		return 0;
+	if (!(r->data = need_bench_data(t, r->b)))
+		return -1;
 	if (cpl == 3 && !check(t, ring3_ready(), "ring 3 unavailable"))
 		return 0;
 	rec.n = 0;
@@ -382,7 +388,11 @@ static void test_regs_after(struct tcase *t)
 		unsigned bad = 0, steps = 0;
 
 		for (unsigned i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-			if (!trace_bench(t, &r, all[i], 20, cpl))
+			int k = trace_bench(t, &r, all[i], 20, cpl);
+
+			if (k < 0)
+				continue;
+			if (!k)
 				return;
 			steps += rec.n;
 			bad += check_every_step(t, &r, sys_flags_for(cpl));
@@ -413,8 +423,7 @@ static int in(uint64_t a, unsigned size, uint64_t lo, uint64_t hi)
  * data buffer or the stack just below the entry RSP. */
 static unsigned check_every_access(struct tcase *t, const struct run *r)
 {
-	uint64_t d = (uint64_t)r->data, size = r->b->data_size ?
-					      r->b->data_size : 64;
+	uint64_t d = (uint64_t)r->data, size = bench_data_size(r->b);
 	uint64_t sp = r->entry_rsp;
 	unsigned bad = 0;
 
@@ -594,8 +603,12 @@ static void test_access_addresses(struct tcase *t)
 	for (int cpl = 0; cpl <= 3; cpl += 3) {
 		for (unsigned i = 0; i < sizeof(exact) / sizeof(exact[0]);
 		     i++) {
-			if (!trace_bench(t, &r, exact[i].bench, exact[i].n,
-					 cpl))
+			int k = trace_bench(t, &r, exact[i].bench,
+					    exact[i].n, cpl);
+
+			if (k < 0)
+				continue;
+			if (!k)
 				return;
 			bad += check_every_access(t, &r);
 			bad += check_exact(t, &r, i);
@@ -603,7 +616,11 @@ static void test_access_addresses(struct tcase *t)
 		/* the rest: described, and inside the data or the stack */
 		for (const struct bench *b = __benches_start;
 		     b < __benches_end; b++) {
-			if (!trace_bench(t, &r, b->name, 5, cpl))
+			int k = trace_bench(t, &r, b->name, 5, cpl);
+
+			if (k < 0)
+				continue;
+			if (!k)
 				return;
 			bad += check_every_access(t, &r);
 			benches++;
@@ -637,7 +654,8 @@ static void test_aggregated(struct tcase *t)
 	uint64_t bad = 0;
 	struct fault f;
 
-	if (!check(t, b && bench_data(b), "no load-stream benchmark"))
+	if (!check(t, b != NULL, "no load-stream benchmark") ||
+	    !need_bench_data(t, b))
 		return;
 	range.start = (const void *)b->fn;
 	range.end = b->end;
@@ -713,10 +731,11 @@ static void test_seg_rip(struct tcase *t)
 	struct fault f;
 	int r = -1;
 
-	if (!rec.s)
-		rec.s = bench_alloc(sizeof(struct step) * MAX_STEPS, 4096);
-	if (!check(t, rec.s != NULL, "no memory") ||
-	    !check(t, !rdmsr_safe(FS_BASE_MSR, &old_fs) &&
+	if (!rec.s && !(rec.s = need_alloc(t, "the step record",
+					   sizeof(struct step) * MAX_STEPS,
+					   4096)))
+		return;
+	if (!check(t, !rdmsr_safe(FS_BASE_MSR, &old_fs) &&
 		   !rdmsr_safe(GS_BASE_MSR, &old_gs), "no FS/GS base MSRs"))
 		return;
 	fs = (uint64_t)seg_area;

@@ -65,8 +65,11 @@ with open(log, "w", newline="") as f:
     f.write(open(os.environ["FAKE_QEMU_LOG"], newline="").read())
 vol = os.environ.get("FAKE_QEMU_VOLUME")
 if vol:
+    # the boot disk: the -drive that is not a pflash (--readonly's is
+    # if=none,id=boot,format=raw,readonly=on,file=...)
     disk = next(a.split("file=")[1] for a in args
-                if a.startswith("format=raw,file="))
+                if "format=raw" in a and "file=" in a
+                and "if=pflash" not in a)
     subprocess.run(["mcopy", "-o", "-i", disk + "@@1M", vol,
                     "::/pmu-harness/fake.log"], check=True,
                    env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))

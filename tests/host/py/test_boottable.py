@@ -1,6 +1,10 @@
 """tools/boottable.py: the boot table is validated strictly."""
 
+import os
+import shutil
+import tempfile
 import unittest
+from pathlib import Path
 
 from support import TOOLS
 
@@ -77,6 +81,41 @@ class RealTable(unittest.TestCase):
             self.assertEqual(pmu["ds"], 64, name)
         for name in ("icelake", "sapphire-rapids"):
             self.assertTrue(by[name].cpu.startswith("qemu64,"), name)
+
+    def test_memory_boots(self):
+        """Row "QEMU's default 128 MiB, or 64 MiB": the whole default
+        suite at 128 and 64 MiB passes with nothing failing or skipping for
+        memory and the pointer chase running (on 32 and 8 MiB); at 48 MiB
+        only the pointer chase's three tests SKIP, with the shortfall."""
+        boots, _ = boottable.load(TOOLS / "matrix.yaml")
+        by = {b.name: b for b in boots}
+        runs = {"memory-128": (128, "ok", 32), "memory-64": (64, "ok", 8),
+                "memory-48": (48, "skip", None)}
+        chase = ("oracle/pointer-chase", "trace/access-addresses",
+                 "trace/regs-after-step")
+        for name, (mib, status, size) in runs.items():
+            b = by[name]
+            self.assertEqual(b.memory, mib, name)
+            self.assertEqual(b.verdict, "pass", name)
+            self.assertNotIn("tests=", b.options, name)    # the whole suite
+            self.assertIn(("*", "not ok"),
+                          [(r.name, r.status) for r in b.forbid_results])
+            required = {r.name: r.status for r in b.require_results}
+            for test in chase:
+                self.assertEqual(required.get(test), status, (name, test))
+            lines = [p.pattern for p in b.require_lines]
+            forbidden = [p.pattern for p in b.forbid_lines]
+            if size:
+                self.assertIn(r"^# memory: free_mib=\d+ largest_mib=\d+$",
+                              lines, name)
+                self.assertIn(f"^  data_size: {size} MiB of 64 MiB "
+                              "wanted$", lines, name)
+                self.assertIn(r"# SKIP .*needs \d+ MiB", forbidden, name)
+            else:
+                for test in chase:
+                    self.assertIn(rf"^ok \d+ - {test} # SKIP pointer-chase: "
+                                  r"needs 8 MiB, \d+ MiB free$", lines)
+            self.assertIn("no data buffer|no memory", forbidden, name)
 
 
 class Validation(unittest.TestCase):
@@ -194,6 +233,146 @@ class Validation(unittest.TestCase):
             .replace("verdict: pass", "verdict: maybe"))
         self.assertEqual([b.name for b in boots], ["one"])
         self.assertEqual(errors[0].boot, "two")
+
+
+
+class ReliabilityKeys(unittest.TestCase):
+    """The keys of issue 11: memory, cfg_file, volume_free_kib,
+    volume_logdir_file, volume_readonly, volume_log and verdict bail."""
+
+    def setUp(self):
+        # a repository of its own, so cfg_file has files to name
+        self.root = Path(tempfile.mkdtemp(prefix="pmu-boottable-"))
+        self.addCleanup(shutil.rmtree, self.root, True)
+        cfg = self.root / "tests" / "fixtures" / "cfg"
+        cfg.mkdir(parents=True)
+        (cfg / "nul.cfg").write_bytes(b"tests=detect/*\0x\n")
+        (cfg / "sub").mkdir()
+        (self.root / "tools").mkdir()
+        (self.root / "tools" / "secret.cfg").write_text("x\n")
+        os.symlink("../../../tools/secret.cfg", cfg / "out.cfg")
+
+    def loads(self, extra):
+        return boottable.loads(GOOD + extra, self.root)
+
+    def one(self, extra):
+        boots, errors = self.loads(extra)
+        self.assertEqual([str(e) for e in errors], [], extra)
+        return boots[0]
+
+    def assertError(self, extra, fragment):
+        boots, errors = self.loads(extra)
+        msgs = [str(e) for e in errors]
+        self.assertEqual(boots, [], "a table entry with errors is left out")
+        self.assertTrue(any(fragment in m for m in msgs),
+                        f"{fragment!r} not in {msgs}")
+
+    def test_defaults(self):
+        b = self.one("")
+        self.assertEqual((b.memory, b.cfg_file, b.volume_free_kib,
+                          b.volume_logdir_file, b.volume_readonly,
+                          b.volume_log), (None, None, None, False, False,
+                                          "same"))
+
+    def test_accepted(self):
+        b = self.one("    memory: 64\n    volume_free_kib: 8\n"
+                     "    volume_logdir_file: true\n"
+                     "    volume_readonly: true\n    volume_log: prefix\n"
+                     "    cfg_file: tests/fixtures/cfg/nul.cfg\n")
+        self.assertEqual((b.memory, b.cfg_file, b.volume_free_kib,
+                          b.volume_logdir_file, b.volume_readonly,
+                          b.volume_log), (64, "tests/fixtures/cfg/nul.cfg",
+                                          8, True, True, "prefix"))
+        for mib in (16, 4096):
+            self.assertEqual(self.one(f"    memory: {mib}\n").memory, mib)
+        self.assertEqual(self.one("    volume_free_kib: 0\n")
+                         .volume_free_kib, 0)
+        for mode in ("same", "prefix", "absent"):
+            self.assertEqual(self.one(f"    volume_log: {mode}\n")
+                             .volume_log, mode)
+        b = self.one("    cfg_file: tests/fixtures/cfg/nul.cfg\n"
+                     "    options: ''\n")
+        self.assertEqual(b.options, "")
+        b = boottable.loads(with_line("verdict: pass", "verdict: bail"))[0]
+        self.assertEqual(b[0].verdict, "bail")
+
+    def test_memory(self):
+        for bad in (15, 4097, 0, -1):
+            self.assertError(f"    memory: {bad}\n",
+                             f"'memory' must be 16..4096 (MiB), not {bad}")
+        self.assertError("    memory: '128'\n",
+                         "'memory' must be int, not str")
+        self.assertError("    memory: true\n",
+                         "'memory' must be int, not bool")
+        self.assertError("    memory: 128.0\n",
+                         "'memory' must be int, not float")
+
+    def test_volume_free_kib(self):
+        self.assertError("    volume_free_kib: -1\n",
+                         "'volume_free_kib' must be >= 0, not -1")
+        self.assertError("    volume_free_kib: '8'\n",
+                         "'volume_free_kib' must be int, not str")
+        self.assertError("    volume_free_kib: null\n",
+                         "'volume_free_kib' must be int, not null")
+
+    def test_volume_bools(self):
+        for key in ("volume_logdir_file", "volume_readonly"):
+            self.assertError(f"    {key}: 'yes'\n",
+                             f"'{key}' must be bool, not str")
+            self.assertError(f"    {key}: 1\n",
+                             f"'{key}' must be bool, not int")
+
+    def test_volume_log(self):
+        self.assertError("    volume_log: none\n",
+                         "'volume_log' is 'none', expected one of same, "
+                         "prefix, absent")
+        self.assertError("    volume_log: Prefix\n", "'volume_log' is")
+        self.assertError("    volume_log: true\n",
+                         "'volume_log' must be str, not bool")
+
+    def test_unknown_key_and_verdict(self):
+        self.assertError("    volume_log: same\n    volume_Log: same\n",
+                         "unknown key 'volume_Log'")
+        boots, errors = boottable.loads(with_line("verdict: pass",
+                                                  "verdict: bailout"))
+        self.assertIn("'verdict' is 'bailout', expected one of pass, fail, "
+                      "shutdown, bail", [e.message for e in errors])
+
+    def test_cfg_file(self):
+        self.assertError("    cfg_file: tests/fixtures/cfg/none.cfg\n",
+                         "'cfg_file' 'tests/fixtures/cfg/none.cfg': no "
+                         "such file")
+        self.assertError("    cfg_file: tests/fixtures/cfg/sub\n",
+                         "is not a regular file")
+        self.assertError("    cfg_file: tools/secret.cfg\n",
+                         "is not below tests/fixtures/")
+        self.assertError("    cfg_file: tests/fixtures/cfg/out.cfg\n",
+                         "leads out of tests/fixtures/")
+        for bad in ("/etc/passwd", "tests/fixtures/../../tools/secret.cfg",
+                    "tests/fixtures/cfg/../cfg/nul.cfg",
+                    "tests/fixtures/./cfg/nul.cfg",
+                    "tests//fixtures/cfg/nul.cfg", "",
+                    "tests/fixtures/cfg\\nul.cfg"):
+            self.assertError(f"    cfg_file: {bad!r}\n",
+                             "must be a plain relative path below "
+                             "tests/fixtures/")
+        self.assertError("    cfg_file: tests/fixtures\n",
+                         "is not below tests/fixtures/")
+        self.assertError("    cfg_file: 3\n",
+                         "'cfg_file' must be str, not int")
+        self.assertError("    cfg_file: tests/fixtures/cfg/nul.cfg\n"
+                         "    options: tests=detect/*\n",
+                         "'cfg_file' and a non-empty 'options' exclude "
+                         "each other")
+
+    def test_cfg_file_is_relative_to_the_repository(self):
+        # the default root is this repository, which has no such file
+        (self.root / "tests/fixtures/cfg/py-only.cfg").write_text("x\n")
+        extra = "    cfg_file: tests/fixtures/cfg/py-only.cfg\n"
+        boots, errors = boottable.loads(GOOD + extra)
+        self.assertIn("no such file", str(errors[0]))
+        self.assertEqual(self.one(extra).cfg_file,
+                         "tests/fixtures/cfg/py-only.cfg")
 
 
 # The inject boots' require_lines regex: matches the whole log only when

@@ -1,0 +1,137 @@
+/* acpi: the HPET table and the MADT's I/O APICs (acpi.h). */
+#include "acpi.h"
+#include "../../lib/string.h"
+
+/* Tables larger than this are not believed (a corrupt length). */
+#define ACPI_TABLE_MAX (1u << 20)
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* All bytes of a checksummed structure add up to 0 (ACPI 6.3 §5.2.5.3,
+ * §5.2.6). */
+static int sums_to_zero(const uint8_t *p, uint32_t len)
+{
+	uint8_t sum = 0;
+
+	for (uint32_t i = 0; i < len; i++)
+		sum = (uint8_t)(sum + p[i]);
+	return sum == 0;
+}
+
+static const uint8_t *valid_table(uint64_t addr, const char *sig)
+{
+	const uint8_t *t = (const uint8_t *)(uintptr_t)addr;
+	uint32_t len;
+
+	if (!addr)
+		return NULL;
+	if (sig && memcmp(t, sig, 4))
+		return NULL;
+	len = get32(t + ACPI_HDR_LENGTH);
+	if (len < ACPI_HDR_SIZE || len > ACPI_TABLE_MAX)
+		return NULL;
+	return sums_to_zero(t, len) ? t : NULL;
+}
+
+/* The root table: the XSDT (64-bit entries) when the RSDP is revision 2
+ * or later and names one, else the RSDT (32-bit entries). */
+static const uint8_t *root_table(uint64_t rsdp, unsigned *entry_size)
+{
+	const uint8_t *r = (const uint8_t *)(uintptr_t)rsdp;
+	const uint8_t *t;
+
+	if (!rsdp || memcmp(r, ACPI_RSDP_SIG, 8) ||
+	    !sums_to_zero(r, ACPI_RSDP_V1_LEN))
+		return NULL;
+	if (r[ACPI_RSDP_REVISION] >= 2) {
+		uint32_t len = get32(r + ACPI_RSDP_LENGTH);
+
+		if (len >= ACPI_RSDP_V2_MIN && len <= 4096 &&
+		    sums_to_zero(r, len)) {
+			t = valid_table(get64(r + ACPI_RSDP_XSDT), "XSDT");
+			if (t) {
+				*entry_size = 8;
+				return t;
+			}
+		}
+	}
+	*entry_size = 4;
+	return valid_table(get32(r + ACPI_RSDP_RSDT), "RSDT");
+}
+
+const uint8_t *acpi_find(uint64_t rsdp, const char *sig)
+{
+	unsigned esize;
+	const uint8_t *root = root_table(rsdp, &esize);
+	uint32_t len;
+
+	if (!root)
+		return NULL;
+	len = get32(root + ACPI_HDR_LENGTH);
+	for (uint32_t off = ACPI_HDR_SIZE; off + esize <= len; off += esize) {
+		uint64_t a = esize == 8 ? get64(root + off) : get32(root + off);
+		const uint8_t *t = valid_table(a, sig);
+
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+static void read_ioapics(const uint8_t *madt, struct acpi_timers *t)
+{
+	uint32_t len = get32(madt + ACPI_HDR_LENGTH);
+	uint32_t off = ACPI_MADT_ENTRIES;
+
+	while (off + 2 <= len && t->n_ioapics < ACPI_MAX_IOAPICS) {
+		const uint8_t *e = madt + off;
+
+		if (e[1] < 2 || off + e[1] > len)
+			break;		/* a zero or overlong entry: stop */
+		if (e[0] == ACPI_MADT_IOAPIC && e[1] >= ACPI_MADT_IOAPIC_LEN) {
+			struct acpi_ioapic *io = &t->ioapic[t->n_ioapics++];
+
+			io->id = e[ACPI_MADT_IOAPIC_ID];
+			io->base = get32(e + ACPI_MADT_IOAPIC_ADDR);
+			io->gsi_base = get32(e + ACPI_MADT_IOAPIC_GSI);
+		}
+		off += e[1];
+	}
+}
+
+const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t)
+{
+	const uint8_t *hpet, *madt;
+	unsigned esize;
+
+	memset(t, 0, sizeof(*t));
+	if (!root_table(rsdp, &esize))
+		return "no valid ACPI RSDP/XSDT/RSDT";
+	hpet = acpi_find(rsdp, "HPET");
+	if (!hpet || get32(hpet + ACPI_HDR_LENGTH) < ACPI_HPET_MIN_LEN)
+		return "no ACPI HPET table";
+	if (hpet[ACPI_HPET_GAS] != ACPI_GAS_SYSTEM_MEMORY)
+		return "the HPET is not in memory space";
+	t->hpet_base = get64(hpet + ACPI_HPET_GAS_ADDR);
+	madt = acpi_find(rsdp, "APIC");
+	if (!madt)
+		return "no ACPI MADT";
+	read_ioapics(madt, t);
+	if (!t->n_ioapics)
+		return "the MADT lists no I/O APIC";
+	return NULL;
+}

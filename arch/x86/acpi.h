@@ -1,0 +1,68 @@
+/* acpi: finding the two ACPI tables the watchdog needs - the HPET
+ * description table and the MADT's I/O APIC entries - from the RSDP the
+ * firmware hands over (boot/ finds it in the UEFI configuration table).
+ * Pure reads of memory: every table is checked (signature, length,
+ * checksum) before a field is used, and a bad table is skipped, never
+ * trusted.  Tables must be identity-mapped, as UEFI leaves them.
+ *
+ * Citations: ACPI Specification 6.3 (January 2019): RSDP §5.2.5.3
+ * (Table 5-27), table header §5.2.6 (Table 5-29), RSDT §5.2.7, XSDT §5.2.8,
+ * MADT §5.2.12 (Table 5-43, I/O APIC structure §5.2.12.3, Table 5-48);
+ * the HPET table: IA-PC HPET Specification 1.0a (Intel, October 2004),
+ * §3.2.4, Table 3. */
+#ifndef ARCH_X86_ACPI_H
+#define ARCH_X86_ACPI_H
+
+#include <stdint.h>
+
+/* RSDP (ACPI 6.3 Table 5-27). */
+#define ACPI_RSDP_SIG "RSD PTR "
+#define ACPI_RSDP_V1_LEN 20		/* the part checksum covers */
+#define ACPI_RSDP_REVISION 15
+#define ACPI_RSDP_RSDT 16		/* 32-bit RSDT address */
+#define ACPI_RSDP_LENGTH 20		/* revision >= 2: whole length */
+#define ACPI_RSDP_XSDT 24		/* revision >= 2: 64-bit XSDT */
+#define ACPI_RSDP_V2_MIN 36
+
+/* Every description table starts with this header (Table 5-29). */
+#define ACPI_HDR_LENGTH 4		/* 32-bit total length */
+#define ACPI_HDR_SIZE 36
+
+/* MADT (Table 5-43): entries from offset 44, each type, length, ... */
+#define ACPI_MADT_ENTRIES 44
+#define ACPI_MADT_IOAPIC 1		/* I/O APIC structure, Table 5-48 */
+#define ACPI_MADT_IOAPIC_LEN 12
+#define ACPI_MADT_IOAPIC_ID 2
+#define ACPI_MADT_IOAPIC_ADDR 4		/* 32-bit physical address */
+#define ACPI_MADT_IOAPIC_GSI 8		/* global system interrupt base */
+
+/* HPET table (HPET spec 1.0a Table 3): the base address is a Generic
+ * Address Structure at offset 40 (ACPI 6.3 §5.2.3.2: address space ID at
+ * +0, 0 = system memory; 64-bit address at +4). */
+#define ACPI_HPET_GAS 40
+#define ACPI_HPET_GAS_ADDR 44
+#define ACPI_HPET_MIN_LEN 56
+#define ACPI_GAS_SYSTEM_MEMORY 0
+
+#define ACPI_MAX_IOAPICS 8
+
+struct acpi_ioapic {
+	uint8_t id;
+	uint64_t base;
+	uint32_t gsi_base;
+};
+
+struct acpi_timers {
+	uint64_t hpet_base;		/* 0: no usable HPET table */
+	unsigned n_ioapics;
+	struct acpi_ioapic ioapic[ACPI_MAX_IOAPICS];
+};
+
+/* The description table with signature sig (4 characters) that the RSDP
+ * at rsdp lists and that passes its checks, or NULL. */
+const uint8_t *acpi_find(uint64_t rsdp, const char *sig);
+/* Fills *t from the HPET table and the MADT.  Returns NULL, or why the
+ * tables give no watchdog (no RSDP, no HPET table, no I/O APIC). */
+const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t);
+
+#endif

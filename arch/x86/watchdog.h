@@ -1,0 +1,80 @@
+/* watchdog: the per-test time limit's enforcer.  A test that runs past its
+ * limit is interrupted by a non-maskable interrupt and ended like a test
+ * that faulted, wherever it was: at CPL 0 with interrupts off, at CPL 3,
+ * inside a single-step trace.
+ *
+ * Why an NMI, and why the HPET: a hang with IF = 0 ("cli; jmp .") blocks
+ * every maskable interrupt, the local APIC timer included; its LVT entry
+ * has no delivery-mode field (SDM Vol. 3A §10.5.1, Figure 10-8), so it
+ * cannot raise an NMI.  An I/O APIC redirection entry can (delivery mode
+ * NMI, 82093AA datasheet §3.2.4), and the HPET's timers drive I/O APIC
+ * pins (HPET spec 1.0a §2.3.8, Tn_INT_ROUTE_CNF) as one-shot comparators
+ * of a free-running counter, so one NMI arrives at the limit and none
+ * before it (the PMI tests count NMIs).  The PIT would need periodic
+ * interrupts and is usually the firmware's own tick.
+ *
+ * How a limit ends (trap.h):
+ *   1. at the limit the NMI handler records where the CPU was (RIP, CPL,
+ *      the traced RIP when inside a single-step trace), unblocks NMIs
+ *      with an IRET to itself (an NMI handler left without IRET would
+ *      block NMIs for the rest of the run, SDM Vol. 3A §6.7.1) and
+ *      resumes the innermost catch frame with the pseudo-vector
+ *      VEC_TIMEOUT: the code that wraps the test's work (the tracer, the
+ *      CPL 3 runner) cleans up as after an exception;
+ *   2. a grace period later, if the test is still running (it ignored the
+ *      failure and went on), the next NMI resumes the root catch frame
+ *      (trap_catch_root(), the runner's) directly.
+ * While the CPU runs outside the harness's code (firmware services, e.g.
+ * the MP services waiting for the sibling, which have their own time
+ * limit) the abort waits in short steps, up to WD_FIRMWARE_WAIT_US, so
+ * the firmware is not left holding its locks.
+ *
+ * Where the firmware offers no HPET (ACPI HPET table), or no free timer
+ * and free I/O APIC pin, watchdog_init() says why and the limits cannot
+ * be enforced (they are still measured and reported by the runner). */
+#ifndef ARCH_X86_WATCHDOG_H
+#define ARCH_X86_WATCHDOG_H
+
+#include <stdint.h>
+#include "acpi.h"
+
+/* After the first abort, the test gets this long to return. */
+#define WD_GRACE_US (2ull * 1000 * 1000)
+/* Outside our code, the abort is retried every WD_RETRY_US, for at most
+ * WD_FIRMWARE_WAIT_US in all (more than the MP services' limit, smp.h). */
+#define WD_RETRY_US (50ull * 1000)
+#define WD_FIRMWARE_WAIT_US (40ull * 1000 * 1000)
+
+/* Where the limit found the test (the first abort). */
+struct wd_event {
+	int fired;		/* the limit passed since watchdog_arm() */
+	int stage;		/* 1: innermost frame resumed, 2: the root */
+	uint64_t rip, cs, rflags;	/* the interrupted context */
+	unsigned cpl;
+	uint64_t traced_rip;	/* inside a single-step trace: the traced
+				 * code's next RIP; else 0 */
+	unsigned firmware_waits;	/* retries while outside our code */
+};
+
+/* Finds the HPET and the I/O APICs in *t, picks a free HPET timer and a
+ * free I/O APIC pin it can drive, and routes that pin to this processor
+ * as an NMI (masked until armed).  Needs apic_init() and trap_install()
+ * first.  Returns NULL when ready, else why not. */
+const char *watchdog_init(const struct acpi_timers *t);
+/* No watchdog, for the reason given (e.g. the ACPI tables have none). */
+void watchdog_unavailable(const char *why);
+int watchdog_ready(void);
+/* One line for the log: the timer, the pin and its route, or why none. */
+const char *watchdog_describe(void);
+/* Puts back the HPET timer, the counter's enable and the I/O APIC entry
+ * as the firmware had them. */
+void watchdog_restore(void);
+
+/* Starts a limit of limit_us for what runs next under trap_catch_root();
+ * clears the last event.  No-op when not ready. */
+void watchdog_arm(uint64_t limit_us);
+/* Stops the limit (the test returned, or was ended). */
+void watchdog_disarm(void);
+const struct wd_event *watchdog_event(void);
+
+#endif

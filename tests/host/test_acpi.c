@@ -1,0 +1,204 @@
+/* Host tests for arch/x86/acpi.c: the HPET base and the MADT's I/O APICs
+ * found from an RSDP through the XSDT (revision 2) or the RSDT (revision
+ * 0), and every damaged structure refused rather than trusted: bad RSDP
+ * checksum, bad table checksum, absurd length, HPET in I/O space, a MADT
+ * entry of length 0 (ACPI 6.3 §5.2.5.3, §5.2.6, §5.2.12; HPET spec 1.0a
+ * Table 3).  The tables are built here, byte by byte, in one buffer. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "arch/x86/acpi.h"
+
+/* host-sources: arch/x86/acpi.c lib/string.c */
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+enum damage {
+	NONE, RSDP_SUM, XSDT_SUM, HPET_SUM, HPET_IO, HPET_LEN, MADT_ZERO_ENTRY,
+	NO_HPET, NO_IOAPIC, RSDT_ONLY,
+};
+
+struct tables {
+	uint8_t rsdp[36] __attribute__((aligned(16)));
+	uint8_t xsdt[36 + 3 * 8];
+	uint8_t rsdt[36 + 3 * 4];
+	uint8_t hpet[56];
+	uint8_t madt[44 + 8 + 12 + 12 + 8];
+	uint8_t facp[36];
+};
+
+/* Below 4 GiB (MAP_32BIT), so the RSDT's 32-bit entries reach them. */
+static struct tables *tbp;
+#define tb (*tbp)
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+
+static void fix_sum(uint8_t *p, unsigned len, unsigned at)
+{
+	uint8_t s = 0;
+
+	p[at] = 0;
+	for (unsigned i = 0; i < len; i++)
+		s = (uint8_t)(s + p[i]);
+	p[at] = (uint8_t)-s;
+}
+
+static void header(uint8_t *t, const char *sig, unsigned len)
+{
+	memset(t, 0, len);
+	memcpy(t, sig, 4);
+	put32(t + 4, len);
+	t[8] = 1;
+}
+
+static void build(enum damage d)
+{
+	uint8_t *e;
+
+	header(tb.facp, "FACP", sizeof(tb.facp));
+	fix_sum(tb.facp, sizeof(tb.facp), 9);
+
+	header(tb.hpet, d == NO_HPET ? "HPEX" : "HPET", sizeof(tb.hpet));
+	tb.hpet[40] = d == HPET_IO ? 1 : 0;	/* GAS: memory space */
+	put64(tb.hpet + 44, 0xfed00000);
+	if (d == HPET_LEN)
+		put32(tb.hpet + 4, 40);		/* too short for the GAS */
+	fix_sum(tb.hpet, d == HPET_LEN ? 40 : sizeof(tb.hpet), 9);
+	if (d == HPET_SUM)
+		tb.hpet[50] ^= 1;
+
+	header(tb.madt, "APIC", sizeof(tb.madt));
+	e = tb.madt + 44;
+	e[0] = 0; e[1] = 8;			/* a local APIC entry */
+	e += 8;
+	e[0] = 1; e[1] = 12; e[2] = 3;		/* I/O APIC 3 */
+	put32(e + 4, 0xfec00000);
+	put32(e + 8, 0);
+	e += 12;
+	e[0] = d == NO_IOAPIC ? 2 : 1;
+	e[1] = d == MADT_ZERO_ENTRY ? 0 : 12;	/* I/O APIC 4 */
+	e[2] = 4;
+	put32(e + 4, 0xfec01000);
+	put32(e + 8, 24);
+	e += 12;
+	e[0] = 4; e[1] = 6;			/* local APIC NMI, 6 bytes */
+	if (d == NO_IOAPIC)
+		tb.madt[44 + 8] = 2;
+	fix_sum(tb.madt, sizeof(tb.madt), 9);
+
+	header(tb.xsdt, "XSDT", sizeof(tb.xsdt));
+	put64(tb.xsdt + 36, (uint64_t)(uintptr_t)tb.facp);
+	put64(tb.xsdt + 44, (uint64_t)(uintptr_t)tb.madt);
+	put64(tb.xsdt + 52, (uint64_t)(uintptr_t)tb.hpet);
+	fix_sum(tb.xsdt, sizeof(tb.xsdt), 9);
+	if (d == XSDT_SUM)
+		tb.xsdt[40] ^= 1;
+
+	/* The RSDT lists the same tables by 32-bit address. */
+	header(tb.rsdt, "RSDT", sizeof(tb.rsdt));
+	put32(tb.rsdt + 36, (uint32_t)(uintptr_t)tb.facp);
+	put32(tb.rsdt + 40, (uint32_t)(uintptr_t)tb.madt);
+	put32(tb.rsdt + 44, (uint32_t)(uintptr_t)tb.hpet);
+	fix_sum(tb.rsdt, sizeof(tb.rsdt), 9);
+
+	memset(tb.rsdp, 0, sizeof(tb.rsdp));
+	memcpy(tb.rsdp, "RSD PTR ", 8);
+	tb.rsdp[15] = d == RSDT_ONLY ? 0 : 2;
+	put32(tb.rsdp + 16, (uint32_t)(uintptr_t)tb.rsdt);
+	put32(tb.rsdp + 20, 36);
+	put64(tb.rsdp + 24, (uint64_t)(uintptr_t)tb.xsdt);
+	fix_sum(tb.rsdp, 20, 8);
+	fix_sum(tb.rsdp, 36, 32);
+	if (d == RSDP_SUM)
+		tb.rsdp[10] ^= 1;
+}
+
+struct acpi_case {
+	const char *what;
+	enum damage damage;
+	const char *why;		/* NULL: found */
+	unsigned n_ioapics;
+};
+
+static const struct acpi_case cases[] = {
+	{ .what = "good XSDT", .damage = NONE, .n_ioapics = 2 },
+	{ .what = "RSDP checksum", .damage = RSDP_SUM,
+	  .why = "no valid ACPI RSDP/XSDT/RSDT" },
+	{ .what = "HPET checksum", .damage = HPET_SUM,
+	  .why = "no ACPI HPET table" },
+	{ .what = "HPET too short", .damage = HPET_LEN,
+	  .why = "no ACPI HPET table" },
+	{ .what = "HPET in I/O space", .damage = HPET_IO,
+	  .why = "the HPET is not in memory space" },
+	{ .what = "no HPET", .damage = NO_HPET, .why = "no ACPI HPET table" },
+	{ .what = "zero-length MADT entry stops the walk",
+	  .damage = MADT_ZERO_ENTRY, .n_ioapics = 1 },
+	{ .what = "no I/O APIC", .damage = NO_IOAPIC,
+	  .why = "the MADT lists no I/O APIC" },
+	{ .what = "revision 0: the RSDT", .damage = RSDT_ONLY,
+	  .n_ioapics = 2 },
+	{ .what = "damaged XSDT: the RSDT instead", .damage = XSDT_SUM,
+	  .n_ioapics = 2 },
+};
+
+static void test_cases(void **state)
+{
+	for (unsigned i = 0; i < N(cases); i++) {
+		const struct acpi_case *c = &cases[i];
+		struct acpi_timers t;
+		const char *why;
+
+		build(c->damage);
+		why = acpi_timers((uint64_t)(uintptr_t)tb.rsdp, &t);
+		if (c->why) {
+			if (!why || strcmp(why, c->why))
+				fail_msg("%s: got \"%s\", want \"%s\"", c->what,
+					 why ? why : "(found)", c->why);
+			continue;
+		}
+		if (why)
+			fail_msg("%s: %s", c->what, why);
+		assert_int_equal(t.hpet_base, 0xfed00000);
+		if (t.n_ioapics != c->n_ioapics)
+			fail_msg("%s: %u I/O APICs, want %u", c->what,
+				 t.n_ioapics, c->n_ioapics);
+		assert_int_equal(t.ioapic[0].id, 3);
+		assert_int_equal(t.ioapic[0].base, 0xfec00000);
+		if (c->n_ioapics > 1) {
+			assert_int_equal(t.ioapic[1].base, 0xfec01000);
+			assert_int_equal(t.ioapic[1].gsi_base, 24);
+		}
+	}
+}
+
+static void test_find(void **state)
+{
+	build(NONE);
+	assert_ptr_equal(acpi_find((uint64_t)(uintptr_t)tb.rsdp, "FACP"),
+			 tb.facp);
+	assert_ptr_equal(acpi_find((uint64_t)(uintptr_t)tb.rsdp, "APIC"),
+			 tb.madt);
+	assert_null(acpi_find((uint64_t)(uintptr_t)tb.rsdp, "SSDT"));
+	assert_null(acpi_find(0, "APIC"));
+}
+
+int main(void)
+{
+	tbp = mmap(NULL, sizeof(*tbp), PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	if (tbp == MAP_FAILED)
+		return 1;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_find),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
