@@ -22,6 +22,7 @@
 #include "../pmu/backend.h"
 #include "../pmu/detect.h"
 #include "../pmu/driver.h"
+#include "../pmu/inject.h"
 #include "../harness/clock.h"
 #include "../harness/runner.h"
 #include "../bench/oracle.h"
@@ -151,6 +152,37 @@ static void write_memory_header(void)
 		    (unsigned long long)(largest >> 20));
 }
 
+static void inject_error(void *ctx, const char *msg)
+{
+	(void)ctx;
+	tap_comment(&tap, "error: option %s", msg);
+}
+
+/* inject= (pmu/inject.h): armed in front of the model backend only, and
+ * the "# inject:" line labels every result below as under injection. */
+static void write_inject_header(void)
+{
+	static struct inject_table table;
+	char why[160], spec[OPT_INJECT_MAX];
+
+	if (!opts.inject[0])
+		return;
+	if (inject_parse(&table, opts.inject, inject_error, NULL)) {
+		tap_comment(&tap, "inject: none reason=\"inject= has errors: "
+			    "nothing injected\"");
+		return;
+	}
+	if (backend_inject(&table, why, sizeof(why))) {
+		tap_comment(&tap, "error: option inject=: %s", why);
+		tap_comment(&tap, "inject: none reason=\"%s\"", why);
+		return;
+	}
+	inject_describe(&table, spec, sizeof(spec));
+	tap_comment(&tap, "inject: active spec=\"%s\" reason=\"%s; injected "
+		    "faults: results below are not the model's own\"", spec,
+		    why);
+}
+
 static void write_header(const struct cpu_info *ci)
 {
 	tap_version(&tap);
@@ -158,6 +190,7 @@ static void write_header(const struct cpu_info *ci)
 	write_cpu_header(ci);
 	write_pmu_header(ci);
 	write_backend_header(ci);
+	write_inject_header();
 	tap_comment(&tap, "platform: qemu=%s evidence=\"%s\" "
 		    "smbios_manufacturer=\"%s\" hypervisor=\"%s\"",
 		    plat.qemu ? "yes" : "no", plat.evidence,

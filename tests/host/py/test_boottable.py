@@ -453,5 +453,108 @@ class ReliabilityKeys(unittest.TestCase):
         self.assertEqual(self.one(extra).cfg_file,
                          "tests/fixtures/cfg/py-only.cfg")
 
+
+# The inject boots' require_lines regex: matches the whole log only when
+# no `not ok` result lacks an "  injected_" line in its YAML block.
+EVERY_NOT_OK_NOTED = (r"\A(?:(?!^not ok [^\n]*\n(?:(?!  ---$)|  ---\n"
+                      r"(?:(?!  injected_|  \.\.\.$)[^\n]*\n)*  \.\.\.$))"
+                      r"[\s\S])*\Z")
+
+# A log cut to what the inject boots' regex looks at: results and their
+# YAML blocks (docs/log-format.md).
+_NOTED = """\
+not ok 1 - p5/cc-000
+  ---
+  failures:
+    - "init: RDMSR CESR (0x11) raised vector 13"
+  injected_msr_0x11: "RDMSR 0x11 raised injected #GP (vector 13)"
+  ...
+ok 2 - p5/event-0x02-ctr0 # SKIP DATA_TLB_MISS not modelled
+ok 3 - p5/event-0x10-ctr0
+  ---
+  refused: event 0x10 is reserved
+  ...
+not ok 4 - p5/cc-001
+  ---
+  failures:
+    - "counter 0: read 0 (+0 over its preset), oracle 806..806"
+  injected_msr_0x12: "WRMSR 0x12=0x0 dropped: injected stuck MSR 0x12"
+  cpl0_ctr0: 0
+  ...
+1..4
+"""
+
+
+class InjectBoots(unittest.TestCase):
+    """The fault-injection boots (docs/reliability.md "Fault injection")."""
+
+    def setUp(self):
+        boots, errors = boottable.load(TOOLS / "matrix.yaml")
+        self.assertEqual([str(e) for e in errors], [])
+        self.boots = {b.name: b for b in boots
+                      if b.name.startswith("inject-")}
+
+    def test_inject_boots(self):
+        groups = {"inject-p5-cesr": "p5/*", "inject-p5-ctr": "p5/*",
+                  "inject-p6-evtsel": "p6/*", "inject-p6-ctr": "p6/*",
+                  "inject-perfmon-global": "perfmon/*",
+                  "inject-perfmon-ctr": "perfmon/*",
+                  "inject-netburst-cccr": "netburst/*",
+                  "inject-netburst-escr": "netburst/*",
+                  "inject-ds-area": "pebs/*,bts/*",
+                  "inject-ds-enable": "pebs/*,bts/*"}
+        self.assertEqual(sorted(self.boots),
+                         sorted(list(groups) + ["inject-refused-hw",
+                                                "inject-bad-spec"]))
+        for name, tests in groups.items():
+            b = self.boots[name]
+            opts = dict(w.split("=", 1) for w in b.options.split())
+            self.assertEqual(opts["tests"], tests, name)
+            self.assertEqual(b.verdict, "fail", name)
+            self.assertEqual(b.backend, "model", name)
+            self.assertTrue(b.require_results, name)
+            patterns = [r.pattern for r in b.require_lines]
+            self.assertIn(EVERY_NOT_OK_NOTED, patterns, name)
+            # the header line, and every injected register named in some
+            # result with what was injected
+            self.assertIn(f'^# inject: active spec="{opts["inject"]}"',
+                          " ".join(patterns), name)
+            for item in opts["inject"].split(","):
+                what = item.split(":")
+                key = ("injected_rdpmc" if what[0] == "rdpmc" else
+                       f"injected_msr_{what[1]}")
+                self.assertTrue(any(f"^  {key}: " in p for p in patterns),
+                                f"{name}: no line requires {key}")
+            self.assertIn("^# error: ",
+                          [r.pattern for r in b.forbid_lines], name)
+        hw = self.boots["inject-refused-hw"]
+        self.assertIn("backend=hw", hw.options.split())
+        self.assertEqual(hw.backend, "hw")
+        for b in (hw, self.boots["inject-bad-spec"]):
+            self.assertEqual(b.verdict, "pass", b.name)
+            self.assertIn("^# inject: active",
+                          [r.pattern for r in b.forbid_lines], b.name)
+
+    def test_every_not_ok_noted_regex(self):
+        rx = [r for r in self.boots["inject-p5-cesr"].require_lines
+              if r.pattern == EVERY_NOT_OK_NOTED][0]
+        self.assertTrue(rx.search(_NOTED))
+        # a not ok without an injected_ line, anywhere in the log
+        bad = _NOTED.replace('  injected_msr_0x12: "WRMSR 0x12=0x0 '
+                             'dropped: injected stuck MSR 0x12"\n', "")
+        self.assertIsNone(rx.search(bad))
+        # a not ok with no YAML block at all
+        self.assertIsNone(rx.search(_NOTED.replace(
+            "1..4\n", "not ok 5 - p5/cc-010\n1..5\n")))
+        self.assertIsNone(rx.search(_NOTED.replace(
+            "1..4\n", "not ok 5 - p5/cc-010\n")))
+        # an injected_ line of the next result does not count
+        self.assertIsNone(rx.search(
+            "not ok 1 - a/b\n  ---\n  x: 1\n  ...\n"
+            "not ok 2 - a/c\n  ---\n  injected_rdpmc: x\n  ...\n"))
+        # skips and passes need none
+        self.assertTrue(rx.search("ok 1 - a/b # SKIP no\nok 2 - a/c\n"))
+
+
 if __name__ == "__main__":
     unittest.main()
