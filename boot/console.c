@@ -3,7 +3,9 @@
 #include "efi.h"
 #include "efi_status.h"
 #include "logname.h"
+#include "../arch/x86/port_io.h"
 #include "../arch/x86/serial.h"
+#include "../lib/escape.h"
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 
@@ -13,12 +15,14 @@ static EFI_GUID text_out_guid = SIMPLE_TEXT_OUTPUT_PROTOCOL;
 static EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
 
 #define MAX_SCREENS 4
+#define COM1_BASE 0x3f8
 
 static struct {
 	SERIAL_IO_INTERFACE *sio;	/* firmware serial, or NULL */
 	struct uart uart;		/* polled 16550 otherwise */
 	const char *serial_via;
 	char serial_name[16];
+	char serial_refused[OPT_ERROR_MAX];	/* why serial= is not used */
 	SIMPLE_TEXT_OUTPUT_INTERFACE *screens[MAX_SCREENS];
 	unsigned n_screens;
 	const char *text_via;
@@ -126,32 +130,61 @@ static SERIAL_IO_INTERFACE *find_serial_io(int com)
 	return found;
 }
 
-static void open_serial(const struct options *o)
+/* The firmware's Serial I/O for a COM port, else a polled 16550 once the
+ * probe (arch/x86/serial.c) proves one is there.  0 when one is open. */
+static int open_port(unsigned port, int com, char *why, unsigned size)
 {
-	con.serial_via = "none";
-	if (!o->serial_port) {
-		str_copy(con.serial_name, "none", sizeof(con.serial_name));
-		return;
-	}
-	if (o->serial_com)
+	if (com)
 		fmt_snprintf(con.serial_name, sizeof(con.serial_name), "com%d",
-			     o->serial_com);
+			     com);
 	else
 		fmt_snprintf(con.serial_name, sizeof(con.serial_name), "0x%x",
-			     o->serial_port);
-	if (o->serial_com)
-		con.sio = find_serial_io(o->serial_com);
+			     port);
+	if (com)
+		con.sio = find_serial_io(com);
 	if (con.sio) {
 		/* 115200 8N1, firmware defaults for FIFO depth and timeout */
 		con.sio->SetAttributes(con.sio, 115200, 0, 0, NoParity, 8,
 				       OneStopBit);
 		con.serial_via = "uefi-serial-io";
+		return 0;
+	}
+	if (uart_init(&con.uart, &port_io_cpu, (uint16_t)port, why, size))
+		return -1;
+	con.serial_via = "16550";
+	return 0;
+}
+
+/* A port the probe refuses leaves the log on COM1, the default, as a bad
+ * option value keeps the previous one; console_serial_refused() says why. */
+static void open_serial(const struct options *o)
+{
+	char why[160], why_com1[160], asked[16];
+	int n;
+
+	con.serial_via = "none";
+	if (!o->serial_port) {
+		str_copy(con.serial_name, "none", sizeof(con.serial_name));
 		return;
 	}
-	if (uart_init(&con.uart, (uint16_t)o->serial_port) == 0)
-		con.serial_via = "16550";
+	if (!open_port(o->serial_port, o->serial_com, why, sizeof(why)))
+		return;
+	con.serial_via = "absent";
+	if (o->serial_port == COM1_BASE)
+		return;
+	str_copy(asked, con.serial_name, sizeof(asked));
+	if (!open_port(COM1_BASE, 1, why_com1, sizeof(why_com1)))
+		n = fmt_snprintf(con.serial_refused,
+				 sizeof(con.serial_refused), "serial=%s: not "
+				 "a 16550 UART (%s); the log goes to com1",
+				 asked, why);
 	else
-		con.serial_via = "absent";
+		n = fmt_snprintf(con.serial_refused,
+				 sizeof(con.serial_refused), "serial=%s: not "
+				 "a 16550 UART (%s); com1 is not one either "
+				 "(%s)", asked, why, why_com1);
+	esc_note_cut(con.serial_refused, sizeof(con.serial_refused),
+		     (size_t)n);
 }
 
 /* The firmware clock for the log's name (UEFI spec 2.10, 8.3 GetTime). */
@@ -324,6 +357,11 @@ void console_open(const struct options *o)
 const char *console_describe(void)
 {
 	return con.describe;
+}
+
+const char *console_serial_refused(void)
+{
+	return con.serial_refused;
 }
 
 static void write_serial(const char *s, unsigned n)

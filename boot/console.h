@@ -21,6 +21,9 @@ void console_close(void);
 const char *console_file_error(void);
 /* One-line description of the sinks in use, for the log header. */
 const char *console_describe(void);
+/* Why the serial port asked for is not used (the probe refused it; the
+ * log then goes to COM1), or "" when it is. */
+const char *console_serial_refused(void);
 /* The TAP writer's emit callback. */
 void console_emit(void *ctx, const char *line);
 

@@ -2,6 +2,7 @@
  * header, runs the suite with the harness's exception handling in place,
  * and leaves with the verdict (docs/log-format.md describes the log). */
 #include "efi.h"
+#include "cfgfile.h"
 #include "clock.h"
 #include "console.h"
 #include "leave.h"
@@ -21,12 +22,12 @@
 #include "../pmu/backend.h"
 #include "../pmu/detect.h"
 #include "../pmu/driver.h"
+#include "../pmu/inject.h"
 #include "../harness/clock.h"
 #include "../harness/runner.h"
 #include "../bench/oracle.h"
 #include "version.h"
 
-#define CFG_MAX 4096
 #define MAX_OPT_ERRORS 16
 
 struct efi_ctx efi;
@@ -34,7 +35,7 @@ struct efi_ctx efi;
 static struct options opts;
 static struct platform plat;
 static struct tap tap;
-static char opt_errors[MAX_OPT_ERRORS][200];
+static char opt_errors[MAX_OPT_ERRORS][OPT_ERROR_MAX];
 static unsigned n_opt_errors, lost_opt_errors;
 static const char *ring3_why = "ok";
 static const struct bench_mem bench_mem = {
@@ -47,7 +48,7 @@ static void collect_opt_error(void *ctx, const char *msg)
 {
 	(void)ctx;
 	if (n_opt_errors < MAX_OPT_ERRORS)
-		str_copy(opt_errors[n_opt_errors++], msg, 200);
+		str_copy(opt_errors[n_opt_errors++], msg, OPT_ERROR_MAX);
 	else
 		lost_opt_errors++;
 }
@@ -68,23 +69,6 @@ static void open_root(void)
 		return;
 	if (fs->OpenVolume(fs, &efi.root) != EFI_SUCCESS)
 		efi.root = NULL;
-}
-
-static void read_config_file(void)
-{
-	static char text[CFG_MAX + 1];
-	EFI_FILE_HANDLE f;
-	UINTN len = CFG_MAX;
-
-	if (!efi.root || efi.root->Open(efi.root, &f, L"\\pmu-harness.cfg",
-					EFI_FILE_MODE_READ, 0) != EFI_SUCCESS)
-		return;
-	if (f->Read(f, &len, text) != EFI_SUCCESS)
-		len = 0;
-	f->Close(f);
-	text[len] = 0;
-	options_parse(&opts, text, "\\pmu-harness.cfg", collect_opt_error,
-		      NULL);
 }
 
 /* Load options are UCS-2 (UEFI shell command line, or a boot entry's
@@ -168,6 +152,37 @@ static void write_memory_header(void)
 		    (unsigned long long)(largest >> 20));
 }
 
+static void inject_error(void *ctx, const char *msg)
+{
+	(void)ctx;
+	tap_comment(&tap, "error: option %s", msg);
+}
+
+/* inject= (pmu/inject.h): armed in front of the model backend only, and
+ * the "# inject:" line labels every result below as under injection. */
+static void write_inject_header(void)
+{
+	static struct inject_table table;
+	char why[160], spec[OPT_INJECT_MAX];
+
+	if (!opts.inject[0])
+		return;
+	if (inject_parse(&table, opts.inject, inject_error, NULL)) {
+		tap_comment(&tap, "inject: none reason=\"inject= has errors: "
+			    "nothing injected\"");
+		return;
+	}
+	if (backend_inject(&table, why, sizeof(why))) {
+		tap_comment(&tap, "error: option inject=: %s", why);
+		tap_comment(&tap, "inject: none reason=\"%s\"", why);
+		return;
+	}
+	inject_describe(&table, spec, sizeof(spec));
+	tap_comment(&tap, "inject: active spec=\"%s\" reason=\"%s; injected "
+		    "faults: results below are not the model's own\"", spec,
+		    why);
+}
+
 static void write_header(const struct cpu_info *ci)
 {
 	tap_version(&tap);
@@ -175,6 +190,7 @@ static void write_header(const struct cpu_info *ci)
 	write_cpu_header(ci);
 	write_pmu_header(ci);
 	write_backend_header(ci);
+	write_inject_header();
 	tap_comment(&tap, "platform: qemu=%s evidence=\"%s\" "
 		    "smbios_manufacturer=\"%s\" hypervisor=\"%s\"",
 		    plat.qemu ? "yes" : "no", plat.evidence,
@@ -194,6 +210,8 @@ static void write_header(const struct cpu_info *ci)
 	if (lost_opt_errors)
 		tap_comment(&tap, "error: %u more option errors not shown",
 			    lost_opt_errors);
+	if (*console_serial_refused())
+		tap_comment(&tap, "error: %s", console_serial_refused());
 }
 
 /* The plan and summary.  Syncing first surfaces a log-file failure, so
@@ -282,7 +300,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
 	open_root();
 	options_defaults(&opts);
-	read_config_file();
+	cfgfile_apply(&opts, collect_opt_error, NULL);
 	read_load_options();
 	console_open(&opts);
 	tap_init(&tap, console_emit, NULL);

@@ -1,9 +1,13 @@
 /* options: parser for key=value harness options (see options.h). */
 #include "options.h"
+#include "../arch/x86/pc_ports.h"
+#include "../lib/escape.h"
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 
 #define WORD_MAX 300
+/* A word as messages show it: escaped, so always whole (lib/escape.h). */
+#define SHOWN_MAX (WORD_MAX * ESC_PER_BYTE + 1)
 
 void options_defaults(struct options *o)
 {
@@ -40,18 +44,32 @@ struct parse {
 	opt_error_fn err;
 	void *ctx;
 	int errors;
+	char shown[SHOWN_MAX];	/* show()'s result: one per message */
 };
 
+/* Text from the input as a message quotes it: escaped. */
+static const char *show(struct parse *p, const char *s)
+{
+	esc_str(p->shown, sizeof(p->shown), s);
+	return p->shown;
+}
+
+/* "source: message", cut to OPT_ERROR_MAX with a note saying how much
+ * was cut. */
 __attribute__((format(printf, 2, 3)))
 static void report(struct parse *p, const char *fmt, ...)
 {
-	char msg[400], line[480];
+	char line[OPT_ERROR_MAX];
+	size_t used;
+	int n, m;
 	va_list ap;
 
+	n = fmt_snprintf(line, sizeof(line), "%s: ", p->source);
+	used = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
 	va_start(ap, fmt);
-	fmt_vsnprintf(msg, sizeof(msg), fmt, ap);
+	m = fmt_vsnprintf(line + used, sizeof(line) - used, fmt, ap);
 	va_end(ap);
-	fmt_snprintf(line, sizeof(line), "%s: %s", p->source, msg);
+	esc_note_cut(line, sizeof(line), (size_t)n + (size_t)m);
 	p->errors++;
 	if (p->err)
 		p->err(p->ctx, line);
@@ -90,29 +108,54 @@ static int parse_hex(const char *v, unsigned *out)
 	return 0;
 }
 
-static int set_serial(struct options *o, const char *v)
+/* The serial setting as serial= would name it. */
+static void serial_name(const struct options *o, char *buf, unsigned size)
 {
+	if (!o->serial_port)
+		str_copy(buf, "none", size);
+	else if (o->serial_com)
+		fmt_snprintf(buf, size, "com%d", o->serial_com);
+	else
+		fmt_snprintf(buf, size, "0x%x", o->serial_port);
+}
+
+static void set_serial(struct parse *p, const char *v)
+{
+	struct options *o = p->o;
+	const struct pc_port_range *owner;
 	unsigned port;
+	char kept[16];
 
 	if (!str_cmp(v, "none")) {
 		o->serial_port = 0;
 		o->serial_com = 0;
-		return 0;
+		return;
 	}
 	if (!str_ncmp(v, "com", 3) && v[3] >= '1' && v[3] <= '4' && !v[4]) {
 		o->serial_com = v[3] - '0';
 		o->serial_port = com_bases[o->serial_com - 1];
-		return 0;
+		return;
 	}
 	/* An explicit base: a 16550 decodes 8 ports, so it is 8-aligned. */
-	if (parse_hex(v, &port) || port == 0 || (port & 7))
-		return -1;
+	if (parse_hex(v, &port) || port == 0 || (port & 7)) {
+		report(p, "serial=\"%s\": expected com1-com4, none or an "
+		       "8-aligned hex I/O base such as 0x3f8", show(p, v));
+		return;
+	}
+	/* Ports a known device decodes are never touched, not even read. */
+	owner = pc_port_owner(port, port + 7);
+	if (owner) {
+		serial_name(o, kept, sizeof(kept));
+		report(p, "serial=\"%s\": ports 0x%x-0x%x are %s, not a "
+		       "UART; serial stays %s", show(p, v), port, port + 7,
+		       owner->what, kept);
+		return;
+	}
 	o->serial_port = port;
 	o->serial_com = 0;
 	for (int i = 0; i < 4; i++)
 		if (com_bases[i] == port)
 			o->serial_com = i + 1;
-	return 0;
 }
 
 /* A decimal number of seconds, 1 .. OPT_TIMEOUT_MAX. */
@@ -159,39 +202,39 @@ static void apply(struct parse *p, const char *key, const char *v)
 	if (!str_cmp(key, "tests")) {
 		if (!valid_tests(v) || str_len(v) >= sizeof(o->tests))
 			report(p, "tests=\"%s\": expected GLOB[,GLOB] of "
-			       "letters, digits and / - _ . * ?", v);
+			       "letters, digits and / - _ . * ?", show(p, v));
 		else
 			str_copy(o->tests, v, sizeof(o->tests));
 	} else if (!str_cmp(key, "backend")) {
 		i = pick(v, backend_names, 3);
 		if (i < 0)
-			report(p, "backend=\"%s\": expected auto, hw or model", v);
+			report(p, "backend=\"%s\": expected auto, hw or model",
+			       show(p, v));
 		else
 			o->backend = (enum backend_want)i;
 	} else if (!str_cmp(key, "serial")) {
-		if (set_serial(o, v))
-			report(p, "serial=\"%s\": expected com1-com4, none or "
-			       "an 8-aligned hex I/O base such as 0x3f8", v);
+		set_serial(p, v);
 	} else if (!str_cmp(key, "exit")) {
 		i = pick(v, exit_names, 4);
 		if (i < 0)
 			report(p, "exit=\"%s\": expected auto, return, shutdown "
-			       "or reboot", v);
+			       "or reboot", show(p, v));
 		else
 			o->exit = (enum opt_exit)i;
 	} else if (!str_cmp(key, "verbose")) {
 		if (str_cmp(v, "0") && str_cmp(v, "1"))
-			report(p, "verbose=\"%s\": expected 0 or 1", v);
+			report(p, "verbose=\"%s\": expected 0 or 1",
+			       show(p, v));
 		else
 			o->verbose = v[0] == '1';
 	} else if (!str_cmp(key, "timeout")) {
 		if (parse_seconds(v, &o->timeout_s))
 			report(p, "timeout=\"%s\": expected seconds, 1 to %u",
-			       v, OPT_TIMEOUT_MAX);
+			       show(p, v), OPT_TIMEOUT_MAX);
 	} else if (!str_cmp(key, "run_timeout")) {
 		if (parse_seconds(v, &o->run_timeout_s))
 			report(p, "run_timeout=\"%s\": expected seconds, 1 to "
-			       "%u", v, OPT_TIMEOUT_MAX);
+			       "%u", show(p, v), OPT_TIMEOUT_MAX);
 	} else if (!str_cmp(key, "inject")) {
 		/* The fault-injection spec (pmu/inject.h checks it). */
 		if (str_len(v) >= sizeof(o->inject))
@@ -202,7 +245,7 @@ static void apply(struct parse *p, const char *key, const char *v)
 	} else {
 		report(p, "unknown option \"%s\" (known: tests, backend, "
 		       "serial, exit, verbose, timeout, run_timeout, inject)",
-		       key);
+		       show(p, key));
 	}
 }
 
@@ -210,10 +253,17 @@ static void parse_word(struct parse *p, char *w)
 {
 	char *eq = w;
 
+	/* A control byte (an ESC sequence, say) or a non-ASCII byte is
+	 * never part of an option: the word is reported, escaped. */
+	if (!esc_is_printable(w)) {
+		report(p, "\"%s\": holds a control or non-ASCII byte; not "
+		       "applied", show(p, w));
+		return;
+	}
 	while (*eq && *eq != '=')
 		eq++;
 	if (!*eq || eq == w) {
-		report(p, "\"%s\": expected key=value", w);
+		report(p, "\"%s\": expected key=value", show(p, w));
 		return;
 	}
 	*eq = 0;
@@ -228,7 +278,7 @@ static int is_space(char c)
 int options_parse(struct options *o, const char *text, const char *source,
 		  opt_error_fn err, void *ctx)
 {
-	struct parse p = { o, source, err, ctx, 0 };
+	struct parse p = { .o = o, .source = source, .err = err, .ctx = ctx };
 	char word[WORD_MAX];
 
 	while (*text) {

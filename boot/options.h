@@ -13,6 +13,9 @@
 #define OPT_TIMEOUT_DEFAULT 60
 #define OPT_RUN_TIMEOUT_DEFAULT 3600
 #define OPT_TIMEOUT_MAX 86400
+/* An error message's size, NUL included: a longer one is cut and ends
+ * with " [N more characters cut]" (lib/escape.h). */
+#define OPT_ERROR_MAX 256
 
 enum opt_exit { EXIT_AUTO, EXIT_RETURN, EXIT_SHUTDOWN, EXIT_REBOOT };
 
@@ -33,7 +36,10 @@ typedef void (*opt_error_fn)(void *ctx, const char *msg);
 void options_defaults(struct options *o);
 /* Parses whitespace-separated key=value words; '#' starts a comment that
  * runs to the end of the line.  'source' names the origin in messages.
- * Returns the number of errors reported. */
+ * A word holding a byte outside printable ASCII is reported and not
+ * applied, so no option value holds one; messages show the words they
+ * quote escaped (control and non-ASCII bytes, \ and " as \xNN), and are
+ * shorter than OPT_ERROR_MAX.  Returns the number of errors reported. */
 int options_parse(struct options *o, const char *text, const char *source,
 		  opt_error_fn err, void *ctx);
 /* The UEFI shell passes the program's own path as the first word: returns

@@ -2,14 +2,52 @@
 #include "pmu_run.h"
 #include "need.h"
 #include "../pmu/backend.h"
+#include "../pmu/inject.h"
 #include "../arch/x86/cpu.h"
 #include "../lib/fmt.h"
+
+/* Rules already noted in the running test's YAML (bit n: rule n). */
+static uint32_t inject_noted;
+
+/* The first hit of each injected rule in a test becomes one YAML value,
+ * "injected_msr_0x11: WRMSR 0x11=0x16 raised injected #GP (vector 13)",
+ * so every result under inject= names the register and the vector that
+ * made it fail or skip, whatever the failing check's own words. */
+static void note_injected(void *ctx, const struct inject_hit *h)
+{
+	const struct inject_table *it = backend_injected();
+	unsigned n = (unsigned)(h->rule - it->rule);
+	char k[32], text[160];
+
+	if (inject_noted >> n & 1)
+		return;
+	inject_noted |= 1u << n;
+	if (h->rule->target == INJECT_RDPMC)
+		fmt_snprintf(k, sizeof(k), "injected_rdpmc");
+	else
+		fmt_snprintf(k, sizeof(k), "injected_msr_0x%x", h->rule->msr);
+	inject_hit_text(h, text, sizeof(text));
+	value(ctx, k, "%s", text);
+}
+
+/* Every PMU test starts here: the injection notes go to this test. */
+static void observe_injection(struct tcase *t)
+{
+	struct inject_table *it = backend_injected();
+
+	if (!it)
+		return;
+	inject_noted = 0;
+	it->observe = note_injected;
+	it->observe_ctx = t;
+}
 
 const struct pmu_driver *pmu_ready(struct tcase *t, enum pmu_kind k)
 {
 	const struct cpu_info *ci = cpu_info();
 	const struct pmu_driver *d = pmu_driver_for(k);
 
+	observe_injection(t);
 	if (ci->pmu != k) {
 		skip(t, "kind=%s: this CPU has no %s PMU",
 		     pmu_kind_name(ci->pmu), pmu_kind_name(k));

@@ -1,5 +1,6 @@
 /* backend: hw and model implementations and their selection (backend.h). */
 #include "backend.h"
+#include "inject.h"
 #include "model.h"
 #include "../arch/x86/safe.h"
 #include "../arch/x86/trap.h"
@@ -19,19 +20,37 @@ static int none_write(uint32_t a, uint64_t v)
 	return VEC_GP;
 }
 
-static int model_rdmsr(uint32_t msr, uint64_t *v)
+static int model_raw_rdmsr(uint32_t msr, uint64_t *v)
 {
 	return model_active() ? model_active()->rdmsr(msr, v) : VEC_GP;
 }
 
-static int model_wrmsr(uint32_t msr, uint64_t v)
+static int model_raw_wrmsr(uint32_t msr, uint64_t v)
 {
 	return model_active() ? model_active()->wrmsr(msr, v) : VEC_GP;
 }
 
-static int model_rdpmc(uint32_t idx, uint64_t *v)
+static int model_raw_rdpmc(uint32_t idx, uint64_t *v)
 {
 	return model_active() ? model_active()->rdpmc(idx, v) : VEC_UD;
+}
+
+/* The fault table armed in front of the model (NULL: none). */
+static struct inject_table *armed;
+
+static int model_rdmsr(uint32_t msr, uint64_t *v)
+{
+	return inject_rdmsr(armed, msr, v, model_raw_rdmsr);
+}
+
+static int model_wrmsr(uint32_t msr, uint64_t v)
+{
+	return inject_wrmsr(armed, msr, v, model_raw_rdmsr, model_raw_wrmsr);
+}
+
+static int model_rdpmc(uint32_t idx, uint64_t *v)
+{
+	return inject_rdpmc(armed, idx, v, model_raw_rdpmc);
 }
 
 static const struct backend backends[] = {
@@ -138,6 +157,7 @@ const struct backend *backend_select(enum backend_want want,
 		ci->probe.done ? "write/read-back probe found no counters" :
 		"no PMU kind to probe";
 
+	backend_inject(NULL, NULL, 0);
 	model_activate(0);
 	if (want == BACKEND_HW) {
 		fmt_snprintf(reason, size, "backend=hw asked (%s)", probe);
@@ -151,4 +171,30 @@ const struct backend *backend_select(enum backend_want want,
 		current = use_model(ci, probe, reason, size);
 	}
 	return current;
+}
+
+int backend_inject(struct inject_table *t, char *why, unsigned size)
+{
+	if (!t) {
+		armed = NULL;
+		model_rdpmc_via(NULL);
+		return 0;
+	}
+	if (current->id != BE_MODEL) {
+		fmt_snprintf(why, size, "refused: the backend is %s, and "
+			     "faults are injected into the reference model "
+			     "only, never on real hardware", current->name);
+		return -1;
+	}
+	armed = t;
+	/* A real RDPMC instruction is answered through the table too. */
+	model_rdpmc_via(model_rdpmc);
+	fmt_snprintf(why, size, "armed in front of the %s model",
+		     model_active()->name);
+	return 0;
+}
+
+struct inject_table *backend_injected(void)
+{
+	return armed;
 }

@@ -41,6 +41,17 @@ const struct backend *backend_select(enum backend_want want,
 				     char *reason, unsigned size);
 const struct backend *backend_current(void);
 
+/* Fault injection (pmu/inject.h, the inject= option): arms table t in
+ * front of the model backend, so every access the drivers and tests make
+ * through be_*() (and a real RDPMC the model answers) goes through it.
+ * Refused (-1, why says so) unless the live backend is the model: faults
+ * are never injected on real hardware.  NULL disarms.  backend_select()
+ * disarms too. */
+struct inject_table;
+int backend_inject(struct inject_table *t, char *why, unsigned size);
+/* The armed table, or NULL. */
+struct inject_table *backend_injected(void);
+
 int be_rdmsr(uint32_t msr, uint64_t *v);
 int be_wrmsr(uint32_t msr, uint64_t v);
 int be_rdpmc(uint32_t idx, uint64_t *v);

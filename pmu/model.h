@@ -40,6 +40,10 @@ const struct pmu_model *model_for(enum pmu_kind k);
 /* Makes m the live model (reset), or none with NULL. */
 void model_activate(const struct pmu_model *m);
 const struct pmu_model *model_active(void);
+/* What answers a real RDPMC instruction while a model stands in: the
+ * live model's rdpmc (NULL, the default), or fn (the backend's fault
+ * injection in front of it, pmu/backend.h). */
+void model_rdpmc_via(int (*fn)(uint32_t idx, uint64_t *v));
 /* The trace sink that feeds the live model. */
 void model_feed(const struct insn_event *e, void *ctx);
 uint64_t model_clock(void);

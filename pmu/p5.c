@@ -37,14 +37,15 @@ struct p5_half p5_half_of(const struct pmu_config *c)
 	return cesr_get_half((uint32_t)c->sel, 0);
 }
 
+/* Counter names for messages (pmu_wrmsr adds the number). */
+static const char *const ctr_names[P5_COUNTERS] = { "CTR0", "CTR1" };
+
 int p5_read_cesr(uint32_t *v, struct pmu_err *e)
 {
 	uint64_t raw = 0;
-	int vec = be_rdmsr(P5_MSR_CESR, &raw);
 
-	if (vec)
-		return pmu_fail(e, vec, "RDMSR CESR (0x%x) raised vector %d",
-				P5_MSR_CESR, vec);
+	if (pmu_rdmsr(P5_MSR_CESR, &raw, "CESR", e))
+		return -1;
 	*v = (uint32_t)raw;
 	return 0;
 }
@@ -89,17 +90,15 @@ static int validate(unsigned ctr, const struct p5_half *h, struct pmu_err *e)
 static int write_cesr(uint32_t v, struct pmu_err *e)
 {
 	uint32_t back = 0;
-	int vec = be_wrmsr(P5_MSR_CESR, v);
 
-	if (vec)
-		return pmu_fail(e, vec, "WRMSR CESR=0x%08x raised vector %d",
-				v, vec);
+	if (pmu_wrmsr(P5_MSR_CESR, v, "CESR", e))
+		return -1;
 	shadow = v;
 	if (p5_read_cesr(&back, e))
 		return -1;
 	if (back != v)
-		return pmu_fail(e, 0, "CESR reads 0x%08x after writing 0x%08x",
-				back, v);
+		return pmu_fail(e, 0, "CESR (0x%x) reads 0x%08x after writing "
+				"0x%08x", P5_MSR_CESR, back, v);
 	return 0;
 }
 
@@ -112,8 +111,8 @@ static int check_shadow(struct pmu_err *e)
 	if (p5_read_cesr(&now, e))
 		return -1;
 	if (now != shadow)
-		return pmu_fail(e, 0, "CESR is 0x%08x but the driver last "
-				"wrote 0x%08x", now, shadow);
+		return pmu_fail(e, 0, "CESR (0x%x) is 0x%08x but the driver "
+				"last wrote 0x%08x", P5_MSR_CESR, now, shadow);
 	return 0;
 }
 
@@ -159,31 +158,19 @@ int p5_program(unsigned ctr, const struct p5_half *h, struct pmu_err *e)
 
 int p5_read(unsigned ctr, uint64_t *v, struct pmu_err *e)
 {
-	int vec;
-
 	if (check_ctr(ctr, e))
 		return -1;
-	vec = be_rdmsr(P5_MSR_CTR0 + ctr, v);
-	if (vec)
-		return pmu_fail(e, vec, "RDMSR CTR%u raised vector %d", ctr,
-				vec);
-	return 0;
+	return pmu_rdmsr(P5_MSR_CTR0 + ctr, v, ctr_names[ctr], e);
 }
 
 int p5_write(unsigned ctr, uint64_t v, struct pmu_err *e)
 {
-	int vec;
-
 	if (check_ctr(ctr, e))
 		return -1;
 	if (v & ~P5_CTR_MASK)
 		return pmu_fail(e, 0, "0x%llx does not fit the 40-bit CTR%u",
 				(unsigned long long)v, ctr);
-	vec = be_wrmsr(P5_MSR_CTR0 + ctr, v);
-	if (vec)
-		return pmu_fail(e, vec, "WRMSR CTR%u raised vector %d", ctr,
-				vec);
-	return 0;
+	return pmu_wrmsr(P5_MSR_CTR0 + ctr, v, ctr_names[ctr], e);
 }
 
 int p5_rdpmc(unsigned ctr, uint64_t *v, struct pmu_err *e)

@@ -28,6 +28,12 @@ uint64_t p6_shadow(unsigned ctr)
 	return ctr < P6_COUNTERS ? shadow[ctr] : 0;
 }
 
+/* Register names for messages (pmu_wrmsr adds the number). */
+static const char *const sel_names[P6_COUNTERS] = { "PerfEvtSel0",
+						     "PerfEvtSel1" };
+static const char *const ctr_names[P6_COUNTERS] = { "PerfCtr0",
+						     "PerfCtr1" };
+
 static uint32_t sel_msr(unsigned ctr)
 {
 	return P6_MSR_PERFEVTSEL0 + ctr;
@@ -35,15 +41,9 @@ static uint32_t sel_msr(unsigned ctr)
 
 int p6_read_sel(unsigned ctr, uint64_t *v, struct pmu_err *e)
 {
-	int vec;
-
 	if (ctr >= P6_COUNTERS)
 		return pmu_fail(e, 0, "PerfEvtSel%u does not exist", ctr);
-	vec = be_rdmsr(sel_msr(ctr), v);
-	if (vec)
-		return pmu_fail(e, vec, "RDMSR PerfEvtSel%u (0x%x) raised "
-				"vector %d", ctr, sel_msr(ctr), vec);
-	return 0;
+	return pmu_rdmsr(sel_msr(ctr), v, sel_names[ctr], e);
 }
 
 /* Takes the registers as they are: a counter runs when EN and its USR or
@@ -101,17 +101,16 @@ static int validate(unsigned ctr, uint64_t sel, struct pmu_err *e)
 static int write_sel(unsigned ctr, uint64_t v, struct pmu_err *e)
 {
 	uint64_t back = 0;
-	int vec = be_wrmsr(sel_msr(ctr), v);
 
-	if (vec)
-		return pmu_fail(e, vec, "WRMSR PerfEvtSel%u=0x%llx raised "
-				"vector %d", ctr, (unsigned long long)v, vec);
+	if (pmu_wrmsr(sel_msr(ctr), v, sel_names[ctr], e))
+		return -1;
 	shadow[ctr] = v;
 	if (p6_read_sel(ctr, &back, e))
 		return -1;
 	if (back != v)
-		return pmu_fail(e, 0, "PerfEvtSel%u reads 0x%llx after "
-				"writing 0x%llx", ctr, (unsigned long long)back,
+		return pmu_fail(e, 0, "PerfEvtSel%u (0x%x) reads 0x%llx "
+				"after writing 0x%llx", ctr, sel_msr(ctr),
+				(unsigned long long)back,
 				(unsigned long long)v);
 	return 0;
 }
@@ -126,9 +125,9 @@ static int check_shadow(struct pmu_err *e)
 		if (p6_read_sel(c, &now, e))
 			return -1;
 		if (now != shadow[c])
-			return pmu_fail(e, 0, "PerfEvtSel%u is 0x%llx but the "
-					"driver last wrote 0x%llx", c,
-					(unsigned long long)now,
+			return pmu_fail(e, 0, "PerfEvtSel%u (0x%x) is 0x%llx "
+					"but the driver last wrote 0x%llx", c,
+					sel_msr(c), (unsigned long long)now,
 					(unsigned long long)shadow[c]);
 	}
 	return 0;
@@ -193,32 +192,21 @@ int p6_stop(unsigned ctr, struct pmu_err *e)
 
 int p6_read(unsigned ctr, uint64_t *v, struct pmu_err *e)
 {
-	int vec;
-
 	if (check_ctr(ctr, e))
 		return -1;
-	vec = be_rdmsr(P6_MSR_PERFCTR0 + ctr, v);
-	if (vec)
-		return pmu_fail(e, vec, "RDMSR PerfCtr%u raised vector %d", ctr,
-				vec);
-	return 0;
+	return pmu_rdmsr(P6_MSR_PERFCTR0 + ctr, v, ctr_names[ctr], e);
 }
 
 int p6_write(unsigned ctr, uint64_t v, struct pmu_err *e)
 {
-	int vec;
-
 	if (check_ctr(ctr, e))
 		return -1;
 	if (!p6_ctr_writable(v))
 		return pmu_fail(e, 0, "0x%llx cannot be written to PerfCtr%u: "
 				"WRMSR sign-extends bit 31 into bits 39:32",
 				(unsigned long long)v, ctr);
-	vec = be_wrmsr(P6_MSR_PERFCTR0 + ctr, (uint32_t)v);
-	if (vec)
-		return pmu_fail(e, vec, "WRMSR PerfCtr%u raised vector %d", ctr,
-				vec);
-	return 0;
+	return pmu_wrmsr(P6_MSR_PERFCTR0 + ctr, (uint32_t)v, ctr_names[ctr],
+			 e);
 }
 
 int p6_rdpmc(unsigned ctr, uint64_t *v, struct pmu_err *e)

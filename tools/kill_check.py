@@ -50,19 +50,31 @@ RESULT = re.compile(rb"(?:not )?ok [0-9]+ ")
 YAML_END = b"  ..."     # the last line a test writes before its flush
 
 
+# A test that hangs (stopped only at timeout=60, long after the kill):
+# with verbose=1 its "# running" line must be on the volume before it
+# starts, so a machine that dies in a hang shows the test in flight.
+HANG_OPTIONS = "tests=selftest-hang/cpl0-irq-off verbose=1"
+HANG_RUNNING = b"# running selftest-hang/cpl0-irq-off: "
+
+
 @dataclass
 class Point:
     """Kill `delay` seconds after the count-th line of a kind reached the
     serial port: "result" (a result line), "yaml" (a YAML block's closing
     "  ...", the last line a test writes before runner_run flushes the log
-    file), or "tap" ("TAP version 13"; count unused)."""
+    file), "running" (a "# running" line of verbose=1) or "tap" ("TAP
+    version 13"; count unused).  The boot runs with `options`; the volume
+    log must also contain `must_hold` (when not empty)."""
     event: str
     count: int = 0
     delay: float = 0.0
+    options: str = OPTIONS
+    must_hold: bytes = b""
 
     def __str__(self):
         what = {"result": f"result {self.count}",
                 "yaml": f"YAML block {self.count} closed",
+                "running": f"'# running' line {self.count}",
                 "tap": "TAP version 13"}[self.event]
         if not self.delay:
             return f"right after {what}"
@@ -76,7 +88,8 @@ FLUSH_GAP = 0.065
 POINTS = (Point("result", 1), Point("yaml", 2),
           Point("yaml", 3, FLUSH_GAP), Point("yaml", 5, FLUSH_GAP),
           Point("yaml", 7, FLUSH_GAP), Point("tap", delay=0.35),
-          Point("tap", delay=0.8))
+          Point("tap", delay=0.8),
+          Point("running", 1, 1.5, HANG_OPTIONS, HANG_RUNNING))
 
 
 @dataclass
@@ -95,7 +108,8 @@ class Watch:
         self.fd = None
         self.data = b""
         self.scanned = 0        # offset up to which lines were counted
-        self.seen = {"tap": [], "result": [], "yaml": []}  # monotonic times
+        self.seen = {"tap": [], "result": [], "yaml": [],
+                     "running": []}     # monotonic times
 
     def poll(self):
         if self.fd is None:
@@ -127,6 +141,8 @@ class Watch:
                 self.seen["result"].append(now)
             elif line == YAML_END:
                 self.seen["yaml"].append(now)
+            elif line.startswith(b"# running "):
+                self.seen["running"].append(now)
         self.scanned = max(self.scanned, end)
 
     def due(self, point):
@@ -161,7 +177,7 @@ def kill_qemu(pidfile):
     return None
 
 
-def judge(serial: bytes, volume, killed_why):
+def judge(serial: bytes, volume, killed_why, must_hold=b""):
     """The outcome of one kill point from the serial capture, the volume's
     log file (bytes, or a check_matrix Missing) and kill_qemu's answer."""
     if killed_why:
@@ -172,6 +188,10 @@ def judge(serial: bytes, volume, killed_why):
         return Outcome(False, f"no log file after {results} results on "
                               f"serial: {volume.why}")
     ok, what = volumelog.check_prefix(volume, tap)
+    if ok and must_hold and must_hold not in volume:
+        return Outcome(False, f"killed after {results} results on serial; "
+                              f"log file: {what}, but without "
+                              f"{must_hold.decode(errors='replace')!r}")
     return Outcome(ok, f"killed after {results} results on serial; log "
                        f"file: {what}")
 
@@ -185,7 +205,7 @@ def run_point(n, point, image, out):
         Path(f"{base}{suffix}").unlink(missing_ok=True)
     shutil.rmtree(disk, ignore_errors=True)
     argv = [str(QEMU_BOOT), "--image", str(image), "--cpu", CPU,
-            "--args", OPTIONS, "--log", f"{base}.log",
+            "--args", point.options, "--log", f"{base}.log",
             "--timeout", str(BOOT_LIMIT), "--keep", str(disk),
             "--pidfile", str(pidfile), "--write-iops", str(WRITE_IOPS)]
     watch = Watch(f"{base}.log")
@@ -224,7 +244,7 @@ def run_point(n, point, image, out):
         volume = check_matrix.logcheck.Missing("the boot left no disk image")
     shutil.rmtree(disk, ignore_errors=True)
     pidfile.unlink(missing_ok=True)     # QEMU leaves it when killed
-    return judge(serial, volume, killed_why)
+    return judge(serial, volume, killed_why, point.must_hold)
 
 
 def main(argv=None):
@@ -245,7 +265,9 @@ def main(argv=None):
         print(f"not ok - kill: no image {image} (make image)", flush=True)
         return 1
     out.mkdir(parents=True, exist_ok=True)
-    print(f"# kill: {len(chosen)} boots of {CPU} with '{OPTIONS}', "
+    opts = sorted({POINTS[n - 1].options for n in chosen})
+    print(f"# kill: {len(chosen)} boots of {CPU} with "
+          f"{' or '.join(repr(o) for o in opts)}, "
           f"{a.jobs} at a time", flush=True)
     failed = 0
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:

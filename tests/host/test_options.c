@@ -1,6 +1,7 @@
 /* Host tests for boot/options.c: defaults, every key with good and bad
- * values, errors through the callback, comments, long words, and
- * options_skip_program(). */
+ * values, errors through the callback, comments, long words, serial= bases
+ * refused by the PC port map, control and non-ASCII bytes escaped in
+ * messages, messages cut with a note, and options_skip_program(). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,7 +13,7 @@
 
 #include "boot/options.h"
 
-/* host-sources: boot/options.c lib/fmt.c lib/string.c */
+/* host-sources: boot/options.c arch/x86/pc_ports.c lib/escape.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define SRC "\\pmu-harness.cfg"
@@ -23,11 +24,18 @@ struct errors {
 	char msg[MAX_ERRORS][600];
 };
 
+/* Every message: shorter than OPT_ERROR_MAX, printable ASCII only. */
 static void collect(void *ctx, const char *msg)
 {
 	struct errors *e = ctx;
 
 	assert_true(e->n < MAX_ERRORS);
+	if (strlen(msg) >= OPT_ERROR_MAX)
+		fail_msg("message of %zu characters: %s", strlen(msg), msg);
+	for (const char *c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+			fail_msg("byte 0x%02x in message: %s",
+				 (unsigned char)*c, msg);
 	snprintf(e->msg[e->n++], sizeof(e->msg[0]), "%s", msg);
 }
 
@@ -123,7 +131,9 @@ static const struct good_case good[] = {
 	{ "serial=0x2E8", DEF_TESTS, BACKEND_AUTO, 0x2e8, 4, EXIT_AUTO, 0 },
 	{ "serial=0x3F8", DEF_TESTS, BACKEND_AUTO, 0x3f8, 1, EXIT_AUTO, 0 },
 	{ "serial=0xe000", DEF_TESTS, BACKEND_AUTO, 0xe000, 0, EXIT_AUTO, 0 },
-	{ "serial=0x8", DEF_TESTS, BACKEND_AUTO, 0x8, 0, EXIT_AUTO, 0 },
+	{ "serial=0x100", DEF_TESTS, BACKEND_AUTO, 0x100, 0, EXIT_AUTO, 0 },
+	{ "serial=0xcf0", DEF_TESTS, BACKEND_AUTO, 0xcf0, 0, EXIT_AUTO, 0 },
+	{ "serial=0xd00", DEF_TESTS, BACKEND_AUTO, 0xd00, 0, EXIT_AUTO, 0 },
 	{ "serial=0xfff8", DEF_TESTS, BACKEND_AUTO, 0xfff8, 0, EXIT_AUTO, 0 },
 	{ "serial=0x00002f8", DEF_TESTS, BACKEND_AUTO, 0x2f8, 2, EXIT_AUTO,
 	  0 },
@@ -236,6 +246,8 @@ static const struct bad_case bad[] = {
 	{ "serial=0x3g8", 1, "serial=\"0x3g8\"" },
 	{ "serial=-0x3f8", 1, "serial=\"-0x3f8\"" },
 	{ "serial=1016", 1, "serial=\"1016\"" },
+	{ "serial=0x80", 1, "serial=\"0x80\": ports 0x80-0x87 are the POST "
+	  "code port" },
 	{ "exit=", 1, "exit=\"\"" },
 	{ "exit=poweroff", 1, "exit=\"poweroff\"" },
 	{ "exit=Reboot", 1, "exit=\"Reboot\"" },
@@ -311,6 +323,205 @@ static void test_bad_then_good(void **state)
 	assert_non_null(strstr(e.msg[1], "nokey"));
 	assert_non_null(strstr(e.msg[2], "0x3f9"));
 	assert_non_null(strstr(e.msg[3], "=x"));
+}
+
+/* serial= bases that well-known PC devices decode are refused before any
+ * port is touched: the message names the device, and the previous serial
+ * setting stays. */
+struct port_case {
+	const char *text;
+	const char *mention;
+};
+
+static const struct port_case refused_ports[] = {
+	{ .text = "serial=0x80",
+	  .mention = "0x80-0x87 are the POST code port" },
+	{ .text = "serial=0xf0", .mention = "isa-debug-exit" },
+	{ .text = "serial=0xf8", .mention = "0xf8-0xff are the coprocessor" },
+	{ .text = "serial=0xcf8", .mention = "PCI configuration space" },
+	{ .text = "serial=0x20", .mention = "master interrupt controller" },
+	{ .text = "serial=0xa0", .mention = "slave interrupt controller" },
+	{ .text = "serial=0xb0", .mention = "APM/SMI" },
+	{ .text = "serial=0x40", .mention = "interval timer" },
+	{ .text = "serial=0x60", .mention = "keyboard controller" },
+	{ .text = "serial=0x70", .mention = "RTC/CMOS" },
+	{ .text = "serial=0x90", .mention = "port A (0x92" },
+	{ .text = "serial=0x8", .mention = "DMA controller" },
+	{ .text = "serial=0xc0", .mention = "DMA controller" },
+	{ .text = "serial=0x1f0", .mention = "primary IDE" },
+	{ .text = "serial=0x170", .mention = "secondary IDE" },
+	{ .text = "serial=0x370", .mention = "secondary IDE control" },
+	{ .text = "serial=0x3f0", .mention = "floppy" },
+	{ .text = "serial=0x378", .mention = "LPT1" },
+	{ .text = "serial=0x278", .mention = "LPT2" },
+	{ .text = "serial=0x3b8", .mention = "VGA" },
+	{ .text = "serial=0x3d8", .mention = "VGA" },
+	{ .text = "serial=0x4d0", .mention = "ELCR" },
+	{ .text = "serial=0x510", .mention = "fw_cfg" },
+	{ .text = "serial=0x518", .mention = "fw_cfg" },
+	{ .text = "serial=0xCF8", .mention = "reset control 0xcf9" },
+};
+
+static void test_refused_ports(void **state)
+{
+	static const char *const before[] = { "serial=com1", "serial=com2",
+					      "serial=none", "serial=0xe000" };
+	static const char *const stays[] = { "serial stays com1",
+					     "serial stays com2",
+					     "serial stays none",
+					     "serial stays 0xe000" };
+
+	for (unsigned i = 0; i < N(refused_ports); i++) {
+		for (unsigned k = 0; k < N(before); k++) {
+			struct options o, want;
+			struct errors e;
+			char why[600];
+
+			options_defaults(&o);
+			assert_int_equal(parse(&o, before[k], &e), 0);
+			want = o;
+			if (parse(&o, refused_ports[i].text, &e) != 1)
+				fail_msg("\"%s\" not refused",
+					 refused_ports[i].text);
+			if (!strstr(e.msg[0], refused_ports[i].mention) ||
+			    !strstr(e.msg[0], "not a UART") ||
+			    !strstr(e.msg[0], stays[k]))
+				fail_msg("\"%s\" after %s: \"%s\"",
+					 refused_ports[i].text, before[k],
+					 e.msg[0]);
+			if (differ(&o, &want, why, sizeof(why)))
+				fail_msg("\"%s\" changed the options: %s",
+					 refused_ports[i].text, why);
+		}
+	}
+}
+
+/* The whole system-board range below 0x100 is refused, every base. */
+static void test_system_board_refused(void **state)
+{
+	for (unsigned port = 8; port < 0x100; port += 8) {
+		struct options o;
+		struct errors e;
+		char text[32];
+
+		options_defaults(&o);
+		snprintf(text, sizeof(text), "serial=0x%x", port);
+		if (parse(&o, text, &e) != 1 || o.serial_port != 0x3f8)
+			fail_msg("%s: accepted", text);
+	}
+}
+
+/* Bytes outside printable ASCII: the word is reported with them escaped
+ * (collect() fails on any raw one), and nothing of it applies. */
+struct escape_case {
+	const char *text;
+	const char *mention;
+};
+
+static const struct escape_case escaped[] = {
+	{ .text = "\x1b[2J", .mention = "\"\\x1b[2J\": holds a control or "
+	  "non-ASCII byte; not applied" },
+	{ .text = "tests=detect/*\x1b[31m",
+	  .mention = "\"tests=detect/*\\x1b[31m\": holds a control" },
+	{ .text = "\x1b[31mred=1\x1b[0m",
+	  .mention = "\"\\x1b[31mred=1\\x1b[0m\"" },
+	{ .text = "backend=\x07model", .mention = "\"backend=\\x07model\"" },
+	{ .text = "inject=msr:0x12:gp\x1b",
+	  .mention = "inject=msr:0x12:gp\\x1b" },
+	{ .text = "verbose=1\x7f", .mention = "verbose=1\\x7f" },
+	{ .text = "caf\xc3\xa9=1", .mention = "\"caf\\xc3\\xa9=1\"" },
+	{ .text = "tests=d\xe9tect/*", .mention = "tests=d\\xe9tect/*" },
+	{ .text = "\x01\x02\x03", .mention = "\"\\x01\\x02\\x03\"" },
+	{ .text = "\x0b\x0c", .mention = "\"\\x0b\\x0c\"" },
+	/* printable, but \ and " are escaped too: quotes stay unambiguous */
+	{ .text = "backend=\"hw\"", .mention = "backend=\"\\x22hw\\x22\"" },
+	{ .text = "tests=a\\b", .mention = "tests=\"a\\x5cb\"" },
+	{ .text = "x\"y", .mention = "\"x\\x22y\": expected key=value" },
+	{ .text = "\\e[1m=1", .mention = "unknown option \"\\x5ce[1m\"" },
+	{ .text = "serial=\"com2\"", .mention = "serial=\"\\x22com2\\x22\"" },
+};
+
+static void test_escaped_in_messages(void **state)
+{
+	for (unsigned i = 0; i < N(escaped); i++) {
+		struct options o, want;
+		struct errors e;
+		char why[600];
+
+		keep_state(&o);
+		keep_state(&want);
+		if (parse(&o, escaped[i].text, &e) != 1)
+			fail_msg("case %u: %u errors", i, e.n);
+		if (!strstr(e.msg[0], escaped[i].mention))
+			fail_msg("case %u: \"%s\" lacks '%s'", i, e.msg[0],
+				 escaped[i].mention);
+		if (differ(&o, &want, why, sizeof(why)) || o.inject[0])
+			fail_msg("case %u changed the options: %s", i, why);
+	}
+}
+
+/* Messages longer than OPT_ERROR_MAX are cut and say how much: the count
+ * plus what was kept is the whole message. */
+static void check_cut_message(const char *text, const char *full_msg)
+{
+	struct options o;
+	struct errors e;
+	const char *note;
+	size_t kept, cut;
+
+	options_defaults(&o);
+	assert_int_equal(parse(&o, text, &e), 1);
+	note = strstr(e.msg[0], " [");
+	if (!note)
+		fail_msg("no note: %s", e.msg[0]);
+	assert_int_equal(sscanf(note, " [%zu more characters cut]", &cut), 1);
+	kept = (size_t)(note - e.msg[0]);
+	assert_int_equal(strncmp(e.msg[0], full_msg, kept), 0);
+	if (kept + cut != strlen(full_msg))
+		fail_msg("kept %zu + cut %zu != %zu: %s", kept, cut,
+			 strlen(full_msg), e.msg[0]);
+	assert_true(strlen(e.msg[0]) > OPT_ERROR_MAX - 30);
+}
+
+static void test_cut_messages(void **state)
+{
+	char text[400], want[2000];
+
+	/* a long plain value */
+	memset(text, 0, sizeof(text));
+	memcpy(text, "tests=", 6);
+	memset(text + 6, 'a', 250);
+	text[256] = ';';
+	snprintf(want, sizeof(want), SRC ": tests=\"%s\": expected "
+		 "GLOB[,GLOB] of letters, digits and / - _ . * ?", text + 6);
+	check_cut_message(text, want);
+	/* values of escapes, four characters each, shifted against the cut
+	 * point: none is cut in two (check_cut_message compares the kept
+	 * part with the whole message) */
+	for (unsigned lead = 0; lead < 4; lead++) {
+		char key[8];
+		size_t at;
+
+		snprintf(key, sizeof(key), "k%.*s=", (int)lead, "zzz");
+		memset(text, 0, sizeof(text));
+		snprintf(text, sizeof(text), "%s", key);
+		memset(text + strlen(key), '\x1b', 290);
+		at = (size_t)snprintf(want, sizeof(want), SRC ": \"%s", key);
+		for (unsigned i = 0; i < 290; i++, at += 4)
+			memcpy(want + at, "\\x1b", 5);
+		snprintf(want + at, sizeof(want) - at, "\": holds a control or "
+			 "non-ASCII byte; not applied");
+		check_cut_message(text, want);
+	}
+	/* a short message is whole, with no note */
+	{
+		struct options o;
+		struct errors e;
+
+		options_defaults(&o);
+		assert_int_equal(parse(&o, "backend=x", &e), 1);
+		assert_null(strstr(e.msg[0], "cut]"));
+	}
 }
 
 static void test_source_name(void **state)
@@ -470,6 +681,10 @@ int main(void)
 		cmocka_unit_test(test_tests_longest),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_bad_then_good),
+		cmocka_unit_test(test_refused_ports),
+		cmocka_unit_test(test_system_board_refused),
+		cmocka_unit_test(test_escaped_in_messages),
+		cmocka_unit_test(test_cut_messages),
 		cmocka_unit_test(test_source_name),
 		cmocka_unit_test(test_no_callback),
 		cmocka_unit_test(test_long_words),

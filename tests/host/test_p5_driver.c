@@ -22,6 +22,7 @@
 #include "pmu/p5.h"
 #include "pmu/driver.h"
 #include "pmu/backend.h"
+#include "pmu/inject.h"
 #include "pmu/model.h"
 #include "pmu/detect.h"
 #include "arch/x86/safe.h"
@@ -34,11 +35,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* pmu/backend.c names its log pointer "log", which the host compiler's
+/* pmu/backend.c pmu/inject.c names its log pointer "log", which the host compiler's
  * -Wshadow reports as shadowing the built-in log(); host-test.sh hands
  * the words below to gcc as they are, so goes with them
  * (the target builds with -fno-builtin, which has no such built-in). */
-/* host-sources: tests/host/stub_p5_model.c pmu/model.c tests/host/stub_smp.c pmu/backend.c pmu/p5_cesr.c pmu/p5_events.c pmu/p5.c pmu/driver.c pmu/p6.c pmu/p6_regs.c pmu/p6_events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/stub_p5_model.c pmu/model.c tests/host/stub_smp.c pmu/backend.c pmu/inject.c pmu/p5_cesr.c pmu/p5_events.c pmu/p5.c pmu/driver.c pmu/p6.c pmu/p6_regs.c pmu/p6_events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define CTR_TOP (1ull << 40)
@@ -877,6 +878,117 @@ static void test_access_log(void **state)
 	teardown_checks();
 }
 
+/* ==== fault injection (pmu/inject.h) in front of the model ============= */
+
+static struct inject_table inj;
+
+static void arm(const char *spec)
+{
+	char why[200] = "";
+
+	assert_int_equal(inject_parse(&inj, spec, NULL, NULL), 0);
+	if (backend_inject(&inj, why, sizeof(why)))
+		fail_msg("not armed: %s", why);
+	assert_ptr_equal(backend_injected(), &inj);
+	assert_non_null(strstr(why, "p5"));
+}
+
+static void test_inject_refused_off_the_model(void **state)
+{
+	char why[200] = "";
+
+	set_sig(P55C);
+	backend_select(BACKEND_HW, &fake_cpu, why, sizeof(why));
+	assert_int_equal(inject_parse(&inj, "msr:0x11:gp", NULL, NULL), 0);
+	assert_int_equal(backend_inject(&inj, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "backend is hw"));
+	assert_non_null(strstr(why, "never on real hardware"));
+	assert_null(backend_injected());
+	/* selecting a backend disarms */
+	setup(P55C);
+	arm("msr:0x11:gp");
+	backend_select(BACKEND_MODEL, &fake_cpu, why, sizeof(why));
+	assert_null(backend_injected());
+}
+
+static void test_inject_cesr_fault(void **state)
+{
+	struct pmu_config c = cfg_of(0x16, P5_CC_EV_USR, 0);
+	struct pmu_err e = { "" };
+
+	setup(P55C);
+	arm("msr:0x11:gp");
+	assert_int_equal(d->init(&e), -1);
+	assert_int_equal(e.vector, VEC_GP);
+	if (!strstr(e.msg, "CESR (0x11)") || !strstr(e.msg, "vector 13"))
+		fail_msg("init: \"%s\" names not CESR (0x11) and vector 13",
+			 e.msg);
+	assert_int_equal(d->program(0, &c, &e), -1);
+	assert_int_equal(inj.rule[0].hits, 1);	/* not initialized */
+	backend_inject(NULL, NULL, 0);
+	teardown_checks();
+}
+
+static void test_inject_ctr_stuck(void **state)
+{
+	struct pmu_err e = { "" };
+	uint64_t v = 1;
+
+	setup(P55C);
+	assert_int_equal(d->reset(0, 0x40, &e), 0);
+	arm("msr:0x12:stuck");
+	/* the write "succeeds" and is lost: CTR0 keeps its 0x40 */
+	assert_int_equal(d->reset(0, 0x1000, &e), 0);
+	assert_int_equal(ctr_value(0), 0x40);
+	assert_int_equal(d->reset(1, 0x1000, &e), 0);
+	assert_int_equal(ctr_value(1), 0x1000);
+	/* counting does not move it either */
+	ops_program_start(0, 0x16, P5_CC_EV_ANY, 0);
+	feed();
+	assert_int_equal(ctr_value(0), 0x40);
+	assert_int_equal(be_rdmsr(P5_MSR_CTR0, &v), 0);
+	assert_int_equal(v, 0x40);
+	backend_inject(NULL, NULL, 0);
+	assert_true(ctr_value(0) != 0x40);	/* the model's own count */
+	teardown_checks();
+}
+
+static void test_inject_ctr_fault(void **state)
+{
+	struct pmu_err e = { "" };
+	uint64_t v = 0;
+
+	setup(P55C);
+	arm("msr:0x13:gp");
+	assert_int_equal(d->reset(1, 5, &e), -1);
+	assert_int_equal(e.vector, VEC_GP);
+	if (!strstr(e.msg, "WRMSR CTR1 (0x13)=0x5") ||
+	    !strstr(e.msg, "vector 13"))
+		fail_msg("reset: \"%s\" names not CTR1 (0x13) and vector 13",
+			 e.msg);
+	assert_int_equal(d->read(1, &v, &e), -1);
+	assert_non_null(strstr(e.msg, "RDMSR CTR1 (0x13) raised vector 13"));
+	assert_int_equal(d->reset(0, 5, &e), 0);	/* CTR0 is fine */
+	backend_inject(NULL, NULL, 0);
+	teardown_checks();
+}
+
+static void test_inject_rdpmc(void **state)
+{
+	struct pmu_err e = { "" };
+	uint64_t v = 0;
+
+	setup(P55C);
+	arm("rdpmc:ud");
+	assert_int_equal(p5_rdpmc(0, &v, &e), -1);
+	assert_int_equal(e.vector, VEC_UD);
+	assert_non_null(strstr(e.msg, "vector 6"));
+	assert_int_equal(ctr_value(0), 0);	/* RDMSR is not RDPMC */
+	backend_inject(NULL, NULL, 0);
+	assert_int_equal(p5_rdpmc(0, &v, &e), 0);
+	teardown_checks();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -892,6 +1004,11 @@ int main(void)
 		cmocka_unit_test(test_program_order),
 		cmocka_unit_test(test_stop_writes),
 		cmocka_unit_test(test_access_log),
+		cmocka_unit_test(test_inject_refused_off_the_model),
+		cmocka_unit_test(test_inject_cesr_fault),
+		cmocka_unit_test(test_inject_ctr_stuck),
+		cmocka_unit_test(test_inject_ctr_fault),
+		cmocka_unit_test(test_inject_rdpmc),
 	};
 
 	return cmocka_run_group_tests_name("p5_driver", tests, NULL, NULL);

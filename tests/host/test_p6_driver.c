@@ -350,6 +350,13 @@ static void test_faults(void **state)
 	be.wr_fault = VEC_GP;
 	assert_int_not_equal(p6_program(0, 0xc0 | USR, &e), 0);
 	assert_int_equal(e.vector, VEC_GP);
+	/* the message names the register by name and number, and the
+	 * vector (the inject-* boots rely on it) */
+	assert_non_null(strstr(e.msg, "PerfEvtSel0 (0x186)"));
+	assert_non_null(strstr(e.msg, "vector 13"));
+	assert_int_not_equal(p6_write(1, 5, &e), 0);
+	assert_non_null(strstr(e.msg, "WRMSR PerfCtr1 (0xc2)=0x5"));
+	assert_non_null(strstr(e.msg, "vector 13"));
 }
 
 /* ==== the ops table ==================================================== */

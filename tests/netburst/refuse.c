@@ -77,7 +77,9 @@ static void escr_bits(struct tcase *t, uint32_t msr, uint64_t reserved)
 	uint64_t before = 0, held, after = 0;
 	int vec;
 
-	if (!check(t, be_rdmsr(msr, &before) == 0, "RDMSR ESCR 0x%x", msr))
+	vec = be_rdmsr(msr, &before);
+	if (!check(t, vec == 0, "RDMSR ESCR 0x%x raised vector %d", msr,
+		   vec))
 		return;
 	held = before;
 	for (unsigned i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {

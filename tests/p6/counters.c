@@ -37,17 +37,21 @@ static void test_sign_extend(struct tcase *t)
 			uint64_t want = sdm_ctr_after_write(vals[i]);
 
 			vec = be_wrmsr(P6_MSR_PERFCTR0 + c, vals[i]);
-			check(t, vec == 0, "WRMSR PerfCtr%u=0x%llx: vector %d",
-			      c, (unsigned long long)vals[i], vec);
-			check(t, be_rdmsr(P6_MSR_PERFCTR0 + c, &got) == 0 &&
-			      got == want, "PerfCtr%u=0x%llx reads 0x%llx, "
-			      "the SDM gives 0x%llx", c,
+			check(t, vec == 0, "WRMSR PerfCtr%u (0x%x)=0x%llx: "
+			      "vector %d", c, P6_MSR_PERFCTR0 + c,
+			      (unsigned long long)vals[i], vec);
+			got = pmc = 0;
+			vec = be_rdmsr(P6_MSR_PERFCTR0 + c, &got);
+			check(t, vec == 0 && got == want, "PerfCtr%u (0x%x)="
+			      "0x%llx reads 0x%llx (vector %d), the SDM gives "
+			      "0x%llx", c, P6_MSR_PERFCTR0 + c,
 			      (unsigned long long)vals[i],
-			      (unsigned long long)got,
+			      (unsigned long long)got, vec,
 			      (unsigned long long)want);
-			check(t, be_rdpmc(c, &pmc) == 0 && pmc == want,
-			      "RDPMC %u reads 0x%llx, expected 0x%llx", c,
-			      (unsigned long long)pmc,
+			vec = be_rdpmc(c, &pmc);
+			check(t, vec == 0 && pmc == want, "RDPMC %u reads "
+			      "0x%llx (vector %d), expected 0x%llx", c,
+			      (unsigned long long)pmc, vec,
 			      (unsigned long long)want);
 		}
 	}
@@ -301,7 +305,9 @@ static void direct_reserved(struct tcase *t, unsigned ctr)
 	uint64_t before = 0, after = 0;
 	int vec;
 
-	if (!check(t, be_rdmsr(msr, &before) == 0, "RDMSR 0x%x", msr))
+	vec = be_rdmsr(msr, &before);
+	if (!check(t, vec == 0, "RDMSR PerfEvtSel%u (0x%x): vector %d", ctr,
+		   msr, vec))
 		return;
 	for (unsigned bit = 21; bit < 64; bit++) {
 		if (bit > 21 && bit < 32)

@@ -30,7 +30,9 @@ static const struct pmu_driver *v2_ready(struct tcase *t,
 
 static int rd(struct tcase *t, uint32_t msr, uint64_t *v)
 {
-	return check(t, be_rdmsr(msr, v) == 0, "RDMSR 0x%x faulted", msr);
+	int vec = be_rdmsr(msr, v);
+
+	return check(t, vec == 0, "RDMSR 0x%x raised vector %d", msr, vec);
 }
 
 /* GLOBAL_CTRL with only PMC0's bit: PMC1 and FIXED_CTR0, enabled on

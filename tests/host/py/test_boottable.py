@@ -1,12 +1,13 @@
 """tools/boottable.py: the boot table is validated strictly."""
 
+import importlib.util
 import os
 import shutil
 import tempfile
 import unittest
 from pathlib import Path
 
-from support import TOOLS
+from support import ROOT, TOOLS
 
 import boottable
 
@@ -172,6 +173,84 @@ class RealTable(unittest.TestCase):
                     self.assertIn(rf"^ok \d+ - {test} # SKIP pointer-chase: "
                                   r"needs 8 MiB, \d+ MiB free$", lines)
             self.assertIn("no data buffer|no memory", forbidden, name)
+
+    def test_cfg_and_serial_boots(self):
+        """The boots of the rows "\pmu-harness.cfg over 4096 bytes", "NUL
+        byte / UTF-8 BOM / UTF-16 cfg", "control bytes and ESC sequences"
+        and "serial=0x80/0xf0/0xcf8": each passes with its error line, and
+        the fixtures hold what the boots rely on."""
+        boots, errors = boottable.load(TOOLS / "matrix.yaml")
+        self.assertEqual([str(e) for e in errors], [])
+        by = {b.name: b for b in boots}
+
+        def lines(name):
+            return "\n".join(r.pattern for r in by[name].require_lines)
+
+        cfg_dir = ROOT / "tests" / "fixtures" / "cfg"
+        cfg_boots = {"cfg-over-4096": "over-4096.cfg",
+                     "cfg-over-64k": "over-64k.cfg",
+                     "cfg-nul-byte": "nul-byte.cfg",
+                     "cfg-bom-utf8": "bom-utf8.cfg",
+                     "cfg-utf16le-bom": "utf16le-bom.cfg",
+                     "cfg-control-esc": "control-esc.cfg"}
+        fixture = {}
+        for name, file in cfg_boots.items():
+            boot = by[name]
+            self.assertEqual(boot.verdict, "pass", name)
+            self.assertEqual(boot.cfg_file, "tests/fixtures/cfg/" + file)
+            fixture[name] = (ROOT / boot.cfg_file).read_bytes()
+        # the fixtures are what make_fixtures.py writes
+        spec = importlib.util.spec_from_file_location(
+            "make_fixtures", cfg_dir / "make_fixtures.py")
+        make = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(make)
+        self.assertEqual(sorted(make.FIXTURES), sorted(cfg_boots.values()))
+        for file, write in make.FIXTURES.items():
+            self.assertEqual((cfg_dir / file).read_bytes(), write(), file)
+        # over 4096: the tests= word starts before offset 4096, ends after
+        word = b"tests=detect/*,arch/*"
+        at = fixture["cfg-over-4096"].index(word)
+        self.assertLess(at, 4096)
+        self.assertGreater(at + len(word), 4096)
+        self.assertIn(r"tests=detect/\*,arch/\* ", lines("cfg-over-4096"))
+        # over 64 KiB, starting with options a half-applied file would show
+        data = fixture["cfg-over-64k"]
+        self.assertGreater(len(data), 65536)
+        self.assertIn(b"\ntests=detect/* verbose=1\n", data[:200])
+        self.assertIn("%d bytes, over the limit of 65536" % len(data),
+                      lines("cfg-over-64k"))
+        self.assertIn(r"tests=\* backend=auto exit=auto verbose=0",
+                      lines("cfg-over-64k"))
+        # the NUL: where the error line says
+        data = fixture["cfg-nul-byte"]
+        self.assertEqual(data.count(b"\0"), 1)
+        self.assertIn("NUL byte at offset %d " % data.index(b"\0"),
+                      lines("cfg-nul-byte"))
+        self.assertTrue(fixture["cfg-bom-utf8"].startswith(b"\xef\xbb\xbf"))
+        self.assertTrue(fixture["cfg-utf16le-bom"].startswith(b"\xff\xfe"))
+        # the first control byte (an ESC) where the error line says, and
+        # the count of all (the ESCs and a BEL); no raw ESC in the log
+        data = fixture["cfg-control-esc"]
+        controls = [b for b in data if (b < 0x20 and b not in b"\t\r\n")
+                    or b == 0x7f]
+        self.assertEqual(data[min(data.index(b"\x1b"),
+                                  data.index(b"\x07"))], 0x1b)
+        self.assertIn(r"control byte \\x1b at offset %d \(%d in all\)"
+                      % (data.index(b"\x1b"), len(controls)),
+                      lines("cfg-control-esc"))
+        self.assertIn(r"\x1b", [r.pattern for r in
+                                by["cfg-control-esc"].forbid_lines])
+        # serial=: refused, the log on com1 with the error line
+        for name, port in (("serial-0x80", "0x80"), ("serial-0xf0", "0xf0"),
+                           ("serial-0xcf8", "0xcf8"),
+                           ("serial-no-uart", "0x3e8")):
+            boot = by[name]
+            self.assertEqual(boot.verdict, "pass", name)
+            self.assertIn("serial=%s tests=detect/*" % port, boot.options)
+            self.assertIn("^# console: serial=com1 via=uefi-serial-io ",
+                          lines(name), name)
+            self.assertIn("^# error: ", lines(name), name)
+        self.assertIn("nothing written", lines("serial-no-uart"))
 
 
 class Validation(unittest.TestCase):
@@ -429,6 +508,109 @@ class ReliabilityKeys(unittest.TestCase):
         self.assertIn("no such file", str(errors[0]))
         self.assertEqual(self.one(extra).cfg_file,
                          "tests/fixtures/cfg/py-only.cfg")
+
+
+# The inject boots' require_lines regex: matches the whole log only when
+# no `not ok` result lacks an "  injected_" line in its YAML block.
+EVERY_NOT_OK_NOTED = (r"\A(?:(?!^not ok [^\n]*\n(?:(?!  ---$)|  ---\n"
+                      r"(?:(?!  injected_|  \.\.\.$)[^\n]*\n)*  \.\.\.$))"
+                      r"[\s\S])*\Z")
+
+# A log cut to what the inject boots' regex looks at: results and their
+# YAML blocks (docs/log-format.md).
+_NOTED = """\
+not ok 1 - p5/cc-000
+  ---
+  failures:
+    - "init: RDMSR CESR (0x11) raised vector 13"
+  injected_msr_0x11: "RDMSR 0x11 raised injected #GP (vector 13)"
+  ...
+ok 2 - p5/event-0x02-ctr0 # SKIP DATA_TLB_MISS not modelled
+ok 3 - p5/event-0x10-ctr0
+  ---
+  refused: event 0x10 is reserved
+  ...
+not ok 4 - p5/cc-001
+  ---
+  failures:
+    - "counter 0: read 0 (+0 over its preset), oracle 806..806"
+  injected_msr_0x12: "WRMSR 0x12=0x0 dropped: injected stuck MSR 0x12"
+  cpl0_ctr0: 0
+  ...
+1..4
+"""
+
+
+class InjectBoots(unittest.TestCase):
+    """The fault-injection boots (docs/reliability.md "Fault injection")."""
+
+    def setUp(self):
+        boots, errors = boottable.load(TOOLS / "matrix.yaml")
+        self.assertEqual([str(e) for e in errors], [])
+        self.boots = {b.name: b for b in boots
+                      if b.name.startswith("inject-")}
+
+    def test_inject_boots(self):
+        groups = {"inject-p5-cesr": "p5/*", "inject-p5-ctr": "p5/*",
+                  "inject-p6-evtsel": "p6/*", "inject-p6-ctr": "p6/*",
+                  "inject-perfmon-global": "perfmon/*",
+                  "inject-perfmon-ctr": "perfmon/*",
+                  "inject-netburst-cccr": "netburst/*",
+                  "inject-netburst-escr": "netburst/*",
+                  "inject-ds-area": "pebs/*,bts/*",
+                  "inject-ds-enable": "pebs/*,bts/*"}
+        self.assertEqual(sorted(self.boots),
+                         sorted(list(groups) + ["inject-refused-hw",
+                                                "inject-bad-spec"]))
+        for name, tests in groups.items():
+            b = self.boots[name]
+            opts = dict(w.split("=", 1) for w in b.options.split())
+            self.assertEqual(opts["tests"], tests, name)
+            self.assertEqual(b.verdict, "fail", name)
+            self.assertEqual(b.backend, "model", name)
+            self.assertTrue(b.require_results, name)
+            patterns = [r.pattern for r in b.require_lines]
+            self.assertIn(EVERY_NOT_OK_NOTED, patterns, name)
+            # the header line, and every injected register named in some
+            # result with what was injected
+            self.assertIn(f'^# inject: active spec="{opts["inject"]}"',
+                          " ".join(patterns), name)
+            for item in opts["inject"].split(","):
+                what = item.split(":")
+                key = ("injected_rdpmc" if what[0] == "rdpmc" else
+                       f"injected_msr_{what[1]}")
+                self.assertTrue(any(f"^  {key}: " in p for p in patterns),
+                                f"{name}: no line requires {key}")
+            self.assertIn("^# error: ",
+                          [r.pattern for r in b.forbid_lines], name)
+        hw = self.boots["inject-refused-hw"]
+        self.assertIn("backend=hw", hw.options.split())
+        self.assertEqual(hw.backend, "hw")
+        for b in (hw, self.boots["inject-bad-spec"]):
+            self.assertEqual(b.verdict, "pass", b.name)
+            self.assertIn("^# inject: active",
+                          [r.pattern for r in b.forbid_lines], b.name)
+
+    def test_every_not_ok_noted_regex(self):
+        rx = [r for r in self.boots["inject-p5-cesr"].require_lines
+              if r.pattern == EVERY_NOT_OK_NOTED][0]
+        self.assertTrue(rx.search(_NOTED))
+        # a not ok without an injected_ line, anywhere in the log
+        bad = _NOTED.replace('  injected_msr_0x12: "WRMSR 0x12=0x0 '
+                             'dropped: injected stuck MSR 0x12"\n', "")
+        self.assertIsNone(rx.search(bad))
+        # a not ok with no YAML block at all
+        self.assertIsNone(rx.search(_NOTED.replace(
+            "1..4\n", "not ok 5 - p5/cc-010\n1..5\n")))
+        self.assertIsNone(rx.search(_NOTED.replace(
+            "1..4\n", "not ok 5 - p5/cc-010\n")))
+        # an injected_ line of the next result does not count
+        self.assertIsNone(rx.search(
+            "not ok 1 - a/b\n  ---\n  x: 1\n  ...\n"
+            "not ok 2 - a/c\n  ---\n  injected_rdpmc: x\n  ...\n"))
+        # skips and passes need none
+        self.assertTrue(rx.search("ok 1 - a/b # SKIP no\nok 2 - a/c\n"))
+
 
 if __name__ == "__main__":
     unittest.main()

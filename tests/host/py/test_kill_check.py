@@ -103,6 +103,13 @@ class Judge(unittest.TestCase):
                      None)
         self.assertFalse(o.ok)
         self.assertIn("no log file after 2 results on serial", o.what)
+        # a point that needs a line on the volume: the '# running' line
+        # of the test in flight
+        o = kc.judge(SERIAL, cut, None, b"# running a/one: ")
+        self.assertTrue(o.ok, o.what)
+        o = kc.judge(SERIAL, cut, None, b"# running a/two: ")
+        self.assertFalse(o.ok)
+        self.assertIn("but without '# running a/two: '", o.what)
         o = kc.judge(SERIAL, cut, "the run ended before the kill point")
         self.assertFalse(o.ok)
         self.assertEqual(o.what, "not killed: the run ended before the kill "
@@ -140,6 +147,8 @@ class WatchAndPoints(unittest.TestCase):
         self.assertFalse(w.due(kc.Point("result", 3)))
         self.assertTrue(w.due(kc.Point("yaml", 2)))
         self.assertFalse(w.due(kc.Point("yaml", 3)))
+        self.assertTrue(w.due(kc.Point("running", 2)))
+        self.assertFalse(w.due(kc.Point("running", 3)))
         self.assertFalse(w.due(kc.Point("yaml", 2, delay=30)))
         self.assertFalse(w.due(kc.Point("tap", delay=30)))
 
@@ -154,7 +163,10 @@ class WatchAndPoints(unittest.TestCase):
         self.assertTrue(w.due(p))
 
     def test_points(self):
-        self.assertEqual(len(kc.POINTS), 7)
+        self.assertEqual(len(kc.POINTS), 8)
+        self.assertEqual(kc.POINTS[7].options, kc.HANG_OPTIONS)
+        self.assertEqual(str(kc.POINTS[7]),
+                         "1500 ms after '# running' line 1")
         self.assertEqual(str(kc.Point("result", 1)), "right after result 1")
         self.assertEqual(str(kc.Point("yaml", 3, 0.065)),
                          "65 ms after YAML block 3 closed")
@@ -201,9 +213,9 @@ class KillQemu(unittest.TestCase):
 
 class Refusals(unittest.TestCase):
     def test_bad_points_and_image(self):
-        rc, out = run_tool([PY, str(TOOLS / "kill_check.py"), "9"])
+        rc, out = run_tool([PY, str(TOOLS / "kill_check.py"), "10"])
         self.assertEqual(rc, 1)
-        self.assertIn("not ok - kill: no such kill point [9] (1..7)", out)
+        self.assertIn("not ok - kill: no such kill point [10] (1..8)", out)
         rc, out = run_tool([PY, str(TOOLS / "kill_check.py"), "--image",
                             "/nonexistent.img"])
         self.assertEqual(rc, 1)
