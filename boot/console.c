@@ -391,23 +391,26 @@ static void write_screen(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const char *s)
 	out->OutputString(out, L"\r\n");
 }
 
+/* A line on the serial port and the screens (every sink but the file). */
+static void write_ports(const char *s, unsigned n)
+{
+	write_serial(s, n);
+	write_serial("\r\n", 2);
+	for (unsigned i = 0; i < con.n_screens; i++)
+		write_screen(con.screens[i], s);
+}
+
 /* The failure line goes where the file does not: serial and screens. */
 static void say_file_error(void)
 {
 	char line[sizeof(con.file_error) + 32];
-	unsigned n;
 
 	if (!con.error_unsaid)
 		return;
 	con.error_unsaid = 0;
-	n = (unsigned)fmt_snprintf(line, sizeof(line),
-				   "# error: log file: %s", con.file_error);
-	if (n >= sizeof(line))
-		n = sizeof(line) - 1;
-	write_serial(line, n);
-	write_serial("\r\n", 2);
-	for (unsigned i = 0; i < con.n_screens; i++)
-		write_screen(con.screens[i], line);
+	fmt_snprintf(line, sizeof(line), "# error: log file: %s",
+		     con.file_error);
+	write_ports(line, (unsigned)str_len(line));
 }
 
 /*
@@ -519,10 +522,7 @@ void console_line(const char *s)
 {
 	unsigned n = (unsigned)str_len(s);
 
-	write_serial(s, n);
-	write_serial("\r\n", 2);
-	for (unsigned i = 0; i < con.n_screens; i++)
-		write_screen(con.screens[i], s);
+	write_ports(s, n);
 	if (con.file)
 		write_file(s, n);
 }

@@ -257,8 +257,7 @@ static uint64_t elapsed_us(const struct run_clock *c, uint64_t since)
 	return d / c->hz * 1000000 + d % c->hz * 1000000 / c->hz;
 }
 
-/* The test's limit: timeout=, or what is left of run_timeout=; 0 when
- * the run's time is up. */
+/* What is left of run_timeout=. */
 static uint64_t limit_us_left(const struct run_clock *c)
 {
 	uint64_t used = elapsed_us(c, c->start);
@@ -266,10 +265,11 @@ static uint64_t limit_us_left(const struct run_clock *c)
 	return used >= c->run_limit_us ? 0 : c->run_limit_us - used;
 }
 
+/* The test's limit: timeout=, or what is left of run_timeout= (left);
+ * 0 when the run's time is up. */
 static uint64_t test_limit_us(const struct run_clock *c,
-			      const struct runner_opts *o)
+			      const struct runner_opts *o, uint64_t left)
 {
-	uint64_t left = limit_us_left(c);
 	uint64_t limit = (uint64_t)o->timeout_s * 1000000;
 
 	if (!c->hz)
@@ -344,11 +344,12 @@ void runner_run(struct tap *tap, const struct runner_opts *o)
 		tap_comment(tap, "error: tests=\"%s\" selects no test",
 			    o->globs);
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t limit = test_limit_us(&c, o);
+		uint64_t left = limit_us_left(&c);
+		uint64_t limit = test_limit_us(&c, o, left);
 
 		if (o->firmware_watchdog)
-			o->firmware_watchdog((unsigned)(limit_us_left(&c) /
-					     1000000) + RUNNER_FIRMWARE_MARGIN_S);
+			o->firmware_watchdog((unsigned)(left / 1000000) +
+					     RUNNER_FIRMWARE_MARGIN_S);
 		if (!limit)
 			report_not_run(tap, list[i], o);
 		else

@@ -66,6 +66,14 @@ static void timer_off(void)
 	hpet_write(HPET_TIMER_CONF(wd.timer), c & ~HPET_TN_INT_ENB);
 }
 
+/* The pin's entry: NMI, edge-triggered, active high, physical destination
+ * this processor (an NMI must be edge-triggered, 82093AA §3.2.4). */
+static uint64_t nmi_rte(int masked)
+{
+	return IOAPIC_RTE_DM_NMI | (uint64_t)apic_id() << IOAPIC_RTE_DEST_SHIFT |
+	       (masked ? IOAPIC_RTE_MASKED : 0);
+}
+
 /* One-shot, edge-triggered, routed to our pin, enabled last. */
 static void timer_start(uint64_t ticks)
 {
@@ -94,8 +102,6 @@ static void next_chunk(void)
 	wd.remaining -= chunk;
 	timer_start(chunk);
 }
-
-static uint64_t nmi_rte(int masked);
 
 static int in_our_code(uint64_t rip)
 {
@@ -288,12 +294,6 @@ static const char *setup(const struct acpi_timers *t)
 	return NULL;
 }
 
-static uint64_t nmi_rte(int masked)
-{
-	return IOAPIC_RTE_DM_NMI | (uint64_t)apic_id() << IOAPIC_RTE_DEST_SHIFT |
-	       (masked ? IOAPIC_RTE_MASKED : 0);
-}
-
 const char *watchdog_init(const struct acpi_timers *t)
 {
 	if (wd.ready)
@@ -306,8 +306,6 @@ const char *watchdog_init(const struct acpi_timers *t)
 	wd.saved_cmp = hpet_read(HPET_TIMER_COMPARATOR(wd.timer));
 	wd.saved_rte = ioapic_rte(&wd.io, wd.pin);
 	timer_off();
-	/* Edge-triggered, active high, physical destination: an NMI must be
-	 * edge-triggered (82093AA §3.2.4). */
 	ioapic_set_rte(&wd.io, wd.pin, nmi_rte(1));
 	hpet_write(HPET_GEN_CONF, wd.saved_gen | HPET_CONF_ENABLE);
 	trap_set_nmi_first(nmi_first);
