@@ -5,7 +5,13 @@
 BUILD_PKGS := gcc make binutils gnu-efi
 IMAGE_PKGS := mtools dosfstools gdisk
 RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
-CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml
+# make check also runs the lab tools (tools/pmu-harness): pyserial for
+# capture, xmllint for the JUnit schema, Chromium for the HTML report,
+# Perl's prove for TAP consumers.
+CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml \
+	      python3-serial libxml2-utils chromium perl
+# make lava: LAVA's dispatcher runs a job on QEMU locally (tools/lava).
+LAVA_PKGS  := $(RUN_PKGS) lava-dispatcher python3-jinja2
 
 CC      := gcc
 LD      := ld
@@ -52,8 +58,8 @@ SRCS := $(wildcard boot/*.c arch/x86/*.c arch/x86/*.S pmu/*.c lib/*.c \
 SRCS := $(filter-out tests/host/%,$(SRCS))
 OBJS := $(patsubst %,$(B)/%.o,$(basename $(SRCS)))
 
-.PHONY: all deps deps-build deps-run deps-check image run check host-test \
-	bench clean
+.PHONY: all deps deps-build deps-run deps-check deps-lava image run check \
+	host-test bench lava clean
 
 all: $(B)/pmu-harness.efi
 
@@ -63,6 +69,8 @@ deps-run:
 	@tools/deps.sh $(RUN_PKGS)
 deps-check:
 	@tools/deps.sh $(CHECK_PKGS)
+deps-lava:
+	@tools/deps.sh $(LAVA_PKGS)
 
 $(B)/%.o: %.c | deps-build
 	@mkdir -p $(dir $@)
@@ -102,6 +110,9 @@ host-test: | deps-check
 bench: $(B)/pmu-harness.img | deps-run
 	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --image $< \
 		--args 'tests=bench/*' --log $(B)/bench.log
+
+lava: $(B)/pmu-harness.img | deps-lava
+	$(PYTHON) tools/lava/run.py --image $< --out $(B)/lava
 
 clean:
 	rm -rf $(B)

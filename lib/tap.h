@@ -52,5 +52,8 @@ int tap_verdict(const struct tap *t);
 /* Writes v as a YAML scalar into buf, double-quoted and escaped when it holds
  * characters YAML would read differently. Exposed for the host tests. */
 void tap_yaml_scalar(char *buf, unsigned size, const char *v);
+/* The same for a list item ("    - value"): a ':' ending the first word
+ * is written \x3a, for Perl's TAP::Parser (see lib/tap.c). */
+void tap_yaml_item_scalar(char *buf, unsigned size, const char *v);
 
 #endif

@@ -317,6 +317,27 @@ static void test_yaml_scalar(void **state)
 	}
 }
 
+/* List items: a ':' ending the first word is \x3a (for Perl's YAMLish
+ * reader, which takes "- word: rest" for a mapping); later ones stay. */
+static const struct scalar_case items[] = {
+	{ "remove: WRMSR 0x600", "\"remove\\x3a WRMSR 0x600\"" },
+	{ "a : b", "\"a \\x3a b\"" }, { "a:b: c", "\"a:b\\x3a c\"" },
+	{ "by design: x", "\"by design: x\"" }, { "trailing:", "\"trailing:\"" },
+	{ "x: y: z", "\"x\\x3a y: z\"" }, { "plain", "plain" },
+};
+
+static void test_yaml_item_scalar(void **state)
+{
+	for (unsigned i = 0; i < N(items); i++) {
+		char buf[64];
+
+		tap_yaml_item_scalar(buf, sizeof(buf), items[i].in);
+		if (strcmp(buf, items[i].out))
+			fail_msg("item %u: got [%s], want [%s]", i, buf,
+				 items[i].out);
+	}
+}
+
 static void test_yaml_scalar_small_buffer(void **state)
 {
 	char buf[8];
@@ -417,6 +438,7 @@ int main(void)
 		cmocka_unit_test_setup(test_bail_out, setup),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_yaml_scalar),
+		cmocka_unit_test(test_yaml_item_scalar),
 		cmocka_unit_test(test_yaml_scalar_small_buffer),
 		cmocka_unit_test(test_yaml_scalar_truncated_well_formed),
 		cmocka_unit_test_setup(test_yaml_kv_long_value_well_formed,

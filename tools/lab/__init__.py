@@ -1,0 +1,1 @@
+"""lab: the modules behind tools/pmu-harness (docs/lab.md)."""

@@ -1,0 +1,49 @@
+"""The pmu-harness command line: one subcommand per module of lab/.
+
+Each subcommand module offers add_parser(subparsers) -> parser (with
+set_defaults(run=FUNC)) and FUNC(args) -> exit status (lab.common's EXIT_*).
+"""
+
+import argparse
+import importlib
+import sys
+
+from . import common
+
+SUBCOMMANDS = ("capture", "parse", "junit", "report", "compare")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):           # usage errors: exit status 2
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        sys.exit(common.EXIT_USAGE)
+
+
+def build_parser():
+    p = _Parser(prog="pmu-harness",
+                description="Host tools for pmu-harness logs: capture "
+                "serial logs, parse, JUnit XML, an HTML report, compare "
+                "runs.  Exit status: 0 all well, 1 a test failed or a "
+                "regression, 2 bad arguments or unreadable input, 3 a "
+                "damaged log (its readable part was still used).")
+    sub = p.add_subparsers(dest="command", metavar="SUBCOMMAND",
+                           parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        importlib.import_module(f"lab.{name}").add_parser(sub)
+    return p
+
+
+def main(argv):
+    p = build_parser()
+    args = p.parse_args(argv)
+    if not getattr(args, "run", None):
+        p.print_help(sys.stderr)
+        return common.EXIT_USAGE
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("pmu-harness: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return common.EXIT_OK

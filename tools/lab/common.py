@@ -1,0 +1,163 @@
+"""What every pmu-harness subcommand shares: exit statuses, reading logs,
+naming the machine a log came from, and the counter values of a result.
+
+The log format is docs/log-format.md; the parser is tools/pmulog.py (the
+same one `make check` judges every boot with).
+"""
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional
+
+import pmulog
+
+EXIT_OK = 0             # all well
+EXIT_FAIL = 1           # a test failed / a regression
+EXIT_USAGE = 2          # bad arguments, a file that cannot be read
+EXIT_DAMAGED = 3        # a damaged log: its readable part was used
+
+
+def load(path) -> pmulog.Log:
+    """Parses the log at path (never raises; see pmulog.parse_file)."""
+    return pmulog.parse_file(path)
+
+
+def warn(prog, msg):
+    print(f"pmu-harness {prog}: {msg}", file=sys.stderr)
+
+
+def report_damage(prog, log) -> None:
+    """One stderr line per parse error, with the file and line."""
+    for e in log.parse_errors:
+        where = f"{log.path}:{e.line}" if e.line else f"{log.path}"
+        warn(prog, f"{where}: {e.message}")
+
+
+def is_damaged(log) -> bool:
+    return bool(log.parse_errors)
+
+
+def exit_status(logs, failed=False) -> int:
+    """The status for a set of logs: unreadable beats damaged beats a
+    failed test."""
+    if any(l.read_error for l in logs):
+        return EXIT_USAGE
+    if any(is_damaged(l) for l in logs):
+        return EXIT_DAMAGED
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+def cpu_fields(log) -> dict:
+    h = log.header("cpu")
+    return dict(h.fields) if h else {}
+
+
+def machine_name(log) -> str:
+    """The machine a log came from, from its "# cpu:" line: the model name
+    and CPUID signature, e.g. "Core 6th gen (Skylake) 0x506e3"; "unknown
+    machine" when the line is missing."""
+    f = cpu_fields(log)
+    name = f.get("name") or " ".join(
+        x for x in (f.get("vendor"), f.get("family") and
+                    f"family {f['family']}", f.get("model") and
+                    f"model {f['model']}") if x)
+    sig = f.get("signature")
+    if not name and not sig:
+        return "unknown machine"
+    return " ".join(x for x in (name, sig) if x)
+
+
+def log_label(log) -> str:
+    """Machine name and file stem: unique for a row of logs."""
+    stem = Path(log.path).name if log.path else "(input)"
+    for suffix in (".log", ".txt"):
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+    return f"{machine_name(log)} [{stem}]"
+
+
+def backend(log) -> Optional[str]:
+    """"hw", "model", "none", or None when the log has no backend line."""
+    h = log.header("backend")
+    return h.words[0] if h and h.words else None
+
+
+def is_model(log) -> bool:
+    return backend(log) == "model"
+
+
+# A value K with an expectation "K_oracle" beside it: "cpl3_ctr0" (run
+# cpl3, counter ctr0), "pmc0_usr_os", "fixed0_any".  The oracle is "V",
+# "V = a + b" (a sum spelled out) or "increment LO..HI (WHY)"
+# (harness/pmu_run.c pmu_check_counter).
+_CTR_KEY = re.compile(r"^(?:(?P<prefix>[a-z0-9_]*?)_)?"
+                      r"(?P<ctr>(?:ctr|pmc|fixed)\d+)(?P<rest>(?:_[a-z0-9_]+)?)$")
+_EXACT = re.compile(r"^\s*(\d+)(?:\s*=.*)?$")
+_RANGE = re.compile(r"^\s*increment\s+(\d+)\.\.(\d+)(?:\s*\((.*)\))?\s*$")
+
+
+@dataclass
+class Count:
+    """One counter read by a PMU test and what the oracle expected."""
+    key: str                    # YAML key of the read value, "cpl3_ctr0"
+    run: str                    # the run's label, "cpl3" ("" for none)
+    counter: str                # "ctr0"
+    value: Optional[int]        # as read (None: not a number)
+    lo: Optional[int]           # the oracle's range (lo == hi: exact)
+    hi: Optional[int]
+    tolerance: str              # why a range ("" when exact)
+    config: str                 # "<run>_ctrN_config": what it counted
+    oracle_text: str            # the oracle's value as written
+
+
+def _int(v):
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str):
+        try:
+            return int(v, 0)
+        except ValueError:
+            return None
+    return None
+
+
+def parse_oracle(text):
+    """(lo, hi, why) of an oracle value as written; (None, None, "") when
+    it is neither form."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text, text, ""
+    s = str(text)
+    m = _EXACT.match(s)
+    if m:
+        v = int(m.group(1))
+        return v, v, ""
+    m = _RANGE.match(s)
+    if m:
+        return int(m.group(1)), int(m.group(2)), m.group(3) or ""
+    return None, None, ""
+
+
+def counts(result) -> List[Count]:
+    """The counters a result's YAML block reports with an oracle value,
+    in the block's order."""
+    y = result.yaml if isinstance(result.yaml, dict) else {}
+    out = []
+    for key, v in y.items():
+        key = str(key)
+        if key.endswith("_oracle") or f"{key}_oracle" not in y:
+            continue
+        oracle = y[f"{key}_oracle"]
+        lo, hi, why = parse_oracle(oracle)
+        m = _CTR_KEY.match(key)
+        run = (m.group("prefix") or "") if m else ""
+        counter = m.group("ctr") + m.group("rest") if m else key
+        out.append(Count(key=key, run=run,
+                         counter=counter, value=_int(v), lo=lo,
+                         hi=hi, tolerance=why,
+                         config=str(y.get(f"{key}_config", "")),
+                         oracle_text=str(oracle)))
+    return out

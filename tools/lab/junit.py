@@ -1,0 +1,14 @@
+"""pmu-harness junit: PLACEHOLDER, replaced by the helper building it."""
+
+from . import common
+
+
+def add_parser(sub):
+    p = sub.add_parser("junit", help="(not built yet)")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args):
+    common.warn("junit", "not built yet")
+    return common.EXIT_USAGE

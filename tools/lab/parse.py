@@ -1,0 +1,14 @@
+"""pmu-harness parse: PLACEHOLDER, replaced by the helper building it."""
+
+from . import common
+
+
+def add_parser(sub):
+    p = sub.add_parser("parse", help="(not built yet)")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args):
+    common.warn("parse", "not built yet")
+    return common.EXIT_USAGE
