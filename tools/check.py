@@ -10,8 +10,11 @@ Runs the stages in turn, each with its output kept in build/check/STAGE.txt:
   py        the host tools' own tests (tests/host/py/run.py)
   matrix    the image booted under every entry of tools/matrix.yaml
             (tools/check_matrix.py)
-  kill      QEMU killed with SIGKILL at 7 points of a run, the log file
+  kill      QEMU killed with SIGKILL at 8 points of a run, the log file
             left on the boot volume checked each time (tools/kill_check.py)
+  lab       the lab tools (tools/pmu-harness parse, compare, junit,
+            report in headless Chromium) and Perl's prove on every log
+            the matrix and kill stages wrote (tools/lab_check.py)
 
 Every "ok - ..." / "not ok - ..." line a stage prints counts; a stage whose
 exit status disagrees with its lines, that prints none, or that cannot run
@@ -50,6 +53,9 @@ STAGES = (
      1800, "boot matrix"),
     ("kill", [PY, "tools/kill_check.py", "--out", str(OUT / "kill")],
      "lines", 300, "SIGKILL during a run: the log file left behind"),
+    ("lab", [PY, "tools/lab_check.py", "--logs", str(OUT),
+             "--out", str(OUT / "lab")],
+     "lines", 600, "lab tools and prove on every log of the matrix"),
 )
 
 OK_LINE = re.compile(r"^ok - ")
