@@ -375,13 +375,15 @@ class Hardware(Base):
                          " REGRESSION")
 
     def test_preset_counter_range_is_shifted_onto_the_oracle(self):
-        # preset 2^40-5, 104 counted: the model's oracle reads 99; the
-        # hardware range is of the increment, 104..616: reads 99..611
-        # (or, read as if the preset were 0, 104..616: both agree)
+        # A counter preset P counts 1000 events at CPL 0: the model's
+        # oracle reads P + 1000 = 99 (it wrapped); the hardware logs the
+        # increment's range 1000..1512, so it may read 99..611.  Read as
+        # if P were 0, 1000..1512 agrees too (the log has no P).
         at = ("p5/ctr-wraps-at-2^40", "cpl3_ctr0")
-        for v, want in ((99, 0), (300, 0), (611, 0), (617, 1), (98, 1)):
+        for v, want in ((300, 0), (611, 0), (612, 1), (98, 1), (1200, 0),
+                        (1513, 1)):
             with self.subTest(value=v):
-                b = self.hw_log(v, 104, 616, at=at)
+                b = self.hw_log(v, 1000, 1512, at=at)
                 self.assertEqual(compared(self.model, b).regressions, want)
 
     def test_clock_range_is_the_read_value(self):
