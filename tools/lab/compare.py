@@ -1,14 +1,546 @@
-"""pmu-harness compare: PLACEHOLDER, replaced by the helper building it."""
+"""pmu-harness compare A.log B.log: what changed between two runs (two
+machines, hardware and the model, this week and last), per test and per
+value, judged by a tolerance file (default tools/lab/tolerances.yaml).
+
+    pmu-harness compare A.log B.log [--tolerance FILE] [--json] [--all]
+
+Offers add_parser(sub) and run(args) for lab.cli, and for tools:
+compare_logs(a, b, tol) -> Comparison (entries, counts), to_json(),
+text_lines().  The rules (statuses, counters, the hardware ranges a
+test states, noise, exit statuses) are docs/lab-compare.md.
+"""
+
+import json
+import re
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import yaml
 
 from . import common
+from .compare_tolerances import ToleranceError, Tolerances, load as \
+    load_tolerances
+
+PROG = "compare"
+DEFAULT_TOLERANCES = Path(__file__).resolve().parent / "tolerances.yaml"
+
+# Verdicts, most severe first; text output is in this order.
+REGRESSION, IMPROVEMENT, CHANGED, INFO, SAME, IGNORED = (
+    "regression", "improvement", "changed", "info", "same", "ignored")
+ORDER = (REGRESSION, IMPROVEMENT, CHANGED, INFO, SAME, IGNORED)
+SHOWN = (REGRESSION, IMPROVEMENT, CHANGED, INFO)   # without --all
+
+
+@dataclass
+class Entry:
+    """One line of the comparison."""
+    test: str                   # "" for a header
+    key: str                    # YAML key, "(status)", "(test)", "header X"
+    verdict: str
+    a: Optional[str] = None     # as written in A (None: not in A)
+    b: Optional[str] = None
+    delta: Optional[int] = None         # B - A for counters
+    note: str = ""              # "+7, tolerance 0", "only in B", ...
+    why: str = ""               # the WHY of a hardware range used
+    line_a: int = 0             # where it is in A and B (0: nowhere)
+    line_b: int = 0
+
+    def text(self) -> str:
+        word = "REGRESSION" if self.verdict == REGRESSION else self.verdict
+        where = f"{self.test} {self.key}" if self.test else self.key
+        if self.key == "(status)":
+            where = self.test
+        if self.key == "(test)":
+            return f"{self.test}: {self.note} {word}"
+        note = f" ({self.note})" if self.note else ""
+        return f"{where}: {_show(self.a)} -> {_show(self.b)}{note} {word}"
+
+
+def _show(v) -> str:
+    return "(none)" if v is None else v
+
+
+@dataclass
+class Comparison:
+    a: object                       # pmulog.Log
+    b: object
+    tolerances: Tolerances
+    entries: List[Entry] = field(default_factory=list)
+    matched: int = 0
+    only_a: int = 0
+    only_b: int = 0
+    backends: tuple = (None, None)      # common.backend() of A and B
+
+    def add(self, e: Entry):
+        self.entries.append(e)
+
+    def count(self, verdict) -> int:
+        return sum(1 for e in self.entries if e.verdict == verdict)
+
+    @property
+    def regressions(self) -> int:
+        return self.count(REGRESSION)
+
+    def sorted_entries(self, verdicts=SHOWN) -> List[Entry]:
+        """Headers first, then by verdict (regressions first), A's test
+        order within a verdict (stable)."""
+        hdr = [e for e in self.entries if not e.test and e.verdict
+               in verdicts]
+        rest = [e for e in self.entries if e.test and e.verdict in verdicts]
+        rest.sort(key=lambda e: ORDER.index(e.verdict))
+        return hdr + rest
+
+
+# ---------------------------------------------------------------- values
+
+
+def raw_values(result) -> Dict[str, str]:
+    """The top-level values of a result's YAML block as written ("0x16",
+    not 22); lists and mappings as compact JSON."""
+    out = {}
+    text = result.yaml_text
+    if not text or not isinstance(result.yaml, dict):
+        return out
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        node = None
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(v, yaml.ScalarNode):
+                out[str(k.value)] = v.value
+    for k, v in result.yaml.items():
+        if str(k) not in out:
+            out[str(k)] = v if isinstance(v, str) else \
+                json.dumps(v, default=str)
+    return out
+
+
+def _number(s):
+    """An int or float written in s, or None."""
+    if s is None:
+        return None
+    try:
+        return int(s, 0)
+    except ValueError:
+        pass
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def _backend_free(text, name):
+    """text without "backend=NAME" (a run line names its backend)."""
+    if not name:
+        return text
+    return re.sub(r"\bbackend=" + re.escape(name) + r"\b", "backend=",
+                  text)
+
+
+def _signed(d) -> str:
+    return f"+{d}" if d > 0 else str(d)
+
+
+# ------------------------------------------------- hardware's stated range
+
+
+def _is_range(c) -> bool:
+    return c is not None and c.lo is not None and c.hi is not None and \
+        c.lo != c.hi
+
+
+def _is_exact(c) -> bool:
+    return c is not None and c.lo is not None and c.lo == c.hi
+
+
+def range_bands(exact, ranged):
+    """The values the ranged side's counter may read and still agree with
+    the exact side, as (lo, hi) bands.
+
+    The harness logs a range as "increment LO..HI": the counter's increase
+    over the value it was preset to, and the read value itself (preset +
+    increment).  The preset is not in the log.  Two readings:
+      1. preset 0: the read value lies in LO..HI (what the test checked);
+      2. LO is the count the exact side counted (events counted at CPL 0,
+         "+512 for the driver's CPL 0 code"): the exact side's oracle O is
+         preset + LO, so the read value lies in O..O+(HI-LO).
+    They are one band when O == LO.  A value in either band agrees."""
+    bands = [(ranged.lo, ranged.hi)]
+    if _is_exact(exact) and exact.lo != ranged.lo:
+        bands.append((exact.lo, exact.lo + ranged.hi - ranged.lo))
+    return bands
+
+
+def _in_bands(v, bands) -> bool:
+    return any(lo <= v <= hi for lo, hi in bands)
+
+
+def _bands_text(bands) -> str:
+    return " or ".join(f"{lo}..{hi}" for lo, hi in bands)
+
+
+# ------------------------------------------------------------- comparing
+
+
+class _Pair:
+    """One test as run in A and in B."""
+
+    def __init__(self, cmp, ra, rb):
+        self.cmp, self.ra, self.rb = cmp, ra, rb
+        self.test = (ra or rb).name
+        self.tol = cmp.tolerances
+
+    def entry(self, key, verdict, a=None, b=None, **kw):
+        self.cmp.add(Entry(self.test, key, verdict, a, b,
+                           line_a=self.ra.line if self.ra else 0,
+                           line_b=self.rb.line if self.rb else 0, **kw))
+
+
+def _status_verdict(pair, sa, sb) -> str:
+    if sb == "not ok":
+        return REGRESSION
+    if sa == "not ok":
+        return IMPROVEMENT if sb == "ok" else CHANGED
+    if sa == "ok" and sb == "skip":
+        p = pair.tol.status_policy(pair.test, "skipped")
+        return REGRESSION if p == "regression" else INFO
+    return IMPROVEMENT          # skip -> ok: it runs now
+
+
+def _status_text(r) -> str:
+    s = r.status
+    return f"skip ({r.reason})" if s == "skip" and r.reason else s
+
+
+def compare_status(pair):
+    ra, rb = pair.ra, pair.rb
+    sa, sb = ra.status, rb.status
+    if sa != sb:
+        pair.entry("(status)", _status_verdict(pair, sa, sb),
+                   _status_text(ra), _status_text(rb))
+    elif sa == "skip" and ra.reason != rb.reason:
+        pair.entry("(status)", CHANGED, _status_text(ra), _status_text(rb),
+                   note="skip reason")
+
+
+def _counter_verdict(pair, rule, ca, cb):
+    """(verdict, delta, note, why) for a counter read on both sides."""
+    a, b = ca.value, cb.value
+    d = b - a
+    if d == 0:
+        return SAME, 0, "", ""
+    use = rule or pair.tol.default
+    allowed = use.allowed(a)
+    note = [_signed(d)]
+    why = ""
+    ok = abs(d) <= allowed
+    ranged = cb if _is_range(cb) else ca if _is_range(ca) else None
+    if ranged is not None:
+        other = ca if ranged is cb else cb
+        side = "B" if ranged is cb else "A"
+        v = b if ranged is cb else a
+        why = ranged.tolerance
+        if _is_range(other):            # hardware on both sides
+            width = max(ca.hi - ca.lo, cb.hi - cb.lo)
+            ok = ok or abs(d) <= width
+            note.append(f"hardware ranges of width {width}"
+                        + (f": {why}" if why else ""))
+        else:
+            bands = range_bands(other, ranged)
+            ok = ok or _in_bands(v, bands)
+            note.append(f"{side}'s hardware range {_bands_text(bands)}"
+                        + (f": {why}" if why else ""))
+    if ranged is None or rule is not None:
+        note.append(use.text(a))
+    return (CHANGED if ok else REGRESSION), d, ", ".join(note), why
+
+
+def compare_counter(pair, key, ca, cb, raw_a, raw_b):
+    config = (cb or ca).config or None
+    rule = pair.tol.value_rule(pair.test, key, config)
+    va, vb = raw_a.get(key), raw_b.get(key)
+    if rule is not None and rule.ignore:
+        if va != vb:
+            pair.entry(key, IGNORED, va, vb, note=rule.name)
+        return
+    if ca is None or cb is None:
+        verdict = REGRESSION if rule is not None and rule.regression \
+            else CHANGED
+        pair.entry(key, verdict, va, vb,
+                   note="only in A" if cb is None else "only in B")
+        return
+    if ca.value is None or cb.value is None:
+        if va != vb:
+            pair.entry(key, REGRESSION if rule is not None else CHANGED,
+                       va, vb, note="not a number")
+        return
+    verdict, d, note, why = _counter_verdict(pair, rule, ca, cb)
+    if verdict == SAME and ca.oracle_text != cb.oracle_text and \
+            _is_range(ca) == _is_range(cb):
+        verdict, note = CHANGED, "oracle " + ca.oracle_text + " -> " + \
+            cb.oracle_text
+    elif verdict != SAME and ca.oracle_text != cb.oracle_text and \
+            _is_range(ca) == _is_range(cb):
+        note += f"; oracle {ca.oracle_text} -> {cb.oracle_text}"
+    pair.entry(key, verdict, va, vb, delta=d, note=note, why=why)
+
+
+def _other_verdict(rule, va, vb):
+    """(verdict, note) for a value that is not a counter and differs."""
+    if rule is None:
+        return CHANGED, ""
+    na, nb = _number(va), _number(vb)
+    if (rule.abs is not None or rule.rel is not None) and \
+            na is not None and nb is not None:
+        d = nb - na
+        ok = abs(d) <= rule.allowed(na)
+        return (CHANGED if ok else REGRESSION,
+                f"{_signed(d)}, {rule.text(na)}, {rule.name}")
+    if rule.regression:
+        return REGRESSION, rule.name
+    return CHANGED, rule.name
+
+
+def compare_other(pair, key, va, vb, pa, pb):
+    """A value that is not a counter: va/vb as written, pa/pb parsed."""
+    rule = pair.tol.value_rule(pair.test, key, None)
+    if rule is not None and rule.ignore:
+        if va != vb:
+            pair.entry(key, IGNORED, va, vb, note=rule.name)
+        return
+    if va is None or vb is None:
+        verdict = REGRESSION if rule is not None and rule.regression \
+            else CHANGED
+        pair.entry(key, verdict, va, vb,
+                   note="only in A" if vb is None else "only in B")
+        return
+    if pa == pb or va == vb:
+        pair.entry(key, SAME, va, vb)
+        return
+    ba, bb = pair.cmp.backends
+    if ba != bb and (
+            (key == "backend" and va == ba and vb == bb) or
+            _backend_free(va, ba) == _backend_free(vb, bb)):
+        pair.entry(key, SAME, va, vb, note="the logs' backends")
+        return
+    verdict, note = _other_verdict(rule, va, vb)
+    pair.entry(key, verdict, va, vb, note=note)
+
+
+def compare_values(pair):
+    ra, rb = pair.ra, pair.rb
+    if ra.status == "skip" or rb.status == "skip":
+        return                  # the status line says it
+    ya = ra.yaml if isinstance(ra.yaml, dict) else {}
+    yb = rb.yaml if isinstance(rb.yaml, dict) else {}
+    raw_a, raw_b = raw_values(ra), raw_values(rb)
+    cnt_a = {c.key: c for c in common.counts(ra)}
+    cnt_b = {c.key: c for c in common.counts(rb)}
+    keys = list(dict.fromkeys([str(k) for k in ya] + [str(k) for k in yb]))
+    for key in keys:
+        if key.endswith("_oracle") and key[:-7] in keys and \
+                (key[:-7] in cnt_a or key[:-7] in cnt_b):
+            continue            # folded into the counter's line
+        if key in cnt_a or key in cnt_b:
+            compare_counter(pair, key, cnt_a.get(key), cnt_b.get(key),
+                            raw_a, raw_b)
+        else:
+            compare_other(pair, key, raw_a.get(key), raw_b.get(key),
+                          _get(ya, key), _get(yb, key))
+
+
+def _get(y, key):
+    for k, v in y.items():
+        if str(k) == key:
+            return v
+    return None
+
+
+def _keyed(results):
+    """{(name, occurrence): result}: a name twice (a restarted run) is
+    matched in order."""
+    seen, out = {}, {}
+    for r in results:
+        n = seen.get(r.name, 0)
+        seen[r.name] = n + 1
+        out[(r.name, n)] = r
+    return out
+
+
+def compare_tests(cmp):
+    ka, kb = _keyed(cmp.a.results), _keyed(cmp.b.results)
+    for k, ra in ka.items():
+        rb = kb.get(k)
+        if rb is None:
+            cmp.only_a += 1
+            p = cmp.tolerances.status_policy(ra.name, "missing")
+            verdict = REGRESSION if p == "regression" and \
+                ra.status == "ok" else INFO
+            cmp.add(Entry(ra.name, "(test)", verdict, _status_text(ra),
+                          None, note=f"only in A ({_status_text(ra)}), "
+                          "missing in B", line_a=ra.line))
+            continue
+        cmp.matched += 1
+        pair = _Pair(cmp, ra, rb)
+        compare_status(pair)
+        compare_values(pair)
+    for k, rb in kb.items():
+        if k not in ka:
+            cmp.only_b += 1
+            cmp.add(Entry(rb.name, "(test)", INFO, None, _status_text(rb),
+                          note=f"new in B ({_status_text(rb)})",
+                          line_b=rb.line))
+
+
+def compare_headers(cmp):
+    a, b, tol = cmp.a, cmp.b, cmp.tolerances
+    keys = list(dict.fromkeys([h.key for h in a.headers] +
+                              [h.key for h in b.headers]))
+    for key in keys:
+        if tol.header_ignored(key):
+            continue
+        ha, hb = a.header(key), b.header(key)
+        if _header_view(tol, ha) == _header_view(tol, hb):
+            continue
+        cmp.add(Entry("", f"header {key}", INFO,
+                      ha.text if ha else None, hb.text if hb else None,
+                      line_a=ha.line if ha else 0,
+                      line_b=hb.line if hb else 0))
+
+
+def _header_view(tol, h):
+    """What of a header line is compared: its words and the fields the
+    tolerance file does not ignore."""
+    if h is None:
+        return None
+    return (h.words, {k: v for k, v in h.fields.items()
+                      if not tol.header_ignored(h.key, k)})
+
+
+def compare_logs(a, b, tol: Tolerances) -> Comparison:
+    """Compares two parsed logs (pmulog.Log); A is the reference."""
+    cmp = Comparison(a, b, tol)
+    cmp.backends = (common.backend(a), common.backend(b))
+    compare_headers(cmp)
+    compare_tests(cmp)
+    return cmp
+
+
+# ---------------------------------------------------------------- output
+
+
+def _kind(log) -> str:
+    be = common.backend(log)
+    return {"hw": "hardware", "model": "model"}.get(be, be or "no backend")
+
+
+def _side(name, log) -> str:
+    s = f"{name}: {common.log_label(log)} ({_kind(log)})"
+    if log.parse_errors:
+        first = min((e.line for e in log.parse_errors if e.line),
+                    default=0)
+        at = f", first at line {first}" if first else ""
+        s += f", DAMAGED: {len(log.parse_errors)} problem(s){at}"
+    return s
+
+
+def summary_line(cmp) -> str:
+    c = cmp.count
+    return (f"compare: {c(REGRESSION)} regression(s), {c(IMPROVEMENT)} "
+            f"improvement(s), {c(CHANGED)} changed, {c(INFO)} info; "
+            f"tests: {cmp.matched} in both, {cmp.only_a} only in A, "
+            f"{cmp.only_b} only in B")
+
+
+def text_lines(cmp, show_all=False) -> List[str]:
+    out = [_side("A", cmp.a), _side("B", cmp.b),
+           f"tolerances: {cmp.tolerances.path}"]
+    out += [e.text() for e in cmp.sorted_entries(ORDER if show_all
+                                                 else SHOWN)]
+    out.append(summary_line(cmp))
+    return out
+
+
+def _log_json(log) -> dict:
+    return {"path": log.path, "label": common.log_label(log),
+            "machine": common.machine_name(log),
+            "backend": common.backend(log),
+            "hardware": common.backend(log) == "hw",
+            "damaged": bool(log.parse_errors),
+            "parse_errors": [{"line": e.line, "message": e.message}
+                             for e in log.parse_errors]}
+
+
+def to_json(cmp, status, show_all=False) -> dict:
+    return {"a": _log_json(cmp.a), "b": _log_json(cmp.b),
+            "tolerances": cmp.tolerances.path,
+            "entries": [asdict(e) for e in
+                        cmp.sorted_entries(ORDER if show_all else SHOWN)],
+            "counts": {v: cmp.count(v) for v in ORDER},
+            "tests": {"both": cmp.matched, "only_a": cmp.only_a,
+                      "only_b": cmp.only_b},
+            "exit_status": status}
+
+
+def exit_status(cmp) -> int:
+    """A regression (1) before a damaged log (3): a damaged log must not
+    hide a regression found in what could be read."""
+    if cmp.regressions:
+        return common.EXIT_FAIL
+    if cmp.a.parse_errors or cmp.b.parse_errors:
+        return common.EXIT_DAMAGED
+    return common.EXIT_OK
+
+
+# ------------------------------------------------------------------- CLI
 
 
 def add_parser(sub):
-    p = sub.add_parser("compare", help="(not built yet)")
+    p = sub.add_parser(
+        "compare", help="what changed between two runs",
+        description="Compares two logs test by test and value by value "
+        "(A is the reference).  Exit status: 0 nothing regressed, 1 a "
+        "regression (even when a log is damaged), 2 bad arguments, an "
+        "unreadable log or a bad tolerance file, 3 a damaged log and no "
+        "regression.  A file name starting with '-' goes after '--'.")
+    p.add_argument("a", metavar="A.log", help="the reference log")
+    p.add_argument("b", metavar="B.log", help="the log compared with it")
+    p.add_argument("--tolerance", metavar="FILE",
+                   help="tolerance file (YAML; replaces the default "
+                   f"{DEFAULT_TOLERANCES.relative_to(DEFAULT_TOLERANCES.parents[2])})")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON for tools instead of text")
+    p.add_argument("--all", action="store_true",
+                   help="also list the values that are the same and the "
+                   "differences the tolerance file ignores")
     p.set_defaults(run=run)
     return p
 
 
-def run(args):
-    common.warn("compare", "not built yet")
-    return common.EXIT_USAGE
+def run(args) -> int:
+    try:
+        tol = load_tolerances(args.tolerance or DEFAULT_TOLERANCES)
+    except ToleranceError as e:
+        common.warn(PROG, str(e))
+        return common.EXIT_USAGE
+    a, b = common.load(args.a), common.load(args.b)
+    for log in (a, b):
+        common.report_damage(PROG, log)
+    if a.read_error or b.read_error:
+        return common.EXIT_USAGE
+    cmp = compare_logs(a, b, tol)
+    status = exit_status(cmp)
+    if args.json:
+        json.dump(to_json(cmp, status, args.all), sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        for line in text_lines(cmp, args.all):
+            print(line)
+    for name, log in (("A", a), ("B", b)):
+        if log.parse_errors:
+            common.warn(PROG, f"{log.path}: {name} is damaged; what could "
+                        "be read was compared")
+    return status
