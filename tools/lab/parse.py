@@ -21,7 +21,6 @@ summary is reported at the input's last line (where the log stops).
 The log format is docs/log-format.md; the manual docs/lab-parse.md.
 """
 
-import argparse
 import json
 import math
 import re

@@ -227,6 +227,20 @@ class RealLogs(Tmp, unittest.TestCase):
         self.assertEqual(a.missing, 2)
         self.assertEqual(a.to_dict()["counts"]["missing"], 2)
 
+    def test_last_line_without_line_end(self):
+        """Cut just before the last line's end: the content is all there,
+        but the capture stopped mid-line; and a cut inside the summary's
+        last number, which still reads as a summary."""
+        data = (LAB / "p54c-model.log").read_bytes()
+        last = data.count(b"\n")
+        a = lparse.analyse(self.write("nolf.log", data[:-1]))
+        self.assertEqual([(d.line, d.kind) for d in a.damage],
+                         [(last, "truncated")])
+        self.assertIn("ends mid-line", a.damage[0].message)
+        a = lparse.analyse(self.write("cut.log", data[:-2]))
+        self.assertEqual(sorted((d.line, d.kind) for d in a.damage),
+                         [(last, "summary-mismatch"), (last, "truncated")])
+
     def test_restart(self):
         text = (LAB / "bail-out.log").read_bytes()
         lines = split_lines(text)
