@@ -1,14 +1,273 @@
-"""pmu-harness junit: PLACEHOLDER, replaced by the helper building it."""
+"""pmu-harness junit: logs as JUnit XML for Jenkins and GitLab.
+
+    xml_bytes = junit.render([parse.analyse(p) for p in paths])
+
+One <testsuite> per log, named after the machine (lab.common.log_label),
+with a model run's name ending "(model counts, not hardware counts)" and
+the property backend=model; one <testcase> per result (classname: the
+test's group, name: group/name); a failed test's <failure> carries the
+YAML block; a damaged log gets a "log/damaged" testcase whose <error>
+lists every damage with its line, and "log/missing-results" for the
+results its plan promised but the log never reached, so that a cut run
+shows as broken, not green.  tools/lab/junit.xsd is the schema the
+output keeps to (what Jenkins' JUnit plugin and GitLab both read).
+The manual: docs/lab-parse.md.
+"""
+
+import re
+import sys
+import xml.etree.ElementTree as ET
+from datetime import datetime
+from pathlib import Path
 
 from . import common
+from . import parse as lparse
+
+PROG = "junit"
+MODEL_NOTE = "model counts, not hardware counts"
+SCHEMA = Path(__file__).resolve().parent / "junit.xsd"
+
+# XML 1.0 (section 2.2, "Char") allows TAB, LF, CR and these ranges only;
+# CR is replaced too (a parser would turn it into LF).
+_NOT_XML = re.compile("[^\t\n\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_STAMP = re.compile(r"(\d{8}-\d{6})")
+
+
+def clean(text) -> str:
+    """Text XML 1.0 can hold: each character it forbids becomes \\xNN
+    (\\uNNNN above 0xff)."""
+    def sub(m):
+        c = ord(m.group())
+        return f"\\x{c:02x}" if c <= 0xff else f"\\u{c:04x}"
+    return _NOT_XML.sub(sub, str(text))
+
+
+def _el(parent, tag, attrs=None, text=None):
+    e = ET.SubElement(parent, tag, {k: clean(v) for k, v in
+                                    (attrs or {}).items() if v is not None})
+    if text:
+        e.text = clean(text)
+    return e
+
+
+def timestamp(a):
+    """ISO 8601 start of the run, from the log file's name
+    (YYYYMMDD-HHMMSS.log: console logfile= or the path), or None."""
+    h = a.log.header("console")
+    for cand in ((h.fields.get("logfile", "") if h else ""),
+                 Path(a.path).name):
+        m = _STAMP.search(cand)
+        if m:
+            try:
+                return datetime.strptime(m.group(1), "%Y%m%d-%H%M%S") \
+                    .isoformat()
+            except ValueError:
+                continue
+    return None
+
+
+def suite_name(a) -> str:
+    label = common.log_label(a.log)
+    return f"{label} ({MODEL_NOTE})" if common.is_model(a.log) else label
+
+
+def _counts_note(log) -> str:
+    b = common.backend(log)
+    return {"model": MODEL_NOTE, "hw": "hardware counts",
+            "none": "no counters (backend none)"}.get(b, "unknown backend")
+
+
+def _properties(suite, a):
+    log = a.log
+    props = _el(suite, "properties")
+    b = log.header("backend")
+    rows = [("backend", common.backend(log) or "unknown"),
+            ("counts", _counts_note(log)),
+            ("machine", common.machine_name(log)),
+            ("log", a.path)]
+    for h in log.headers:
+        key = "backend-line" if h.key == "backend" else h.key
+        rows.append((key, h.text))
+    if b is None:
+        rows.append(("backend-line", "(none in the log)"))
+    if log.plan is not None:
+        rows.append(("plan", str(log.plan)))
+    if log.summary is not None:
+        s = log.summary
+        rows.append(("summary", f"passed={s.passed} failed={s.failed} "
+                                f"skipped={s.skipped}"))
+    for name, value in rows:
+        _el(props, "property", {"name": name, "value": value})
+
+
+def _group(name) -> str:
+    return name.split("/", 1)[0] if "/" in name else "(no group)"
+
+
+def _secs(v):
+    return f"{v:.3f}" if isinstance(v, float) else str(v)
+
+
+def failure_message(r):
+    """(message, type) of a failed result: its first failure line."""
+    y = r.yaml if isinstance(r.yaml, dict) else {}
+    fl = y.get("failures")
+    if isinstance(fl, list) and fl:
+        return str(fl[0]), "failed_check"
+    if y.get("timed_out") is True:
+        return (f"timed out: {_secs(y.get('elapsed_s'))} s, limit "
+                f"{_secs(y.get('limit_s'))} s"), "timeout"
+    for key in ("not_run", "exception", "error"):
+        if key in y:
+            return f"{key}: {y[key]}", key
+    if y.get("failed_checks"):
+        return f"failed_checks: {y['failed_checks']}", "failed_check"
+    return "not ok", "failure"
+
+
+def _testcase(suite, a, r):
+    name = r.name or f"(unnamed result {r.number})"
+    t = a.elapsed(r)
+    case = _el(suite, "testcase", {
+        "classname": _group(name), "name": name,
+        "time": None if t is None else f"{t:.3f}"})
+    body = r.yaml_text or ""
+    if r.status == "skip":
+        _el(case, "skipped", {"message": r.reason or "skipped"})
+    elif r.status == "not ok":
+        msg, kind = failure_message(r)
+        _el(case, "failure", {"message": msg, "type": kind},
+            body or f"not ok {r.number} - {r.name} (no YAML block)")
+    elif body:
+        _el(case, "system-out", None, body)
+    return case
+
+
+def _damage_cases(suite, a):
+    """The testcases that make a damaged or unfinished log show as an
+    error: (errors added)."""
+    n = 0
+    if a.damage:
+        first = a.damage[0]
+        lines = "\n".join(f"{a.path}:{d.line}: {d.kind}: {d.message}"
+                          for d in a.damage)
+        case = _el(suite, "testcase", {"classname": "log",
+                                       "name": "log/damaged"})
+        _el(case, "error", {
+            "message": f"damaged log: {len(a.damage)} problem(s); first at "
+                       f"line {first.line}: {first.message}",
+            "type": first.kind}, lines + "\n")
+        n += 1
+    if a.missing:
+        case = _el(suite, "testcase", {"classname": "log",
+                                       "name": "log/missing-results"})
+        _el(case, "error", {
+            "message": f"{a.missing} of {a.promised} results the plan "
+                       "promised are not in the log",
+            "type": "missing-results"},
+            f"the log has {len(a.log.results)} results, its plan (or "
+            f"summary) {a.promised}; the run did not reach the rest\n")
+        n += 1
+    for b in a.log.bail_outs:
+        case = _el(suite, "testcase", {"classname": "log",
+                                       "name": "log/bail-out"})
+        _el(case, "error", {"message": f"Bail out! {b.text}",
+                            "type": "bail-out"},
+            f"{a.path}:{b.line}: Bail out! {b.text}\n")
+        n += 1
+    return n
+
+
+def testsuite(root, a, index):
+    """One <testsuite> for one log; returns (tests, failures, errors,
+    skipped)."""
+    log = a.log
+    suite = _el(root, "testsuite", {"name": suite_name(a), "id": str(index)})
+    if a.unreadable:
+        case = _el(suite, "testcase", {"classname": "log",
+                                       "name": "log/unreadable"})
+        _el(case, "error", {"message": log.read_error,
+                            "type": "unreadable"})
+        counts = (1, 0, 1, 0)
+    else:
+        _properties(suite, a)
+        for r in log.results:
+            _testcase(suite, a, r)
+        errors = _damage_cases(suite, a)
+        p, f, s = a.counted
+        counts = (len(log.results) + errors, f, errors, s)
+        if log.error_lines:
+            _el(suite, "system-err", None, "".join(
+                f"{a.path}:{e.line}: # error: {e.text}\n"
+                for e in log.error_lines))
+    tests, failures, errors, skipped = counts
+    suite.set("tests", str(tests))
+    suite.set("failures", str(failures))
+    suite.set("errors", str(errors))
+    suite.set("skipped", str(skipped))
+    if a.time:
+        suite.set("time", f"{a.time['run_ms'] / 1000:.3f}")
+    stamp = None if a.unreadable else timestamp(a)
+    if stamp:
+        suite.set("timestamp", stamp)
+    # the XSD (and Ant's format) put the attributes in any order, the
+    # children in this one: properties, testcase*, system-out?, system-err?
+    return counts
+
+
+def render(analyses) -> bytes:
+    """The JUnit XML document for these logs (UTF-8 bytes)."""
+    root = ET.Element("testsuites", {"name": "pmu-harness"})
+    total = [0, 0, 0, 0]
+    for i, a in enumerate(analyses):
+        for k, v in enumerate(testsuite(root, a, i)):
+            total[k] += v
+    for k, key in enumerate(("tests", "failures", "errors", "skipped")):
+        root.set(key, str(total[k]))
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+def failed(analyses) -> bool:
+    """A test failed, or a log has an error testcase (bail out, damage,
+    missing results)."""
+    return any(a.counted[1] or a.log.bail_outs or a.damage or a.missing
+               for a in analyses if not a.unreadable)
 
 
 def add_parser(sub):
-    p = sub.add_parser("junit", help="(not built yet)")
+    p = sub.add_parser(
+        "junit", help="write logs as JUnit XML (Jenkins, GitLab)",
+        description="Writes JUnit XML: one testsuite per log, one testcase "
+        "per result; a damaged log adds an erroring log/damaged testcase "
+        "(every damage with its line) and log/missing-results. Exit "
+        "status: 0 all passed, 1 a test failed or errored, 3 a log is "
+        "damaged, 2 a file cannot be read or bad arguments; the XML is "
+        "written whenever any log could be read.")
+    p.add_argument("logs", nargs="+", metavar="LOG")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the XML here (default: standard output)")
     p.set_defaults(run=run)
     return p
 
 
-def run(args):
-    common.warn("junit", "not built yet")
-    return common.EXIT_USAGE
+def run(args) -> int:
+    analyses = [lparse.analyse(path) for path in args.logs]
+    for a in analyses:
+        lparse.report_damage(PROG, a)
+    if all(a.unreadable for a in analyses):
+        common.warn(PROG, "no log could be read: no XML written")
+        return common.EXIT_USAGE
+    doc = render(analyses)
+    if args.output:
+        try:
+            with open(args.output, "wb") as f:
+                f.write(doc)
+        except OSError as e:
+            common.warn(PROG, f"cannot write {args.output}: "
+                              f"{e.strerror or e}")
+            return common.EXIT_USAGE
+    else:
+        sys.stdout.buffer.write(doc)
+        sys.stdout.flush()
+    return lparse.exit_status(analyses, failed=failed(analyses))
