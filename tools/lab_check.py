@@ -11,6 +11,10 @@ For every log (serial capture and boot-volume file) under --logs:
             damaged one, and its JSON holds every result pmulog reads
   compare   `pmu-harness compare LOG LOG` (serial logs): clean, exit 0
             (3 for a damaged log), nothing changed
+  capture   `pmu-harness capture --port LOG` (serial logs of boots whose
+            volume log is the whole serial log, tools/matrix.yaml): the
+            clean log it writes is byte for byte the harness's own log
+            file from the boot volume
 Over all serial logs at once:
   junit     `pmu-harness junit`: valid against tools/lab/junit.xsd
             (xmllint), one testsuite per log whose counts equal the log's
@@ -35,6 +39,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import boottable  # noqa: E402
 import pmulog  # noqa: E402
 from lab import browser, common  # noqa: E402
 
@@ -111,6 +116,40 @@ def check_compare_self(c, path, log):
     c.say(rc == want_rc and "REGRESSION" not in out,
           f"{path.name}: compared with itself, exit {rc} (want {want_rc})",
           out + err)
+
+
+def check_capture(c, path, out_dir):
+    """The serial capture, read as a port: its clean log must be the
+    boot volume's log file."""
+    volume = path.with_name(path.name[:-len(".log")] + ".volume.log")
+    d = out_dir / "capture" / path.name[:-len(".log")]
+    d.mkdir(parents=True, exist_ok=True)
+    for old in d.iterdir():
+        old.unlink()
+    rc, out, err = run(TOOL + ["capture", "--port", str(path), "--out",
+                               str(d), "--progress", "never"])
+    logs = sorted(d.glob("*.log"))
+    if len(logs) != 1:
+        c.say(False, f"{path.name}: capture wrote {len(logs)} logs "
+              f"(exit {rc})", out + err)
+        return
+    same = logs[0].read_bytes() == volume.read_bytes()
+    c.say(same and rc in (common.EXIT_OK, common.EXIT_FAIL),
+          f"{path.name}: captured as a port (exit {rc}), the clean log "
+          f"{logs[0].name} is the boot volume's log file", out + err)
+
+
+def same_volume_boots(logs_dir):
+    """Serial logs of the matrix boots whose volume log must equal the
+    serial TAP text (volume_log: same), with both files present."""
+    boots, _ = boottable.load(HERE / "matrix.yaml")   # errors: matrix's
+    out = []
+    for b in boots:
+        serial = logs_dir / f"{b.name}.log"
+        if b.volume_log == "same" and serial.exists() and \
+                serial.with_name(f"{b.name}.volume.log").exists():
+            out.append(serial)
+    return out
 
 
 def junit_counts(suite):
@@ -211,6 +250,11 @@ def main(argv):
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         list(pool.map(per_log, paths))
+        captured = same_volume_boots(a.logs)
+        list(pool.map(lambda p: check_capture(c, p, out_dir), captured))
+    if not captured:
+        c.say(False, "capture: no boot of tools/matrix.yaml left a serial "
+              "and a volume log to compare")
     check_junit(c, serial, logs, out_dir)
     check_report(c, serial, logs, out_dir)
     print(f"# lab: passed={c.passed} failed={c.failed}")
