@@ -498,7 +498,9 @@ def _incomplete_why(c: Capture, timeout) -> str:
         return c.detail
     if c.outcome == "interrupted":
         return "interrupted"
-    return f"write failed: {c.detail}"
+    if c.outcome == "write":
+        return f"write failed: {c.detail}"
+    return "unfinished"
 
 
 def verdict(c: Capture, timeout):
@@ -613,15 +615,16 @@ def run(args) -> int:
 
 def _wait(caps, progress, stop):
     """Waits for the captures, redrawing; ^C stops them (files kept)."""
+    # Sleeps rather than Thread.join(timeout): a ^C inside join() can
+    # leave the thread looking finished while it runs on.
     try:
         while any(c.is_alive() for c in caps):
             progress.tick()
-            for c in caps:
-                c.join(POLL_S / len(caps))
+            time.sleep(POLL_S / 2)
     except KeyboardInterrupt:
         stop.set()
-        for c in caps:
-            c.join()
+        while any(c.is_alive() for c in caps):
+            time.sleep(POLL_S / 4)
 
 
 def _report(caps, timeout) -> int:

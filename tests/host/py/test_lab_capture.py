@@ -14,6 +14,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -417,6 +418,38 @@ class Files(Tmp):
         self.assertEqual(st, 0, err)
         self.assertEqual(self.one(SKYLAKE_SLUG, ".log").read_bytes(),
                          expected_log(SKYLAKE))
+
+    def test_interrupt_keeps_files(self):
+        fifo = self.tmp / "console.fifo"
+        os.mkfifo(fifo)
+        data = fixture_bytes(SKYLAKE)
+        cut = data.index(b"\r\nok 9 - ") + 2
+        p = subprocess.Popen([PY, str(TOOLS / "pmu-harness"), "capture",
+                              "--port", str(fifo), "--out", str(self.out)],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        w = os.open(fifo, os.O_WRONLY)     # once the capture opened it
+        try:
+            os.write(w, data[:cut])
+            raw = self.out.glob(f"{SKYLAKE_SLUG}-*.raw")
+            end = time.monotonic() + 30
+            while not any(r.stat().st_size == cut for r in raw):
+                self.assertLess(time.monotonic(), end, self.files(""))
+                time.sleep(0.05)
+                raw = self.out.glob(f"{SKYLAKE_SLUG}-*.raw")
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=30)
+        finally:
+            os.close(w)
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn(b": incomplete: interrupted: 8 results, no summary",
+                      err)
+        self.assertNotIn(b"Traceback", err)
+        self.assertEqual(self.one(SKYLAKE_SLUG, ".log").read_bytes(),
+                         tap_part(data[:cut].decode()).encode())
 
     def test_same_machine_twice_gets_a_counter(self):
         a = self.tmp / "a.log"
