@@ -189,8 +189,10 @@ class Cleaning(unittest.TestCase):
         self.assertTrue(c.started)
 
     def test_every_split_of_a_short_capture(self):
+        # escapes after the TAP line too (firmware output interleaved)
         data = (b"\x1b[2J\x1b[01;01H\x1b[=3hBdsDxe: starting\r\n"
-                b"TAP version 13\r\n# cpu: x\r\nok 1 - a/b\r\n")
+                b"TAP version 13\r\n# cpu: x\x1b[=3h\r\n"
+                b"ok 1 - a/b\x1b]0;t\x1b\\\r\n")
         want = b"TAP version 13\n# cpu: x\nok 1 - a/b\n"
         for i in range(len(data) + 1):
             for j in range(i, len(data) + 1):
