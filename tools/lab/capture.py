@@ -391,16 +391,23 @@ class Capture(threading.Thread):
 
     def _take(self, data, log, raw) -> bool:
         """Writes a chunk; True when it completed the log."""
-        raw.write(data)
+        _write_all(raw, data)
         self.received += len(data)
         clean = self.cleaner.feed(data)
         end = self.watch.feed(clean)
-        log.write(clean if end is None else clean[:end])
+        _write_all(log, clean if end is None else clean[:end])
         if self.watch.machine and self.log_path.name.startswith("port-"):
             self.log_path, self.raw_path = rename_files(
                 self.log_path, self.raw_path,
                 f"{slug(self.watch.machine)}-{self.stamp}")
         return end is not None
+
+
+def _write_all(f, data):
+    """Writes data to an unbuffered file (FileIO.write may take part)."""
+    view = memoryview(data)
+    while view:
+        view = view[f.write(view):]
 
 
 # ---------------------------------------------------------------- progress

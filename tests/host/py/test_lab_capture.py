@@ -328,6 +328,30 @@ class Ptys(Tmp):
         self.assertIn("134/134 done", last)
         self.assertIn("summary: passed=118 failed=0 skipped=16", last)
 
+    def test_port_in_use_is_refused(self):
+        master, slave = os.openpty()
+        self.addCleanup(os.close, master)
+        self.addCleanup(os.close, slave)
+        path = os.ttyname(slave)
+        first = subprocess.Popen(
+            [PY, str(TOOLS / "pmu-harness"), "capture", "--port", path,
+             "--out", str(self.out), "--timeout", "30"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        try:
+            end = time.monotonic() + 30
+            while not list(self.out.glob("port-*.raw")):
+                self.assertLess(time.monotonic(), end)
+                time.sleep(0.05)
+            st, out, err = run_capture("--port", path, "--out",
+                                       str(self.tmp / "second"))
+        finally:
+            first.send_signal(signal.SIGINT)
+            first.wait(30)
+        self.assertEqual(st, 2, err)
+        self.assertIn(f"cannot open {path}: in use by another program", err)
+        self.assertNotIn("Traceback", err)
+
 
 class Files(Tmp):
     def test_regular_files(self):
