@@ -258,19 +258,28 @@ def _counter_verdict(pair, rule, ca, cb):
     return (CHANGED if ok else REGRESSION), d, ", ".join(note), why
 
 
+def _ignored_or_one_sided(pair, key, rule, va, vb, no_a, no_b):
+    """Records a value the rule ignores, or one that only one log has;
+    True when that settled it (nothing left to compare)."""
+    if rule is not None and rule.ignore:
+        if va != vb:
+            pair.entry(key, IGNORED, va, vb, note=rule.name)
+        return True
+    if no_a or no_b:
+        verdict = REGRESSION if rule is not None and rule.regression \
+            else CHANGED
+        pair.entry(key, verdict, va, vb,
+                   note="only in A" if no_b else "only in B")
+        return True
+    return False
+
+
 def compare_counter(pair, key, ca, cb, raw_a, raw_b):
     config = (cb or ca).config or None
     rule = pair.tol.value_rule(pair.test, key, config)
     va, vb = raw_a.get(key), raw_b.get(key)
-    if rule is not None and rule.ignore:
-        if va != vb:
-            pair.entry(key, IGNORED, va, vb, note=rule.name)
-        return
-    if ca is None or cb is None:
-        verdict = REGRESSION if rule is not None and rule.regression \
-            else CHANGED
-        pair.entry(key, verdict, va, vb,
-                   note="only in A" if cb is None else "only in B")
+    if _ignored_or_one_sided(pair, key, rule, va, vb, ca is None,
+                             cb is None):
         return
     if ca.value is None or cb.value is None:
         if va != vb:
@@ -307,15 +316,8 @@ def _other_verdict(rule, va, vb):
 def compare_other(pair, key, va, vb, pa, pb):
     """A value that is not a counter: va/vb as written, pa/pb parsed."""
     rule = pair.tol.value_rule(pair.test, key, None)
-    if rule is not None and rule.ignore:
-        if va != vb:
-            pair.entry(key, IGNORED, va, vb, note=rule.name)
-        return
-    if va is None or vb is None:
-        verdict = REGRESSION if rule is not None and rule.regression \
-            else CHANGED
-        pair.entry(key, verdict, va, vb,
-                   note="only in A" if vb is None else "only in B")
+    if _ignored_or_one_sided(pair, key, rule, va, vb, va is None,
+                             vb is None):
         return
     if pa == pb or va == vb:
         pair.entry(key, SAME, va, vb)
