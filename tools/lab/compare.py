@@ -7,7 +7,7 @@ value, judged by a tolerance file (default tools/lab/tolerances.yaml).
 Offers add_parser(sub) and run(args) for lab.cli, and for tools:
 compare_logs(a, b, tol) -> Comparison (entries, counts), to_json(),
 text_lines().  The rules (statuses, counters, the hardware ranges a
-test states, noise, exit statuses) are docs/lab-compare.md.
+test states, noise, exit statuses) are docs/lab.md, "compare".
 """
 
 import json

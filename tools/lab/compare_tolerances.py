@@ -1,4 +1,4 @@
-"""Tolerance files of `pmu-harness compare` (docs/lab-compare.md).
+"""Tolerance files of `pmu-harness compare` (docs/lab.md, "compare").
 
     tol = compare_tolerances.load(path)        # raises ToleranceError (one line)
     rule = tol.value_rule(test, key, config)   # first match, or None

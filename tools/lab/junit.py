@@ -11,7 +11,7 @@ lists every damage with its line, and "log/missing-results" for the
 results its plan promised but the log never reached, so that a cut run
 shows as broken, not green.  tools/lab/junit.xsd is the schema the
 output keeps to (what Jenkins' JUnit plugin and GitLab both read).
-The manual: docs/lab-parse.md.
+The manual: docs/lab.md (parse, junit).
 """
 
 import re

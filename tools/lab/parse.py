@@ -18,7 +18,7 @@ the harness's lines, a summary that disagrees with the results counted,
 and a plan that disagrees with the number of results.  A missing plan or
 summary is reported at the input's last line (where the log stops).
 
-The log format is docs/log-format.md; the manual docs/lab-parse.md.
+The log format is docs/log-format.md; the manual docs/lab.md (parse, junit).
 """
 
 import json
@@ -35,7 +35,7 @@ from . import common
 
 PROG = "parse"
 
-# kind: what went wrong (docs/lab-parse.md lists them)
+# kind: what went wrong (docs/lab.md (parse, junit) lists them)
 DAMAGE_KINDS = (
     "unreadable",       # the file cannot be read
     "no-tap",           # no "TAP version 13" line (empty file, harness never ran)
@@ -310,7 +310,7 @@ def _result(a, r) -> dict:
 
 
 def to_dict(a) -> dict:
-    """The JSON object of one log (docs/lab-parse.md)."""
+    """The JSON object of one log (docs/lab.md (parse, junit))."""
     log = a.log
     s = log.summary
     p, f, k = a.counted

@@ -1,7 +1,7 @@
 """pmu-harness report LOG... -o report.html: one self-contained HTML page
 for a row of machines.
 
-The page (docs/lab-report.md) has, in this order: a banner for every log
+The page (docs/lab.md, "report") has, in this order: a banner for every log
 that is damaged or could not be read (with the line numbers), a summary
 per log (machine, CPU, PMU kind, backend, passed/failed/skipped, run
 time), the matrix of tests x logs, and per PMU test the counts each log
