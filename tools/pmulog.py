@@ -33,10 +33,12 @@ TAP_VERSION = "TAP version 13"
 _KEYED = re.compile(r"^# ([a-z][a-z0-9_-]*): ?(.*)$")
 # "ok 3 - name # SKIP reason": TAP allows the number and the dash to be
 # left out; the harness always writes both.
-_RESULT = re.compile(r"^(not ok|ok)\b(?: +(\d+))?(?: +-)?(?: +(.*))?$")
+# Public: readers of single lines as they arrive (capture's progress) use
+# the same patterns.
+RESULT_LINE = re.compile(r"^(not ok|ok)\b(?: +(\d+))?(?: +-)?(?: +(.*))?$")
 _DIRECTIVE = re.compile(r"^(.*?)\s*#\s*(SKIP|TODO)\S*(?:\s+(.*))?$",
                         re.IGNORECASE)
-_PLAN = re.compile(r"^1\.\.(\d+)(?:\s*#\s*(.*))?$")
+PLAN_LINE = re.compile(r"^1\.\.(\d+)(?:\s*#\s*(.*))?$")
 # The counts, then key="value" fields (logfile_error="..." when the log
 # file failed); logs written before the fields existed have none.
 _SUMMARY = re.compile(r"^passed=(\d+) failed=(\d+) skipped=(\d+)(?: (.*))?$")
@@ -265,12 +267,12 @@ def parse(text: str, path: Optional[str] = None) -> Log:
             else:
                 yaml_open = (log.results[-1], lineno, [])
             continue
-        m = _RESULT.match(line)
+        m = RESULT_LINE.match(line)
         if m:
             seen_result = True
             _result(log, m, lineno, err)
             continue
-        m = _PLAN.match(line)
+        m = PLAN_LINE.match(line)
         if m:
             if log.plan is not None:
                 err(ParseError(lineno, f"second plan {line!r} (first on "

@@ -262,10 +262,8 @@ def _move(old, new):
 
 # ---------------------------------------------------------------- lines
 
-_RESULT = re.compile(r"^(not ok|ok)\b(?: +(\d+))?(?: +-)?(?: +(.*))?$")
 _SKIP = re.compile(r"#\s*SKIP", re.IGNORECASE)
 _RUNNING = re.compile(r"^# running ([^\s:]+)")
-_PLAN = re.compile(r"^1\.\.(\d+)")
 
 
 class Watch:
@@ -305,7 +303,7 @@ class Watch:
             log = pmulog.parse(f"{pmulog.TAP_VERSION}\n{line}\n")
             self.machine = common.machine_name(log)
             return
-        m = _RESULT.match(line)
+        m = pmulog.RESULT_LINE.match(line)
         if m:
             self.results += 1
             if m.group(1) == "not ok":
@@ -318,7 +316,7 @@ class Watch:
         if m:
             self.running = m.group(1)
             return
-        m = _PLAN.match(line)
+        m = pmulog.PLAN_LINE.match(line)
         if m:
             self.plan = int(m.group(1))
         elif line.startswith("# summary:"):

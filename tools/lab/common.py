@@ -88,6 +88,36 @@ def is_model(log) -> bool:
     return backend(log) == "model"
 
 
+# The "# time:" comment (harness/runner.c); slowest= is absent when no
+# test ran.
+_TIME = re.compile(r"^time:\s*run=(\d+)\s*ms(?:\s+slowest=(\S+)\s+(\d+)\s*ms)?"
+                   r"(?: timeout=(\d+) s)?(?: run_timeout=(\d+) s)?")
+
+
+def run_time(log) -> Optional[dict]:
+    """The "# time:" line's fields: run_ms, slowest, slowest_ms, timeout_s,
+    run_timeout_s (None where absent) and line; None without the line.  It
+    is a comment after the results, a header when no result came first."""
+    cands = [(c.text, c.line) for c in log.comments]
+    h = log.header("time")
+    if h:
+        cands.append((f"time: {h.text}", h.line))
+    for text, line in cands:
+        m = _TIME.match(text)
+        if m:
+            run, slowest, ms, tmo, rtmo = m.groups()
+            num = (lambda v: int(v) if v else None)
+            return {"run_ms": int(run), "slowest": slowest,
+                    "slowest_ms": num(ms), "timeout_s": num(tmo),
+                    "run_timeout_s": num(rtmo), "line": line}
+    return None
+
+
+def test_group(name) -> str:
+    """"p5" of "p5/cc-010"; "(no group)" for a name without one."""
+    return name.split("/", 1)[0] if "/" in name else "(no group)"
+
+
 # A value K with an expectation "K_oracle" beside it: "cpl3_ctr0" (run
 # cpl3, counter ctr0), "pmc0_usr_os", "fixed0_any".  The oracle is "V",
 # "V = a + b" (a sum spelled out) or "increment LO..HI (WHY)"

@@ -100,10 +100,6 @@ def _properties(suite, a):
         _el(props, "property", {"name": name, "value": value})
 
 
-def _group(name) -> str:
-    return name.split("/", 1)[0] if "/" in name else "(no group)"
-
-
 def _secs(v):
     return f"{v:.3f}" if isinstance(v, float) else str(v)
 
@@ -129,7 +125,7 @@ def _testcase(suite, a, r):
     name = r.name or f"(unnamed result {r.number})"
     t = a.elapsed(r)
     case = _el(suite, "testcase", {
-        "classname": _group(name), "name": name,
+        "classname": common.test_group(name), "name": name,
         "time": None if t is None else f"{t:.3f}"})
     body = r.yaml_text or ""
     if r.status == "skip":

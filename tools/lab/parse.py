@@ -70,9 +70,6 @@ _CLASSES = [
      "duplicate"),
 ]
 
-# The "# time:" comment (harness/runner.c).
-_TIME = re.compile(r"^time: run=(\d+) ms slowest=(\S+) (\d+) ms"
-                   r"(?: timeout=(\d+) s)?(?: run_timeout=(\d+) s)?")
 # Characters that do not belong in a harness line: C0 controls but TAB
 # (a lone CR among them: one left inside a line), and DEL.  Bytes that are
 # not UTF-8 are found in the raw line (the text has U+FFFD for them).
@@ -158,7 +155,7 @@ def analyse_log(log, data: bytes) -> Analysis:
     a = Analysis(log.path or "(input)", log, data)
     a.last_line = data.count(b"\n") + (0 if data.endswith(b"\n") or
                                        not data else 1)
-    a.time = _time(log)
+    a.time = common.run_time(log)
     a.damage = _classify(a) + _cut_line(a) + _bad_chars(a) + \
         _disagreements(a)
     a.damage.sort(key=lambda d: d.line)
@@ -264,25 +261,6 @@ def _disagreements(a) -> List[Damage]:
 def _short(text, n=60):
     s = repr(text)
     return s if len(s) <= n else s[:n - 4] + "...'"
-
-
-def _time(log) -> Optional[dict]:
-    """The "# time:" line's fields (a comment after the results; a header
-    when no result came before it)."""
-    cands = [(c.text, c.line) for c in log.comments]
-    h = log.header("time")
-    if h:
-        cands.append((f"time: {h.text}", h.line))
-    for text, line in cands:
-        m = _TIME.match(text)
-        if m:
-            run, slowest, ms, tmo, rtmo = m.groups()
-            return {"run_ms": int(run), "slowest": slowest,
-                    "slowest_ms": int(ms),
-                    "timeout_s": int(tmo) if tmo else None,
-                    "run_timeout_s": int(rtmo) if rtmo else None,
-                    "line": line}
-    return None
 
 
 def jsonable(v):

@@ -22,7 +22,6 @@ the report: it is on the page.
 """
 
 import os
-import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -117,10 +116,6 @@ def entries(logs) -> List[Entry]:
     return out
 
 
-def group_of(name) -> str:
-    return name.split("/", 1)[0] if "/" in name else "(no group)"
-
-
 def test_groups(ents) -> Dict[str, List[str]]:
     """group -> test names, both in the order first seen across the logs."""
     groups: Dict[str, List[str]] = {}
@@ -129,21 +124,8 @@ def test_groups(ents) -> Dict[str, List[str]]:
         for r in e.log.results:
             if r.name not in seen:
                 seen.add(r.name)
-                groups.setdefault(group_of(r.name), []).append(r.name)
+                groups.setdefault(common.test_group(r.name), []).append(r.name)
     return groups
-
-
-_TIME = re.compile(r"^time:\s*run=(\d+)\s*ms(?:\s+slowest=(\S+)\s+(\d+)\s*ms)?")
-
-
-def run_time(log):
-    """(run ms, slowest test, its ms) from the "# time:" line, or None."""
-    for c in log.comments:
-        m = _TIME.match(c.text)
-        if m:
-            return (int(m.group(1)), m.group(2),
-                    int(m.group(3)) if m.group(3) else None)
-    return None
 
 
 # --------------------------------------------------------------- the page
@@ -307,10 +289,10 @@ def _backend_cell(e):
 
 
 def _time_cell(log):
-    t = run_time(log)
+    t = common.run_time(log)
     if not t:
         return "\u2014"
-    ms, slowest, slow_ms = t
+    ms, slowest, slow_ms = t["run_ms"], t["slowest"], t["slowest_ms"]
     tip = f"slowest: {slowest} {slow_ms} ms" if slowest else ""
     return f'<span title="{esc(tip)}">{ms} ms</span>'
 
