@@ -7,6 +7,21 @@
 
 #include <stdint.h>
 
+/* The general-purpose register width of the build: 64 bits in the x86-64
+ * UEFI build, 32 in the i386 legacy-BIOS build. */
+typedef unsigned long ureg_t;
+
+/* How a routine run by the tracer, at CPL 3 or as a benchmark is called:
+ * fn(uint64_t n, void *data).  x86-64: the SysV ABI (n in RDI, data in
+ * RSI).  i386: regparm(3), n in EDX:EAX and data in ECX, so the assembly
+ * routines take their arguments in registers as in x86-64 (EBX, ESI, EDI
+ * and EBP are callee-saved). */
+#if defined(__x86_64__)
+#define ROUTINE_ABI
+#else
+#define ROUTINE_ABI __attribute__((regparm(3)))
+#endif
+
 struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
 };

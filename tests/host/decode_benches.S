@@ -6,8 +6,8 @@
  * host.  A new .S file in bench/ goes in the list below (and its
  * routines in test_decode.c's table). */
 #define __ASSEMBLY__ 1
-#include "bench/basic.S"
-#include "bench/branches.S"
-#include "bench/gprs.S"
-#include "bench/memory.S"
-#include "bench/misc.S"
+#include "bench/x86_64/basic.S"
+#include "bench/x86_64/branches.S"
+#include "bench/x86_64/gprs.S"
+#include "bench/x86_64/memory.S"
+#include "bench/x86_64/misc.S"

@@ -1,7 +1,7 @@
 /* misc: long-latency and serializing instructions (descriptors and formulas
  * in b_misc.c).  Loop shape as in basic.S: "jmp 2f; 1: body; 2: sub $1,
  * %rdi; jnc 1b", so the body sees rdi = n-1, n-2, ..., 0. */
-#include "routine.h"
+#include "../routine.h"
 
 /* int-divide: per iteration an unsigned DIV of rdi by 7 and a signed IDIV
  * of rdi by -3.  Neither divisor is 0 and the dividends (rdx:rax = 0:rdi

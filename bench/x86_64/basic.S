@@ -10,7 +10,7 @@
  *
  * which runs the body n times and the check n + 1 times.
  */
-#include "routine.h"
+#include "../routine.h"
 
 /* empty: the bare RET, for calibrating what a measurement adds. */
 BENCH_FUNC bench_empty

@@ -1,7 +1,7 @@
 /* branches: branch-predictor and control-transfer benchmarks (descriptors
  * and formulas in b_branches.c).  Loop shape as in basic.S: enter at
  * "2: sub $1, %rdi; jnc 1b", so the body sees rdi = n-1, n-2, ..., 0. */
-#include "routine.h"
+#include "../routine.h"
 
 /* branch-alternating: a JZ on bit 0 of the counter, taken when it is even
  * (rdi = n-1 ... 0: taken ceil(n/2) times, not taken floor(n/2) times).

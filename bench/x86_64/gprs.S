@@ -1,8 +1,8 @@
 /* gprs: bench "gpr-values" (descriptor and formulas in b_gprs.c).  The
  * routine is bench_gprs, not bench_gpr_values: that name is the table of
  * values (gpr_values.h). */
-#include "routine.h"
-#include "gpr_values.h"
+#include "../routine.h"
+#include "../gpr_values.h"
 
 /* Saves the callee-saved registers and n, loads every GPR but RSP with its
  * GPR_VALUE_*, then runs the marker loop n times with the counter on the

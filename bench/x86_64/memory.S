@@ -1,6 +1,6 @@
 /* memory: load/store benchmarks (descriptors and formulas in b_memory.c).
  * Loop shape as in basic.S: "jmp 2f; 1: body; 2: sub $1,%rdi; jnc 1b". */
-#include "routine.h"
+#include "../routine.h"
 
 /* load-stream: per iteration eight 8-byte loads covering one 64-byte line,
  * in the MOV, ADD, XOR, OR, CMP and TEST reg/mem forms, then the next line.

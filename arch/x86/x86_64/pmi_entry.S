@@ -1,7 +1,7 @@
 /* pmi_entry: the stub behind PMI_VECTOR while pmi_arm() lends it; it
  * enters the trap code like an exception stub without error code
  * (trap.h), which hands the frame to the PMI handler's hook. */
-#include "pmi.h"
+#include "../pmi.h"
 
 	.text
 	.globl pmi_vector_entry
