@@ -53,9 +53,14 @@ LDFLAGS := -nostdlib --no-undefined -znocombreloc -shared -Bsymbolic \
 # Output sections that make up the PE image (see linker.ld).
 EFI_SECTIONS := -j .text -j .reloc -j .data -j .dynamic -j .dynsym -j .rela
 
-SRCS := $(wildcard boot/*.c arch/x86/*.c arch/x86/*.S pmu/*.c lib/*.c \
-	  harness/*.c bench/*.c bench/*.S tests/*/*.c tests/*/*.S)
-SRCS := $(filter-out tests/host/%,$(SRCS))
+# Sources both builds share, then each mode's own: arch/x86/<mode>/ and
+# bench/<mode>/ hold what differs by CPU mode, boot/efi/ and boot/bios/ the
+# firmware entries (docs/boot.md).
+COMMON_SRCS := $(wildcard arch/x86/*.c pmu/*.c lib/*.c harness/*.c \
+		 bench/*.c tests/*/*.c tests/*/*.S boot/*.c)
+COMMON_SRCS := $(filter-out tests/host/%,$(COMMON_SRCS))
+SRCS := $(COMMON_SRCS) $(wildcard boot/efi/*.c arch/x86/x86_64/*.c \
+	  arch/x86/x86_64/*.S bench/x86_64/*.S)
 OBJS := $(patsubst %,$(B)/%.o,$(basename $(SRCS)))
 
 .PHONY: all deps deps-build deps-run deps-check deps-lava image run check \
