@@ -1,9 +1,25 @@
 #!/bin/bash
 # qemu-boot.sh: boot the harness image once in QEMU (q35, TCG, OVMF) and
-# exit with the harness's verdict.
+# exit with the harness's verdict.  With --bios, boot the 32-bit harness on
+# legacy BIOS instead (qemu-system-i386, i440FX, SeaBIOS).
 #
 #   --image IMG    disk image from mkimage.sh (a private copy is booted)
-#   --cpu MODEL    QEMU -cpu argument
+#   --bios MEDIUM  legacy BIOS boot of MEDIUM (docs/legacy-boot.md):
+#                  kernel  IMG is the Multiboot ELF (build/i386/...elf),
+#                          booted by QEMU's -kernel, --args its -append
+#                          (the Multiboot command line after the kernel)
+#                  disk    IMG is mkimage.sh's image, an IDE disk
+#                  cd      IMG is mkimage.sh's image, an IDE CD-ROM
+#                  floppy  IMG is mkfloppy.sh's floppy, drive A:
+#                  For disk, cd and floppy, non-empty --args become the
+#                  default entry of the private copy's boot menu
+#                  (tools/bios-args.sh); else the menu's own default
+#                  entry runs, after its 5 s timeout.  A BIOS boot
+#                  has no boot volume log: --cfg-file, --volume-free,
+#                  --logdir-file, --readonly and --write-iops are refused.
+#                  The machine has a std VGA adapter (no window), as a PC.
+#   --cpu MODEL    QEMU -cpu argument (--bios: of qemu-system-i386, e.g.
+#                  pentium, pentium2, pentium3, 486)
 #   --smp SPEC     QEMU -smp argument (default 1), e.g.
 #                  2,sockets=1,cores=1,threads=2 for two threads of a core
 #   --args WORDS   harness options, written to \pmu-harness.cfg
@@ -45,7 +61,7 @@
 set -u
 image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
 mem=256 cfg_file= have_args=0 volume_free= logdir_file=0 readonly=0 pidfile=
-write_iops=
+write_iops= bios=
 usage() { echo "qemu-boot: $*" >&2; exit 3; }
 # A flag's value: the next argument, which must exist.
 value() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
@@ -59,10 +75,16 @@ whole() {		# whole NAME VALUE MIN: a decimal integer >= MIN
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image|--cpu|--smp|--args|--log|--timeout|--keep|--mem|--cfg-file|\
-	--volume-free|--pidfile|--write-iops) value "$1" $# ;;
+	--volume-free|--pidfile|--write-iops|--bios) value "$1" $# ;;
 	esac
 	case "$1" in
 	--image) image=$2; shift ;;
+	--bios)
+		case "$2" in
+		kernel|disk|cd|floppy) bios=$2 ;;
+		*) usage "--bios wants kernel, disk, cd or floppy, not '$2'" ;;
+		esac
+		shift ;;
 	--cpu) cpu=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--args) args=$2; have_args=1; shift ;;
@@ -84,6 +106,17 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$image" ] && [ -n "$log" ] || usage "need --image and --log"
+[ -f "$image" ] && [ -r "$image" ] || usage "--image $image is not a readable file"
+if [ -n "$bios" ]; then
+	[ -z "$cfg_file" ] && [ -z "$volume_free" ] && [ "$logdir_file" = 0 ] &&
+	[ "$readonly" = 0 ] && [ -z "$write_iops" ] ||
+		usage "--bios $bios: a BIOS boot has no boot volume (no" \
+		      "--cfg-file, --volume-free, --logdir-file, --readonly," \
+		      "--write-iops)"
+	case "$args" in
+	*[[:cntrl:]]*) usage "--args: a newline or control byte" ;;
+	esac
+fi
 if [ -n "$cfg_file" ]; then
 	[ "$have_args" = 0 ] || usage "--cfg-file and --args exclude each other"
 	[ -f "$cfg_file" ] && [ -r "$cfg_file" ] ||
@@ -94,11 +127,16 @@ ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
 ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmu-boot.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+here=$(dirname -- "$0")
+export MTOOLS_SKIP_CHECK=1
 
 cp --sparse=always "$image" "$work/disk.img"
+if [ -z "$bios" ]; then		# UEFI: the boot volume, up to "fi # UEFI"
 cp "$ovmf_vars" "$work/vars.fd"
-export MTOOLS_SKIP_CHECK=1
-vol="$work/disk.img@@1M"	# the FAT boot volume (mkimage.sh: at 1 MiB)
+# The FAT boot volume: the image's EFI system partition.
+off=$("$here/esp-offset.sh" "$work/disk.img") ||
+	usage "--image $image has no EFI system partition (make image)"
+vol="$work/disk.img@@$off"
 if [ -n "$cfg_file" ]; then
 	cp -- "$cfg_file" "$work/pmu-harness.cfg"
 else
@@ -144,14 +182,13 @@ if [ -n "$volume_free" ]; then
 	     "(asked ${volume_free} KiB; filler $fill bytes," \
 	     "clusters of $cluster bytes)" >&2
 fi
+fi	# UEFI
 
 mkdir -p "$(dirname "$log")"
 rm -f "$log"
-ports=(-serial "file:$log")
-if [ "$com4" = 1 ]; then
-	ports=(-serial "file:$log.com1" -chardev "file,id=com4,path=$log"
-	       -device isa-serial,chardev=com4,iobase=0x2e8,irq=3)
-fi
+# QEMU runs in $work (see --bios kernel below): paths made absolute.
+case "$log" in /*) ;; *) log=$PWD/$log ;; esac
+case "$pidfile" in /*|'') ;; *) pidfile=$PWD/$pidfile ;; esac
 throttle=
 [ -n "$write_iops" ] && throttle=",throttling.iops-write=$write_iops"
 disk=(-drive "format=raw$throttle,file=$work/disk.img")
@@ -166,15 +203,49 @@ if [ -n "$pidfile" ]; then
 		usage "--pidfile $pidfile: cannot prepare the file"
 	pid=(-pidfile "$pidfile")
 fi
-timeout --foreground -k 5 "$limit" qemu-system-x86_64 \
-	-machine q35 -accel tcg -cpu "$cpu" -smp "$smp" \
-	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code" \
-	-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd" \
-	"${disk[@]}" -m "$mem" "${pid[@]}" \
+if [ -z "$bios" ]; then
+	machine=(qemu-system-x86_64 -machine q35
+		 -drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code"
+		 -drive "if=pflash,format=raw,unit=1,file=$work/vars.fd"
+		 "${disk[@]}")
+else
+	vga=std
+	machine=(qemu-system-i386 -machine pc)
+	case "$bios" in
+	kernel)
+		# QEMU passes "-kernel's path, a space, -append" as the
+		# Multiboot command line: the path is a name without spaces
+		# (QEMU runs in $work), so the harness finds its options.
+		mv "$work/disk.img" "$work/pmu-harness.elf"
+		machine+=(-kernel pmu-harness.elf -append "$args") ;;
+	disk) machine+=(-drive "format=raw,if=ide,index=0,file=$work/disk.img"
+			-boot c) ;;
+	cd) machine+=(-drive "format=raw,if=ide,index=2,media=cdrom,file=$work/disk.img"
+		      -boot d) ;;
+	floppy) machine+=(-drive "format=raw,if=floppy,index=0,file=$work/disk.img"
+			  -boot a) ;;
+	esac
+	case "$bios" in
+	disk|cd|floppy)
+		kind=iso
+		[ "$bios" = floppy ] && kind=floppy
+		[ -z "$args" ] || "$here/bios-args.sh" "$kind" "$work/disk.img" "$args" ||
+			usage "--bios $bios: cannot write --args into the" \
+			      "menu of the image" ;;
+	esac
+fi
+ports=(-serial "file:$log")
+if [ "$com4" = 1 ]; then
+	ports=(-serial "file:$log.com1" -chardev "file,id=com4,path=$log"
+	       -device isa-serial,chardev=com4,iobase=0x2e8,irq=3)
+fi
+(cd "$work" && exec timeout --foreground -k 5 "$limit" "${machine[@]}" \
+	-accel tcg -cpu "$cpu" -smp "$smp" \
+	-m "$mem" "${pid[@]}" \
 	-display none -vga "$vga" -nic none -no-reboot \
 	"${ports[@]}" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-	</dev/null 2> "$log.qemu-stderr" &
+	</dev/null 2> "$log.qemu-stderr") &
 qemu=$!
 if [ "$stream" = 1 ]; then
 	# The terminal gets the harness's lines without OVMF's screen escapes.
