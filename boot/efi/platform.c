@@ -1,9 +1,9 @@
 /* platform: QEMU detection from SMBIOS and CPUID (see platform.h). */
-#include "platform.h"
+#include "../platform.h"
 #include "efi.h"
-#include "../arch/x86/cpu.h"
-#include "../lib/fmt.h"
-#include "../lib/string.h"
+#include "../../arch/x86/cpu.h"
+#include "../../lib/fmt.h"
+#include "../../lib/string.h"
 
 static EFI_GUID smbios_guid = SMBIOS_TABLE_GUID;
 static EFI_GUID smbios3_guid = SMBIOS3_TABLE_GUID;
