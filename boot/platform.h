@@ -15,6 +15,11 @@ struct platform {
 	char evidence[96];
 };
 
+/* The firmware entry's: fills smbios_vendor (and looks for Bochs), then
+ * calls platform_decide(). */
 void platform_detect(struct platform *p);
+/* Reads the hypervisor leaf and settles qemu/bochs/evidence from
+ * smbios_vendor; bochs_evidence: NULL, or what proved Bochs (BIOS only). */
+void platform_decide(struct platform *p, const char *bochs_evidence);
 
 #endif
