@@ -4,13 +4,18 @@
 # Debian packages each job needs (tools/deps.sh installs them as root).
 # gcc-multilib: the i386 build's 64-bit division helpers (libgcc -m32).
 BUILD_PKGS := gcc make binutils gnu-efi gcc-multilib
-IMAGE_PKGS := mtools dosfstools gdisk
+# The image and the floppy (tools/mkimage.sh, tools/mkfloppy.sh): FAT
+# volumes (mtools, dosfstools), the hybrid ISO (xorriso), the BIOS loader
+# (isolinux, syslinux for the floppy, syslinux-common's COM32 modules).
+IMAGE_PKGS := mtools dosfstools xorriso isolinux syslinux syslinux-common
 RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
+# The Bochs boots of make check (tools/bochs-boot.sh).
+BOCHS_PKGS := bochs bochsbios vgabios bochs-term
 # make check also runs the lab tools (tools/pmu-harness): pyserial for
 # capture, xmllint for the JUnit schema, Chromium for the HTML report,
 # Perl's prove for TAP consumers.
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml \
-	      python3-serial libxml2-utils chromium perl
+	      python3-serial libxml2-utils chromium perl $(BOCHS_PKGS)
 # make lava: LAVA's dispatcher runs a job on QEMU locally (tools/lava).
 LAVA_PKGS  := $(RUN_PKGS) lava-dispatcher python3-jinja2
 
@@ -75,7 +80,8 @@ SRCS32   := $(COMMON_SRCS) $(wildcard boot/bios/*.c boot/bios/*.S \
 	    arch/x86/i386/*.c arch/x86/i386/*.S bench/i386/*.S)
 OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 
-.PHONY: all i386 deps deps-build deps-run deps-check deps-lava image run check \
+.PHONY: all i386 deps deps-build deps-run deps-check deps-lava image floppy \
+	run check \
 	host-test bench lava clean
 
 all: $(B)/pmu-harness.efi
@@ -124,8 +130,14 @@ $(B)/pmu-harness.efi: $(B)/pmu-harness.so
 	$(OBJCOPY) $(EFI_SECTIONS) --target=efi-app-x86_64 $< $@
 
 image: $(B)/pmu-harness.img
-$(B)/pmu-harness.img: $(B)/pmu-harness.efi tools/mkimage.sh | deps-run
-	tools/mkimage.sh $@ $<
+$(B)/pmu-harness.img: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf \
+		tools/mkimage.sh tools/bootmenu.sh | deps-run
+	tools/mkimage.sh $@ $< $(B32)/pmu-harness.elf
+
+floppy: $(B)/pmu-harness-floppy.img
+$(B)/pmu-harness-floppy.img: $(B32)/pmu-harness.elf tools/mkfloppy.sh \
+		tools/bootmenu.sh | deps-run
+	tools/mkfloppy.sh $@ $<
 
 run bench: export PMU_CPU = $(CPU)
 run: export PMU_SMP = $(SMP)
@@ -135,7 +147,7 @@ run: $(B)/pmu-harness.img | deps-run
 	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --smp "$$PMU_SMP" \
 		--image $< --args "$$PMU_ARGS" --log "$$PMU_LOG"
 
-check: $(B)/pmu-harness.img | deps-check
+check: $(B)/pmu-harness.img $(B)/pmu-harness-floppy.img | deps-check
 	$(PYTHON) tools/check.py
 
 host-test: | deps-check

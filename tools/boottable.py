@@ -19,6 +19,20 @@ import yaml
 
 VERDICTS = ("pass", "fail", "shutdown", "bail")
 VOLUME_LOGS = ("same", "prefix", "absent")
+# How a boot is run (docs/check.md, "Boot kinds"): uefi, OVMF under
+# qemu-system-x86_64 from build/pmu-harness.img (tools/qemu-boot.sh); bios-*,
+# SeaBIOS under qemu-system-i386 (qemu-boot.sh --bios MEDIUM); bochs-*,
+# Bochs (tools/bochs-boot.sh --medium MEDIUM).  kernel is the Multiboot ELF
+# (QEMU -kernel), disk and cd the image, floppy the floppy image.
+BOOT_KINDS = ("uefi", "bios-kernel", "bios-disk", "bios-cd", "bios-floppy",
+              "bochs-cd", "bochs-disk", "bochs-floppy")
+# Keys that only a UEFI boot takes (a BIOS boot has no boot volume log
+# file, and its machine always has a VGA adapter), and those Bochs refuses.
+UEFI_ONLY_KEYS = ("cfg_file", "volume_free_kib", "volume_logdir_file",
+                  "volume_readonly", "volume_log", "vga")
+BOCHS_REFUSES = ("smp", "com4")
+BOCHS_CPU_RE = re.compile(r"^[a-z0-9_]+$")
+BOCHS_MEMORY_MIB = (4, 2048)
 MEMORY_MIB = (16, 4096)         # the range of 'memory' (QEMU -m)
 CFG_DIR = "tests/fixtures"      # 'cfg_file' must be below it
 ROOT = Path(__file__).resolve().parent.parent   # what 'cfg_file' is
@@ -54,7 +68,7 @@ class ResultRule:
 @dataclass
 class Boot:
     name: str
-    cpu: str                            # QEMU -cpu
+    cpu: str                            # QEMU -cpu, or the Bochs CPU model
     verdict: str                        # pass, fail or shutdown
     expect_cpu: Dict[str, object]       # vendor, family, model, stepping[, name]
     expect_pmu: Dict[str, object]       # kind and other "# pmu:" fields
@@ -70,7 +84,9 @@ class Boot:
     volume_free_kib: Optional[int] = None
     volume_logdir_file: bool = False
     volume_readonly: bool = False
-    volume_log: str = "same"            # same, prefix or absent
+    volume_log: str = "same"            # same, prefix or absent; "none"
+                                        # for a BIOS boot (no volume)
+    boot: str = "uefi"                  # one of BOOT_KINDS
     require_results: List[ResultRule] = field(default_factory=list)
     forbid_results: List[ResultRule] = field(default_factory=list)
     # compiled with re.M: searched in the whole TAP text, ^ $ at line ends
@@ -186,7 +202,7 @@ class _Entry:
 
 
 TOP_KEYS = ("boots",)
-BOOT_KEYS = ("name", "cpu", "smp", "options", "verdict", "com4", "vga",
+BOOT_KEYS = ("name", "boot", "cpu", "smp", "options", "verdict", "com4", "vga",
              "timeout", "memory", "cfg_file", "volume_free_kib",
              "volume_logdir_file", "volume_readonly", "volume_log",
              "expect_cpu", "expect_pmu", "expect_backend", "require_results",
@@ -294,9 +310,33 @@ def validate_entry(raw, root: Path = ROOT) -> Tuple[Optional[Boot],
     if name is not None and not NAME_RE.match(name):
         e.err(f"'name' {name!r} must match {NAME_RE.pattern} (it names "
               "files)")
+    kind = e.take(raw, "boot", (str,), False)
+    if kind is not None and kind not in BOOT_KINDS:
+        e.err(f"'boot' is {kind!r}, expected one of " + ", ".join(BOOT_KINDS))
+        kind = None
+    kind = kind or "uefi"
     cpu = e.take(raw, "cpu", (str,), True)
     if cpu is not None and not cpu.strip():
         e.err("'cpu' is empty")
+    elif cpu is not None and kind.startswith("bochs-") and \
+            not BOCHS_CPU_RE.match(cpu):
+        e.err(f"'cpu' {cpu!r} is not a Bochs CPU model name "
+              f"({BOCHS_CPU_RE.pattern})")
+    if kind != "uefi":
+        for k in UEFI_ONLY_KEYS:
+            if k in raw:
+                e.err(f"'{k}' is for UEFI boots only: a BIOS boot ('boot: "
+                      f"{kind}') has no boot volume log and always a VGA "
+                      "adapter")
+    if kind.startswith("bochs-"):
+        for k in BOCHS_REFUSES:
+            if k in raw:
+                e.err(f"'{k}' is not for Bochs boots ('boot: {kind}')")
+        mem = raw.get("memory")
+        lo, hi = BOCHS_MEMORY_MIB
+        if type(mem) is int and not lo <= mem <= hi:
+            e.err(f"'memory' of a Bochs boot must be {lo}..{hi} (MiB), "
+                  f"not {mem}")
     smp = e.take(raw, "smp", (str,), False)
     if smp is not None and smp_error(smp):
         e.err(smp_error(smp))
@@ -364,7 +404,8 @@ def validate_entry(raw, root: Path = ROOT) -> Tuple[Optional[Boot],
                 timeout=timeout if timeout is not None else 180,
                 require_results=req_res, forbid_results=forbid_res,
                 require_lines=req_lines, forbid_lines=forbid_lines,
-                **volume), []
+                boot=kind, **volume,
+                **({} if kind == "uefi" else {"volume_log": "none"})), []
 
 
 def loads(text: str, root: Path = ROOT) -> Tuple[List[Boot],

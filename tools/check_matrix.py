@@ -2,15 +2,19 @@
 """check_matrix: boot the harness image under every entry of the boot table
 and check each log (docs/check.md).
 
-    check_matrix.py [--matrix FILE] [--image IMG] [--out DIR] [BOOT...]
+    check_matrix.py [--matrix FILE] [--image IMG] [--kernel ELF]
+                    [--floppy IMG] [--out DIR] [BOOT...]
     check_matrix.py --logs DIR [--matrix FILE] [BOOT...]
 
-The first form boots each entry through tools/qemu-boot.sh (JOBS at a time,
-default 2) and keeps, per boot, in DIR (default build/check):
+The first form boots each entry (JOBS at a time, default 2) through
+tools/qemu-boot.sh (UEFI from IMG; --bios for the bios-* kinds, from IMG,
+the 32-bit ELF or the floppy) or tools/bochs-boot.sh (bochs-* kinds) and
+keeps, per boot, in DIR (default build/check):
 NAME.log (the serial capture), NAME.status (qemu-boot.sh's exit status),
 NAME.stderr (its messages), NAME.volume.log (the log file found on the boot
 volume; else NAME.volume.none saying why the volume holds none, or
-NAME.volume.err saying why it could not be read).  The second form checks such files without booting.  BOOT names
+NAME.volume.err saying why it could not be read; UEFI boots only).  The
+second form checks such files without booting.  BOOT names
 restrict the run to those entries.
 
 Prints one "ok - BOOT: what" or "not ok - BOOT: what" line per check
@@ -34,11 +38,44 @@ import volumelog  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 QEMU_BOOT = ROOT / "tools" / "qemu-boot.sh"
+BOCHS_BOOT = ROOT / "tools" / "bochs-boot.sh"
+ESP_OFFSET = ROOT / "tools" / "esp-offset.sh"
+# The medium each boot kind boots, by its option name (main's --image,
+# --kernel, --floppy); the bios-* and bochs-* MEDIUM is the kind's tail.
+MEDIUM_OF = {"uefi": "image", "bios-kernel": "kernel", "bios-disk": "image",
+             "bios-cd": "image", "bios-floppy": "floppy",
+             "bochs-cd": "image", "bochs-disk": "image",
+             "bochs-floppy": "floppy"}
 
 
-def boot_argv(boot, image, out):
-    """tools/qemu-boot.sh's arguments for one boot: a list, never a shell
-    line (the table's strings are data)."""
+def boot_argv(boot, media, out):
+    """The boot script's arguments for one boot: a list, never a shell
+    line (the table's strings are data).  media maps "image", "kernel"
+    and "floppy" to their files (MEDIUM_OF); a single path is the image
+    (enough for UEFI boots)."""
+    if not isinstance(media, dict):
+        media = {"image": media}
+    image = media[MEDIUM_OF[boot.boot]]
+    log = ["--log", str(out / f"{boot.name}.log"),
+           "--timeout", str(boot.timeout),
+           "--keep", str(out / f"{boot.name}.disk")]
+    medium = boot.boot.split("-", 1)[-1]
+    if boot.boot.startswith("bochs-"):
+        argv = [str(BOCHS_BOOT), "--medium", medium, "--image", str(image),
+                "--cpu", boot.cpu, "--args", boot.options, *log]
+        if boot.memory is not None:
+            argv += ["--mem", str(boot.memory)]
+        return argv
+    if boot.boot.startswith("bios-"):
+        argv = [str(QEMU_BOOT), "--bios", medium, "--image", str(image),
+                "--cpu", boot.cpu, "--args", boot.options, *log]
+        if boot.smp is not None:
+            argv += ["--smp", boot.smp]
+        if boot.com4:
+            argv.append("--com4")
+        if boot.memory is not None:
+            argv += ["--mem", str(boot.memory)]
+        return argv
     cfg = ["--cfg-file", str(ROOT / boot.cfg_file)] if boot.cfg_file \
         else ["--args", boot.options]
     argv = [str(QEMU_BOOT), "--image", str(image), "--cpu", boot.cpu,
@@ -68,7 +105,6 @@ def volume_log(disk, dest):
     why it could not: absent=True when the volume was read and holds no
     log file (no \\pmu-harness, a file of that name, or no *.log in it)."""
     env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
-    img = f"{disk}@@1M"
 
     def mtools(argv):
         try:
@@ -77,6 +113,14 @@ def volume_log(disk, dest):
         except (OSError, subprocess.SubprocessError) as e:
             return None, logcheck.Missing(f"{argv[0]}: {e}")
 
+    # The boot volume: the image's EFI system partition.
+    off, err = mtools([str(ESP_OFFSET), str(disk)])
+    if err:
+        return err
+    if off.returncode != 0 or not off.stdout.strip().isdigit():
+        return logcheck.Missing("no EFI system partition in the kept "
+                                "image: " + " ".join(off.stderr.split()))
+    img = f"{disk}@@{off.stdout.strip()}"
     ls, err = mtools(["mdir", "-b", "-i", img, "::/pmu-harness"])
     if err:
         return err
@@ -107,9 +151,10 @@ def volume_log(disk, dest):
     return None
 
 
-def run_boot(boot, image, out):
-    """Boots one entry; leaves NAME.log, NAME.status, NAME.stderr and
-    NAME.volume.log (or NAME.volume.err) in out."""
+def run_boot(boot, media, out):
+    """Boots one entry; leaves NAME.log, NAME.status, NAME.stderr and,
+    for a UEFI boot, NAME.volume.log (or NAME.volume.err or .none) in
+    out."""
     base = out / boot.name
     disk = out / f"{boot.name}.disk"
     for suffix in (".log", ".status", ".stderr", ".volume.log",
@@ -118,19 +163,22 @@ def run_boot(boot, image, out):
     shutil.rmtree(disk, ignore_errors=True)
     with open(f"{base}.stderr", "wb") as err:
         try:
-            status = subprocess.run(boot_argv(boot, image, out),
+            status = subprocess.run(boot_argv(boot, media, out),
                                     stdin=subprocess.DEVNULL, stdout=err,
                                     stderr=subprocess.STDOUT,
                                     timeout=boot.timeout + 60).returncode
         except subprocess.TimeoutExpired:
             status = 124
-            err.write(b"check_matrix: qemu-boot.sh did not return\n")
+            err.write(b"check_matrix: the boot script did not return\n")
         except OSError as e:
             status = None
-            err.write(f"check_matrix: cannot run qemu-boot.sh: {e}\n"
+            err.write(f"check_matrix: cannot run the boot script: {e}\n"
                       .encode())
     if status is not None:
         Path(f"{base}.status").write_text(f"{status}\n")
+    if boot.boot != "uefi":
+        shutil.rmtree(disk, ignore_errors=True)
+        return
     why = volume_log(disk / "disk.img", Path(f"{base}.volume.log")) \
         if (disk / "disk.img").exists() \
         else logcheck.Missing("the boot left no disk image")
@@ -140,11 +188,11 @@ def run_boot(boot, image, out):
     shutil.rmtree(disk, ignore_errors=True)
 
 
-def safe_run_boot(boot, image, out):
+def safe_run_boot(boot, media, out):
     """run_boot; an unexpected error is written to NAME.stderr, where the
     checks of that boot will show it, and the other boots go on."""
     try:
-        run_boot(boot, image, out)
+        run_boot(boot, media, out)
     except Exception as e:      # noqa: BLE001 - reported, never hidden
         with open(out / f"{boot.name}.stderr", "a") as f:
             f.write(f"check_matrix: boot failed: {e!r}\n")
@@ -203,6 +251,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--matrix", default=str(ROOT / "tools" / "matrix.yaml"))
     ap.add_argument("--image", default=str(ROOT / "build" / "pmu-harness.img"))
+    ap.add_argument("--kernel", default=str(ROOT / "build" / "i386" /
+                                            "pmu-harness.elf"))
+    ap.add_argument("--floppy", default=str(ROOT / "build" /
+                                            "pmu-harness-floppy.img"))
     ap.add_argument("--out", default=str(ROOT / "build" / "check"))
     ap.add_argument("--logs", metavar="DIR",
                     help="check the logs in DIR, boot nothing")
@@ -230,20 +282,26 @@ def main(argv=None):
     else:
         logs = Path(a.out)
         jobs = jobs_from_env()
-        image = Path(a.image)
+        media = {"image": Path(a.image), "kernel": Path(a.kernel),
+                 "floppy": Path(a.floppy)}
+        made_by = {"image": "make image", "kernel": "make i386",
+                   "floppy": "make floppy"}
         if jobs is None:
             say(False, "matrix", f"JOBS={os.environ.get('JOBS')!r} is not a "
                                  "positive number")
             boots = []
-        elif boots and not image.is_file():
-            say(False, "matrix", f"no image {image} (make image)")
-            boots = []
+        missing = {MEDIUM_OF[b.boot] for b in boots
+                   if not media[MEDIUM_OF[b.boot]].is_file()}
+        for m in sorted(missing):
+            say(False, "matrix", f"no {m} {media[m]} ({made_by[m]}): its "
+                                 "boots are left out")
+        boots = [b for b in boots if MEDIUM_OF[b.boot] not in missing]
         if boots:
             logs.mkdir(parents=True, exist_ok=True)
             print(f"# boot matrix: {len(boots)} boots, {jobs} at a time",
                   flush=True)
             with ThreadPoolExecutor(max_workers=jobs) as pool:
-                for _ in pool.map(lambda b: safe_run_boot(b, image, logs),
+                for _ in pool.map(lambda b: safe_run_boot(b, media, logs),
                                   boots):
                     pass
     for b in boots:

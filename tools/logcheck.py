@@ -245,8 +245,22 @@ def _check_results(boot, log, say):
             say(True, f"no result {rule.name} is {rule.status}")
 
 
+# What the "# console:" header of a BIOS boot says of the log file: a BIOS
+# boot keeps no log file (boot/bios/console.c).
+BIOS_LOGFILE = "none (BIOS boot)"
+
+
 def _check_volume(boot, log, volume, serial_tap, say):
     mode = boot.volume_log
+    if mode == "none":
+        h = log.header("console")
+        got = h.fields.get("logfile") if h is not None else None
+        if got == BIOS_LOGFILE:
+            say(True, f'console line says logfile="{BIOS_LOGFILE}"')
+        else:
+            say(False, f'console line says logfile={got!r}, expected '
+                       f'"{BIOS_LOGFILE}" (a BIOS boot has no log file)')
+        return
     if mode == "absent":
         if isinstance(volume, Missing) and volume.absent:
             say(True, f"no log file on the boot volume, as expected: "

@@ -70,7 +70,10 @@ if vol:
     disk = next(a.split("file=")[1] for a in args
                 if "format=raw" in a and "file=" in a
                 and "if=pflash" not in a)
-    subprocess.run(["mcopy", "-o", "-i", disk + "@@1M", vol,
+    off = subprocess.run([os.environ["FAKE_QEMU_ESP_OFFSET"], disk],
+                         check=True, capture_output=True,
+                         text=True).stdout.strip()
+    subprocess.run(["mcopy", "-o", "-i", disk + "@@" + off, vol,
                     "::/pmu-harness/fake.log"], check=True,
                    env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
 sys.stderr.write(os.environ.get("FAKE_QEMU_STDERR", ""))
@@ -92,6 +95,7 @@ def fake_qemu(tmp, status, log_text, stderr="", volume_text=None):
                PATH=f"{fake.parent}:{os.environ['PATH']}")
     env.pop("FAKE_QEMU_VOLUME", None)
     env["FAKE_QEMU_ARGV"] = str(Path(tmp) / "fake.argv.json")
+    env["FAKE_QEMU_ESP_OFFSET"] = str(TOOLS / "esp-offset.sh")
     if volume_text is not None:
         (Path(tmp) / "fake.volume.log").write_text(volume_text, newline="")
         env["FAKE_QEMU_VOLUME"] = str(Path(tmp) / "fake.volume.log")
@@ -139,3 +143,12 @@ def not_ok_lines(out):
 
 def ok_lines(out):
     return [l for l in out.splitlines() if l.startswith("ok - ")]
+
+
+def esp(disk):
+    """disk@@OFFSET: mtools' name of the boot volume (the EFI system
+    partition) of a disk image (tools/esp-offset.sh)."""
+    off = subprocess.run([str(TOOLS / "esp-offset.sh"), str(disk)],
+                         check=True, capture_output=True,
+                         text=True).stdout.strip()
+    return f"{disk}@@{off}"

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import IMAGE, ROOT, fake_qemu, need_image
+from support import IMAGE, ROOT, esp, fake_qemu, need_image
 
 LOG = ("TAP version 13\r\n# harness: pmu-harness 0.1.0\r\nok 1 - a/t1\r\n"
        "1..1\r\n# summary: passed=1 failed=0 skipped=0\r\n")
@@ -53,7 +53,7 @@ class Flags(unittest.TestCase):
         return argv[argv.index(flag) + 1]
 
     def mtools(self, *argv):
-        p = subprocess.run([argv[0], "-i", f"{self.keep / 'disk.img'}@@1M",
+        p = subprocess.run([argv[0], "-i", esp(self.keep / 'disk.img'),
                             *argv[1:]], capture_output=True, env=self.mt_env)
         return p.returncode, p.stdout, p.stderr
 

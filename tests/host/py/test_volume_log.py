@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import (FIXTURES, IMAGE, ROOT, LogDir, check_matrix,
+from support import (esp, FIXTURES, IMAGE, ROOT, LogDir, check_matrix,
                      fixture_text, need_image, not_ok_lines, ok_lines,
                      tap_part)
 
@@ -292,7 +292,7 @@ class ReadVolume(unittest.TestCase):
         self.env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
 
     def mtools(self, *argv):
-        subprocess.run([argv[0], "-i", f"{self.disk}@@1M", *argv[1:]],
+        subprocess.run([argv[0], "-i", esp(self.disk), *argv[1:]],
                        check=True, env=self.env, capture_output=True)
 
     def put(self, name, data):
