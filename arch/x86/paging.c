@@ -2,16 +2,6 @@
 #include "paging.h"
 #include "cpu.h"
 
-#define CR0_PG (1ul << 31)
-
-static ureg_t read_cr0_pg(void)
-{
-	ureg_t v;
-
-	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
-	return v & CR0_PG;
-}
-
 /* Paging off (the i386 build): linear addresses are physical ones (SDM
  * Vol. 3A §4.1.1), 32 bits wide, with no page-level protection (§5.1) and
  * no PAT index (the PAT is selected by paging-structure entries, §11.12.3;
@@ -41,7 +31,7 @@ int paging_lookup(uint64_t cr3, uint64_t va, struct paging_leaf *out)
 	const uint64_t *t = (const uint64_t *)(uintptr_t)(cr3 & PG_ADDR);
 	int writable = 1, user = 1;
 
-	if (!read_cr0_pg())
+	if (!(read_cr0() & X86_CR0_PG))
 		return lookup_identity(va, out);
 	/* A 32-bit build would find 32-bit or PAE tables, which are not
 	 * walked here; the i386 build never turns paging on (paging.h). */
