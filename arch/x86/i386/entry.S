@@ -59,11 +59,13 @@ trap_common:
 	pushl %esi
 	pushl %edi
 	pushl %ebp
+	/* 16-bit moves: a 32-bit MOV from a segment register leaves the
+	 * upper half undefined before the Pentium Pro (SDM Vol. 2B, MOV). */
 	xorl %eax, %eax
-	movw %ds, %ax			/* 16-bit moves: the upper half of */
-	pushl %eax			/* a 32-bit MOV from a segment */
-	movw %es, %ax			/* register is undefined before the */
-	pushl %eax			/* Pentium Pro (SDM Vol. 2B, MOV) */
+	movw %ds, %ax
+	pushl %eax
+	movw %es, %ax
+	pushl %eax
 	movzwl TF_CS(%esp), %eax	/* the CPU may leave the CS slot's */
 	movl %eax, TF_CS(%esp)		/* upper half as it was */
 	testl $3, %eax
@@ -85,7 +87,7 @@ trap_common:
 	movw %ax, %es
 	cld
 	movl %esp, %eax
-	pushl %eax			/* trap_dispatch(struct trap_frame *) */
+	pushl %eax			/* trap_dispatch(frame) */
 	call trap_dispatch
 	addl $4, %esp
 	/* Returning to CPL 3: the CPU's SS:ESP are the ones IRET loads. */
@@ -147,7 +149,7 @@ catch_save:
 catch_resume:
 	movl 4(%esp), %ecx
 	movw 36(%ecx), %ss
-	movl 16(%ecx), %esp		/* right after SS (SDM Vol. 2B, MOV) */
+	movl 16(%ecx), %esp		/* in MOV SS's shadow */
 	movw 32(%ecx), %es
 	movw 28(%ecx), %ds
 	movl 0(%ecx), %ebx
