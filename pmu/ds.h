@@ -82,6 +82,15 @@ int ds_format64(int ia32e, int dtes64);
 #define DS_BUILD_IA32E 0
 #endif
 
+/* [a, a + len) lies within what a pointer of this build reaches (below
+ * 4 GiB in the i386 build; len 0: a alone), so that a model writing a
+ * record there never truncates the address. */
+static inline int ds_reachable(uint64_t a, uint64_t len)
+{
+	return a <= (uint64_t)UINTPTR_MAX &&
+	       (len == 0 || len - 1 <= (uint64_t)UINTPTR_MAX - a);
+}
+
 /* The layout for PEBS record format fmt (0-5) in the 64-bit (ds64) or
  * 32-bit DS format.  The 32-bit format has one reset slot (gp 1, fixed
  * 0) whatever the format. */
