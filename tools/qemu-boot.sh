@@ -216,7 +216,7 @@ else
 		# QEMU passes "-kernel's path, a space, -append" as the
 		# Multiboot command line: the path is a name without spaces
 		# (QEMU runs in $work), so the harness finds its options.
-		mv "$work/disk.img" "$work/pmu-harness.elf"
+		cp "$work/disk.img" "$work/pmu-harness.elf"
 		machine+=(-kernel pmu-harness.elf -append "$args") ;;
 	disk) machine+=(-drive "format=raw,if=ide,index=0,file=$work/disk.img"
 			-boot c) ;;
