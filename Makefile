@@ -2,7 +2,8 @@
 # two commands; both install what is missing from Debian's packages first.
 
 # Debian packages each job needs (tools/deps.sh installs them as root).
-BUILD_PKGS := gcc make binutils gnu-efi
+# gcc-multilib: the i386 build's 64-bit division helpers (libgcc -m32).
+BUILD_PKGS := gcc make binutils gnu-efi gcc-multilib
 IMAGE_PKGS := mtools dosfstools gdisk
 RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
 # make check also runs the lab tools (tools/pmu-harness): pyserial for
@@ -63,7 +64,18 @@ SRCS := $(COMMON_SRCS) $(wildcard boot/efi/*.c arch/x86/x86_64/*.c \
 	  arch/x86/x86_64/*.S bench/x86_64/*.S)
 OBJS := $(patsubst %,$(B)/%.o,$(basename $(SRCS)))
 
-.PHONY: all deps deps-build deps-run deps-check deps-lava image run check \
+# The legacy-BIOS build: the same harness as a 32-bit Multiboot ELF for
+# machines without long mode or UEFI (docs/boot.md).  -march=i586: it runs
+# on a Pentium (no CMOV, no SSE); paging stays off, addresses physical.
+B32      := $(B)/i386
+CFLAGS32 := -m32 -march=i586 -std=gnu11 -O2 -g $(WARN) -ffreestanding \
+	    -fno-builtin -fno-stack-protector -fno-stack-check \
+	    -fno-strict-aliasing -fno-pic -fno-pie -mgeneral-regs-only -I.
+SRCS32   := $(COMMON_SRCS) $(wildcard boot/bios/*.c boot/bios/*.S \
+	    arch/x86/i386/*.c arch/x86/i386/*.S bench/i386/*.S)
+OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
+
+.PHONY: all i386 deps deps-build deps-run deps-check deps-lava image run check \
 	host-test bench lava clean
 
 all: $(B)/pmu-harness.efi
@@ -86,6 +98,23 @@ $(B)/%.o: %.S | deps-build
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	@$(CC) $(CFLAGS) $(ASFLAGS) -MMD -MP -c $< -o $@
+
+$(B32)/%.o: %.c | deps-build
+	@mkdir -p $(dir $@)
+	@echo "  CC32    $<"
+	@$(CC) $(CFLAGS32) -MMD -MP -c $< -o $@
+
+$(B32)/%.o: %.S | deps-build
+	@mkdir -p $(dir $@)
+	@echo "  AS32    $<"
+	@$(CC) $(CFLAGS32) $(ASFLAGS) -MMD -MP -c $< -o $@
+
+# libgcc for __udivdi3 and friends (64-bit division on a 32-bit CPU).
+$(B32)/pmu-harness.elf: $(OBJS32) linker-i386.ld
+	$(LD) -m elf_i386 -nostdlib --no-undefined -T linker-i386.ld \
+		$(OBJS32) $$($(CC) -m32 -print-libgcc-file-name) -o $@
+
+i386: $(B32)/pmu-harness.elf
 
 $(B)/pmu-harness.so: $(OBJS) linker.ld
 	$(LD) $(LDFLAGS) $(EFI_CRT) $(OBJS) -L$(EFI_LIB) -lgnuefi -o $@
@@ -122,4 +151,4 @@ lava: $(B)/pmu-harness.img | deps-lava
 clean:
 	rm -rf $(B)
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(OBJS32:.o=.d)

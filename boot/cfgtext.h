@@ -1,5 +1,5 @@
 /* cfgtext: the bytes of \pmu-harness.cfg turned into text for
- * options_parse().  Pure logic (host tests reach it); boot/cfgfile.c reads
+ * options_parse().  Pure logic (host tests reach it); boot/efi/cfgfile.c reads
  * the file.  README "Options" states the rules:
  *  - at most CFG_LIMIT bytes: a longer file is an error and nothing from it
  *    is applied (no option is half-read at a buffer's end);

@@ -1,17 +1,20 @@
 /* leave: how the harness ends a run.  Under QEMU (detected) it writes the
- * verdict to isa-debug-exit (QEMU exits with status verdict*2+1); with no
- * such device, or on a real machine, it follows exit=: return to the
- * firmware (default), or shut down / reboot through ResetSystem. */
+ * verdict to isa-debug-exit (QEMU exits with status verdict*2+1).  With
+ * no such device, or on another machine, it follows exit=: the UEFI build
+ * returns to the firmware (default) or shuts down / reboots through
+ * ResetSystem; the BIOS build (boot/bios/leave.c) ends Bochs (detected)
+ * through its shutdown port, and otherwise halts with the verdict on the
+ * screen, or reboots / powers off when exit= asks. */
 #ifndef BOOT_LEAVE_H
 #define BOOT_LEAVE_H
 
 #include "options.h"
 #include "platform.h"
-#include <efi.h>
 
 #define QEMU_DEBUG_EXIT_PORT 0xf4	/* -device isa-debug-exit,iobase=0xf4 */
 
-/* verdict: 0 all passed, 1 a test failed, 2 the harness itself broke. */
-EFI_STATUS leave(int verdict, const struct platform *p, enum opt_exit mode);
+/* verdict: 0 all passed, 1 a test failed, 2 the harness itself broke.
+ * Returns only where the firmware takes the run back (UEFI exit=return). */
+void leave(int verdict, const struct platform *p, enum opt_exit mode);
 
 #endif

@@ -5,7 +5,7 @@ prefix of what it wrote to the serial port?
     ok, what = volumelog.check_prefix(volume_bytes, tap)
 
 The harness writes each line to the serial port first and then to the
-log file, and flushes the file after every test (boot/console.c), so a
+log file, and flushes the file after every test (boot/efi/console.c), so a
 run cut short (SIGKILL, a full volume, power loss) may leave a shorter
 file, never a different one.  A sound file holds whole lines only: no NUL
 padding (what a file size set ahead of its data reads back as), a final

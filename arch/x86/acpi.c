@@ -5,6 +5,20 @@
 /* Tables larger than this are not believed (a corrupt length). */
 #define ACPI_TABLE_MAX (1u << 20)
 
+/* A table was skipped for lying above what a pointer reaches (a 32-bit
+ * build: physical = linear with paging off, 32-bit pointers). */
+static int beyond_reach;
+
+/* The table at addr, or NULL when a pointer cannot reach its header. */
+static const uint8_t *table_at(uint64_t addr)
+{
+	if (addr > UINTPTR_MAX - ACPI_HDR_SIZE) {
+		beyond_reach = 1;
+		return NULL;
+	}
+	return (const uint8_t *)(uintptr_t)addr;
+}
+
 static uint32_t get32(const uint8_t *p)
 {
 	uint32_t v;
@@ -34,27 +48,29 @@ static int sums_to_zero(const uint8_t *p, uint32_t len)
 
 static const uint8_t *valid_table(uint64_t addr, const char *sig)
 {
-	const uint8_t *t = (const uint8_t *)(uintptr_t)addr;
+	const uint8_t *t = addr ? table_at(addr) : NULL;
 	uint32_t len;
 
-	if (!addr)
+	if (!t)
 		return NULL;
 	if (sig && memcmp(t, sig, 4))
 		return NULL;
 	len = get32(t + ACPI_HDR_LENGTH);
-	if (len < ACPI_HDR_SIZE || len > ACPI_TABLE_MAX)
+	if (len < ACPI_HDR_SIZE || len > ACPI_TABLE_MAX ||
+	    addr > UINTPTR_MAX - len)
 		return NULL;
 	return sums_to_zero(t, len) ? t : NULL;
 }
 
 /* The root table: the XSDT (64-bit entries) when the RSDP is revision 2
- * or later and names one, else the RSDT (32-bit entries). */
+ * or later and names one (that a pointer reaches), else the RSDT (32-bit
+ * entries). */
 static const uint8_t *root_table(uint64_t rsdp, unsigned *entry_size)
 {
-	const uint8_t *r = (const uint8_t *)(uintptr_t)rsdp;
+	const uint8_t *r = rsdp ? table_at(rsdp) : NULL;
 	const uint8_t *t;
 
-	if (!rsdp || memcmp(r, ACPI_RSDP_SIG, 8) ||
+	if (!r || memcmp(r, ACPI_RSDP_SIG, 8) ||
 	    !sums_to_zero(r, ACPI_RSDP_V1_LEN))
 		return NULL;
 	if (r[ACPI_RSDP_REVISION] >= 2) {
@@ -119,15 +135,24 @@ const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t)
 	unsigned esize;
 
 	memset(t, 0, sizeof(*t));
+	beyond_reach = 0;
 	if (!root_table(rsdp, &esize))
-		return "no valid ACPI RSDP/XSDT/RSDT";
+		return beyond_reach ? "the ACPI RSDP is above 4 GiB, out of "
+		       "a 32-bit build's reach" :
+		       "no valid ACPI RSDP/XSDT/RSDT";
 	hpet = acpi_find(rsdp, "HPET");
+	if (!hpet && beyond_reach)
+		return "no ACPI HPET table below 4 GiB (a 32-bit build reaches "
+		       "no further)";
 	if (!hpet || get32(hpet + ACPI_HDR_LENGTH) < ACPI_HPET_MIN_LEN)
 		return "no ACPI HPET table";
 	if (hpet[ACPI_HPET_GAS] != ACPI_GAS_SYSTEM_MEMORY)
 		return "the HPET is not in memory space";
 	t->hpet_base = get64(hpet + ACPI_HPET_GAS_ADDR);
 	madt = acpi_find(rsdp, "APIC");
+	if (!madt && beyond_reach)
+		return "no ACPI MADT below 4 GiB (a 32-bit build reaches no "
+		       "further)";
 	if (!madt)
 		return "no ACPI MADT";
 	read_ioapics(madt, t);

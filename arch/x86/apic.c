@@ -2,9 +2,11 @@
 #include "apic.h"
 #include <stddef.h>
 #include "cpu.h"
-#include "paging.h"
+#include "mmio.h"
 #include "safe.h"
+#include "../../lib/fmt.h"
 
+#define APIC_PAGE 4096		/* the xAPIC's register page (§10.4.1) */
 #define ICR_SPIN 100000		/* polls of the xAPIC send-pending bit */
 #define LVTPC_WRITABLE (LVT_VECTOR | LVT_DM_MASK | LVT_MASKED)
 
@@ -16,6 +18,7 @@ static struct {
 	volatile uint8_t *mmio;
 	int saved;
 	uint32_t firmware_lvtpc;
+	char why_buf[128];
 } apic;
 
 static uint32_t x2apic_msr(unsigned reg)
@@ -42,7 +45,7 @@ void apic_write(unsigned reg, uint32_t v)
 
 static const char *find_mode(void)
 {
-	struct paging_leaf leaf;
+	const char *why;
 
 	if (!(cpuid(1).edx & CPUID1_EDX_APIC))
 		return "no local APIC (CPUID.01H:EDX.APIC[bit 9] = 0)";
@@ -55,11 +58,17 @@ static const char *find_mode(void)
 		apic.mode = APIC_X2APIC;
 		return NULL;
 	}
-	/* UEFI identity-maps MMIO; make sure before touching it. */
-	if (paging_lookup(read_cr3(), apic.base, &leaf))
-		return "the APIC register page is not mapped (or paging is "
-		       "not 4-level)";
-	apic.mmio = (volatile uint8_t *)(uintptr_t)apic.base;
+	/* UEFI identity-maps MMIO; make sure before touching it.  The
+	 * x2APIC above needs no address: its registers are MSRs, in 32-bit
+	 * mode too (SDM Vol. 3A §10.12.1). */
+	why = mmio_unreachable(apic.base, APIC_PAGE);
+	if (why) {
+		fmt_snprintf(apic.why_buf, sizeof(apic.why_buf),
+			     "the APIC register page (0x%llx) is %s",
+			     (unsigned long long)apic.base, why);
+		return apic.why_buf;
+	}
+	apic.mmio = (volatile uint8_t *)mmio_ptr(apic.base);
 	apic.mode = APIC_XAPIC;
 	return NULL;
 }
@@ -162,7 +171,7 @@ static void xapic_wait_idle(void)
  * halves. */
 static void send_ipi(uint32_t low, uint32_t dest)
 {
-	uint64_t flags = read_flags();
+	ureg_t flags = read_flags();
 
 	irq_disable();
 	if (apic.mode == APIC_X2APIC) {

@@ -1,4 +1,4 @@
-/* cpu: x86-64 CPU primitives (CPUID, MSRs, TSC, PMCs, port I/O, control
+/* cpu: x86 CPU primitives (CPUID, MSRs, TSC, PMCs, port I/O, control
  * registers).  The plain MSR/PMC forms fault like the instructions do; use
  * the *_safe forms (safe.h) wherever the access might not exist.  PMU
  * drivers reach MSRs only through pmu/backend.h, never through these. */
@@ -85,17 +85,19 @@ static inline uint8_t inb(uint16_t port)
 	return v;
 }
 
-static inline uint64_t read_flags(void)
+/* PUSHF/POPF of the mode's width (PUSHFQ/POPFQ in 64-bit mode, PUSHFD/POPFD
+ * in 32-bit mode: SDM Vol. 2B). */
+static inline ureg_t read_flags(void)
 {
-	uint64_t f;
+	ureg_t f;
 
-	__asm__ volatile("pushfq; popq %0" : "=r"(f));
+	__asm__ volatile("pushf; pop %0" : "=r"(f));
 	return f;
 }
 
-static inline void write_flags(uint64_t f)
+static inline void write_flags(ureg_t f)
 {
-	__asm__ volatile("pushq %0; popfq" : : "r"(f) : "memory", "cc");
+	__asm__ volatile("push %0; popf" : : "r"(f) : "memory", "cc");
 }
 
 static inline void irq_disable(void)
@@ -103,23 +105,32 @@ static inline void irq_disable(void)
 	__asm__ volatile("cli" ::: "memory");
 }
 
-static inline uint64_t read_cr3(void)
+/* Control registers are the mode's width (MOV CR, SDM Vol. 2B). */
+static inline ureg_t read_cr0(void)
 {
-	uint64_t v;
+	ureg_t v;
+
+	__asm__ volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+
+static inline ureg_t read_cr3(void)
+{
+	ureg_t v;
 
 	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
 	return v;
 }
 
-static inline uint64_t read_cr4(void)
+static inline ureg_t read_cr4(void)
 {
-	uint64_t v;
+	ureg_t v;
 
 	__asm__ volatile("mov %%cr4, %0" : "=r"(v));
 	return v;
 }
 
-static inline void write_cr4(uint64_t v)
+static inline void write_cr4(ureg_t v)
 {
 	__asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
 }
@@ -149,11 +160,12 @@ static inline uint16_t read_tr(void)
 	return v;
 }
 
-/* A GDTR or IDTR image as SGDT/SIDT store it in 64-bit mode: a 16-bit
- * limit, then the 64-bit base (SDM Vol. 3A §2.4.1, §2.4.3). */
+/* A GDTR or IDTR image as SGDT/SIDT store it: a 16-bit limit, then the
+ * base, 64 bits in 64-bit mode and 32 bits in 32-bit mode (6 bytes in all;
+ * SDM Vol. 3A §2.4.1, §2.4.3).  The base is the register width. */
 struct x86_dtr {
 	uint16_t limit;
-	uint64_t base;
+	ureg_t base;
 } __attribute__((packed));
 
 static inline void sgdt(struct x86_dtr *d)
@@ -182,9 +194,14 @@ static inline void serialize(void)
 	cpuid(0);
 }
 
+/* CR0.PG: paging on (SDM Vol. 3A §2.5).  Always on in 64-bit mode; the
+ * 32-bit build runs with it off (linear = physical). */
+#define X86_CR0_PG (1ul << 31)
 #define X86_EFLAGS_TF (1u << 8)
 #define X86_EFLAGS_IF (1u << 9)
 /* CR4.PCE: RDPMC allowed at any CPL (SDM Vol. 3A §2.5, Figure 2-7). */
-#define X86_CR4_PCE (1ull << 8)
+#define X86_CR4_PCE (1ul << 8)
+/* CR4.OSFXSR: SSE instructions enabled (SDM Vol. 3A §2.5). */
+#define X86_CR4_OSFXSR (1ul << 9)
 
 #endif

@@ -22,6 +22,8 @@ int ioapic_open(struct ioapic *io, uint64_t base, uint32_t gsi_base)
 {
 	uint32_t ver;
 
+	if (base > UINTPTR_MAX - IOAPIC_MMIO_SIZE)
+		return -1;	/* not addressable: a 32-bit build, mmio.h */
 	io->base = base;
 	io->gsi_base = gsi_base;
 	ver = ioapic_read(io, IOAPIC_REG_VER);

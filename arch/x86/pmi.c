@@ -66,7 +66,7 @@ static int claim_vector(void)
 
 int pmi_arm(enum pmi_path path)
 {
-	uint64_t flags;
+	ureg_t flags;
 	uint32_t lvt;
 
 	if (apic_init())
@@ -103,7 +103,7 @@ static void drain_vector(void)
 
 void pmi_disarm(void)
 {
-	uint64_t flags = read_flags();
+	ureg_t flags = read_flags();
 
 	if (!pmi.armed)
 		return;

@@ -298,3 +298,16 @@ void uart_write(struct uart *u, const char *s, unsigned n)
 	for (unsigned i = 0; i < n && u->alive; i++)
 		put(u, s[i]);
 }
+
+/* Waits until the transmitter is empty (LSR.TEMT: holding and shift
+ * registers both), so a byte written last is on the wire before the
+ * machine stops; an emulator that models the UART's timing (Bochs) drops
+ * what is still in the FIFO otherwise. */
+void uart_drain(struct uart *u)
+{
+	unsigned spin = 0;
+
+	while (u->alive && !(rd(u->io, u->base, UART_LSR) & LSR_TEMT))
+		if (++spin == SPIN_LIMIT)
+			u->alive = 0;
+}

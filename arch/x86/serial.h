@@ -22,5 +22,7 @@ struct uart {
 int uart_init(struct uart *u, const struct port_io *io, uint16_t base,
 	      char *why, unsigned size);
 void uart_write(struct uart *u, const char *s, unsigned n);
+/* Returns once the transmitter is empty (LSR.TEMT), or the port dead. */
+void uart_drain(struct uart *u);
 
 #endif

@@ -113,7 +113,7 @@ static void sibling_body(void *p)
 {
 	struct call *c = p;
 	struct x86_dtr own_gdt, own_idt;
-	uint64_t flags = read_flags();
+	ureg_t flags = read_flags();
 	int faulted;
 
 	irq_disable();
@@ -136,7 +136,7 @@ static void sibling_body(void *p)
 	on_sibling = 0;
 	lidt(&own_idt);
 	lgdt(&own_gdt);
-	write_flags(flags & ~(uint64_t)X86_EFLAGS_TF);
+	write_flags(flags & ~(ureg_t)X86_EFLAGS_TF);
 	publish(c, faulted ? CALL_FAULTED : CALL_RETURNED);
 }
 

@@ -1,4 +1,6 @@
-/* trap: IDT for vectors 0-31, fixups, catch frames (see trap.h). */
+/* trap: IDT for vectors 0-31, fixups, catch frames (see trap.h).  The
+ * gate format and the frames are the mode's (x86_64/frame.h,
+ * i386/frame.h); the entry stubs are x86_64/entry.S or i386/entry.S. */
 #include "trap.h"
 #include "cpu.h"
 #include "safe.h"
@@ -10,28 +12,13 @@ struct catch_frame {
 	struct catch_frame *prev;
 };
 
-struct idt_gate {
-	uint16_t offset_lo;
-	uint16_t selector;
-	uint8_t ist;
-	uint8_t type_attr;
-	uint16_t offset_mid;
-	uint32_t offset_hi;
-	uint32_t reserved;
-} __attribute__((packed));
-
-struct idt_ptr {
-	uint16_t limit;
-	uint64_t base;
-} __attribute__((packed));
-
 void trap_dispatch(struct trap_frame *tf);
 
 extern const char trap_stubs[];
 extern const struct ex_entry __ex_table_start[], __ex_table_end[];
 
 static struct idt_gate idt[256] __attribute__((aligned(16)));
-static struct idt_ptr firmware_idt;
+static struct x86_dtr firmware_idt;
 static int installed;
 static struct catch_frame *catch_top;
 static struct catch_frame *catch_root;
@@ -55,18 +42,24 @@ const char *trap_vector_name(unsigned vector)
 	return vector < 32 ? vector_names[vector] : "external interrupt";
 }
 
-static void set_gate(unsigned v, uint64_t handler, uint16_t cs, unsigned dpl)
+/* Present, DPL, an interrupt gate of the mode (type 0xE: SDM Vol. 3A
+ * §6.11 in 32-bit mode, §6.14.1 in 64-bit mode). */
+static void set_gate(unsigned v, uintptr_t handler, uint16_t cs, unsigned dpl)
 {
-	struct idt_gate *g = &idt[v];
+	idt_gate_set(&idt[v], handler, cs, dpl);
+}
 
-	g->offset_lo = (uint16_t)handler;
-	g->selector = cs;
-	g->ist = 0;
-	/* Present, DPL, 64-bit interrupt gate (type 0xE): SDM Vol. 3A §6.14.1 */
-	g->type_attr = (uint8_t)(0x80 | dpl << 5 | 0x0e);
-	g->offset_mid = (uint16_t)(handler >> 16);
-	g->offset_hi = (uint32_t)(handler >> 32);
-	g->reserved = 0;
+static const struct idt_gate *firmware_gates(void)
+{
+	return (const struct idt_gate *)(uintptr_t)firmware_idt.base;
+}
+
+/* The firmware's gates the IDTR limit covers, up to 256. */
+static unsigned firmware_gate_count(void)
+{
+	unsigned n = (firmware_idt.limit + 1u) / sizeof(struct idt_gate);
+
+	return n > 256 ? 256 : n;
 }
 
 void trap_install(void)
@@ -76,20 +69,21 @@ void trap_install(void)
 
 	if (installed)
 		return;
-	__asm__ volatile("sidt %0" : "=m"(firmware_idt));
+	sidt(&firmware_idt);
 	/* Keep the firmware's gates for everything we do not handle. */
-	n = (firmware_idt.limit + 1u) / sizeof(struct idt_gate);
+	n = firmware_gate_count();
 	memset(idt, 0, sizeof(idt));
-	memcpy(idt, (void *)firmware_idt.base,
-	       (n > 256 ? 256 : n) * sizeof(struct idt_gate));
+	for (unsigned v = 0; v < n; v++)
+		if (idt_gate_usable(&firmware_gates()[v]))
+			idt[v] = firmware_gates()[v];
 	for (unsigned v = 0; v < 32; v++) {
 		/* INT3/INTO from ring 3 need DPL 3 (SDM Vol. 3A §6.12.1.1). */
 		unsigned dpl = (v == VEC_BP || v == VEC_OF) ? 3 : 0;
 
-		set_gate(v, (uint64_t)(trap_stubs + 16 * v), cs, dpl);
+		set_gate(v, (uintptr_t)(trap_stubs + 16 * v), cs, dpl);
 	}
-	struct idt_ptr p = { sizeof(idt) - 1, (uint64_t)idt };
-	__asm__ volatile("lidt %0" : : "m"(p) : "memory");
+	struct x86_dtr p = { sizeof(idt) - 1, (uintptr_t)idt };
+	lidt(&p);
 	installed = 1;
 }
 
@@ -97,18 +91,17 @@ int trap_claim_vector(unsigned vector, void (*entry)(void), unsigned dpl)
 {
 	if (!installed || vector < 32 || vector > 255)
 		return -1;
-	set_gate(vector, (uint64_t)entry, read_cs(), dpl);
+	set_gate(vector, (uintptr_t)entry, read_cs(), dpl);
 	return 0;
 }
 
 void trap_release_vector(unsigned vector)
 {
-	unsigned n = (firmware_idt.limit + 1u) / sizeof(struct idt_gate);
-
 	if (!installed || vector < 32 || vector > 255)
 		return;
-	if (vector < n)
-		idt[vector] = ((struct idt_gate *)firmware_idt.base)[vector];
+	if (vector < firmware_gate_count() &&
+	    idt_gate_usable(&firmware_gates()[vector]))
+		idt[vector] = firmware_gates()[vector];
 	else
 		memset(&idt[vector], 0, sizeof(idt[vector]));
 }
@@ -117,14 +110,14 @@ void trap_restore(void)
 {
 	if (!installed)
 		return;
-	__asm__ volatile("lidt %0" : : "m"(firmware_idt) : "memory");
+	lidt(&firmware_idt);
 	installed = 0;
 }
 
 void trap_idt(struct x86_dtr *d)
 {
 	d->limit = sizeof(idt) - 1;
-	d->base = (uint64_t)idt;
+	d->base = (uintptr_t)idt;
 }
 
 void trap_state_save(struct trap_state *s)
@@ -196,18 +189,24 @@ static void fault_from_frame(const struct trap_frame *tf, struct fault *f)
 	f->rflags = tf->rflags;
 	f->rsp = tf->rsp;
 	f->cr2 = 0;
-	if (f->vector == VEC_PF)
-		__asm__ volatile("mov %%cr2, %0" : "=r"(f->cr2));
+	if (f->vector == VEC_PF) {
+		ureg_t cr2;
+
+		__asm__ volatile("mov %%cr2, %0" : "=r"(cr2));
+		f->cr2 = cr2;
+	}
 }
 
 static int apply_fixup(struct trap_frame *tf)
 {
 	for (const struct ex_entry *e = __ex_table_start; e < __ex_table_end;
 	     e++) {
-		uint64_t insn = (uint64_t)&e->insn + (int64_t)e->insn;
+		uintptr_t insn = (uintptr_t)&e->insn +
+				 (uintptr_t)(intptr_t)e->insn;
 
 		if (insn == tf->rip) {
-			tf->rip = (uint64_t)&e->fixup + (int64_t)e->fixup;
+			tf->rip = (uintptr_t)&e->fixup +
+				  (uintptr_t)(intptr_t)e->fixup;
 			tf->rax = tf->vector;
 			return 1;
 		}
@@ -238,10 +237,10 @@ void trap_dispatch(struct trap_frame *tf)
 
 /* A fault resumed at a catch frame abandons the traps nested below its
  * stack pointer without their IRET: their hooks are no longer running. */
-static void forget_hooks_below(uint64_t rsp)
+static void forget_hooks_below(uintptr_t rsp)
 {
 	for (unsigned v = 0; v < 256; v++)
-		if ((uint64_t)in_hook[v] < rsp)
+		if ((uintptr_t)in_hook[v] < rsp)
 			in_hook[v] = NULL;
 }
 

@@ -13,13 +13,14 @@
 #include <stdint.h>
 #include "cpu.h"
 
-/* Saved by entry.S, lowest address first. */
-struct trap_frame {
-	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
-	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
-	uint64_t vector, error;
-	uint64_t rip, cs, rflags, rsp, ss;	/* pushed by the CPU */
-};
+/* struct trap_frame (what the hooks see: the same field names in both
+ * modes, rsp and ss always valid), struct catch_ctx and struct idt_gate
+ * are the mode's. */
+#if defined(__x86_64__)
+#include "x86_64/frame.h"
+#else
+#include "i386/frame.h"
+#endif
 
 struct fault {
 	unsigned vector;
@@ -70,7 +71,7 @@ void nmi_unblock(void);
  * handled the trap); NULL removes it.  Vectors >= 32 reach the hooks only
  * through a gate lent with trap_claim_vector() to a stub that enters like
  * the exception stubs: push 0 (no error code), push the vector, jump to
- * trap_entry_common (entry.S). */
+ * trap_entry_common (the mode's entry.S), each push of the mode's width. */
 void trap_set_hook(unsigned vector, trap_hook_fn fn);
 trap_hook_fn trap_get_hook(unsigned vector);
 /* The frame the hook for vector is handling now (the innermost when
@@ -86,13 +87,11 @@ void trap_set_fatal(void (*fn)(const struct fault *f));
 int trap_claim_vector(unsigned vector, void (*entry)(void), unsigned dpl);
 void trap_release_vector(unsigned vector);
 
-/* The saved context behind trap_catch(): callee-saved registers, stack,
- * RIP, RFLAGS and DS/ES/SS.  catch_save() returns 0, then 1 again when
- * catch_resume() is called on the context (from any CPL-0 stack). */
-struct catch_ctx {
-	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip, rflags;
-	uint64_t ds, es, ss;
-};
+/* The saved context behind trap_catch() (struct catch_ctx, the mode's
+ * frame.h): callee-saved registers, stack, RIP, RFLAGS and DS/ES/SS.
+ * catch_save() returns 0, then 1 again when catch_resume() is called on
+ * the context (from any CPL-0 stack).  Both take the context as their
+ * one argument in the mode's C convention (i386: on the stack). */
 
 int catch_save(struct catch_ctx *ctx) __attribute__((returns_twice));
 void catch_resume(struct catch_ctx *ctx) __attribute__((noreturn));

@@ -4,7 +4,7 @@
 #include "cpu.h"
 #include "hpet.h"
 #include "ioapic.h"
-#include "paging.h"
+#include "mmio.h"
 #include "trace.h"
 #include "trap.h"
 #include "../../lib/fmt.h"
@@ -26,6 +26,7 @@ static struct {
 	int ready, armed, outstanding;
 	const char *why;
 	char describe[200];
+	char why_buf[128];
 	uint64_t base;		/* HPET registers */
 	uint64_t hz;		/* HPET ticks per second */
 	unsigned timer, pin, gsi;
@@ -37,14 +38,36 @@ static struct {
 	struct wd_event ev;
 } wd;
 
+/* The HPET's 64-bit registers: one access in x86-64, two 32-bit halves
+ * in i386, as the HPET spec 1.0a allows a 32-bit CPU ("Issues related to
+ * 64-bit Timers with 32-bit CPUs").  The main counter runs while it is
+ * read: read the high half again until it holds still. */
 static uint64_t hpet_read(unsigned off)
 {
-	return *(volatile uint64_t *)(uintptr_t)(wd.base + off);
+	volatile uint32_t *p = mmio_ptr(wd.base + off);
+	uint32_t hi, lo;
+
+	if (sizeof(uintptr_t) == 8)
+		return *(volatile uint64_t *)mmio_ptr(wd.base + off);
+	do {
+		hi = p[1];
+		lo = p[0];
+	} while (hi != p[1]);
+	return (uint64_t)hi << 32 | lo;
 }
 
+/* In halves, low first: timer_start() enables the timer after its
+ * comparator is whole. */
 static void hpet_write(unsigned off, uint64_t v)
 {
-	*(volatile uint64_t *)(uintptr_t)(wd.base + off) = v;
+	volatile uint32_t *p = mmio_ptr(wd.base + off);
+
+	if (sizeof(uintptr_t) == 8) {
+		*(volatile uint64_t *)mmio_ptr(wd.base + off) = v;
+		return;
+	}
+	p[0] = (uint32_t)v;
+	p[1] = (uint32_t)(v >> 32);
 }
 
 static uint64_t us_to_ticks(uint64_t us)
@@ -105,7 +128,7 @@ static void next_chunk(void)
 
 static int in_our_code(uint64_t rip)
 {
-	return rip >= (uint64_t)_text && rip < (uint64_t)_etext;
+	return rip >= (uintptr_t)_text && rip < (uintptr_t)_etext;
 }
 
 static void record(const struct trap_frame *tf)
@@ -221,12 +244,6 @@ const char *watchdog_describe(void)
 
 /* ---- set-up: a free HPET timer, a free I/O APIC pin it can drive */
 
-static int mapped(uint64_t a)
-{
-	struct paging_leaf leaf;
-
-	return paging_lookup(read_cr3(), a, &leaf) == 0;
-}
 
 /* The I/O APIC pin for gsi, when the pin is masked (unused). */
 static int free_pin(const struct acpi_timers *t, unsigned gsi)
@@ -235,7 +252,8 @@ static int free_pin(const struct acpi_timers *t, unsigned gsi)
 		const struct acpi_ioapic *a = &t->ioapic[i];
 		struct ioapic io;
 
-		if (gsi < a->gsi_base || !mapped(a->base) ||
+		if (gsi < a->gsi_base ||
+		    mmio_unreachable(a->base, IOAPIC_MMIO_SIZE) ||
 		    ioapic_open(&io, a->base, a->gsi_base) ||
 		    gsi - a->gsi_base >= io.entries)
 			continue;
@@ -274,11 +292,17 @@ static int pick_timer(const struct acpi_timers *t, uint64_t cap)
 static const char *setup(const struct acpi_timers *t)
 {
 	uint64_t cap, period;
+	const char *why;
 
 	if (!t->hpet_base)
 		return "no HPET";
-	if (!mapped(t->hpet_base))
-		return "the HPET's registers are not mapped";
+	why = mmio_unreachable(t->hpet_base, HPET_MMIO_SIZE);
+	if (why) {
+		fmt_snprintf(wd.why_buf, sizeof(wd.why_buf), "the HPET's "
+			     "registers (0x%llx) are %s",
+			     (unsigned long long)t->hpet_base, why);
+		return wd.why_buf;
+	}
 	if (apic_init())
 		return "no usable local APIC";
 	if (apic_id() > 0xff)

@@ -20,7 +20,7 @@ struct fire {
 static void fire(void *arg)
 {
 	struct fire *x = arg;
-	uint64_t flags = read_flags();
+	ureg_t flags = read_flags();
 
 	__asm__ volatile("sti" ::: "memory");	/* let a fixed PMI in */
 	apic_set_lvtpc(apic_lvtpc() | LVT_MASKED);

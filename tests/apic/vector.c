@@ -43,7 +43,7 @@ static void check_common(struct tcase *t, const struct fire *x,
 static void fire_if_set(void *arg)
 {
 	struct fire *x = arg;
-	uint64_t flags = read_flags();
+	ureg_t flags = read_flags();
 
 	__asm__ volatile("sti" ::: "memory");
 	x->ret = apic_fire(1);
@@ -84,7 +84,7 @@ TEST(apic_lvtpc_fixed, "apic/lvtpc-fixed-self-ipi",
 static void fire_if_clear(void *arg)
 {
 	struct fire *x = arg;
-	uint64_t flags = read_flags();
+	ureg_t flags = read_flags();
 
 	irq_disable();
 	x->ret = apic_lvtpc_deliver(1);

@@ -17,6 +17,24 @@ void fault_bp(void *arg);
 extern const char fault_ud_insn[], fault_de_insn[], fault_gp_insn[],
 	fault_bp_after[];
 
+/* The #GP(0) of each mode: a non-canonical address in 64-bit mode (SDM
+ * Vol. 3A §3.3.7.1); in 32-bit mode, where every address is canonical,
+ * loading the null selector into SS (MOV, SDM Vol. 2B: #GP(0) outside
+ * 64-bit mode).  The MOV faults before SS changes.  (A load through a
+ * null DS would do on hardware, but QEMU's TCG does not check data
+ * segments.) */
+#if defined(__x86_64__)
+#define FAULT_GP \
+	"	movabsq $0x8000000000000000, %rax\n" \
+	"fault_gp_insn: movq (%rax), %rax\n" \
+	"	ret\n"
+#else
+#define FAULT_GP \
+	"	xorl %eax, %eax\n" \
+	"fault_gp_insn: movw %ax, %ss\n" \
+	"	ret\n"
+#endif
+
 __asm__(".pushsection .text\n"
 	".globl fault_ud, fault_de, fault_gp, fault_bp\n"
 	".hidden fault_ud, fault_de, fault_gp, fault_bp\n"
@@ -31,11 +49,8 @@ __asm__(".pushsection .text\n"
 	"	xorl %edx, %edx\n"
 	"fault_de_insn: divl %ecx\n"
 	"	ret\n"
-	/* A non-canonical address: #GP(0) (SDM Vol. 3A §3.3.7.1). */
 	"fault_gp:\n"
-	"	movabsq $0x8000000000000000, %rax\n"
-	"fault_gp_insn: movq (%rax), %rax\n"
-	"	ret\n"
+	FAULT_GP
 	"fault_bp:\n"
 	"	int3\n"
 	"fault_bp_after: ret\n"
@@ -58,7 +73,7 @@ static const struct fault_case cases[] = {
 
 static void recover(struct tcase *t, const struct fault_case *c)
 {
-	uint64_t flags_before = read_flags();
+	ureg_t flags_before = read_flags();
 	struct fault f = { 0 };
 	int faulted = trap_catch(c->fn, NULL, &f);
 
@@ -94,7 +109,8 @@ TEST(arch_recover_ud, "arch/recover-ud",
 TEST(arch_recover_de, "arch/recover-de",
      "DIV by zero raises #DE at the DIV", test_de, 0);
 TEST(arch_recover_gp, "arch/recover-gp",
-     "a non-canonical load raises #GP(0) at the load", test_gp, 0);
+     "a non-canonical load (i386: a null SS load) raises #GP(0) at it",
+     test_gp, 0);
 TEST(arch_recover_bp, "arch/recover-bp",
      "INT3 raises #BP with RIP after the INT3 (a trap)", test_bp, 0);
 

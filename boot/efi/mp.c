@@ -1,8 +1,8 @@
 /* mp: EFI_MP_SERVICES_PROTOCOL for arch/x86/smp.c (mp.h). */
-#include "mp.h"
+#include "../mp.h"
 #include "efi.h"
-#include "../arch/x86/smp.h"
-#include "../lib/fmt.h"
+#include "../../arch/x86/smp.h"
+#include "../../lib/fmt.h"
 
 /* EFI_MP_SERVICES_PROTOCOL: UEFI Platform Initialization Specification
  * Vol. 2 (DXE Core Interface), §13.4.  gnu-efi 3.0.15 does not define

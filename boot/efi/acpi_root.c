@@ -1,7 +1,7 @@
 /* acpi_root: the RSDP from the UEFI configuration table (acpi_root.h). */
-#include "acpi_root.h"
+#include "../acpi_root.h"
 #include "efi.h"
-#include "../lib/string.h"
+#include "../../lib/string.h"
 
 static uint64_t find(EFI_GUID guid)
 {

@@ -1,14 +1,9 @@
-/* main: the UEFI entry.  Reads options, opens the log sinks, writes the
- * header, runs the suite with the harness's exception handling in place,
- * and leaves with the verdict (docs/log-format.md describes the log). */
-#include "efi.h"
-#include "cfgfile.h"
+/* session: one run of the harness under any firmware (see session.h). */
+#include "session.h"
 #include "clock.h"
 #include "console.h"
 #include "leave.h"
 #include "mem.h"
-#include "mp.h"
-#include "options.h"
 #include "platform.h"
 #include "acpi_root.h"
 #include "../arch/x86/acpi.h"
@@ -30,8 +25,6 @@
 
 #define MAX_OPT_ERRORS 16
 
-struct efi_ctx efi;
-
 static struct options opts;
 static struct platform plat;
 static struct tap tap;
@@ -44,51 +37,18 @@ static const struct bench_mem bench_mem = {
 	.free = mem_free,
 };
 
-static void collect_opt_error(void *ctx, const char *msg)
+struct options *session_options(void)
+{
+	return &opts;
+}
+
+void session_opt_error(void *ctx, const char *msg)
 {
 	(void)ctx;
 	if (n_opt_errors < MAX_OPT_ERRORS)
 		str_copy(opt_errors[n_opt_errors++], msg, OPT_ERROR_MAX);
 	else
 		lost_opt_errors++;
-}
-
-static void open_root(void)
-{
-	EFI_GUID li_guid = LOADED_IMAGE_PROTOCOL;
-	EFI_GUID fs_guid = SIMPLE_FILE_SYSTEM_PROTOCOL;
-	EFI_FILE_IO_INTERFACE *fs;
-
-	if (efi.bs->HandleProtocol(efi.image, &li_guid,
-				   (void **)&efi.loaded) != EFI_SUCCESS) {
-		efi.loaded = NULL;
-		return;
-	}
-	if (efi.bs->HandleProtocol(efi.loaded->DeviceHandle, &fs_guid,
-				   (void **)&fs) != EFI_SUCCESS)
-		return;
-	if (fs->OpenVolume(fs, &efi.root) != EFI_SUCCESS)
-		efi.root = NULL;
-}
-
-/* Load options are UCS-2 (UEFI shell command line, or a boot entry's
- * optional data); non-ASCII becomes '?', which the parser then rejects. */
-static void read_load_options(void)
-{
-	static char text[1024];
-	const CHAR16 *w;
-	unsigned n, i;
-
-	if (!efi.loaded || !efi.loaded->LoadOptions)
-		return;
-	w = efi.loaded->LoadOptions;
-	n = efi.loaded->LoadOptionsSize / sizeof(CHAR16);
-	for (i = 0; i < n && i + 1 < sizeof(text) && w[i]; i++)
-		text[i] = w[i] < 0x80 && (w[i] >= 0x20 || w[i] == '\t') ?
-			  (char)w[i] : '?';
-	text[i] = 0;
-	options_parse(&opts, options_skip_program(text), "load options",
-		      collect_opt_error, NULL);
 }
 
 /* An IA32_MISC_ENABLE bit as the log shows it ("-" where unreadable). */
@@ -183,7 +143,7 @@ static void write_inject_header(void)
 		    why);
 }
 
-static void write_header(const struct cpu_info *ci)
+static void write_header(const struct cpu_info *ci, const char *fw_name)
 {
 	tap_version(&tap);
 	tap_comment(&tap, "harness: pmu-harness %s", HARNESS_VERSION);
@@ -192,9 +152,10 @@ static void write_header(const struct cpu_info *ci)
 	write_backend_header(ci);
 	write_inject_header();
 	tap_comment(&tap, "platform: qemu=%s evidence=\"%s\" "
-		    "smbios_manufacturer=\"%s\" hypervisor=\"%s\"",
-		    plat.qemu ? "yes" : "no", plat.evidence,
-		    plat.smbios_vendor, plat.hypervisor);
+		    "smbios_manufacturer=\"%s\" hypervisor=\"%s\" "
+		    "bochs=%s firmware=%s", plat.qemu ? "yes" : "no",
+		    plat.evidence, plat.smbios_vendor, plat.hypervisor,
+		    plat.bochs ? "yes" : "no", fw_name);
 	tap_comment(&tap, "console: %s", console_describe());
 	tap_comment(&tap, "ring3: %s%s", ring3_ready() ? "ready" : "unavailable: ",
 		    ring3_ready() ? "" : ring3_why);
@@ -260,15 +221,7 @@ static void start_watchdog(void)
 		(void)watchdog_init(&t);
 }
 
-/* Last resort on a real machine: the firmware's watchdog resets a machine
- * wedged past the run's remaining time (UEFI 2.8 §7.5,
- * SetWatchdogTimer; codes up to 0xFFFF are the firmware's). */
-static void firmware_watchdog(unsigned seconds)
-{
-	efi.bs->SetWatchdogTimer(seconds, 0x10000 + 0x504d, 0, NULL);
-}
-
-static void run_suite(void)
+static void run_suite(const struct firmware *fw)
 {
 	struct runner_opts ro = {
 		.globs = opts.tests,
@@ -276,32 +229,20 @@ static void run_suite(void)
 		.sync = console_sync,
 		.timeout_s = opts.timeout_s,
 		.run_timeout_s = opts.run_timeout_s,
-		.firmware_watchdog = firmware_watchdog,
+		.firmware_watchdog = fw->watchdog,
 	};
 
 	runner_run(&tap, &ro);
-	efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
+	if (fw->watchdog)
+		fw->watchdog(0);
 }
 
-/* Called by gnu-efi's crt0 (_start) after self-relocation; must stay
- * visible to it. */
-EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
-	__attribute__((visibility("default")));
 
-EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
+int session_run(const struct firmware *fw)
 {
 	const struct cpu_info *ci;
 	int verdict;
 
-	efi.image = image;
-	efi.st = st;
-	efi.bs = st->BootServices;
-	efi.rt = st->RuntimeServices;
-	efi.bs->SetWatchdogTimer(0, 0, 0, NULL);
-	open_root();
-	options_defaults(&opts);
-	cfgfile_apply(&opts, collect_opt_error, NULL);
-	read_load_options();
 	console_open(&opts);
 	tap_init(&tap, console_emit, NULL);
 	platform_detect(&plat);
@@ -309,15 +250,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	trap_install();
 	(void)apic_init();	/* the apic tests say why if unusable */
 	start_watchdog();
-	mp_init();		/* the smp tests say why if no sibling */
+	fw->mp_init();		/* the smp tests say why if no sibling */
 	/* Without ring 3 the CPL 3 tests fail; the header says why. */
 	(void)ring3_setup(mem_alloc_page, &ring3_why);
 	bench_init(&bench_mem);
 	harness_set_tsc_hz(clock_tsc_hz);
 	ci = cpu_detect();
-	write_header(ci);
+	write_header(ci, fw->name);
 	console_sync();		/* the header survives a hang in test 1 */
-	run_suite();
+	run_suite(fw);
 	watchdog_restore();
 	bench_release();
 	ring3_teardown();
@@ -326,5 +267,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	finish_tap();
 	verdict = tap_verdict(&tap);
 	console_close();
-	return leave(verdict, &plat, opts.exit);
+	leave(verdict, &plat, opts.exit);
+	return verdict;
 }

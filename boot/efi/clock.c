@@ -1,7 +1,7 @@
 /* clock: TSC calibration against UEFI Stall (see clock.h). */
-#include "clock.h"
+#include "../clock.h"
 #include "efi.h"
-#include "../arch/x86/cpu.h"
+#include "../../arch/x86/cpu.h"
 
 #define CALIBRATE_US 50000
 

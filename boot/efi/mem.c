@@ -1,7 +1,7 @@
 /* mem: page allocation through UEFI boot services (see mem.h). */
-#include "mem.h"
+#include "../mem.h"
 #include "efi.h"
-#include "../lib/string.h"
+#include "../../lib/string.h"
 
 #define PAGE 4096ull
 #define MAP_TRIES 4

@@ -1,8 +1,8 @@
 /* cfgfile: \pmu-harness.cfg from the boot volume (see cfgfile.h). */
-#include "cfgfile.h"
-#include "cfgtext.h"
+#include "../cfgfile.h"
+#include "../cfgtext.h"
 #include "efi.h"
-#include "../lib/fmt.h"
+#include "../../lib/fmt.h"
 
 /* The file's bytes, one past the limit to tell a file over it even when
  * its size is unknown, then its text: pool memory, given back once the

@@ -1,13 +1,13 @@
 /* console: serial, text console and log file sinks (see console.h). */
-#include "console.h"
+#include "../console.h"
 #include "efi.h"
-#include "efi_status.h"
-#include "logname.h"
-#include "../arch/x86/port_io.h"
-#include "../arch/x86/serial.h"
-#include "../lib/escape.h"
-#include "../lib/fmt.h"
-#include "../lib/string.h"
+#include "../efi_status.h"
+#include "../logname.h"
+#include "../../arch/x86/port_io.h"
+#include "../../arch/x86/serial.h"
+#include "../../lib/escape.h"
+#include "../../lib/fmt.h"
+#include "../../lib/string.h"
 
 static EFI_GUID serial_io_guid = SERIAL_IO_PROTOCOL;
 static EFI_GUID device_path_guid = DEVICE_PATH_PROTOCOL;

@@ -1,9 +1,9 @@
 /* leave: the end of a run (see leave.h). */
-#include "leave.h"
+#include "../leave.h"
 #include "efi.h"
-#include "../arch/x86/cpu.h"
+#include "../../arch/x86/cpu.h"
 
-EFI_STATUS leave(int verdict, const struct platform *p, enum opt_exit mode)
+void leave(int verdict, const struct platform *p, enum opt_exit mode)
 {
 	EFI_STATUS st = verdict ? EFI_ABORTED : EFI_SUCCESS;
 
@@ -14,5 +14,4 @@ EFI_STATUS leave(int verdict, const struct platform *p, enum opt_exit mode)
 		efi.rt->ResetSystem(EfiResetShutdown, st, 0, NULL);
 	if (mode == EXIT_REBOOT)
 		efi.rt->ResetSystem(EfiResetCold, st, 0, NULL);
-	return st;
 }
