@@ -157,8 +157,11 @@ static void write_header(const struct cpu_info *ci, const char *fw_name)
 		    plat.evidence, plat.smbios_vendor, plat.hypervisor,
 		    plat.bochs ? "yes" : "no", fw_name);
 	tap_comment(&tap, "console: %s", console_describe());
-	tap_comment(&tap, "ring3: %s%s", ring3_ready() ? "ready" : "unavailable: ",
-		    ring3_ready() ? "" : ring3_why);
+	if (ring3_ready() && ring3_caveat())
+		tap_comment(&tap, "ring3: ready (%s)", ring3_caveat());
+	else
+		tap_comment(&tap, "ring3: %s%s", ring3_ready() ? "ready" :
+			    "unavailable: ", ring3_ready() ? "" : ring3_why);
 	write_memory_header();
 	tap_comment(&tap, "options: tests=%s backend=%s exit=%s verbose=%d "
 		    "timeout=%u run_timeout=%u", opts.tests,

@@ -10,18 +10,28 @@ extern const char _text[], _etext[];
 /* From linker.ld: where the image was loaded (RIPs log as offsets). */
 extern char ImageBase[];
 
+/* apic_fire records its stack pointer where pmi_in_fire_call() finds it:
+ * the one mode-specific part of the asm below (in i386 the low half of
+ * apic_fire_rsp, the high half staying 0). */
+#ifdef __x86_64__
+#define FIRE_SAVE "	pushq %rbx\n	movq %rsp, apic_fire_rsp(%rip)\n"
+#define FIRE_RESTORE "	popq %rbx\n"
+#else
+#define FIRE_SAVE "	pushl %ebx\n	movl %esp, apic_fire_rsp\n"
+#define FIRE_RESTORE "	popl %ebx\n"
+#endif
+
 __asm__(".pushsection .text\n"
 	".globl apic_fire, apic_fire_sled, apic_fire_end\n"
 	".hidden apic_fire, apic_fire_sled, apic_fire_end\n"
 	"apic_fire:\n"
-	"	pushq %rbx\n"
-	"	movq %rsp, apic_fire_rsp(%rip)\n"
+	FIRE_SAVE
 	"	call apic_lvtpc_deliver\n"
 	"apic_fire_sled:\n"
 	"	.rept 64\n"
 	"	nop\n"
 	"	.endr\n"
-	"	popq %rbx\n"
+	FIRE_RESTORE
 	"	ret\n"
 	"apic_fire_end:\n"
 	".globl apic_fire_sti, apic_fire_sti_land, apic_fire_sti_end\n"
@@ -69,7 +79,7 @@ void pmi_log(struct tcase *t, const char *prefix, const struct pmi_record *r)
 	value(t, k, "%s", pmi_path_name(r->path));
 	fmt_snprintf(k, sizeof(k), "%s_rip", p);
 	value(t, k, "0x%llx (image+0x%llx)", (unsigned long long)r->rip,
-	      (unsigned long long)(r->rip - (uint64_t)ImageBase));
+	      (unsigned long long)(r->rip - (uintptr_t)ImageBase));
 	fmt_snprintf(k, sizeof(k), "%s_cpl", p);
 	value(t, k, "%u", r->cpl);
 	fmt_snprintf(k, sizeof(k), "%s_taken_in", p);
@@ -77,7 +87,7 @@ void pmi_log(struct tcase *t, const char *prefix, const struct pmi_record *r)
 	fmt_snprintf(k, sizeof(k), "%s_frame_rip", p);
 	value(t, k, "0x%llx (image+0x%llx) cpl=%u rflags=0x%llx",
 	      (unsigned long long)r->frame_rip,
-	      (unsigned long long)(r->frame_rip - (uint64_t)ImageBase),
+	      (unsigned long long)(r->frame_rip - (uintptr_t)ImageBase),
 	      r->frame_cpl, (unsigned long long)r->frame_rflags);
 }
 

@@ -5,7 +5,9 @@
 #include "../arch/x86/safe.h"
 #include "../lib/fmt.h"
 
-#define USER __attribute__((section(".text.user"), noinline))
+/* Code run at CPL 3 by ring3_run(): on the user pages, called with the
+ * routine ABI (cpu.h). */
+#define USER __attribute__((section(".text.user"), noinline)) ROUTINE_ABI
 
 struct user_args {
 	uint32_t idx;

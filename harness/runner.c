@@ -38,7 +38,7 @@ struct tcase {
 /* The state a test stopped at its root frame may leave behind (trap.h:
  * the frames nested in it never ran their clean-up). */
 struct machine_state {
-	uint64_t flags, cr3, cr4;
+	ureg_t flags, cr3, cr4;
 	struct trap_state trap;
 };
 
@@ -142,7 +142,7 @@ static void report_fault(struct tap *tap, const struct fault *f)
 			    (unsigned long long)f->error);
 	tap_yaml_kv(tap, "rip", "0x%llx", (unsigned long long)f->rip);
 	tap_yaml_kv(tap, "rip_in_image", "0x%llx",
-		    (unsigned long long)(f->rip - (uint64_t)ImageBase));
+		    (unsigned long long)(f->rip - (uintptr_t)ImageBase));
 	tap_yaml_kv(tap, "cs", "0x%llx", (unsigned long long)f->cs);
 	if (f->vector == VEC_PF)
 		tap_yaml_kv(tap, "cr2", "0x%llx", (unsigned long long)f->cr2);
@@ -162,14 +162,14 @@ static void report_timeout(struct tap *tap, uint64_t limit_us,
 		    (unsigned long long)(elapsed_us % 1000000 / 1000));
 	tap_yaml_kv(tap, "rip", "0x%llx", (unsigned long long)ev->rip);
 	tap_yaml_kv(tap, "rip_in_image", "0x%llx",
-		    (unsigned long long)(ev->rip - (uint64_t)ImageBase));
+		    (unsigned long long)(ev->rip - (uintptr_t)ImageBase));
 	tap_yaml_kv(tap, "cpl", "%u", ev->cpl);
 	tap_yaml_kv(tap, "interrupts", "%s",
 		    ev->rflags & X86_EFLAGS_IF ? "on" : "off");
 	if (ev->traced_rip)
 		tap_yaml_kv(tap, "traced_rip_in_image", "0x%llx",
 			    (unsigned long long)(ev->traced_rip -
-						 (uint64_t)ImageBase));
+						 (uintptr_t)ImageBase));
 	tap_yaml_kv(tap, "stopped", "%s", ev->stage > 1 ?
 		    "at the test's root frame (it ignored the first stop)" :
 		    "like an exception, at the innermost catch frame");
@@ -230,14 +230,14 @@ static void restore_machine(const struct machine_state *m)
 	__asm__ volatile("mov %0, %%cr3" : : "r"(m->cr3) : "memory");
 	write_cr4(m->cr4);
 	pmi_disarm();
-	write_flags(m->flags & ~(uint64_t)X86_EFLAGS_TF);
+	write_flags(m->flags & ~(ureg_t)X86_EFLAGS_TF);
 }
 
 /* Every test must leave CR3 and CR4 as it found them (the CPL 3 runner
  * switches both); one that does not fails, and they are put back. */
 static void check_machine(struct tcase *t, const struct machine_state *m)
 {
-	uint64_t cr3 = read_cr3(), cr4 = read_cr4();
+	ureg_t cr3 = read_cr3(), cr4 = read_cr4();
 
 	if (cr3 == m->cr3 && cr4 == m->cr4)
 		return;

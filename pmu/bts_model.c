@@ -38,7 +38,7 @@ static int bts_cpl_on(uint64_t debugctl, unsigned cpl)
 static int bts_fits(const struct ds_buffer *b, uint64_t addr, unsigned rec)
 {
 	return addr >= b->base && addr <= b->max && b->max - addr >= rec &&
-	       paging_range_writable(addr, rec);
+	       ds_reachable(addr, rec) && paging_range_writable(addr, rec);
 }
 
 /* One field of a record: 8 bytes (64-bit format) or 4 (32-bit). */

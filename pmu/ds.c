@@ -27,6 +27,11 @@ static const struct {
 	[5] = { 32, 16 },	/* format 5: the larger reset area */
 };
 
+int ds_format64(int ia32e, int dtes64)
+{
+	return ia32e || dtes64;
+}
+
 void ds_layout_for(unsigned fmt, int ds64, struct ds_layout *l)
 {
 	if (!ds64) {
@@ -178,24 +183,41 @@ static uint64_t buffer_field(const struct ds_buffer *b, unsigned i)
 	return v[i];
 }
 
-/* Every field canonical and, in the 32-bit layout, below 4 GiB; the
- * buffer not across the non-canonical hole. */
+/* Why an address must lie below 4 GiB here, or NULL where it need not:
+ * outside IA-32e mode linear addresses are 32 bits (whatever the DS
+ * layout); in it, the 32-bit layout's fields hold 4 bytes. */
+static const char *below_4g_why(const struct ds_check_in *in)
+{
+	if (in->la32)
+		return "linear addresses are 32 bits outside IA-32e mode";
+	if (!in->l->ds64)
+		return "out of reach of the 32-bit DS layout's 4-byte fields";
+	return 0;
+}
+
+/* Every field below 4 GiB where addresses are 32 bits (la32, or the
+ * 32-bit layout); in IA-32e mode canonical, and the buffer not across the
+ * non-canonical hole (outside it the canonical rule does not apply:
+ * Vol. 3A §3.3.7.1 is about IA-32e mode). */
 static int check_addresses(struct check *c, const char *name,
 			   const struct ds_buffer *b)
 {
+	const char *why4g = below_4g_why(c->in);
+
 	for (unsigned i = 0; i < 4; i++) {
 		uint64_t v = buffer_field(b, i);
 
-		if (!canonical(v))
+		if (!c->in->la32 && !canonical(v))
 			return fail(c, "%s buffer: %s 0x%llx is not "
 				    "canonical (bits 63:47 differ)", name,
 				    field_names[i], (unsigned long long)v);
-		if (!c->in->l->ds64 && v >= FOUR_GIB)
+		if (why4g && v >= FOUR_GIB)
 			return fail(c, "%s buffer: %s 0x%llx is at or above "
-				    "4 GiB, out of reach of the 32-bit DS "
-				    "layout's 4-byte fields", name,
-				    field_names[i], (unsigned long long)v);
+				    "4 GiB, %s", name, field_names[i],
+				    (unsigned long long)v, why4g);
 	}
+	if (c->in->la32)
+		return 0;
 	if (b->max > b->base && !canonical_range(b->base, b->max))
 		return fail(c, "%s buffer: base 0x%llx to absolute maximum "
 			    "0x%llx spans the non-canonical hole", name,
@@ -305,15 +327,14 @@ static int check_area(struct check *c)
 	if (in->area % DS_ALIGN)
 		return fail(c, "DS area: address 0x%llx is not aligned to %u "
 			    "bytes", (unsigned long long)in->area, DS_ALIGN);
-	if (end < in->area || !canonical_range(in->area, end))
+	if (!in->la32 && (end < in->area || !canonical_range(in->area, end)))
 		return fail(c, "DS area: [0x%llx, +0x%x) is not canonical "
 			    "(bits 63:47 differ)",
 			    (unsigned long long)in->area, in->l->size);
-	if (!in->l->ds64 && end > FOUR_GIB)
+	if (below_4g_why(in) && (end < in->area || end > FOUR_GIB))
 		return fail(c, "DS area: [0x%llx, 0x%llx) reaches past 4 GiB, "
-			    "out of reach of the 32-bit DS layout",
-			    (unsigned long long)in->area,
-			    (unsigned long long)end);
+			    "%s", (unsigned long long)in->area,
+			    (unsigned long long)end, below_4g_why(in));
 	if (!is_mapped(in, in->area, in->l->size))
 		return fail(c, "DS area: [0x%llx, 0x%llx) is not mapped "
 			    "writable", (unsigned long long)in->area,

@@ -59,6 +59,38 @@ struct ds_layout {
 	unsigned bts_record;	/* bytes of one BTS record (24 / 12) */
 };
 
+/*
+ * Which DS format the processor uses, SDM Vol. 3B §17.4.9.1 "64 Bit
+ * Format of the DS Save Area": "When DTES64 = 1 (CPUID.1.ECX[2] = 1), the
+ * structure of the DS save area is shown in [the IA-32e mode DS save
+ * area figure].  When DTES64 = 0 (CPUID.1.ECX[2] = 0) and IA-32e mode is
+ * active, the structure of the DS save area is shown in [the same].  If
+ * IA-32e mode is not active the structure of the DS save area is as
+ * shown in [the 32-bit DS save area figure of §17.4.9]".  So: 1 (64-bit
+ * format) when ia32e or dtes64, else 0 (32-bit format).  With the 64-bit
+ * format outside IA-32e mode the processor writes 32-bit values, bits
+ * 63:32 zeroed, and registers that mode lacks (R8-R15) as 0 (Vol. 3B
+ * §18.8.1.1, the Core i7 PEBS record).
+ */
+int ds_format64(int ia32e, int dtes64);
+
+/* This build's mode: the x86-64 build runs in IA-32e mode; the i386 build
+ * never enables it (paging off, 32-bit linear addresses). */
+#ifdef __x86_64__
+#define DS_BUILD_IA32E 1
+#else
+#define DS_BUILD_IA32E 0
+#endif
+
+/* [a, a + len) lies within what a pointer of this build reaches (below
+ * 4 GiB in the i386 build; len 0: a alone), so that a model writing a
+ * record there never truncates the address. */
+static inline int ds_reachable(uint64_t a, uint64_t len)
+{
+	return a <= (uint64_t)UINTPTR_MAX &&
+	       (len == 0 || len - 1 <= (uint64_t)UINTPTR_MAX - a);
+}
+
 /* The layout for PEBS record format fmt (0-5) in the 64-bit (ds64) or
  * 32-bit DS format.  The 32-bit format has one reset slot (gp 1, fixed
  * 0) whatever the format. */
@@ -101,6 +133,9 @@ struct ds_check_in {
 	uint64_t pebs_max_bytes;	/* 0: no limit; format 0: 4096 */
 	int (*mapped)(uint64_t addr, uint64_t len, void *ctx);
 	void *ctx;
+	int la32;	/* outside IA-32e mode: linear addresses are 32 bits
+			 * (every address below 4 GiB, whatever the layout);
+			 * 0: IA-32e mode, 48-bit canonical addresses */
 };
 /* In ds_check(): bts_record 0 stands for the layout's BTS record
  * (l->bts_record); a PEBS buffer in use with pebs_record 0 is refused;
@@ -111,8 +146,9 @@ struct ds_check_in {
  * The rules, for each buffer in use (SDM §17.4.9.2, §17.4.9.3, and what
  * a sound setup needs):
  *   - base <= index <= max and max > base (a buffer of at least one
- *     record), all canonical (bits 63:47 equal) and, in the 32-bit layout,
- *     below 4 GiB;
+ *     record); in IA-32e mode all canonical (bits 63:47 equal) and, in
+ *     the 32-bit layout, below 4 GiB; outside it (la32) all below 4 GiB,
+ *     the canonical rule being moot there (Vol. 3A §3.3.7.1 is IA-32e);
  *   - base aligned to 8 bytes; index - base and max - base multiples of
  *     the record size (a record never straddles the maximum);
  *   - base < thresh <= max and thresh - base a multiple of the record size

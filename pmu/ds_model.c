@@ -18,6 +18,7 @@
  * modelled. */
 #include "ds_model.h"
 #include "backend.h"
+#include "perfmon_ds.h"
 #include "sem.h"
 #include "../arch/x86/msr.h"
 #include "../arch/x86/paging.h"
@@ -40,7 +41,9 @@ void ds_model_reset(const struct perfmon_caps *c)
 	d.pebs = c->version >= 2 && c->has_perf_caps;
 	d.fmt = d.pebs ? perfmon_pebs_format(c) : 0;
 	d.baseline = d.pebs && (c->perf_caps & PERF_CAP_PEBS_BASELINE);
-	ds_layout_for(d.fmt, 1, &d.l);
+	/* the processor's DS format: the driver's answer (SDM Vol. 3B
+	 * §17.4.9.1; pmu/perfmon_ds.h) */
+	ds_layout_for(d.fmt, perfmon_ds64(), &d.l);
 }
 
 int ds_model_has_pebs(void)
@@ -144,7 +147,8 @@ int ds_model_wrmsr(uint32_t msr, uint64_t v)
 
 void *ds_model_area(const struct ds_layout **l)
 {
-	if (!d.c || !d.area || !paging_range_writable(d.area, d.l.size))
+	if (!d.c || !d.area || !ds_reachable(d.area, d.l.size) ||
+	    !paging_range_writable(d.area, d.l.size))
 		return 0;
 	*l = &d.l;
 	return (void *)(uintptr_t)d.area;

@@ -32,7 +32,7 @@ const struct pmu_model *model_for(enum pmu_kind k)
  */
 static int is_rdpmc(const struct trap_frame *tf)
 {
-	const uint8_t *p = (const uint8_t *)tf->rip;
+	const uint8_t *p = (const uint8_t *)(uintptr_t)tf->rip;
 
 	return p[0] == 0x0f && p[1] == 0x33;
 }

@@ -64,6 +64,25 @@ int pebs_field_gpr(enum pebs_field f);
 /* Record bytes of formats 0-3: 144, 176, 192, 200; 0 for fmt >= 4. */
 unsigned pebs_fixed_record_size(unsigned fmt);
 
+/*
+ * The 32-bit PEBS record: the record of the 32-bit DS format (SDM Vol. 3B
+ * §17.4.9, the 40-byte "PEBS Record Format" figure; the Pentium 4's, used
+ * wherever the DS save area is the 32-bit one: outside IA-32e mode on a
+ * processor without DTES64, pmu/ds.h ds_format64()).  Ten 4-byte fields:
+ * 00H EFLAGS, 04H linear IP, 08H EAX, 0CH EBX, 10H ECX, 14H EDX, 18H ESI,
+ * 1CH EDI, 20H EBP, 24H ESP.  "Nominally the register values are those at
+ * the beginning of the instruction that caused the event"; the linear IP
+ * is EIP as a linear address.  PERF_CAPABILITIES' record format does not
+ * change it: formats 0-5 all describe 64-bit records.
+ */
+#define PEBS_RECORD32_SIZE 40u
+#define PEBS_RECORD32_FIELD 4u		/* bytes of each field */
+/* Byte offset of field f (PEBS_F_FLAGS .. PEBS_F_SP) in the 32-bit
+ * record, or -1 (R8-R15 and every field after them). */
+int pebs32_field_offset(enum pebs_field f);
+/* "EFLAGS", "EIP", "EAX" ...: for logs; "?" for a field it lacks. */
+const char *pebs32_field_name(enum pebs_field f);
+
 /* MSR_PEBS_DATA_CFG (formats 4-5): which groups follow the basic one. */
 #define PEBS_CFG_MEMINFO (1ull << 0)
 #define PEBS_CFG_GPRS (1ull << 1)

@@ -49,6 +49,27 @@ static const struct pebs_field_desc fields[PEBS_F_NR] = {
 	[PEBS_F_TSC] = { 0xc0, 3, -1, "TSC" },
 };
 
+/* The 32-bit record (§17.4.9): the first ten fields of the 64-bit one, in
+ * the same order, 4 bytes each. */
+static const char *const names32[PEBS_F_R8] = {
+	[PEBS_F_FLAGS] = "EFLAGS", [PEBS_F_IP] = "EIP",
+	[PEBS_F_AX] = "EAX", [PEBS_F_BX] = "EBX", [PEBS_F_CX] = "ECX",
+	[PEBS_F_DX] = "EDX", [PEBS_F_SI] = "ESI", [PEBS_F_DI] = "EDI",
+	[PEBS_F_BP] = "EBP", [PEBS_F_SP] = "ESP",
+};
+
+int pebs32_field_offset(enum pebs_field f)
+{
+	if ((unsigned)f >= PEBS_F_R8)
+		return -1;
+	return (int)((unsigned)f * PEBS_RECORD32_FIELD);
+}
+
+const char *pebs32_field_name(enum pebs_field f)
+{
+	return (unsigned)f < PEBS_F_R8 ? names32[f] : "?";
+}
+
 /* Record bytes of formats 0-3. */
 static const unsigned fixed_sizes[PEBS_FIXED_FORMATS] = {
 	[0] = 144, [1] = 176, [2] = 192, [3] = 200,

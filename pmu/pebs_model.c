@@ -28,6 +28,9 @@
  *   - XMM group: XMM0-15 as the traced code left them (arch/x86/xmm.h);
  *   - LBR group: the last taken branches recorded while DEBUGCTL.LBR was
  *     set (newest first), info 0;
+ *   - the 32-bit DS format (pmu/ds.h ds_format64(): no DTES64 outside
+ *     IA-32e mode): the 40-byte record {EFLAGS, EIP, EAX .. ESP} of SDM
+ *     Vol. 3B §17.4.9 whatever the record format, from the same state;
  *   - not modelled, written as 0: data source encoding, load latency, TSX
  *     information (formats 1-3 and the memory-info group), the LBR info
  *     word. */
@@ -131,6 +134,27 @@ static void fixed_record(uint8_t *rec, unsigned fmt,
 	}
 }
 
+/* The 32-bit DS format's record (pmu/pebs.h): EFLAGS, EIP, EAX-ESP, 4
+ * bytes each, the same state the 64-bit records take. */
+static void record32(uint8_t *rec, const struct pebs_assist *a, int trap)
+{
+	const struct step_regs *r = state_of(a, trap);
+
+	for (unsigned f = 0; f < PEBS_F_R8; f++) {
+		int off = pebs32_field_offset((enum pebs_field)f);
+		int gpr = pebs_field_gpr((enum pebs_field)f);
+		uint32_t v;
+
+		if (gpr >= 0)
+			v = (uint32_t)r->gpr[gpr];
+		else if (f == PEBS_F_FLAGS)
+			v = (uint32_t)r->rflags;
+		else
+			v = (uint32_t)ip_of(a, trap);
+		memcpy(rec + off, &v, sizeof(v));
+	}
+}
+
 static void gprs_group(uint8_t *g, const struct pebs_assist *a, int trap)
 {
 	const struct step_regs *r = state_of(a, trap);
@@ -217,14 +241,18 @@ int pebs_model_assist(const struct pebs_assist *a, uint64_t *gp_reload,
 		return 0;
 	fmt = perfmon_pebs_format(c);
 	trap = perfmon_pebs_trap(c);
-	size = pebs_record_size(fmt, ds_model_pebs_cfg(), a->adaptive != 0);
+	size = l->ds64 ? pebs_record_size(fmt, ds_model_pebs_cfg(),
+					  a->adaptive != 0) :
+			 PEBS_RECORD32_SIZE;
 	index = ds_get(area, l, DS_PEBS_INDEX);
 	max = ds_get(area, l, DS_PEBS_MAX);
 	reload(area, l, a->applicable, gp_reload, fixed_reload);
 	if (index < ds_get(area, l, DS_PEBS_BASE) || index + size > max ||
-	    !paging_range_writable(index, size))
+	    !ds_reachable(index, size) || !paging_range_writable(index, size))
 		return 0;
-	if (fmt >= 4)
+	if (!l->ds64)
+		record32((uint8_t *)(uintptr_t)index, a, trap);
+	else if (fmt >= 4)
 		adaptive_record((uint8_t *)(uintptr_t)index, a, trap);
 	else
 		fixed_record((uint8_t *)(uintptr_t)index, fmt, a, trap);

@@ -12,6 +12,7 @@
  * keeps shadows of GLOBAL_CTRL and FIXED_CTR_CTRL, which hold the bits of
  * several counters. */
 #include "perfmon.h"
+#include "perfmon_ds.h"
 #include "backend.h"
 #include "detect.h"
 #include "driver.h"
@@ -453,16 +454,15 @@ static void perfmon_describe(const struct cpu_info *ci, char *buf,
 		fmt_snprintf(buf, size, "caps=none reason=\"%s\"", why);
 		return;
 	}
-	/* ds=64: the DS save area and PEBS record layout in use.  This
-	 * harness runs in IA-32e mode, where the processor uses the 64-bit
-	 * DS format whatever CPUID.01H:ECX.DTES64 says (SDM Vol. 3B, order
-	 * no. 253669-060US, §17.4.9.1 "64 Bit Format of the DS Save Area"),
-	 * so it is the one layout pmu/perfmon_ds.h knows. */
+	/* ds=64|32: the DS save area and PEBS record layout in use: 64 in
+	 * IA-32e mode (the x86-64 build) and where CPUID.01H:ECX.DTES64 is
+	 * set, else 32 (SDM Vol. 3B, order no. 253669-060US, §17.4.9.1 "64
+	 * Bit Format of the DS Save Area"; pmu/perfmon_ds.h). */
 	fmt_snprintf(buf, size, "caps=%s version=%u counters=%u width=%u "
 		     "fixed=%u fixed_width=%u fixed_mask=0x%x ebx_len=%u "
 		     "events_unavailable=0x%x any_thread=%s "
 		     "perf_capabilities=%s0x%llx full_width=%s pebs_format=%u "
-		     "pebs_trap=%d ds=64",
+		     "pebs_trap=%d ds=%d",
 		     c->source, c->version, c->gp, c->gp_width,
 		     count_bits(c->fixed_mask), c->fixed_width,
 		     c->fixed_mask, c->ebx_len, c->events_unavail,
@@ -470,7 +470,8 @@ static void perfmon_describe(const struct cpu_info *ci, char *buf,
 		     "deprecated" : "no", c->has_perf_caps ? "" : "absent/",
 		     (unsigned long long)c->perf_caps,
 		     perfmon_full_width(c) ? "yes" : "no",
-		     perfmon_pebs_format(c), perfmon_pebs_trap(c));
+		     perfmon_pebs_format(c), perfmon_pebs_trap(c),
+		     perfmon_ds64() ? 64 : 32);
 }
 
 const struct pmu_driver perfmon_driver = {

@@ -2,6 +2,7 @@
  * (pmu/perfmon_ds.h).  BTS is pmu/perfmon_bts.c. */
 #include "perfmon_ds.h"
 #include "backend.h"
+#include "detect.h"
 #include "evtsel.h"
 #include "../arch/x86/msr.h"
 #include "../arch/x86/paging.h"
@@ -41,6 +42,12 @@ static unsigned fmt_of(const struct perfmon_caps *c)
 	return perfmon_pebs_available() ? perfmon_pebs_format(c) : 0;
 }
 
+int perfmon_ds64(void)
+{
+	return ds_format64(DS_BUILD_IA32E,
+			   !!(cpu_info()->f1_ecx & CPUID1_ECX_DTES64));
+}
+
 int perfmon_ds_layout(struct ds_layout *l, struct pmu_err *e)
 {
 	const struct perfmon_caps *c = caps(e);
@@ -50,7 +57,7 @@ int perfmon_ds_layout(struct ds_layout *l, struct pmu_err *e)
 	if (!perfmon_bts_available() && !perfmon_pebs_available())
 		return pmu_fail(e, 0, "neither BTS nor PEBS: IA32_MISC_ENABLE "
 				"bits 11 and 12 set (or unreadable)");
-	ds_layout_for(fmt_of(c), 1, l);
+	ds_layout_for(fmt_of(c), perfmon_ds64(), l);
 	return 0;
 }
 
@@ -58,7 +65,11 @@ unsigned perfmon_pebs_record_size(uint64_t cfg, int adaptive)
 {
 	const struct perfmon_caps *c = perfmon_caps(0);
 
-	return c ? pebs_record_size(fmt_of(c), cfg, adaptive) : 0;
+	if (!c)
+		return 0;
+	if (!perfmon_ds64())
+		return PEBS_RECORD32_SIZE;
+	return pebs_record_size(fmt_of(c), cfg, adaptive);
 }
 
 static int mapped(uint64_t addr, uint64_t len, void *ctx)
@@ -80,9 +91,11 @@ static int check_setup(const struct perfmon_ds *s, const struct ds_layout *l,
 		.pebs = s->pebs,
 		.bts_record = l->bts_record,
 		/* adaptive records vary in size: 8-byte granules */
-		.pebs_record = fmt >= 4 ? 8 : pebs_fixed_record_size(fmt),
+		.pebs_record = !l->ds64 ? PEBS_RECORD32_SIZE :
+			       fmt >= 4 ? 8 : pebs_fixed_record_size(fmt),
 		.pebs_max_bytes = fmt == 0 ? 4096 : 0,
 		.mapped = mapped,
+		.la32 = !DS_BUILD_IA32E,
 	};
 	char why[140];
 
@@ -191,6 +204,12 @@ static int counters_refusal(const struct perfmon_caps *c, uint64_t mask,
 				"0x%llx (GLOBAL_CTRL numbering)",
 				(unsigned long long)(mask & ~capable), fmt,
 				(unsigned long long)capable);
+	if (!perfmon_ds64() && (mask & ~1ull))
+		return pmu_fail(e, 0, "counters 0x%llx: the 32-bit DS format "
+				"(no DTES64, not IA-32e mode; SDM Vol. 3B "
+				"§17.4.9) has one PEBS counter-reset slot: "
+				"PEBS on PMC0 only",
+				(unsigned long long)(mask & ~1ull));
 	for (unsigned b = 0; b < 64; b++) {
 		int r = 0;
 
@@ -208,6 +227,11 @@ static int counters_refusal(const struct perfmon_caps *c, uint64_t mask,
 
 static int cfg_refusal(uint64_t cfg, int baseline, struct pmu_err *e)
 {
+	if (cfg && !perfmon_ds64())
+		return pmu_fail(e, 0, "PEBS_DATA_CFG 0x%llx: the 32-bit DS "
+				"format writes the 40-byte record only (SDM "
+				"Vol. 3B §17.4.9), no adaptive groups",
+				(unsigned long long)cfg);
 	if (cfg && !baseline)
 		return pmu_fail(e, 0, "PEBS_DATA_CFG 0x%llx: adaptive PEBS "
 				"needs record format 4+ with PEBS_BASELINE "

@@ -9,9 +9,12 @@
  *
  * Availability: IA32_MISC_ENABLE bit 11 "BTS unavailable" and bit 12
  * "PEBS unavailable" (SDM Vol. 4 Table 2-2; read-only), read through the
- * backend.  The layout is the 64-bit one: this harness runs in IA-32e
- * mode, where the processor uses the 64-bit DS format whatever
- * CPUID.01H:ECX.DTES64 says (SDM Vol. 3B §17.4.9.1). */
+ * backend.  The layout is the one SDM Vol. 3B §17.4.9.1 gives
+ * (pmu/ds.h ds_format64()): the 64-bit one in the x86-64 build (IA-32e
+ * mode) and, in the i386 build, where CPUID.01H:ECX.DTES64 is set; else
+ * the 32-bit one, whose PEBS record is the 40-byte one (pmu/pebs.h) and
+ * whose single counter-reset slot serves PMC0: PEBS on PMC0 only, no
+ * adaptive records. */
 #ifndef PMU_PERFMON_DS_H
 #define PMU_PERFMON_DS_H
 
@@ -29,13 +32,18 @@ struct perfmon_ds {
 	uint64_t fixed_reset[PERFMON_MAX_FIXED];
 };
 
-/* The DS layout of this PMU (its PEBS format; 64-bit).  -1 when the PMU
- * has neither BTS nor PEBS. */
+/* 1: this CPU in this build's mode uses the 64-bit DS format, 0: the
+ * 32-bit one (ds_format64() of DS_BUILD_IA32E and CPUID.01H:ECX.DTES64).
+ * The model uses the same answer. */
+int perfmon_ds64(void);
+/* The DS layout of this PMU (its PEBS format; perfmon_ds64()).  -1 when
+ * the PMU has neither BTS nor PEBS. */
 int perfmon_ds_layout(struct ds_layout *l, struct pmu_err *e);
 /* MISC_ENABLE says BTS / PEBS available (0 also when it cannot be read). */
 int perfmon_bts_available(void);
 int perfmon_pebs_available(void);
-/* The PEBS record bytes of this PMU (fmt 4-5: for cfg and adaptive). */
+/* The PEBS record bytes of this PMU (fmt 4-5: for cfg and adaptive; the
+ * 32-bit DS format: 40 whatever the format). */
 unsigned perfmon_pebs_record_size(uint64_t cfg, int adaptive);
 
 /* Checks s (ds_check against the live page tables, PEBS buffer limits of

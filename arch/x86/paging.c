@@ -2,6 +2,22 @@
 #include "paging.h"
 #include "cpu.h"
 
+/* Paging off (the i386 build): linear addresses are physical ones (SDM
+ * Vol. 3A §4.1.1), 32 bits wide, with no page-level protection (§5.1) and
+ * no PAT index (the PAT is selected by paging-structure entries, §11.12.3;
+ * the MTRRs give the memory type, §11.11). */
+static int lookup_identity(uint64_t va, struct paging_leaf *out)
+{
+	if (va > 0xffffffffull)
+		return -1;
+	out->entry = va & ~0xfffull;
+	out->level = 0;
+	out->writable = 1;
+	out->user = 1;
+	out->pat_index = 0;
+	return 0;
+}
+
 static unsigned pat_index(uint64_t e, int level)
 {
 	uint64_t pat = level == 1 ? PG_PAT_4K : PG_PAT_LARGE;
@@ -12,10 +28,14 @@ static unsigned pat_index(uint64_t e, int level)
 
 int paging_lookup(uint64_t cr3, uint64_t va, struct paging_leaf *out)
 {
-	const uint64_t *t = (const uint64_t *)(cr3 & PG_ADDR);
+	const uint64_t *t = (const uint64_t *)(uintptr_t)(cr3 & PG_ADDR);
 	int writable = 1, user = 1;
 
-	if (read_cr4() & CR4_LA57)
+	if (!(read_cr0() & X86_CR0_PG))
+		return lookup_identity(va, out);
+	/* A 32-bit build would find 32-bit or PAE tables, which are not
+	 * walked here; the i386 build never turns paging on (paging.h). */
+	if (sizeof(uintptr_t) < 8 || (read_cr4() & CR4_LA57))
 		return -1;
 	for (int level = 4; level >= 1; level--) {
 		unsigned shift = 12 + 9 * (unsigned)(level - 1);
@@ -33,7 +53,7 @@ int paging_lookup(uint64_t cr3, uint64_t va, struct paging_leaf *out)
 			out->pat_index = pat_index(e, level);
 			return 0;
 		}
-		t = (const uint64_t *)(e & PG_ADDR);
+		t = (const uint64_t *)(uintptr_t)(e & PG_ADDR);
 	}
 	return -1;
 }

@@ -26,8 +26,13 @@
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
 
-/* The 64-bit BTS record: from 00H, to 08H, flags 10H (Figure 17-6). */
-#define BTS_REC 24u
+/* Bytes of one BTS record in the DS format in use (bts_begin sets it):
+ * 24 in the 64-bit format {from 00H, to 08H, flags 10H} (§17.4.9.1), 12
+ * in the 32-bit one {from 0, to 4, flags 8} (§17.4.9), which the i386
+ * build uses on a CPU without DTES64. */
+static unsigned bts_rec_bytes __attribute__((unused)) = 24;
+#define BTS_REC bts_rec_bytes
+#define BTS_REC_MAX 24u
 /* Every IA32_DEBUGCTL bit BTS gives meaning to (§17.4.1, Figure 17-3). */
 #define BTS_SDM_BITS (DEBUGCTL_TR | DEBUGCTL_BTS | DEBUGCTL_BTINT |          \
 		      DEBUGCTL_BTS_OFF_OS | DEBUGCTL_BTS_OFF_USR)
@@ -56,6 +61,10 @@ struct bts_trace {
 
 struct bts_mem {
 	uint8_t area[1024] __attribute__((aligned(64)));
+	/* the BTS buffer the processor (or the model) writes */
+	uint8_t buf[(BTS_BUF_RECORDS + BTS_GUARD_RECORDS) * BTS_REC_MAX]
+		__attribute__((aligned(64)));
+	/* its records decoded (bts_decode), whatever the format */
 	struct bts_record rec[BTS_BUF_RECORDS + BTS_GUARD_RECORDS];
 };
 
@@ -128,7 +137,8 @@ static inline struct bts_mem *bts_mem(struct tcase *t)
 	return m;
 }
 
-/* The driver, a DS layout with the 64-bit BTS record, BTS available, no
+/* The driver, the DS layout of this CPU and mode (64-bit in IA-32e mode
+ * or with DTES64, else 32-bit: SDM Vol. 3B §17.4.9.1), BTS available, no
  * DS area installed, and a clean buffer; else SKIP or FAIL and 0. */
 static inline int bts_begin(struct tcase *t, struct bts_env *v)
 {
@@ -150,16 +160,19 @@ static inline int bts_begin(struct tcase *t, struct bts_env *v)
 	}
 	if (!(v->m = bts_mem(t)))
 		return 0;
-	if (!check(t, v->l.ds64 && v->l.bts_record == BTS_REC &&
+	if (!check(t, v->l.ds64 == perfmon_ds64() &&
+		   v->l.bts_record == (v->l.ds64 ? 24u : 12u) &&
 		   v->l.size <= sizeof(v->m->area), "DS layout: ds64 %d, BTS "
-		   "record %u bytes, area %u bytes: expected the 64-bit "
-		   "format (24-byte records) in IA-32e mode", v->l.ds64,
-		   v->l.bts_record, v->l.size) ||
+		   "record %u bytes, area %u bytes: expected the %d-bit "
+		   "format (%u-byte records)", v->l.ds64, v->l.bts_record,
+		   v->l.size, perfmon_ds64() ? 64 : 32,
+		   perfmon_ds64() ? 24u : 12u) ||
 	    !check(t, perfmon_ds_remove(&e) == 0, "remove: %s", e.msg))
 		return 0;
+	bts_rec_bytes = v->l.bts_record;
 	memset(v->m, 0, sizeof(*v->m));
-	memset(v->m->rec, BTS_GUARD_BYTE, sizeof(v->m->rec));
-	v->base = (uint64_t)(uintptr_t)v->m->rec;
+	memset(v->m->buf, BTS_GUARD_BYTE, sizeof(v->m->buf));
+	v->base = (uint64_t)(uintptr_t)v->m->buf;
 	return 1;
 }
 
@@ -184,6 +197,22 @@ static inline int bts_install(struct bts_env *v, unsigned k, unsigned thresh)
 static inline uint64_t bts_index(const struct bts_env *v)
 {
 	return ds_get(v->m->area, &v->l, DS_BTS_INDEX);
+}
+
+/* m->rec[] from the buffer's bytes: each record's three fields, 8 or 4
+ * bytes each by the layout. */
+static inline void bts_decode(struct bts_env *v)
+{
+	unsigned f = v->l.field_size;
+
+	for (unsigned i = 0; i < BTS_BUF_RECORDS + BTS_GUARD_RECORDS; i++) {
+		const uint8_t *p = v->m->buf + (size_t)i * v->l.bts_record;
+		uint64_t x[3] = { 0, 0, 0 };
+
+		for (unsigned k = 0; k < 3; k++)
+			memcpy(&x[k], p + k * f, f);	/* little-endian */
+		v->m->rec[i] = (struct bts_record){ x[0], x[1], x[2] };
+	}
 }
 
 /* Runs bench n at cpl with BTS on (flags: BTINT, BTS_OFF_*), the taken
@@ -236,6 +265,7 @@ static inline int bts_run(struct bts_env *v, const char *bench, uint64_t n,
 		   "the test keeps", (unsigned long long)tr->lost,
 		   BTS_MAX_BRANCHES))
 		return 0;
+	bts_decode(v);
 	v->runs++;
 	value(v->t, bts_key(v, "run"), "%s n=%llu cpl=%d flags=0x%llx "
 	      "backend=%s: %u taken branches", bench, (unsigned long long)n,
@@ -317,7 +347,7 @@ static inline void bts_check_untouched(struct tcase *t,
 				       const struct bts_env *v,
 				       unsigned first, unsigned count)
 {
-	const uint8_t *p = (const uint8_t *)&v->m->rec[first];
+	const uint8_t *p = v->m->buf + (size_t)first * BTS_REC;
 
 	for (unsigned i = 0; i < count * BTS_REC; i++)
 		if (!check(t, p[i] == BTS_GUARD_BYTE, "byte base+%u was "

@@ -27,7 +27,7 @@ static struct bts_branch want[BTS_MAX_BRANCHES];
 static int one_run(struct bts_env *v, const char *bench, uint64_t n,
 		   int cpl, uint64_t flags, unsigned *nrec)
 {
-	memset(v->m->rec, BTS_GUARD_BYTE, sizeof(v->m->rec));
+	memset(v->m->buf, BTS_GUARD_BYTE, sizeof(v->m->buf));
 	if (!bts_install(v, BTS_BUF_RECORDS, BTS_BUF_RECORDS) ||
 	    !bts_run(v, bench, n, cpl, flags, &trace))
 		return 0;

@@ -13,6 +13,11 @@
  *   - reset slots: 8 GP + 4 fixed through format 4, 32 GP + 16 fixed with
  *     format 5 (Linux "perf/x86/intel: Enable PEBS format 5"), so format
  *     5's fixed slot 0 lies at 40H + 8 * 32 = 140H;
+ *   - §17.4.9.1: the 64-bit format where DTES64 = 1 or IA-32e mode is
+ *     active, the 32-bit one only with DTES64 = 0 outside IA-32e mode;
+ *     outside IA-32e mode linear addresses are 32 bits, so every address
+ *     must be below 4 GiB there whatever the layout, and the canonical
+ *     rule (Vol. 3A §3.3.7.1) is IA-32e mode's;
  *   - Core 2's PEBS buffer limit of one page (Linux arch/x86/events/
  *     intel/ds.c intel_ds_init(), format 0: a larger buffer hangs the
  *     GLOBAL_CTRL write). */
@@ -571,6 +576,69 @@ static void test_check_32bit(void **state)
 	refused(&s, "DS area", "0xfffffff8", "4 GiB");
 }
 
+/* §17.4.9.1: DTES64 or IA-32e mode: 64-bit; neither: 32-bit. */
+static void test_format64(void **state)
+{
+	(void)state;
+	assert_int_equal(ds_format64(1, 1), 1);
+	assert_int_equal(ds_format64(1, 0), 1);
+	assert_int_equal(ds_format64(0, 1), 1);
+	assert_int_equal(ds_format64(0, 0), 0);
+#ifdef __x86_64__
+	assert_int_equal(DS_BUILD_IA32E, 1);
+#endif
+}
+
+/* Outside IA-32e mode (la32): every address below 4 GiB in either
+ * layout, no canonical rule. */
+static void test_check_la32(void **state)
+{
+	struct setup s;
+
+	(void)state;
+	/* the 64-bit layout outside IA-32e mode (DTES64): a good setup */
+	good(&s);
+	s.in.la32 = 1;
+	assert_int_equal(check(&s), 0);
+
+	/* a BTS buffer above 4 GiB: fine in IA-32e mode, refused here */
+	s.map.r[1].a = 0x100000000ull;
+	s.map.r[1].end = 0x100100000ull;
+	s.map.n = 2;
+	s.in.bts.base = s.in.bts.index = 0x100000000ull;
+	s.in.bts.max = 0x100000000ull + 24 * 10;
+	s.in.bts.thresh = 0x100000000ull + 24;
+	refused(&s, "BTS buffer", "base 0x100000000", "32 bits outside "
+		"IA-32e mode");
+	s.in.la32 = 0;
+	assert_int_equal(check(&s), 0);
+
+	/* not canonical and above 4 GiB: the 4 GiB rule speaks */
+	good(&s);
+	s.in.la32 = 1;
+	s.in.pebs.thresh = 0x0001000000000000ull;
+	refused(&s, "PEBS buffer", "threshold 0x1000000000000",
+		"32 bits outside IA-32e mode");
+
+	/* the DS area across 4 GiB, 64-bit layout */
+	good(&s);
+	s.in.la32 = 1;
+	s.map.r[1].a = 0xfff00000ull;
+	s.map.r[1].end = 0x100100000ull;
+	s.map.n = 2;
+	s.in.area = 0xfffffff8ull;
+	refused(&s, "DS area", "0xfffffff8", "32 bits outside IA-32e mode");
+
+	/* the 32-bit layout outside IA-32e mode: good below 4 GiB */
+	good(&s);
+	s.in.la32 = 1;
+	ds_layout_for(0, 0, &s.l);
+	s.in.bts_record = 12;
+	assert_int_equal(check(&s), 0);
+	s.in.bts.max = 0x100000000ull;
+	refused(&s, "BTS buffer", "absolute maximum 0x100000000", "4 GiB");
+}
+
 static void test_check_record_zero_and_short_why(void **state)
 {
 	struct setup s;
@@ -611,6 +679,8 @@ int main(void)
 		cmocka_unit_test(test_check_overlap),
 		cmocka_unit_test(test_check_canonical),
 		cmocka_unit_test(test_check_32bit),
+		cmocka_unit_test(test_format64),
+		cmocka_unit_test(test_check_la32),
 		cmocka_unit_test(test_check_record_zero_and_short_why),
 	};
 

@@ -11,6 +11,9 @@
  *     Source Encoding, A8H Latency value (176 bytes);
  *   - Table 18-44 (Haswell) adds B0H EventingIP, B8H TX Abort Information
  *     (192 bytes); Table 18-55 (Skylake) adds C0H TSC (200 bytes);
+ *   - the 32-bit record (§17.4.9, the 40-byte "PEBS Record Format"
+ *     figure of the 32-bit DS format): 00H EFLAGS, 04H linear IP, 08H EAX,
+ *     0CH EBX, 10H ECX, 14H EDX, 18H ESI, 1CH EDI, 20H EBP, 24H ESP;
  *   - formats 4-5 (adaptive PEBS): the record size is kvm-unit-tests'
  *     x86/pmu_pebs.c arithmetic, basic 32 + meminfo 32 + GPRs 144 + XMMs
  *     256 + LBRs 24 * (DATA_CFG[31:24] + 1), the groups in that order;
@@ -123,6 +126,40 @@ static void test_field_offsets_adaptive_and_bad(void **state)
 			assert_int_equal(pebs_field_offset(fmt, f), -1);
 	for (unsigned fmt = 0; fmt < 4; fmt++)
 		assert_int_equal(pebs_field_offset(fmt, PEBS_F_NR), -1);
+}
+
+/* §17.4.9: the 40-byte record, typed from the figure. */
+static void test_record32(void **state)
+{
+	static const struct {
+		enum pebs_field f;
+		int off;
+		const char *name;
+	} sdm[] = {
+		{ PEBS_F_FLAGS, 0x00, "EFLAGS" }, { PEBS_F_IP, 0x04, "EIP" },
+		{ PEBS_F_AX, 0x08, "EAX" }, { PEBS_F_BX, 0x0c, "EBX" },
+		{ PEBS_F_CX, 0x10, "ECX" }, { PEBS_F_DX, 0x14, "EDX" },
+		{ PEBS_F_SI, 0x18, "ESI" }, { PEBS_F_DI, 0x1c, "EDI" },
+		{ PEBS_F_BP, 0x20, "EBP" }, { PEBS_F_SP, 0x24, "ESP" },
+	};
+	int last_end = 0;
+
+	(void)state;
+	assert_int_equal(PEBS_RECORD32_SIZE, 40);
+	for (unsigned i = 0; i < N(sdm); i++) {
+		assert_int_equal(pebs32_field_offset(sdm[i].f), sdm[i].off);
+		assert_string_equal(pebs32_field_name(sdm[i].f), sdm[i].name);
+		/* the GPR fields name the same registers as the 64-bit ones */
+		if (sdm[i].off + 4 > last_end)
+			last_end = sdm[i].off + 4;
+	}
+	assert_int_equal(last_end, 40);
+	for (int f = PEBS_F_R8; f < PEBS_F_NR; f++) {
+		assert_int_equal(pebs32_field_offset((enum pebs_field)f), -1);
+		assert_string_equal(pebs32_field_name((enum pebs_field)f), "?");
+	}
+	assert_int_equal(pebs32_field_offset(PEBS_F_NR), -1);
+	assert_int_equal(pebs32_field_offset((enum pebs_field)-1), -1);
 }
 
 static void test_fixed_sizes(void **state)
@@ -446,6 +483,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_field_offsets),
 		cmocka_unit_test(test_field_offsets_adaptive_and_bad),
+		cmocka_unit_test(test_record32),
 		cmocka_unit_test(test_fixed_sizes),
 		cmocka_unit_test(test_gpr_and_names),
 		cmocka_unit_test(test_adaptive_sizes),

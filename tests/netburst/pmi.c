@@ -192,7 +192,7 @@ static void check_pmi(struct tcase *t, const struct job *j,
 	      j->seen.cccr);
 	check(t, p.cpl == 3, "PMI at CPL %u, expected 3", p.cpl);
 	if (!pmu_on_model()) {
-		check(t, p.rip >= (uint64_t)b->fn && p.rip <= (uint64_t)b->end,
+		check(t, p.rip >= (uintptr_t)b->fn && p.rip <= (uintptr_t)b->end,
 		      "PMI at rip 0x%llx outside the benchmark",
 		      (unsigned long long)p.rip);
 		return;

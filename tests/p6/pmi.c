@@ -143,8 +143,8 @@ static void test_int(struct tcase *t)
 		      (unsigned long long)j.seen.ctr0,
 		      (unsigned long long)want_rip, K);
 	else
-		check(t, p.rip >= (uint64_t)b->fn &&
-		      p.rip <= (uint64_t)b->end, "PMI at rip 0x%llx outside "
+		check(t, p.rip >= (uintptr_t)b->fn &&
+		      p.rip <= (uintptr_t)b->end, "PMI at rip 0x%llx outside "
 		      "the benchmark", (unsigned long long)p.rip);
 }
 

@@ -13,6 +13,7 @@
 #include "../../harness/pmu_run.h"
 #include "../../pmu/backend.h"
 #include "../../pmu/perfmon.h"
+#include "../../pmu/perfmon_ds.h"
 #include "../../pmu/sem.h"
 
 /* Formats 0-3, byte offsets (-1: absent) by field. */
@@ -48,6 +49,23 @@ static inline int sdm_pebs_reg(unsigned f)
 	if (f < S_R8)
 		return reg[f];
 	return f < S_STATUS ? (int)(f - S_R8) + 8 : -1;
+}
+
+/* The 32-bit DS format's record (SDM Vol. 3B §17.4.9, the 40-byte PEBS
+ * record figure): EFLAGS, linear IP, EAX, EBX, ECX, EDX, ESI, EDI, EBP,
+ * ESP, 4 bytes each - the order of S_FLAGS .. S_SP.  An i386 run on a
+ * CPU without DTES64 writes it whatever the record format (pmu/ds.h
+ * ds_format64()), PEBS on PMC0 only (one counter-reset slot). */
+#define SDM_PEBS32_SIZE 40u
+static inline int sdm_pebs32_offset(unsigned f)
+{
+	return f < S_R8 ? (int)f * 4 : -1;
+}
+
+/* The run uses the 32-bit DS format. */
+static inline int pebs_ds32(void)
+{
+	return !perfmon_ds64();
 }
 
 /* Adaptive groups, in record order, and their sizes. */

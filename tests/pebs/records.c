@@ -7,6 +7,7 @@
  * address of the next PEBS record to be written"). */
 #include "pebs_test.h"
 #include "../../bench/gpr_values.h"
+#include "../../lib/string.h"
 
 #define OVF_BUF (1ull << 62)
 
@@ -126,6 +127,31 @@ static void check_fixed(struct tcase *t, const struct pebs_run *r,
 	}
 }
 
+/* A 4-byte field of the 32-bit record. */
+static uint32_t fld32(const struct pebs_run *r, unsigned i, unsigned off)
+{
+	uint32_t v;
+
+	memcpy(&v, r->buf + (size_t)i * r->record_size + off, sizeof(v));
+	return v;
+}
+
+/* The 32-bit record: ten 4-byte fields, the same state as formats 0-3
+ * (bits 31:0 of it). */
+static void check_fixed32(struct tcase *t, const struct pebs_run *r,
+			  const struct pebs_want *w, unsigned i)
+{
+	static const char *const names32[S_R8] = {
+		"EFLAGS", "EIP", "EAX", "EBX", "ECX", "EDX", "ESI", "EDI",
+		"EBP", "ESP",
+	};
+
+	for (unsigned f = S_FLAGS; f < S_R8; f++)
+		want(t, i, names32[f],
+		     fld32(r, i, (unsigned)sdm_pebs32_offset(f)),
+		     (uint32_t)want_fixed(r, w, i, f));
+}
+
 /* The adaptive record's size and layout for r (the SDM's group order). */
 struct sdm_adaptive {
 	unsigned meminfo, gprs, xmms, lbrs, n_lbr, size;
@@ -234,7 +260,7 @@ static void check_hw(struct tcase *t, const struct pebs_run *r,
 	check(t, got + slack >= pebs_run_written(r) && got <= r->capacity,
 	      "%llu records, the trace asks for %u", (unsigned long long)got,
 	      pebs_run_written(r));
-	for (unsigned i = 0; i < got && (w->fmt >= 2); i++) {
+	for (unsigned i = 0; i < got && w->fmt >= 2 && !pebs_ds32(); i++) {
 		uint64_t ip = fld(r, i, w->fmt >= 4 ? 8 : 0xb0);
 
 		check(t, ip >= r->range_lo && ip < r->range_hi, "record %u "
@@ -247,7 +273,8 @@ void pebs_check_records(struct tcase *t, const struct pebs_run *r,
 			const struct pebs_want *w)
 {
 	struct sdm_adaptive a = sdm_adaptive_of(r);
-	unsigned size = w->fmt >= 4 ? a.size : sdm_pebs_size(w->fmt);
+	unsigned size = pebs_ds32() ? SDM_PEBS32_SIZE :
+			w->fmt >= 4 ? a.size : sdm_pebs_size(w->fmt);
 	unsigned n = pebs_run_written(r);
 	uint64_t tsc = 0;
 
@@ -262,7 +289,9 @@ void pebs_check_records(struct tcase *t, const struct pebs_run *r,
 		   (unsigned long long)(r->index - r->base), n, size))
 		return;
 	for (unsigned i = 0; i < n && i < PEBS_RUN_MAX; i++) {
-		if (w->fmt >= 4)
+		if (pebs_ds32())
+			check_fixed32(t, r, w, i);
+		else if (w->fmt >= 4)
 			check_adaptive(t, r, w, i, &a, &tsc);
 		else
 			check_fixed(t, r, w, i, &tsc);
@@ -368,7 +397,7 @@ static void test_gprs(struct tcase *t)
 
 	if (!pebs_ready(t, &fmt, &trap))
 		return;
-	if (fmt >= 4) {
+	if (fmt >= 4 && !pebs_ds32()) {
 		skip(t, "format %u: the GPRs are in the adaptive GPR group, "
 		     "checked by pebs/adaptive-*", fmt);
 		return;
@@ -378,7 +407,8 @@ static void test_gprs(struct tcase *t)
 	if (!pebs_run(t, &r))
 		return;
 	for (unsigned i = 0; i < pebs_run_written(&r); i++) {
-		uint64_t ip = fld(&r, i, 8);
+		unsigned fsz = pebs_ds32() ? 4 : 8;
+		uint64_t ip = pebs_ds32() ? fld32(&r, i, 4) : fld(&r, i, 8);
 
 		if (ip < (uintptr_t)bench_gprs_marker ||
 		    ip >= (uintptr_t)bench_gprs_marker_end)
@@ -387,8 +417,13 @@ static void test_gprs(struct tcase *t)
 		for (unsigned f = S_AX; f < S_STATUS; f++) {
 			int reg = sdm_pebs_reg(f);
 
+			if (f >= S_R8 && pebs_ds32())
+				break;
 			if (reg != 4)
-				want(t, i, sdm_names[f], fld(&r, i, f * 8),
+				want(t, i, sdm_names[f],
+				     fsz == 4 ? fld32(&r, i, f * 4) :
+				     fld(&r, i, f * 8),
+				     fsz == 4 ? (uint32_t)bench_gpr_values[reg] :
 				     bench_gpr_values[reg]);
 		}
 	}

@@ -170,6 +170,8 @@ static void test_capable(struct tcase *t)
 		return;
 	sdm_inst_event(fmt, &ev);
 	n_gp = fmt == 0 ? 1 : fmt <= 3 ? (c->gp < 4 ? c->gp : 4) : c->gp;
+	if (pebs_ds32())
+		n_gp = 1;	/* one counter-reset slot: PMC0 only */
 	for (unsigned n = 0; n < n_gp; n++) {
 		r = (struct pebs_run){ .bench = "counted-loop", .n = 10,
 			.cpl = 3, .n_ctr = 1, .capacity = 16 };
@@ -199,8 +201,9 @@ static void test_both(struct tcase *t)
 
 	if (!(c = pebs_ready(t, &fmt, &trap)))
 		return;
-	if (fmt == 0 || c->gp < 2) {
-		skip(t, "format %u: PEBS on PMC0 only", fmt);
+	if (fmt == 0 || c->gp < 2 || pebs_ds32()) {
+		skip(t, "format %u%s: PEBS on PMC0 only", fmt, pebs_ds32() ?
+		     " in the 32-bit DS format" : "");
 		return;
 	}
 	sdm_inst_event(fmt, &ev);

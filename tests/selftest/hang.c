@@ -10,7 +10,8 @@
 #include "../../arch/x86/trace.h"
 #include "../../arch/x86/trap.h"
 
-#define USER __attribute__((section(".text.user"), noinline))
+/* Code run at CPL 3: on the user pages, called as a routine (cpu.h). */
+#define USER __attribute__((section(".text.user"), noinline)) ROUTINE_ABI
 
 /* A loop no maskable interrupt can break: IF = 0 at CPL 0. */
 static void test_cpl0_irq_off(struct tcase *t)
