@@ -1,4 +1,6 @@
-/* b_basic: descriptors of the routines in basic.S.
+/* b_basic: descriptors of the routines in basic.S (x86_64/ and i386/:
+ * the same instructions, one formula; the listings name x86-64's
+ * registers, i386 counts in %eax: n < 2^32).
  *
  * Each expect() counts per bench.h: the routine's instructions from its
  * first through its final RET, the caller's CALL excluded.  The loops

@@ -1,7 +1,9 @@
-/* b_branches: descriptors of the routines in branches.S.  Loops enter at
- * their check (see basic.S): body n times, SUB/JNC n + 1 times with JNC
- * taken n times. */
+/* b_branches: descriptors of the routines in branches.S (x86_64/ and
+ * i386/; what differs is in bench/mode.h).  Loops enter at their check
+ * (see basic.S): body n times, SUB/JNC n + 1 times with JNC taken n
+ * times. */
 #include "bench.h"
+#include "mode.h"
 #include "routine.h"
 
 BENCH_ROUTINE(bench_branch_alternating);
@@ -41,23 +43,22 @@ BENCH(branch_alternating_desc,
 	.params = { 9, 1000 },
 );
 
-/* The routine's generator (xorshift64, shifts 13, 7, 17): how many of the
- * first n outputs have bit 0 clear, i.e. how many JZs are taken. */
+/* The routine's generator (xorshift64, shifts 13, 7, 17; xorshift32,
+ * 13, 17, 5 in i386: bench/mode.h): how many of the first n outputs have
+ * bit 0 clear, i.e. how many JZs are taken. */
 static uint64_t branch_random_taken(uint64_t n)
 {
-	uint64_t x = BRANCH_RANDOM_SEED, taken = 0;
+	uint64_t x = BRANCH_RANDOM_START, taken = 0;
 
 	while (n--) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
+		x = branch_random_step(x);
 		taken += !(x & 1);
 	}
 	return taken;
 }
 
 /* branch-random (T = branch_random_taken(n)):
- *	movabs $seed,%rax; xor %edx,%edx; jmp 2f	3
+ *	movabs $seed,%rax; xor %edx,%edx; jmp 2f	3  (i386: mov $seed)
  *   1:	3 x (mov; shl/shr; xor)			9n
  *	test $1,%eax; jz 2f			2n, JZ taken T times
  *	add $1,%rdx				n - T
@@ -122,24 +123,30 @@ BENCH(call_ret_desc,
 	.params = { 10, 1000 },
 );
 
-/* indirect-jump (data[0] = &4f, data[1] = &5f):
- *	3 x lea; 2 x mov to data; jmp 2f	6  (2 stores)
+/* indirect-jump (data[0] = &4f, data[1] = &5f; S = INDIRECT_JUMP_SAVED,
+ * 0 in x86-64, 1 in i386: PUSH/POP %ebx):
+ *	S x push				S  (S stores)
+ *	3 x lea; 2 x mov to data; jmp 2f	INDIRECT_JUMP_SETUP (2 stores)
  *   1:	mov %edi,%ecx; and $1,%ecx		2n
  *	jmp *(%rsi,%rcx,8)			n  (loads its target)
  *   4/5: add $k,%r8; jmp *%r9			2n
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
- *	ret					1
+ *	S x pop; ret				S + 1  (S + 1 loads)
  */
 static int64_t indirect_jump_expect(enum sem c, uint64_t n)
 {
+	const uint64_t s = INDIRECT_JUMP_SAVED;
+
 	switch (c) {
-	case SEM_INSTRUCTIONS:	return 6 + 2 * n + n + 2 * n + 2 * (n + 1) + 1;
+	case SEM_INSTRUCTIONS:
+		return 2 * s + INDIRECT_JUMP_SETUP + 2 * n + n + 2 * n +
+		       2 * (n + 1) + 1;
 	case SEM_BRANCHES:	return 1 + 2 * n + (n + 1) + 1;
 	case SEM_TAKEN:		return 1 + 2 * n + n + 1;
 	case SEM_COND:		return n + 1;
 	case SEM_RETURNS:	return 1;
-	case SEM_LOADS:		return n + 1;		/* JMP *mem, RET */
-	case SEM_STORES:		return 2;		/* the table */
+	case SEM_LOADS:		return n + 1 + s;	/* JMP *mem, RET, POPs */
+	case SEM_STORES:		return 2 + s;		/* the table, PUSHes */
 	default:		return 0;
 	}
 }

@@ -1,36 +1,44 @@
-/* b_misc: descriptors of the routines in misc.S.  Loops enter at their
- * check (see basic.S): body n times, SUB/JNC n + 1 times with JNC taken n
- * times. */
+/* b_misc: descriptors of the routines in misc.S (x86_64/ and i386/; what
+ * differs is in bench/mode.h).  Loops enter at their check (see basic.S):
+ * body n times, SUB/JNC n + 1 times with JNC taken n times. */
 #include "bench.h"
+#include "mode.h"
 #include "routine.h"
 
 BENCH_ROUTINE(bench_int_divide);
 BENCH_ROUTINE(bench_cpuid);
 BENCH_ROUTINE(bench_segment_load);
 
-/* int-divide:
- *	mov $7,%ecx; mov $-3,%r8; jmp 2f		3
+/* int-divide (S = INT_DIVIDE_SAVED: 0 in x86-64, 2 in i386, EBX and ESI
+ * holding the divisors; i386 divides 32-bit, CDQ for CQO):
+ *	S x push				S  (S stores)
+ *	mov $7,%ecx; mov $-3,%r8; jmp 2f	INT_DIVIDE_SETUP
  *   1:	mov %rdi,%rax; xor %edx,%edx; div %rcx	3n
  *	mov %rdi,%rax; cqo; idiv %r8		3n
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
- *	ret					1
+ *	S x pop; ret				S + 1  (S + 1 loads)
  */
 static int64_t int_divide_expect(enum sem c, uint64_t n)
 {
+	const uint64_t s = INT_DIVIDE_SAVED;
+
 	switch (c) {
-	case SEM_INSTRUCTIONS:	return 3 + 3 * n + 3 * n + 2 * (n + 1) + 1;
+	case SEM_INSTRUCTIONS:
+		return 2 * s + INT_DIVIDE_SETUP + 3 * n + 3 * n +
+		       2 * (n + 1) + 1;
 	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
 	case SEM_TAKEN:		return 1 + n + 1;
 	case SEM_COND:		return n + 1;
 	case SEM_RETURNS:	return 1;
-	case SEM_LOADS:		return 1;
+	case SEM_LOADS:		return 1 + s;
+	case SEM_STORES:		return s;
 	default:		return 0;
 	}
 }
 
 BENCH(int_divide_desc,
 	.name = "int-divide",
-	.stresses = "divider: a 64-bit DIV and IDIV per iteration",
+	.stresses = "divider: a DIV and an IDIV of the register width per iteration",
 	.param = "iterations (one DIV and one IDIV each)",
 	.fn = bench_int_divide,
 	.end = bench_int_divide_end,
@@ -38,22 +46,27 @@ BENCH(int_divide_desc,
 	.params = { 10, 1000 },
 );
 
-/* cpuid:
- *	push %rbx; jmp 2f			2  (1 store)
+/* cpuid (S = CPUID_SAVED: 1 in x86-64, RBX; 2 in i386, EBX and ESI,
+ * the counter):
+ *	S x push				S  (S stores)
+ *	jmp 2f					CPUID_SETUP (i386: mov, jmp)
  *   1:	xor %eax,%eax; xor %ecx,%ecx; cpuid	3n
  *   2:	sub $1,%rdi; jnc 1b			2(n + 1)
- *	pop %rbx; ret				2  (2 loads)
+ *	S x pop; ret				S + 1  (S + 1 loads)
  */
 static int64_t cpuid_expect(enum sem c, uint64_t n)
 {
+	const uint64_t s = CPUID_SAVED;
+
 	switch (c) {
-	case SEM_INSTRUCTIONS:	return 2 + 3 * n + 2 * (n + 1) + 2;
+	case SEM_INSTRUCTIONS:
+		return 2 * s + CPUID_SETUP + 3 * n + 2 * (n + 1) + 1;
 	case SEM_BRANCHES:	return 1 + (n + 1) + 1;
 	case SEM_TAKEN:		return 1 + n + 1;
 	case SEM_COND:		return n + 1;
 	case SEM_RETURNS:	return 1;
-	case SEM_LOADS:		return 2;		/* POP, RET */
-	case SEM_STORES:		return 1;		/* PUSH */
+	case SEM_LOADS:		return s + 1;		/* POPs, RET */
+	case SEM_STORES:		return s;		/* PUSHes */
 	default:		return 0;
 	}
 }

@@ -16,12 +16,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../pmu/sem.h"
+#include "../arch/x86/cpu.h"
 
 #define BENCH_NOT_ARCH (-1)
 
-/* The routine: SysV ABI, called as fn(n, data).  It may clobber only the
- * caller-saved registers unless it says otherwise (bench "gpr-values"). */
-typedef void (*bench_fn)(uint64_t n, void *data);
+/* The routine, called as fn(n, data) with ROUTINE_ABI (arch/x86/cpu.h:
+ * the SysV ABI in x86-64; n in EDX:EAX, data in ECX in i386).  It may
+ * clobber only the caller-saved registers unless it says otherwise
+ * (bench "gpr-values"). */
+typedef ROUTINE_ABI void (*bench_fn)(uint64_t n, void *data);
 
 struct bench {
 	const char *name;		/* "nops", "counted-loop", ... */
@@ -38,7 +41,9 @@ struct bench {
 	/* optional: fill the data buffer (size: the size it got) before
 	 * a run (pointer chase) */
 	void (*prepare)(void *data, size_t size, uint64_t n);
-};
+} __attribute__((aligned(8)));	/* the size a multiple of BENCH()'s
+				 * alignment, so that the section is an
+				 * array (i386 aligns uint64_t to 4) */
 
 #define BENCH(id, ...)                                                       \
 	static const struct bench bench_##id                                 \

@@ -1,6 +1,8 @@
 /* routine: what a benchmark's .S file and its descriptor .c file share.
  *
- * Each routine lives in .text.bench (linker.ld gives that section pages of
+ * The routines exist twice, the .S files of bench/x86_64/ and bench/i386/ (same
+ * names, symbols and end labels); a build links its mode's set, and the
+ * formulas state what differs through bench/mode.h.  Each routine lives in .text.bench (linker.ld gives that section pages of
  * its own, the only code ring 3 may run) between a global hidden start
  * symbol and a global hidden end label, so [sym, sym_end) is exactly the
  * code the oracle counts (bench.h).  A .S file and a .c file must not share
@@ -9,7 +11,8 @@
  *
  * Every routine keeps to the instruction list the single-step oracle can
  * classify (nop, mov, lea, ALU ops, shifts, imul, div/idiv, push/pop, Jcc,
- * JMP, CALL, RET, cpuid, rep movsb, cqo) and to what ring 3 may execute.
+ * JMP, CALL, RET, cpuid, rep movsb, cqo/cdq, mov to DS) and to what
+ * ring 3 may execute.
  * No branch ever targets its own fall-through address: the oracle tells
  * taken from not taken by whether RIP moved past the instruction.
  */
@@ -29,8 +32,10 @@
 #define CHASE_MIN_SIZE		(8 << 20)
 #define CHASE_STRIDE		64
 
-/* branch-random: the xorshift64 seed the routine and its C twin share. */
+/* branch-random: the xorshift64 seed the routine and its C twin share;
+ * the i386 routine's xorshift32 seed (bench/mode.h). */
 #define BRANCH_RANDOM_SEED	0x9e3779b97f4a7c15
+#define BRANCH_RANDOM_SEED32	0x9e3779b9
 
 #ifdef __ASSEMBLY__
 
@@ -56,12 +61,14 @@
 #else
 
 #include <stdint.h>
+#include "../arch/x86/cpu.h"
 
 /* Declares routine sym and its end label sym_end for a descriptor.  The
  * routine for bench "x-y" is bench_x_y; as BENCH(id) defines bench_<id>,
- * descriptors take the id x_y_desc. */
+ * descriptors take the id x_y_desc.  ROUTINE_ABI: how the .S files take
+ * n and data (arch/x86/cpu.h). */
 #define BENCH_ROUTINE(sym)                                                   \
-	void sym(uint64_t n, void *data);                                    \
+	ROUTINE_ABI void sym(uint64_t n, void *data);                        \
 	extern const char sym##_end[]
 
 #endif

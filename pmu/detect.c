@@ -27,10 +27,23 @@ static void read_vendor(struct cpu_info *ci)
 	ci->vendor = cpu_vendor_from_id(ci->vendor_id);
 }
 
+/* CPUID.80000000H:EAX, or 0 when the CPU has no extended leaves: a
+ * Pentium or 486 answers a leaf above its maximum with the data of its
+ * highest basic leaf (SDM Vol. 2A, CPUID, order no. 253666: "If a value
+ * entered for CPUID.EAX is higher than the maximum input value for basic
+ * or extended function for that processor then the data for the highest
+ * basic information leaf is returned"), which is no 8000xxxxH value. */
+static uint32_t max_ext_leaf(void)
+{
+	uint32_t v = cpuid(0x80000000).eax;
+
+	return (v & 0xffff0000u) == 0x80000000u ? v : 0;
+}
+
 static void read_brand(struct cpu_info *ci)
 {
 	ci->brand[0] = 0;
-	ci->max_ext_leaf = cpuid(0x80000000).eax;
+	ci->max_ext_leaf = max_ext_leaf();
 	if (ci->max_ext_leaf < 0x80000004)
 		return;
 	for (unsigned i = 0; i < 3; i++) {

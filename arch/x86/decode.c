@@ -1,7 +1,9 @@
-/* decode: x86-64 classifier for the oracle (see decode.h).  Opcode facts
- * from SDM Vol. 2 Appendix A (opcode maps, Tables A-2 and A-3) and the
- * instruction pages; only the forms the harness's benchmarks and stubs use
- * are classified, anything else is reported as unclassified. */
+/* decode: x86 classifier for the oracle (see decode.h), in 64-bit mode
+ * and in 32-bit protected mode.  Opcode facts from SDM Vol. 2 Appendix A
+ * (opcode maps, Tables A-2 and A-3; "i64" marks what 64-bit mode lacks,
+ * "o64" what only it has) and the instruction pages; only the forms the
+ * harness's benchmarks and stubs use are classified, anything else is
+ * reported as unclassified. */
 #include "decode.h"
 
 #define MAX_INSN 15		/* SDM Vol. 2 §2.3.11: longer raises #GP */
@@ -12,8 +14,10 @@ struct ctx {
 	const uint8_t *p;
 	unsigned len;		/* bytes consumed so far */
 	int too_long;		/* tried to read past MAX_INSN bytes */
-	int opsize16, addr32, rep;
-	unsigned rex;		/* the REX byte's WRXB bits, or 0 */
+	int mode32;		/* DEC_MODE_32: 32-bit protected mode */
+	int opsize16, addr67, rep;	/* 66, 67, F2/F3 seen */
+	unsigned rex;		/* the REX byte's WRXB bits, or 0 (always
+				 * 0 in 32-bit mode) */
 	unsigned seg;		/* MEM_FS or MEM_GS from the last segment
 				 * override, else 0 */
 	unsigned modrm_mod, modrm_reg, modrm_rm;
@@ -37,14 +41,32 @@ static uint8_t next(struct ctx *c)
 	return c->p[c->len++];
 }
 
-/* A little-endian displacement of 1 or 4 bytes, sign-extended. */
+/* A little-endian displacement of 1, 2 or 4 bytes, sign-extended. */
 static int32_t disp(struct ctx *c, unsigned bytes)
 {
 	uint32_t v = 0;
 
 	for (unsigned i = 0; i < bytes; i++)
 		v |= (uint32_t)next(c) << (8 * i);
-	return bytes == 1 ? (int8_t)v : (int32_t)v;
+	if (bytes == 1)
+		return (int8_t)v;
+	return bytes == 2 ? (int16_t)v : (int32_t)v;
+}
+
+/* How an explicit offset wraps (decode.h): 64-bit mode, 32 bits with 67;
+ * 32-bit mode, 32 bits, 16 with 67. */
+static unsigned addr_flags(const struct ctx *c)
+{
+	if (c->mode32)
+		return c->addr67 ? MEM_ADDR16 : MEM_ADDR32;
+	return c->addr67 ? MEM_ADDR32 : 0;
+}
+
+/* The stack's address size: 64 bits in 64-bit mode, 32 in 32-bit mode
+ * (SS.B = 1), whatever 67 says (SDM Vol. 1 §6.2.5, order no. 253665). */
+static unsigned stack_flags(const struct ctx *c)
+{
+	return c->mode32 ? MEM_ADDR32 : 0;
 }
 
 /* SIB (SDM Vol. 2A §2.1.5 Table 2-3, §2.2.1.2 Table 2-5, order no.
@@ -65,8 +87,31 @@ static void sib(struct ctx *c)
 	}
 }
 
+/* 16-bit addressing, 32-bit mode with 67 (SDM Vol. 2A §2.1.5 Table 2-1):
+ * rm 0-3 [BX+SI] [BX+DI] [BP+SI] [BP+DI], 4-7 [SI] [DI] [BP] [BX];
+ * mod=00 rm=110 is a disp16 alone; mod 1 adds a disp8, mod 2 a disp16.
+ * No SIB byte.  (BP-based forms default to SS: flat, decode.h.) */
+static void modrm16(struct ctx *c)
+{
+	static const uint8_t base[8] = { 3, 3, 5, 5, 6, 7, 5, 3 };
+	static const uint8_t index[8] = { 6, 7, 6, 7, MEM_NOREG, MEM_NOREG,
+					  MEM_NOREG, MEM_NOREG };
+
+	c->ea.base = base[c->modrm_rm];
+	c->ea.index = index[c->modrm_rm];
+	if (c->modrm_mod == 0 && c->modrm_rm == 6) {
+		c->ea.base = MEM_NOREG;
+		c->ea.disp = disp(c, 2);
+	} else if (c->modrm_mod == 1) {
+		c->ea.disp = disp(c, 1);
+	} else if (c->modrm_mod == 2) {
+		c->ea.disp = disp(c, 2);
+	}
+}
+
 /* ModRM, SIB and displacement (SDM Vol. 2A §2.1.5 Tables 2-2 and 2-3;
- * 64-bit mode: mod=00 rm=101 is RIP+disp32, §2.2.1.6), kept in c->ea. */
+ * 64-bit mode: mod=00 rm=101 is RIP+disp32, §2.2.1.6; 32-bit mode: an
+ * absolute disp32), kept in c->ea. */
 static void modrm(struct ctx *c)
 {
 	uint8_t m = next(c);
@@ -80,11 +125,15 @@ static void modrm(struct ctx *c)
 	c->ea.disp = 0;
 	c->ea.index = MEM_NOREG;
 	c->ea.scale = 0;
-	c->ea.flags = (uint8_t)(c->seg | (c->addr32 ? MEM_ADDR32 : 0));
+	c->ea.flags = (uint8_t)(c->seg | addr_flags(c));
+	if (c->mode32 && c->addr67) {
+		modrm16(c);
+		return;
+	}
 	if (c->modrm_rm == 4) {
 		sib(c);
 	} else if (c->modrm_mod == 0 && c->modrm_rm == 5) {
-		c->ea.base = MEM_RIP;
+		c->ea.base = c->mode32 ? MEM_NOREG : MEM_RIP;
 		c->ea.disp = disp(c, 4);
 	} else {
 		c->ea.base = (uint8_t)(c->modrm_rm | (c->rex & REX_B ? 8 : 0));
@@ -114,10 +163,28 @@ static unsigned size_v(const struct ctx *c)
 }
 
 /* Stack operations in 64-bit mode: 8 bytes, 2 with 66 alone (SDM Vol. 1
- * §6.2.5, order no. 253665; Vol. 2A §2.2.1.7). */
+ * §6.2.5, order no. 253665; Vol. 2A §2.2.1.7); in 32-bit mode the
+ * operand size, 4 bytes or 2 with 66. */
 static unsigned size_stack(const struct ctx *c)
 {
+	if (c->mode32)
+		return c->opsize16 ? 2 : 4;
 	return c->opsize16 && !(c->rex & REX_W) ? 2 : 8;
+}
+
+/* A near branch's target and return address: 8 bytes in 64-bit mode
+ * whatever 66 says (Intel 64: SDM Vol. 2A CALL, JMP; Vol. 2B RET); 4 in
+ * 32-bit mode, 2 with 66 (EIP truncated to 16 bits). */
+static unsigned size_near(const struct ctx *c)
+{
+	return c->mode32 ? (c->opsize16 ? 2 : 4) : 8;
+}
+
+/* rel16/32 of CALL, JMP and Jcc: 4 bytes in 64-bit mode (66 is ignored
+ * on Intel 64, SDM Vol. 2A Jcc, JMP), 2 with 66 in 32-bit mode. */
+static unsigned rel_z(const struct ctx *c)
+{
+	return c->mode32 && c->opsize16 ? 2 : 4;
 }
 
 static void add_mem(struct ctx *c, struct mem_operand m, unsigned size,
@@ -143,12 +210,13 @@ static void ea_store(struct ctx *c, unsigned size)
 		add_mem(c, c->ea, size, 1);
 }
 
-/* An implicit access at reg + disp, no segment override, 64-bit address
- * size (67 does not change the stack's: SDM Vol. 1 §6.2.5). */
+/* An implicit access at reg + disp, no segment override, the stack's
+ * address size (67 does not change it: SDM Vol. 1 §6.2.5). */
 static void implicit(struct ctx *c, unsigned reg, int32_t d, unsigned size,
 		     unsigned store)
 {
-	struct mem_operand m = { d, (uint8_t)reg, MEM_NOREG, 0, 0, 0 };
+	struct mem_operand m = { d, (uint8_t)reg, MEM_NOREG, 0, 0,
+				 (uint8_t)stack_flags(c) };
 
 	add_mem(c, m, size, store);
 }
@@ -257,8 +325,8 @@ static struct insn_class group3(struct ctx *c, int byte)
 }
 
 /* Group 5 (FF): /0 INC /1 DEC /2 CALL near /3 CALL far /4 JMP near
- * /5 JMP far /6 PUSH.  Near CALL and JMP take a 64-bit target and CALL
- * pushes 8 bytes whatever 66 says (Intel 64: SDM Vol. 2A CALL, JMP). */
+ * /5 JMP far /6 PUSH.  Near CALL and JMP load a target of size_near() and
+ * CALL pushes that many bytes. */
 static struct insn_class group5(struct ctx *c)
 {
 	unsigned m;
@@ -270,11 +338,11 @@ static struct insn_class group5(struct ctx *c)
 	case 1:
 		return rmw(c, size_v(c));
 	case 2:
-		ea_load(c, 8);
-		push_slot(c, 8);
+		ea_load(c, size_near(c));
+		push_slot(c, size_near(c));
 		return done(c, DEC_BRANCH | DEC_CALL | DEC_INDIRECT, m, 1);
 	case 4:
-		ea_load(c, 8);
+		ea_load(c, size_near(c));
 		return done(c, DEC_BRANCH | DEC_INDIRECT, m, 0);
 	case 6:		/* the address is formed before RSP moves */
 		ea_load(c, size_stack(c));
@@ -286,14 +354,14 @@ static struct insn_class group5(struct ctx *c)
 }
 
 /* A string operand: [RSI] in DS (or the override), [RDI] always in ES
- * (SDM Vol. 2B MOVS, order no. 253667); ESI/EDI with 67. */
+ * (SDM Vol. 2B MOVS, order no. 253667); ESI/EDI with 67 in 64-bit mode,
+ * ESI/EDI in 32-bit mode and SI/DI there with 67. */
 static void string_mem(struct ctx *c, unsigned reg, unsigned size,
 		       unsigned store)
 {
 	struct mem_operand m = { 0, (uint8_t)reg, MEM_NOREG, 0, 0, 0 };
 
-	m.flags = (uint8_t)((reg == REG_RSI ? c->seg : 0) |
-			    (c->addr32 ? MEM_ADDR32 : 0));
+	m.flags = (uint8_t)((reg == REG_RSI ? c->seg : 0) | addr_flags(c));
 	add_mem(c, m, size, store);
 }
 
@@ -336,8 +404,8 @@ static struct insn_class two_byte(struct ctx *c)
 {
 	uint8_t op = next(c);
 
-	if (op >= 0x80 && op <= 0x8f) {		/* Jcc rel32 */
-		c->len += 4;
+	if (op >= 0x80 && op <= 0x8f) {		/* Jcc rel16/32 */
+		c->len += rel_z(c);
 		return done(c, DEC_BRANCH | DEC_COND, 0, 0);
 	}
 	if (op >= 0x40 && op <= 0x4f)		/* CMOVcc: always reads */
@@ -371,8 +439,9 @@ static struct insn_class two_byte(struct ctx *c)
 	case 0xa1: case 0xa9:			/* POP FS/GS */
 		pop_slot(c, size_stack(c));
 		return done(c, DEC_SEGLOAD, 1, 0);
-	case 0x05:				/* SYSCALL */
-		return done(c, DEC_FAR, 0, 0);
+	case 0x05:		/* SYSCALL: #UD outside 64-bit mode on Intel
+				 * processors (SDM Vol. 2B SYSCALL) */
+		return c->mode32 ? unclassified() : done(c, DEC_FAR, 0, 0);
 	default:
 		return unclassified();
 	}
@@ -435,7 +504,10 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 	if (op >= 0xa4 && op <= 0xaf && op != 0xa8 && op != 0xa9)
 		return string_op(c, op);
 	switch (op) {
-	case 0x63:		/* MOVSXD: reads 32 bits, 16 with 66 alone */
+	case 0x63:		/* MOVSXD: reads 32 bits, 16 with 66 alone;
+				 * ARPL in 32-bit mode (not classified) */
+		if (c->mode32)
+			return unclassified();
 		return load_e(c, size_v(c) == 2 ? 2 : 4);
 	case 0x84: case 0x8a:			/* TEST, MOV Gb,Eb */
 		return load_e(c, 1);
@@ -512,10 +584,10 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 	case 0xd1: case 0xd3: return group2(c, 0, size_v(c));
 	case 0xc2:					/* RET Iw */
 		c->len += 2;
-		pop_slot(c, 8);
+		pop_slot(c, size_near(c));
 		return done(c, DEC_BRANCH | DEC_RET | DEC_INDIRECT, 1, 0);
 	case 0xc3:					/* RET */
-		pop_slot(c, 8);
+		pop_slot(c, size_near(c));
 		return done(c, DEC_BRANCH | DEC_RET | DEC_INDIRECT, 1, 0);
 	case 0xc6:			/* MOV Eb, Ib is /0 (C6 F8: XABORT) */
 		modrm(c);
@@ -540,6 +612,8 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 	/* 64-bit mode interrupts push SS, RSP, RFLAGS, CS, RIP and IRETQ
 	 * pops them (SDM Vol. 3A §6.14.2); both load CS.  Five accesses,
 	 * INT n's on a stack the IDT and TSS choose: not described. */
+	/* In 32-bit mode three slots at the same privilege level, five
+	 * from CPL 3 (Vol. 3A §6.12.1): the counts stay 5, undescribed. */
 	case 0xcc:					/* INT3 */
 		return done(c, DEC_FAR | DEC_SEGLOAD | DEC_MEM_UNKNOWN, 0, 5);
 	case 0xcd:					/* INT n */
@@ -548,12 +622,12 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 	case 0xcf:					/* IRET */
 		return done(c, DEC_FAR | DEC_SEGLOAD | DEC_SERIALIZE |
 			    DEC_MEM_UNKNOWN, 5, 0);
-	case 0xe8:					/* CALL rel32 */
-		c->len += 4;
-		push_slot(c, 8);
+	case 0xe8:					/* CALL rel16/32 */
+		c->len += rel_z(c);
+		push_slot(c, size_near(c));
 		return done(c, DEC_BRANCH | DEC_CALL, 0, 1);
-	case 0xe9:					/* JMP rel32 */
-		c->len += 4;
+	case 0xe9:					/* JMP rel16/32 */
+		c->len += rel_z(c);
 		return done(c, DEC_BRANCH, 0, 0);
 	case 0xeb:					/* JMP rel8 */
 		c->len += 1;
@@ -571,6 +645,52 @@ static struct insn_class one_byte(struct ctx *c, uint8_t op)
 	}
 }
 
+/* MOV between AL/eAX and moffs (A0-A3): the offset is an address-size
+ * immediate, 4 bytes or 2 with 67, in DS or the override (32-bit mode
+ * only here: 64-bit mode's moffs64 is not classified). */
+static struct insn_class mov_moffs(struct ctx *c, uint8_t op)
+{
+	struct mem_operand m = { 0, MEM_NOREG, MEM_NOREG, 0, 0, 0 };
+	unsigned store = op >= 0xa2, size = op & 1 ? size_v(c) : 1;
+
+	m.disp = disp(c, c->addr67 ? 2 : 4);
+	m.flags = (uint8_t)(c->seg | addr_flags(c));
+	add_mem(c, m, size, store);
+	return done(c, 0, !store, store);
+}
+
+/* 32-bit protected mode: the one-byte opcodes that differ from 64-bit
+ * mode (SDM Vol. 2A Table A-2, i64/o64), the rest as there.  Of the
+ * i64 opcodes, PUSH/POP of ES, CS, SS, DS, the 82 alias of group 1 and
+ * MOV moffs are classified; DAA..AAS, PUSHA/POPA (eight accesses),
+ * BOUND, ARPL, far CALL/JMP ptr16:32, LES/LDS, INTO, AAM/AAD and SALC
+ * are not. */
+static struct insn_class one_byte32(struct ctx *c, uint8_t op)
+{
+	if (op >= 0x40 && op <= 0x4f)			/* INC/DEC r32 */
+		return done(c, 0, 0, 0);
+	switch (op) {
+	/* PUSH Sreg stores a slot of the operand size (some processors
+	 * write only its low 16 bits, SDM Vol. 2B PUSH); POP Sreg loads
+	 * one (POP CS, 0F, does not exist). */
+	case 0x06: case 0x0e: case 0x16: case 0x1e:	/* PUSH ES/CS/SS/DS */
+		push_slot(c, size_stack(c));
+		return done(c, 0, 0, 1);
+	case 0x07: case 0x17: case 0x1f:		/* POP ES/SS/DS */
+		pop_slot(c, size_stack(c));
+		return done(c, DEC_SEGLOAD, 1, 0);
+	case 0x82: return group1(c, 1, 1);		/* alias of 80 */
+	case 0xa0: case 0xa1: case 0xa2: case 0xa3:
+		return mov_moffs(c, op);
+	case 0x27: case 0x2f: case 0x37: case 0x3f:
+	case 0x60: case 0x61: case 0x62: case 0x9a: case 0xc4: case 0xc5:
+	case 0xce: case 0xd4: case 0xd5: case 0xd6: case 0xea:
+		return unclassified();
+	default:
+		return one_byte(c, op);
+	}
+}
+
 static int is_legacy_prefix(uint8_t op)
 {
 	return op == 0x66 || op == 0x67 || op == 0xf0 || op == 0xf2 ||
@@ -579,13 +699,14 @@ static int is_legacy_prefix(uint8_t op)
 }
 
 /* Prefix state (SDM Vol. 2A §2.1.1).  Of several segment overrides the
- * last counts; in 64-bit mode only FS and GS have an effect. */
+ * last counts; in 64-bit mode only FS and GS have an effect, and in
+ * 32-bit mode only they are recorded (flat CS/DS/ES/SS: decode.h). */
 static void legacy_prefix(struct ctx *c, uint8_t op)
 {
 	if (op == 0x66)
 		c->opsize16 = 1;
 	else if (op == 0x67)
-		c->addr32 = 1;
+		c->addr67 = 1;
 	else if (op == 0xf3 || op == 0xf2)
 		c->rep = 1;
 	else if (op == 0x64)
@@ -596,9 +717,10 @@ static void legacy_prefix(struct ctx *c, uint8_t op)
 		c->seg = 0;
 }
 
-struct insn_class decode_insn(const uint8_t *code)
+struct insn_class decode_insn_mode(const uint8_t *code, enum dec_mode mode)
 {
-	struct ctx c = { .p = code };
+	int mode32 = mode == DEC_MODE_32;
+	struct ctx c = { .p = code, .mode32 = mode32 };
 	struct insn_class k;
 	uint8_t op = next(&c);
 
@@ -606,13 +728,14 @@ struct insn_class decode_insn(const uint8_t *code)
 		legacy_prefix(&c, op);
 		op = next(&c);
 	}
-	if ((op & 0xf0) == 0x40) {	/* REX must come last */
+	/* REX must come last; 32-bit mode has none (40-4F: INC, DEC) */
+	if (!mode32 && (op & 0xf0) == 0x40) {
 		c.rex = op & 0xf;
 		op = next(&c);
 	}
 	if (c.too_long)
 		return unclassified();
-	k = one_byte(&c, op);
+	k = mode32 ? one_byte32(&c, op) : one_byte(&c, op);
 	/* Immediates and displacements are skipped, not read: check the
 	 * total as well as the bytes read. */
 	if (c.too_long || c.len > MAX_INSN)

@@ -1,8 +1,9 @@
 /* decode: the single-step oracle's instruction classifier.  Pure logic
  * (host-tested): given the bytes at an instruction's address in 64-bit
- * mode, it tells the length, the branch class, the data memory accesses
- * the encoding implies and how to compute their addresses, and whether it
- * is a REP string instruction.  What it does not know it marks
+ * mode or in 32-bit protected mode (enum dec_mode), it tells the length,
+ * the branch class, the data memory accesses the encoding implies and
+ * how to compute their addresses, and whether it is a REP string
+ * instruction.  What it does not know it marks
  * DEC_UNCLASSIFIED (or DEC_MEM_UNKNOWN for addresses), never guesses. */
 #ifndef ARCH_X86_DECODE_H
 #define ARCH_X86_DECODE_H
@@ -38,6 +39,21 @@ enum {
  * segment overridable) and RDI (ES: never overridden).  POP to memory
  * addressed through RSP computes its address after RSP is incremented
  * (SDM Vol. 2B POP, order no. 253667): the size is folded into disp.
+ *
+ * 32-bit protected mode (DEC_MODE_32; SDM Vol. 2A §2.1.5 Tables 2-1, 2-2
+ * and 2-3): the default operand and address sizes are 32 bits (a code
+ * segment with D = 1), there is no REX (40h-4Fh are INC/DEC r32), ModRM
+ * mod=00 rm=101 is an absolute disp32 (no RIP-relative form), 66 makes
+ * operands 16-bit and 67 selects the 16-bit ModRM forms of Table 2-1
+ * ([BX+SI] ... with disp8/disp16, no SIB).  PUSH, POP, CALL and RET move
+ * 4 bytes (2 with 66).  Every offset wraps to 32 bits (MEM_ADDR32 is set
+ * on every operand, the stack's included: SS has B = 1), to 16 with 67
+ * (MEM_ADDR16).  Segment bases: every segment has one in this mode, but
+ * the harness's 32-bit build runs with flat CS, DS, ES and SS (base 0,
+ * boot/bios), so only an FS or GS override is recorded (MEM_FS, MEM_GS;
+ * the tracer reads that base from the segment's descriptor) and CS/DS/ES/
+ * SS overrides, like the defaults, are taken as base 0.  Register numbers
+ * are 0-7 (EAX ... EDI); MEM_RIP never occurs.
  */
 enum {
 	MEM_NOREG = 0xff,	/* base or index: none */
@@ -49,6 +65,8 @@ enum {
 	MEM_ADDR32 = 1u << 1,	/* 67: the offset wraps to 32 bits */
 	MEM_FS = 1u << 2,	/* FS base added (IA32_FS_BASE) */
 	MEM_GS = 1u << 3,	/* GS base added (IA32_GS_BASE) */
+	MEM_ADDR16 = 1u << 4,	/* 32-bit mode with 67: 16-bit addressing,
+				 * the offset wraps to 16 bits */
 };
 
 struct mem_operand {
@@ -75,14 +93,35 @@ struct insn_class {
 	struct mem_operand mem[DEC_MAX_MEM];
 };
 
-/* Decodes up to 15 bytes at code.  Returns the class (flags may be
- * DEC_UNCLASSIFIED). */
-struct insn_class decode_insn(const uint8_t *code);
+enum dec_mode {
+	DEC_MODE_64,		/* 64-bit mode (the UEFI build) */
+	DEC_MODE_32,		/* 32-bit protected mode, CS.D = 1, flat
+				 * (the legacy-BIOS build) */
+};
+
+/* The mode the harness itself runs in: what its tracer decodes. */
+#if defined(__x86_64__)
+#define DEC_MODE_BUILD DEC_MODE_64
+#else
+#define DEC_MODE_BUILD DEC_MODE_32
+#endif
+
+/* Decodes up to 15 bytes at code in the given mode.  Returns the class
+ * (flags may be DEC_UNCLASSIFIED). */
+struct insn_class decode_insn_mode(const uint8_t *code, enum dec_mode mode);
+
+/* Decodes in the build's own mode (DEC_MODE_BUILD): what the tracer and
+ * the BTS checks see executing.  Host tests name the mode. */
+static inline struct insn_class decode_insn(const uint8_t *code)
+{
+	return decode_insn_mode(code, DEC_MODE_BUILD);
+}
 
 /* The offset of m within its segment, from the general-purpose registers
- * before the instruction (encoding order, as mem_operand numbers them)
- * and the address of the instruction after it (RIP-relative).  Add the FS
- * or GS base when m->flags says so. */
+ * before the instruction (encoding order, as mem_operand numbers them;
+ * in 32-bit mode 0-7 holding the 32-bit values) and the address of the
+ * instruction after it (RIP-relative).  Add the FS or GS base when
+ * m->flags says so. */
 static inline uint64_t mem_offset(const struct mem_operand *m,
 				  const uint64_t gpr[16], uint64_t next_rip)
 {
@@ -94,6 +133,8 @@ static inline uint64_t mem_offset(const struct mem_operand *m,
 		a += gpr[m->base & 15];
 	if (m->index != MEM_NOREG)
 		a += gpr[m->index & 15] << m->scale;
+	if (m->flags & MEM_ADDR16)
+		return (uint16_t)a;
 	return m->flags & MEM_ADDR32 ? (uint32_t)a : a;
 }
 

@@ -2,18 +2,14 @@
 #include "trace.h"
 #include "cpu.h"
 #include "ring3.h"
-#include "safe.h"
 #include "../../lib/string.h"
 
-#define DR7_ENABLES 0xffull	/* L0-L3, G0-G3 (SDM Vol. 3B §17.2.4) */
+#define DR7_ENABLES 0xffu	/* L0-L3, G0-G3 (SDM Vol. 3B §17.2.4) */
 #define DECODE_CACHE 256	/* direct-mapped by RIP */
-/* RFLAGS.RF: SDM Vol. 1 §3.4.3, Figure 3-8 (order no. 253665) */
-#define EFLAGS_RF (1ull << 16)
-/* SDM Vol. 4 Table 2-2 (order no. 335592) */
-#define MSR_FS_BASE 0xc0000100u
-#define MSR_GS_BASE 0xc0000101u
 
-void trace_call0(void (*fn)(uint64_t, void *), uint64_t n, void *data);
+/* arch/x86/<mode>/trace_entry.S: calls fn(n, data) with TF set from the
+ * CALL on (a plain C call in each mode: SysV, or cdecl in i386). */
+void trace_call0(trace_fn fn, uint64_t n, void *data);
 extern const char trace_call0_first[];
 extern const char ring3_trampoline[];
 
@@ -46,9 +42,9 @@ static struct {
 	struct insn_class k;
 } decoded[DECODE_CACHE];
 
-static uint64_t read_dr7(void)
+static ureg_t read_dr7(void)
 {
-	uint64_t v;
+	ureg_t v;
 
 	__asm__ volatile("mov %%dr7, %0" : "=r"(v));
 	return v;
@@ -57,7 +53,7 @@ static uint64_t read_dr7(void)
 static void clear_dr6(void)
 {
 	/* DR6 bits are sticky: reset to the architectural init value */
-	__asm__ volatile("mov %0, %%dr6" : : "r"(0xffff0ff0ull));
+	__asm__ volatile("mov %0, %%dr6" : : "r"((ureg_t)0xffff0ff0u));
 }
 
 static unsigned slot_of(uint64_t rip)
@@ -70,7 +66,7 @@ static const struct insn_class *decode_cached(uint64_t rip)
 	unsigned slot = slot_of(rip);
 
 	if (decoded[slot].rip != rip) {
-		decoded[slot].k = decode_insn((const uint8_t *)rip);
+		decoded[slot].k = decode_insn((const uint8_t *)(uintptr_t)rip);
 		decoded[slot].rip = rip;
 	}
 	return &decoded[slot].k;
@@ -102,40 +98,6 @@ static void classify(struct insn_event *e, const struct trap_frame *tf,
 		e->flags |= DEC_UNCLASSIFIED;	/* flow the decoder cannot explain */
 }
 
-/* The trap frame's registers in encoding order (trace.h: step_regs). */
-static void regs_from_frame(struct step_regs *r, const struct trap_frame *tf)
-{
-	r->gpr[0] = tf->rax;
-	r->gpr[1] = tf->rcx;
-	r->gpr[2] = tf->rdx;
-	r->gpr[3] = tf->rbx;
-	r->gpr[4] = tf->rsp;
-	r->gpr[5] = tf->rbp;
-	r->gpr[6] = tf->rsi;
-	r->gpr[7] = tf->rdi;
-	r->gpr[8] = tf->r8;
-	r->gpr[9] = tf->r9;
-	r->gpr[10] = tf->r10;
-	r->gpr[11] = tf->r11;
-	r->gpr[12] = tf->r12;
-	r->gpr[13] = tf->r13;
-	r->gpr[14] = tf->r14;
-	r->gpr[15] = tf->r15;
-	r->rip = tf->rip;
-	r->rflags = tf->rflags & ~(uint64_t)(X86_EFLAGS_TF | EFLAGS_RF);
-}
-
-/* FS and GS are the only segments with a base in 64-bit mode (SDM Vol. 3A
- * §3.2.4); read it only for an access that names one.  Returns 0 or -1. */
-static int seg_base(unsigned mem_flags, uint64_t *base)
-{
-	if (!(mem_flags & (MEM_FS | MEM_GS))) {
-		*base = 0;
-		return 0;
-	}
-	return rdmsr_safe(mem_flags & MEM_FS ? MSR_FS_BASE : MSR_GS_BASE,
-			  base) ? -1 : 0;
-}
 
 /* Linear addresses of the step's accesses from the state before it.  A
  * REP step with no iteration accessed nothing; one with several is
@@ -154,7 +116,7 @@ static void accesses(struct insn_event *e, const struct insn_class *k,
 		const struct mem_operand *m = &k->mem[i];
 		uint64_t base;
 
-		if (seg_base(m->flags, &base)) {
+		if (trace_seg_base(m->flags, &base)) {
 			unknown = 1;
 			continue;
 		}
@@ -262,7 +224,7 @@ static void step_full(struct insn_event *e, const struct trap_frame *tf)
 	struct step_regs *after = &regs[tr.cur ^ 1];
 	const struct insn_class *k;
 
-	regs_from_frame(after, tf);
+	trace_regs_from_frame(after, tf);
 	if (in_range(e->rip)) {
 		k = decode_cached(e->rip);
 		classify(e, tf, k);
@@ -294,7 +256,7 @@ static int db_hook(struct trap_frame *tf)
 }
 
 struct call0 {
-	void (*fn)(uint64_t, void *);
+	trace_fn fn;
 	uint64_t n;
 	void *data;
 };
@@ -306,12 +268,12 @@ static void run_cpl0(void *arg)
 	trace_call0(c->fn, c->n, c->data);
 }
 
-static int run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
+static int run(trace_fn fn, uint64_t n, void *data, int cpl,
 	       struct trace_range range, trace_sink sink, void *ctx,
 	       struct fault *f, int aggregate)
 {
 	struct call0 c = { fn, n, data };
-	uint64_t flags = read_flags();
+	ureg_t flags = read_flags();
 	int r;
 
 	if (read_dr7() & DR7_ENABLES) {
@@ -323,26 +285,26 @@ static int run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
 	memset(decoded, 0, sizeof(decoded));
 	memset(agg, 0, sizeof(agg));
 	tr.aggregate = aggregate;
-	tr.start = (uint64_t)range.start;
-	tr.end = (uint64_t)range.end;
+	tr.start = (uintptr_t)range.start;
+	tr.end = (uintptr_t)range.end;
 	tr.sink = sink;
 	tr.ctx = ctx;
 	clear_dr6();
 	trap_set_hook(VEC_DB, db_hook);
 	if (cpl == 3) {
 		/* IRET setting TF: the trampoline's first instruction traps. */
-		tr.prev_rip = (uint64_t)ring3_trampoline;
+		tr.prev_rip = (uintptr_t)ring3_trampoline;
 		tr.prev_cpl = 3;
 		r = ring3_run(fn, n, data, X86_EFLAGS_TF, f);
 	} else {
-		tr.prev_rip = (uint64_t)trace_call0_first;
+		tr.prev_rip = (uintptr_t)trace_call0_first;
 		tr.prev_cpl = 0;
 		irq_disable();
 		r = trap_catch(run_cpl0, &c, f);
 	}
 	/* A fault inside leaves TF set in the saved flags of nobody; make
 	 * sure it is off here. */
-	write_flags(flags & ~(uint64_t)X86_EFLAGS_TF);
+	write_flags(flags & ~(ureg_t)X86_EFLAGS_TF);
 	trap_set_hook(VEC_DB, NULL);
 	clear_dr6();
 	if (aggregate)
@@ -350,16 +312,16 @@ static int run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
 	return r;
 }
 
-int trace_run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
+int trace_run(trace_fn fn, uint64_t n, void *data, int cpl,
 	      struct trace_range range, trace_sink sink, void *ctx,
 	      struct fault *f)
 {
 	return run(fn, n, data, cpl, range, sink, ctx, f, 0);
 }
 
-int trace_run_aggregated(void (*fn)(uint64_t, void *), uint64_t n,
-			 void *data, int cpl, struct trace_range range,
-			 trace_sink sink, void *ctx, struct fault *f)
+int trace_run_aggregated(trace_fn fn, uint64_t n, void *data, int cpl,
+			 struct trace_range range, trace_sink sink, void *ctx,
+			 struct fault *f)
 {
 	return run(fn, n, data, cpl, range, sink, ctx, f, 1);
 }
@@ -376,9 +338,9 @@ static int bare_hook(struct trap_frame *tf)
 	return 1;
 }
 
-uint64_t trace_bare(void (*fn)(uint64_t, void *), uint64_t n, void *data)
+uint64_t trace_bare(trace_fn fn, uint64_t n, void *data)
 {
-	uint64_t flags = read_flags();
+	ureg_t flags = read_flags();
 
 	tr.bare_count = 0;
 	trap_set_hook(VEC_DB, bare_hook);

@@ -18,6 +18,7 @@
 #define ARCH_X86_TRACE_H
 
 #include <stdint.h>
+#include "cpu.h"
 #include "decode.h"
 #include "trap.h"
 
@@ -32,6 +33,12 @@
  * §17.3.1.1) so the CPU can resume the instruction; a program never reads
  * either as set (PUSHF clears RF in its image, Vol. 2B PUSHF).  Both are
  * always 0 here, also where a traced PUSHF stored TF = 1.
+ *
+ * In the i386 build the values are the 32-bit registers (EAX ... EDI,
+ * EIP, EFLAGS) and gpr[8..15] are 0.  A trap at the same CPL pushes no
+ * ESP there (SDM Vol. 3A §6.12.1); the trap entry puts the ESP before
+ * the trap in the frame (arch/x86/i386/frame.h), so gpr[4] is ESP at
+ * every CPL.
  */
 struct step_regs {
 	uint64_t gpr[16];	/* in encoding order: RAX, RCX, RDX, RBX,
@@ -77,6 +84,10 @@ struct insn_event {
 
 typedef void (*trace_sink)(const struct insn_event *e, void *ctx);
 
+/* A traced routine, called fn(n, data) with ROUTINE_ABI (arch/x86/cpu.h):
+ * the benchmarks' type (bench.h). */
+typedef ROUTINE_ABI void (*trace_fn)(uint64_t n, void *data);
+
 struct trace_range {
 	const void *start, *end;
 };
@@ -85,7 +96,7 @@ struct trace_range {
  * inside range to sink.  Returns 0, 1 with *f when a fault ended the
  * routine, or -1 (f->vector = 1) when a DR7 breakpoint is armed and steps
  * could not be told from breakpoints. */
-int trace_run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
+int trace_run(trace_fn fn, uint64_t n, void *data, int cpl,
 	      struct trace_range range, trace_sink sink, void *ctx,
 	      struct fault *f);
 
@@ -93,13 +104,13 @@ int trace_run(void (*fn)(uint64_t, void *), uint64_t n, void *data, int cpl,
  * are summed in a table and delivered at the end with e->more set: far
  * fewer sink calls per trap.  For consumers that only count (the oracle);
  * a model needs every step in order and uses trace_run. */
-int trace_run_aggregated(void (*fn)(uint64_t, void *), uint64_t n,
-			 void *data, int cpl, struct trace_range range,
-			 trace_sink sink, void *ctx, struct fault *f);
+int trace_run_aggregated(trace_fn fn, uint64_t n, void *data, int cpl,
+			 struct trace_range range, trace_sink sink, void *ctx,
+			 struct fault *f);
 
 /* Runs fn with TF set and a #DB handler that only counts traps: the bare
  * single-step rate the oracle is measured against (make bench). */
-uint64_t trace_bare(void (*fn)(uint64_t, void *), uint64_t n, void *data);
+uint64_t trace_bare(trace_fn fn, uint64_t n, void *data);
 
 /* Steps seen by the last trace_run outside the range (entry/exit code). */
 uint64_t trace_outside_steps(void);
@@ -109,5 +120,12 @@ uint64_t trace_outside_steps(void);
  * next instruction to be traced; 0 when no trace runs.  An interrupt
  * taken inside the tracer's own handling belongs there (arch/x86/pmi.h). */
 uint64_t trace_resume_rip(void);
+
+/* The tracer's per-mode parts (arch/x86/<mode>/trace_mode.c).  The
+ * frame's registers in encoding order, gpr[8..15] 0 in i386; and the
+ * base of the FS or GS segment an access names (mem_flags MEM_FS or
+ * MEM_GS; 0 for neither): 0, or -1 when it cannot be had. */
+void trace_regs_from_frame(struct step_regs *r, const struct trap_frame *tf);
+int trace_seg_base(unsigned mem_flags, uint64_t *base);
 
 #endif

@@ -25,7 +25,7 @@ TEST(hang_cpl0, "selftest-hang/cpl0-irq-off",
      "an endless loop at CPL 0 with interrupts off is stopped at its "
      "time limit", test_cpl0_irq_off, TEST_MANUAL);
 
-static USER void user_spin(uint64_t n, void *data)
+static USER ROUTINE_ABI void user_spin(uint64_t n, void *data)
 {
 	__asm__ volatile("1: jmp 1b");
 }

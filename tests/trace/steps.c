@@ -5,17 +5,21 @@
  * recorded, and the record is checked against what the routines do,
  * worked out here independently of the tracer and the decoder:
  *
- *   - the state after MOVABS $imm, %reg holds imm in reg and nothing else
- *     changed; PUSH and POP move RSP by 8, the pushed value is on the
- *     stack and POP brings it back; each Jcc was taken exactly when its
- *     condition holds in the RFLAGS it left (a Jcc writes no flags);
+ *   - the state after MOVABS $imm, %reg (MOV $imm32, %reg in i386) holds
+ *     imm in reg and nothing else changed; PUSH and POP move RSP by a
+ *     slot (8 bytes, 4 in i386), the pushed value is on the stack and POP
+ *     brings it back; each Jcc was taken exactly when its condition holds
+ *     in the RFLAGS it left (a Jcc writes no flags);
  *   - the addresses are the benchmark's: the pointer chase's node
  *     addresses, walked here; the streams' lines; REP MOVSB's bytes; and
- *     the stack slots below the RSP the routine was entered with. */
+ *     the stack slots below the RSP the routine was entered with.
+ * The routines are the build's (bench/x86_64/ or bench/i386/); where the
+ * i386 ones push more, bench/mode.h says how many. */
 #include "../../harness/test.h"
 #include "../../harness/need.h"
 #include "../../bench/oracle.h"
 #include "../../bench/gpr_values.h"
+#include "../../bench/mode.h"
 #include "../../bench/routine.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/ring3.h"
@@ -23,6 +27,10 @@
 #include "../../lib/string.h"
 
 #define MAX_STEPS 4096
+/* A stack slot, a pointer, a stream access: the register width. */
+#define SLOT ((unsigned)sizeof(ureg_t))
+/* The build decodes and runs 64-bit code (else 32-bit). */
+#define MODE64 (DEC_MODE_BUILD == DEC_MODE_64)
 /* How far below its entry RSP a benchmark's stack accesses may reach. */
 #define STACK_WINDOW 256
 
@@ -35,7 +43,7 @@
 struct step {
 	struct insn_event e;	/* e.after is not kept: see after */
 	struct step_regs after;
-	uint64_t tos;		/* the quadword at the after RSP, read
+	uint64_t tos;		/* the slot at the after RSP, read
 				 * during the step's sink call */
 	int has_after;
 };
@@ -63,13 +71,13 @@ static void record(const struct insn_event *e, void *ctx)
 		s->after = *e->after;
 		/* inside the routine RSP points at its data: at worst at
 		 * the return address */
-		s->tos = *(const uint64_t *)e->after->gpr[4];
+		s->tos = *(const ureg_t *)(uintptr_t)e->after->gpr[4];
 	}
 }
 
 static const uint8_t *code(const struct step *s)
 {
-	return (const uint8_t *)s->e.rip;
+	return (const uint8_t *)(uintptr_t)s->e.rip;
 }
 
 /* A traced run of bench name with parameter n at cpl, into rec. */
@@ -115,14 +123,15 @@ static int trace_bench(struct tcase *t, struct run *r, const char *name,
 		   (unsigned long long)rec.lost))
 		return 0;
 	/* The last step is the routine's RET, which popped the return
-	 * address: it was entered with RSP 8 below where the RET left it,
-	 * RSP + 8 16-byte aligned as the SysV ABI has it at a call; at
-	 * CPL 0 on this very stack, below this frame. */
-	r->entry_rsp = rec.s[rec.n - 1].after.gpr[4] - 8;
+	 * address: it was entered with RSP a slot below where the RET left
+	 * it, RSP + slot 16-byte aligned as the SysV ABI has it at a call
+	 * (and the i386 entries make it); at CPL 0 on this very stack,
+	 * below this frame. */
+	r->entry_rsp = rec.s[rec.n - 1].after.gpr[4] - SLOT;
 	return check(t, code(&rec.s[rec.n - 1])[0] == 0xc3 &&
-		     (r->entry_rsp + 8) % 16 == 0 &&
-		     (cpl == 3 || (r->entry_rsp < (uint64_t)&ret &&
-				   r->entry_rsp > (uint64_t)&ret - 65536)),
+		     (r->entry_rsp + SLOT) % 16 == 0 &&
+		     (cpl == 3 || (r->entry_rsp < (uintptr_t)&ret &&
+				   r->entry_rsp > (uintptr_t)&ret - 65536)),
 		     "%s cpl=%d: entry RSP 0x%llx (frame at %p), last step at "
 		     "0x%llx", name, cpl, (unsigned long long)r->entry_rsp,
 		     (void *)&ret, (unsigned long long)rec.s[rec.n - 1].e.rip);
@@ -214,22 +223,32 @@ static unsigned check_every_step(struct tcase *t, const struct run *r,
 	return bad;
 }
 
-/* MOVABS $imm64, %reg (REX.W [+B] B8+r): reg, imm; else -1. */
+/* MOVABS $imm64, %reg (REX.W [+B] B8+r); in i386 MOV $imm32, %reg
+ * (B8+r): reg, imm; else -1. */
 static int movabs(const struct step *s, uint64_t *imm)
 {
 	const uint8_t *p = code(s);
+	uint32_t imm32;
 
+	if (!MODE64) {
+		if ((p[0] & 0xf8) != 0xb8)
+			return -1;
+		memcpy(&imm32, p + 1, 4);
+		*imm = imm32;
+		return p[0] & 7;
+	}
 	if ((p[0] & 0xfe) != 0x48 || (p[1] & 0xf8) != 0xb8)
 		return -1;
 	memcpy(imm, p + 2, 8);
 	return (p[1] & 7) | (p[0] & 1) << 3;
 }
 
-/* PUSH/POP r64 (50+r, 58+r, REX.B 41): reg, and *pop; else -1. */
+/* PUSH/POP r64 (50+r, 58+r, REX.B 41; r32 and no REX in i386): reg, and
+ * *pop; else -1. */
 static int push_pop(const struct step *s, int *pop)
 {
 	const uint8_t *p = code(s);
-	unsigned rex_b = p[0] == 0x41, op = p[rex_b];
+	unsigned rex_b = MODE64 && p[0] == 0x41, op = p[rex_b];
 
 	if (op < 0x50 || op > 0x5f)
 		return -1;
@@ -263,7 +282,7 @@ static unsigned check_push(struct tcase *t, unsigned i, int reg)
 
 	if (!b)		/* the first step: only its stack slot known */
 		return 0;
-	return !check(t, s->after.gpr[4] == b->gpr[4] - 8 &&
+	return !check(t, s->after.gpr[4] == b->gpr[4] - SLOT &&
 		      s->tos == b->gpr[reg], "step %u: push r%d: rsp 0x%llx -> "
 		      "0x%llx, stack 0x%llx, reg 0x%llx", i, reg,
 		      (unsigned long long)b->gpr[4],
@@ -278,7 +297,7 @@ static unsigned check_pop(struct tcase *t, unsigned i, int reg)
 	const struct step *s = &rec.s[i];
 	const struct step_regs *b = before(i);
 
-	return !check(t, b && s->after.gpr[4] == b->gpr[4] + 8 &&
+	return !check(t, b && s->after.gpr[4] == b->gpr[4] + SLOT &&
 		      s->after.gpr[reg] == rec.s[i - 1].tos, "step %u: pop "
 		      "r%d: rsp 0x%llx -> 0x%llx, reg 0x%llx, stack 0x%llx", i,
 		      reg, b ? (unsigned long long)b->gpr[4] : 0ull,
@@ -317,8 +336,8 @@ static unsigned check_gpr_values(struct tcase *t)
 				      pushed[depth - 1] : 0ull);
 			depth -= !!depth;
 		}
-		if (s->e.rip >= (uint64_t)bench_gprs_marker &&
-		    s->e.rip < (uint64_t)bench_gprs_marker_end) {
+		if (s->e.rip >= (uintptr_t)bench_gprs_marker &&
+		    s->e.rip < (uintptr_t)bench_gprs_marker_end) {
 			marker_steps++;
 			for (int g = 0; g < 16; g++)
 				bad += !check(t, g == 4 || a->gpr[g] ==
@@ -328,7 +347,7 @@ static unsigned check_gpr_values(struct tcase *t)
 					      (unsigned long long)a->gpr[g]);
 		}
 	}
-	bad += !check(t, movs == 15 && depth == 0 && marker_steps > 0,
+	bad += !check(t, movs == GPRS_MOVES && depth == 0 && marker_steps > 0,
 		      "%u movabs steps, %u pushes left, %u marker steps", movs,
 		      depth, marker_steps);
 	return bad;
@@ -347,13 +366,13 @@ static unsigned check_call_ret(struct tcase *t)
 		if (s->e.flags & DEC_CALL) {
 			calls++;
 			ret_addr = s->tos;
-			bad += !check(t, s->after.gpr[4] == b->gpr[4] - 8,
+			bad += !check(t, s->after.gpr[4] == b->gpr[4] - SLOT,
 				      "step %u: CALL moved RSP 0x%llx -> "
 				      "0x%llx", i, (unsigned long long)b->gpr[4],
 				      (unsigned long long)s->after.gpr[4]);
 		} else if (code(s)[0] == 0xc3 && i + 1 < rec.n) {
 			bad += !check(t, s->after.rip == ret_addr &&
-				      s->after.gpr[4] == b->gpr[4] + 8,
+				      s->after.gpr[4] == b->gpr[4] + SLOT,
 				      "step %u: RET to 0x%llx (stored 0x%llx), "
 				      "RSP 0x%llx -> 0x%llx", i,
 				      (unsigned long long)s->after.rip,
@@ -423,7 +442,7 @@ static int in(uint64_t a, unsigned size, uint64_t lo, uint64_t hi)
  * data buffer or the stack just below the entry RSP. */
 static unsigned check_every_access(struct tcase *t, const struct run *r)
 {
-	uint64_t d = (uint64_t)r->data, size = bench_data_size(r->b);
+	uint64_t d = (uintptr_t)r->data, size = bench_data_size(r->b);
 	uint64_t sp = r->entry_rsp;
 	unsigned bad = 0;
 
@@ -444,9 +463,9 @@ static unsigned check_every_access(struct tcase *t, const struct run *r)
 
 			bad += !check(t, in(m->addr, m->size, d, d + size) ||
 				      in(m->addr, m->size, sp - STACK_WINDOW,
-					 sp + 8), "%s cpl=%d step %u: %s %u "
+					 sp + SLOT), "%s cpl=%d step %u: %s %u "
 				      "at 0x%llx: outside data [0x%llx, "
-				      "+0x%llx) and stack [0x%llx - %u, +8)",
+				      "+0x%llx) and stack [0x%llx - %u, +slot)",
 				      r->b->name,
 				      r->cpl, i, m->store ? "store" : "load",
 				      m->size, (unsigned long long)m->addr,
@@ -504,69 +523,91 @@ static void expect_end(struct want *w)
 			 "routine makes", w->r->b->name, w->r->cpl, left);
 }
 
+/* The slots of `saved` pushes at entry (bench/mode.h), and their pops. */
+static void pushes(struct want *w, const struct run *r, unsigned saved)
+{
+	for (unsigned i = 1; i <= saved; i++)
+		expect_access(w, r->entry_rsp - SLOT * i, SLOT, 1);
+}
+
+static void pops(struct want *w, const struct run *r, unsigned saved)
+{
+	for (unsigned i = saved; i >= 1; i--)
+		expect_access(w, r->entry_rsp - SLOT * i, SLOT, 0);
+}
+
+/* Each node holds the next one's address as 64 bits; the i386 routine
+ * loads the low half (bench/i386/memory.S). */
 static void pointer_chase(struct want *w, const struct run *r)
 {
-	uint64_t node = (uint64_t)r->data;
+	uint64_t node = (uintptr_t)r->data;
 
 	for (uint64_t i = 0; i < r->n; i++) {
-		expect_access(w, node, 8, 0);
-		node = *(const uint64_t *)node;
+		expect_access(w, node, SLOT, 0);
+		node = *(const uint64_t *)(uintptr_t)node;
 	}
 }
 
+/* One access per 8 bytes, a register wide. */
 static void load_stream(struct want *w, const struct run *r)
 {
 	for (uint64_t i = 0; i < r->n * 64; i += 8)
-		expect_access(w, (uint64_t)r->data + i, 8, 0);
+		expect_access(w, (uintptr_t)r->data + i, SLOT, 0);
 }
 
 static void store_stream(struct want *w, const struct run *r)
 {
 	for (uint64_t i = 0; i < r->n * 64; i += 8)
-		expect_access(w, (uint64_t)r->data + i, 8, 1);
+		expect_access(w, (uintptr_t)r->data + i, SLOT, 1);
 }
 
 static void rep_movsb(struct want *w, const struct run *r)
 {
+	uint64_t d = (uintptr_t)r->data;
+
+	pushes(w, r, REP_MOVSB_SAVED);
 	for (uint64_t i = 0; i < r->n; i++) {
-		expect_access(w, (uint64_t)r->data + i, 1, 0);
-		expect_access(w, (uint64_t)r->data + REP_MOVSB_MAX + i, 1, 1);
+		expect_access(w, d + i, 1, 0);
+		expect_access(w, d + REP_MOVSB_MAX + i, 1, 1);
 	}
+	pops(w, r, REP_MOVSB_SAVED);
 }
 
 /* Two CALL/RET pairs per iteration into the same slot. */
 static void call_ret(struct want *w, const struct run *r)
 {
 	for (uint64_t i = 0; i < 2 * r->n; i++) {
-		expect_access(w, r->entry_rsp - 8, 8, 1);
-		expect_access(w, r->entry_rsp - 8, 8, 0);
+		expect_access(w, r->entry_rsp - SLOT, SLOT, 1);
+		expect_access(w, r->entry_rsp - SLOT, SLOT, 0);
 	}
 }
 
-/* Seven pushes, SUBQ $1,(%rsp) n + 1 times, seven pops. */
+/* The callee-saved pushes and n, SUBQ $1,(%rsp) n + 1 times, the pops. */
 static void gpr_values(struct want *w, const struct run *r)
 {
-	uint64_t top = r->entry_rsp - 7 * 8;
+	const unsigned p = GPRS_SAVED + 1;
+	uint64_t top = r->entry_rsp - p * SLOT;
 
-	for (unsigned i = 1; i <= 7; i++)
-		expect_access(w, r->entry_rsp - 8 * i, 8, 1);
+	pushes(w, r, p);
 	for (uint64_t i = 0; i <= r->n; i++) {
-		expect_access(w, top, 8, 0);
-		expect_access(w, top, 8, 1);
+		expect_access(w, top, SLOT, 0);
+		expect_access(w, top, SLOT, 1);
 	}
-	for (unsigned i = 7; i >= 1; i--)
-		expect_access(w, r->entry_rsp - 8 * i, 8, 0);
+	pops(w, r, p);
 }
 
-/* The jump table written, then read at rdi & 1 for rdi = n-1 ... 0. */
+/* The jump table written, then read at rdi & 1 for rdi = n-1 ... 0
+ * (in i386 between the push and the pop of EBX). */
 static void indirect_jump(struct want *w, const struct run *r)
 {
-	uint64_t d = (uint64_t)r->data;
+	uint64_t d = (uintptr_t)r->data;
 
-	expect_access(w, d, 8, 1);
-	expect_access(w, d + 8, 8, 1);
+	pushes(w, r, INDIRECT_JUMP_SAVED);
+	expect_access(w, d, SLOT, 1);
+	expect_access(w, d + SLOT, SLOT, 1);
 	for (uint64_t rdi = r->n; rdi-- > 0;)
-		expect_access(w, d + 8 * (rdi & 1), 8, 0);
+		expect_access(w, d + SLOT * (rdi & 1), SLOT, 0);
+	pops(w, r, INDIRECT_JUMP_SAVED);
 }
 
 static const struct {
@@ -590,7 +631,7 @@ static unsigned check_exact(struct tcase *t, const struct run *r,
 	struct want w = { 0, 0, r, t, 0, 0 };
 
 	exact[which].body(&w, r);
-	expect_access(&w, r->entry_rsp, 8, 0);
+	expect_access(&w, r->entry_rsp, SLOT, 0);
 	expect_end(&w);
 	return w.bad;
 }
@@ -673,9 +714,26 @@ TEST(trace_aggregated, "trace/aggregated-carries-no-state",
 /* ---- trace/segment-and-rip-addresses */
 
 /* The address forms no benchmark uses: an FS and a GS override and a
- * RIP-relative operand.  CPL 0 only (.text, not .text.bench).
- * void trace_seg_routine(n (rdi, unused), data (rsi)):
- *	rax = fs:8(data); gs:16(data) = rax; rcx = trace_seg_slot */
+ * RIP-relative operand (in i386: an absolute disp32).  CPL 0 only (.text,
+ * not .text.bench).  The routine and how the bases are set differ by
+ * mode, the one #ifdef of this file:
+ *   x86-64: void trace_seg_routine(n (rdi, unused), data (rsi)):
+ *	rax = fs:8(data); gs:16(data) = rax; rcx = trace_seg_slot(%rip)
+ *	with IA32_FS_BASE/GS_BASE set to two halves of seg_area;
+ *   i386 (ROUTINE_ABI: data in ECX):
+ *	eax = fs:8(data); gs:16(data) = eax; edx = trace_seg_slot (disp32)
+ *	with FS and GS as the boot left them: the flat data segment, base 0
+ *	(decode.h's assumption), read back from its descriptor by the
+ *	tracer; data then points into seg_area itself. */
+ROUTINE_ABI void trace_seg_routine(uint64_t n, void *data);
+extern const char trace_seg_routine_end[];
+uint64_t trace_seg_slot = 0x5eb0c0de5eb0c0deull;
+
+#define SEG_VALUE 0xf5f5000000000f5full
+
+static uint64_t seg_area[512] __attribute__((aligned(4096)));
+
+#if defined(__x86_64__)
 __asm__(".pushsection .text\n"
 	".globl trace_seg_routine, trace_seg_routine_end\n"
 	".hidden trace_seg_routine, trace_seg_routine_end\n"
@@ -687,47 +745,97 @@ __asm__(".pushsection .text\n"
 	"trace_seg_routine_end:\n"
 	".popsection\n");
 
-void trace_seg_routine(uint64_t n, void *data);
-extern const char trace_seg_routine_end[];
-uint64_t trace_seg_slot = 0x5eb0c0de5eb0c0deull;
-
+#define SLOT_REG 1		/* the register the slot is loaded into */
 #define FS_BASE_MSR 0xc0000100u	/* IA32_FS_BASE, SDM Vol. 4 Table 2-2 */
 #define GS_BASE_MSR 0xc0000101u	/* IA32_GS_BASE (order no. 335592) */
-#define SEG_VALUE 0xf5f5000000000f5full
 
-static uint64_t seg_area[512] __attribute__((aligned(4096)));
+static uint64_t old_fs, old_gs;
+static int seg_saved;
+
+/* The bases the run uses and the data argument; 0 or -1. */
+static int seg_setup(struct tcase *t, uint64_t *fs, uint64_t *gs,
+		     uint64_t *data)
+{
+	seg_saved = !rdmsr_safe(FS_BASE_MSR, &old_fs) &&
+		    !rdmsr_safe(GS_BASE_MSR, &old_gs);
+	if (!check(t, seg_saved, "no FS/GS base MSRs"))
+		return -1;
+	*fs = (uintptr_t)seg_area;
+	*gs = (uintptr_t)seg_area + 2048;
+	*data = 64;
+	return wrmsr_safe(FS_BASE_MSR, *fs) || wrmsr_safe(GS_BASE_MSR, *gs) ?
+	       -1 : 0;
+}
+
+static void seg_restore(void)
+{
+	if (!seg_saved)
+		return;
+	wrmsr_safe(FS_BASE_MSR, old_fs);
+	wrmsr_safe(GS_BASE_MSR, old_gs);
+}
+#else
+__asm__(".pushsection .text\n"
+	".globl trace_seg_routine, trace_seg_routine_end\n"
+	".hidden trace_seg_routine, trace_seg_routine_end\n"
+	"trace_seg_routine:\n"
+	"	movl %fs:8(%ecx), %eax\n"
+	"	movl %eax, %gs:16(%ecx)\n"
+	"	movl trace_seg_slot, %edx\n"
+	"	ret\n"
+	"trace_seg_routine_end:\n"
+	".popsection\n");
+
+#define SLOT_REG 2
+
+static int seg_setup(struct tcase *t, uint64_t *fs, uint64_t *gs,
+		     uint64_t *data)
+{
+	*fs = 0;
+	*gs = 0;
+	*data = (uintptr_t)seg_area + 64;
+	return 0;
+}
+
+static void seg_restore(void)
+{
+}
+#endif
 
 /* The three accesses, and the values that prove the CPU made them there:
  * RAX holds what it loaded at FS base + 8 + data, the store landed at GS
- * base + 16 + data, RCX holds the RIP-relative slot. */
+ * base + 16 + data, the slot register holds the slot (the low halves in
+ * i386). */
 static void check_seg_run(struct tcase *t, uint64_t fs, uint64_t gs,
 			  uint64_t data)
 {
 	struct want w = { 0, 0, NULL, t, 0, 0 };
 	struct run r = { NULL, NULL, 0, 0, 0 };
 	struct bench b = { .name = "seg-routine" };
+	const ureg_t *stored = (const ureg_t *)(uintptr_t)(gs + data + 16);
 
 	r.b = &b;
 	w.r = &r;
-	expect_access(&w, fs + data + 8, 8, 0);
-	expect_access(&w, gs + data + 16, 8, 1);
-	expect_access(&w, (uint64_t)&trace_seg_slot, 8, 0);
-	expect_access(&w, rec.s[rec.n - 1].after.gpr[4] - 8, 8, 0);
+	expect_access(&w, fs + data + 8, SLOT, 0);
+	expect_access(&w, gs + data + 16, SLOT, 1);
+	expect_access(&w, (uintptr_t)&trace_seg_slot, SLOT, 0);
+	expect_access(&w, rec.s[rec.n - 1].after.gpr[4] - SLOT, SLOT, 0);
 	expect_end(&w);
-	check(t, rec.n == 4 && rec.s[0].after.gpr[0] == SEG_VALUE &&
-	      *(const uint64_t *)(gs + data + 16) == SEG_VALUE &&
-	      rec.s[2].after.gpr[1] == trace_seg_slot, "%u steps; rax 0x%llx,"
-	      " stored 0x%llx, rcx 0x%llx", rec.n,
-	      (unsigned long long)rec.s[0].after.gpr[0],
-	      (unsigned long long)*(const uint64_t *)(gs + data + 16),
-	      (unsigned long long)rec.s[2].after.gpr[1]);
+	check(t, rec.n == 4 && rec.s[0].after.gpr[0] == (ureg_t)SEG_VALUE &&
+	      *stored == (ureg_t)SEG_VALUE &&
+	      rec.s[2].after.gpr[SLOT_REG] == (ureg_t)trace_seg_slot,
+	      "%u steps; rax 0x%llx, stored 0x%llx, slot register 0x%llx",
+	      rec.n, (unsigned long long)rec.s[0].after.gpr[0],
+	      (unsigned long long)*stored,
+	      (unsigned long long)rec.s[2].after.gpr[SLOT_REG]);
 }
 
 static void test_seg_rip(struct tcase *t)
 {
 	struct trace_range range = { (const void *)trace_seg_routine,
 				     trace_seg_routine_end };
-	uint64_t fs, gs, old_fs, old_gs, flags, data = 64;
+	uint64_t fs = 0, gs = 0, data = 0;
+	ureg_t flags;
 	struct fault f;
 	int r = -1;
 
@@ -735,23 +843,19 @@ static void test_seg_rip(struct tcase *t)
 					   sizeof(struct step) * MAX_STEPS,
 					   4096)))
 		return;
-	if (!check(t, !rdmsr_safe(FS_BASE_MSR, &old_fs) &&
-		   !rdmsr_safe(GS_BASE_MSR, &old_gs), "no FS/GS base MSRs"))
-		return;
-	fs = (uint64_t)seg_area;
-	gs = (uint64_t)seg_area + 2048;
 	memset(seg_area, 0, sizeof(seg_area));
-	seg_area[(data + 8) / 8] = SEG_VALUE;
 	rec.n = 0;
 	rec.lost = 0;
 	/* nothing may run on the borrowed bases: interrupts stay off */
 	flags = read_flags();
 	irq_disable();
-	if (!wrmsr_safe(FS_BASE_MSR, fs) && !wrmsr_safe(GS_BASE_MSR, gs))
-		r = trace_run(trace_seg_routine, 0, (void *)data, 0, range,
-			      record, NULL, &f);
-	wrmsr_safe(FS_BASE_MSR, old_fs);
-	wrmsr_safe(GS_BASE_MSR, old_gs);
+	if (!seg_setup(t, &fs, &gs, &data)) {
+		seg_area[(fs + data + 8 - (uintptr_t)seg_area) / 8] =
+			SEG_VALUE;
+		r = trace_run(trace_seg_routine, 0, (void *)(uintptr_t)data,
+			      0, range, record, NULL, &f);
+	}
+	seg_restore();
 	write_flags(flags);
 	if (!check(t, r == 0 && rec.n > 0 && !rec.lost, "run: %d", r))
 		return;
@@ -761,6 +865,7 @@ static void test_seg_rip(struct tcase *t)
 }
 
 TEST(trace_seg_rip, "trace/segment-and-rip-addresses",
-     "FS and GS overrides add the IA32_FS_BASE/GS_BASE base, RIP-relative "
-     "uses the next RIP: the CPU's own loads and stores agree",
+     "FS and GS overrides add their segment's base (IA32_FS_BASE/GS_BASE; "
+     "in i386 the descriptor's), RIP-relative uses the next RIP (i386: an "
+     "absolute disp32): the CPU's own loads and stores agree",
      test_seg_rip, 0);

@@ -1,8 +1,14 @@
 /* trace_check: host check of the benchmark formulas (bench/bench.h).
- * The routines are plain SysV functions, so a forked child runs each one
- * and the parent single-steps it with ptrace from its first instruction
- * until RIP leaves [fn, end), counting what bench.h's convention counts,
- * and compares every count with the descriptor's expect() at both params.
+ * The routines are plain functions (ROUTINE_ABI), so a forked child runs
+ * each one and the parent single-steps it with ptrace from its first
+ * instruction until RIP leaves [fn, end), counting what bench.h's
+ * convention counts, and compares every count with the descriptor's
+ * expect() at both params.  Built as x86-64 for bench/x86_64/ and with
+ * -m32 for bench/i386/ (run.sh): the same source, EIP for RIP.
+ *
+ * It also holds the oracle's decoder (arch/x86/decode.c, in the build's
+ * mode) to every instruction of the routines: its length, loads, stores
+ * and branch class must be what objdump and the awk in run.sh say.
  *
  * Usage: trace_check INSNS [BENCH...]; INSNS is the instruction table
  * run.sh makes with objdump (one line per instruction of .text.bench:
@@ -24,8 +30,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "arch/x86/decode.h"
 #include "bench/bench.h"
 #include "bench/gpr_values.h"
+
+/* The registers ptrace gives, by mode (<sys/user.h>). */
+#if defined(__x86_64__)
+#define R_IP(r) ((uint64_t)(r).rip)
+#define R_CX(r) ((uint64_t)(r).rcx)
+#else
+#define R_IP(r) ((uint64_t)(uint32_t)(r).eip)
+#define R_CX(r) ((uint64_t)(uint32_t)(r).ecx)
+#endif
 
 /* registry.c's one dependency on lib/string.c, which would shadow libc. */
 int str_cmp(const char *a, const char *b);
@@ -149,20 +165,30 @@ static int step(pid_t pid, struct user_regs_struct *r, struct trace *t)
 	}
 	if (!WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP) {
 		snprintf(t->error, sizeof(t->error),
-			 "child status %#x at rip %#llx", st, r->rip);
+			 "child status %#x at rip %#llx", st,
+			 (unsigned long long)R_IP(*r));
 		return 0;
 	}
 	ptrace(PTRACE_GETREGS, pid, NULL, r);
 	return 1;
 }
 
-/* Registers in bench_gpr_values order (rax, rcx, rdx, rbx, rsp, ...). */
+/* Registers in bench_gpr_values order (rax, rcx, rdx, rbx, rsp, ...);
+ * i386 has no R8-R15, its table 0 there. */
 static void check_gprs(const struct user_regs_struct *r, struct trace *t)
 {
+#if defined(__x86_64__)
 	const uint64_t got[16] = {
 		r->rax, r->rcx, r->rdx, r->rbx, 0, r->rbp, r->rsi, r->rdi,
 		r->r8, r->r9, r->r10, r->r11, r->r12, r->r13, r->r14, r->r15,
 	};
+#else
+	const uint64_t got[16] = {
+		(uint32_t)r->eax, (uint32_t)r->ecx, (uint32_t)r->edx,
+		(uint32_t)r->ebx, 0, (uint32_t)r->ebp, (uint32_t)r->esi,
+		(uint32_t)r->edi,
+	};
+#endif
 
 	t->gpr_stops++;
 	if (memcmp(got, bench_gpr_values, sizeof(got)))
@@ -228,14 +254,14 @@ static void trace(const struct bench *b, uint64_t n, struct trace *t)
 	}
 	/* Out of raise() and up to the routine's first instruction. */
 	ptrace(PTRACE_GETREGS, pid, NULL, &r);
-	while (r.rip != fn && !t->error[0])
+	while (R_IP(r) != fn && !t->error[0])
 		if (++steps > 100000)
 			snprintf(t->error, sizeof(t->error), "never reached");
 		else
 			step(pid, &r, t);
-	while (!t->error[0] && r.rip >= fn && r.rip < end) {
-		const struct insn *in = find_insn(r.rip);
-		uint64_t rip = r.rip, rcx = r.rcx;
+	while (!t->error[0] && R_IP(r) >= fn && R_IP(r) < end) {
+		const struct insn *in = find_insn(R_IP(r));
+		uint64_t rip = R_IP(r), rcx = R_CX(r);
 
 		if (!in) {
 			snprintf(t->error, sizeof(t->error),
@@ -251,31 +277,71 @@ static void trace(const struct bench *b, uint64_t n, struct trace *t)
 		if (!step(pid, &r, t))
 			break;
 		if (in->kind == K_REP) {
-			t->count[SEM_LOADS] += rcx - r.rcx;
-			t->count[SEM_STORES] += rcx - r.rcx;
-			if (r.rip == rip)
+			t->count[SEM_LOADS] += rcx - R_CX(r);
+			t->count[SEM_STORES] += rcx - R_CX(r);
+			if (R_IP(r) == rip)
 				continue;	/* the next iteration */
 		}
-		count(in, rip, r.rip, t);
+		count(in, rip, R_IP(r), t);
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 }
 
-/* The routine is whole instructions on the oracle's list, end to end. */
+/* The decoder's class of one instruction against objdump's: NULL when
+ * they agree, else what differs. */
+static const char *decoder_disagrees(const struct insn *in)
+{
+	struct insn_class k = decode_insn((const uint8_t *)(uintptr_t)
+					  in->addr);
+	unsigned br = k.flags & (DEC_BRANCH | DEC_COND | DEC_CALL | DEC_RET |
+				 DEC_FAR);
+	unsigned want;
+
+	if (k.flags & (DEC_UNCLASSIFIED | DEC_MEM_UNKNOWN))
+		return "unclassified, or accesses undescribed";
+	if (k.length != in->len)
+		return "length";
+	/* REP: objdump's table leaves the per-iteration accesses out */
+	if (in->kind == K_REP ? k.loads != 1 || k.stores != 1 :
+	    k.loads != in->loads || k.stores != in->stores)
+		return "loads or stores";
+	switch (in->kind) {
+	case K_JCC: want = DEC_BRANCH | DEC_COND; break;
+	case K_JMP: want = DEC_BRANCH; break;
+	case K_CALL: want = DEC_BRANCH | DEC_CALL; break;
+	case K_RET: want = DEC_BRANCH | DEC_RET; break;
+	case K_FAR: want = DEC_FAR; break;
+	default: want = 0; break;
+	}
+	if (br != want)
+		return "branch class";
+	if ((in->kind == K_SEG) != !!(k.flags & DEC_SEGLOAD))
+		return "segment load";
+	if ((in->kind == K_REP) != !!(k.flags & DEC_REP_STRING))
+		return "REP string";
+	return NULL;
+}
+
+/* The routine is whole instructions on the oracle's list, end to end,
+ * each decoded as objdump has it. */
 static void check_decode(const struct bench *b)
 {
 	uint64_t a = (uintptr_t)b->fn, end = (uintptr_t)b->end;
 	const struct insn *in = NULL;
+	const char *why = NULL;
 
-	while (a < end && (in = find_insn(a)) && in->allowed)
+	while (a < end && (in = find_insn(a)) && in->allowed &&
+	       !(why = decoder_disagrees(in)))
 		a += in->len;
 	if (a == end)
-		result(1, "%s decode: %" PRIu64 " bytes, all on the list",
-		       b->name, end - (uintptr_t)b->fn);
+		result(1, "%s decode: %" PRIu64 " bytes, all on the list and "
+		       "decoded as objdump has them", b->name,
+		       end - (uintptr_t)b->fn);
 	else
-		result(0, "%s decode: at %#" PRIx64 ": %s", b->name, a,
-		       in ? in->name : "no instruction boundary");
+		result(0, "%s decode: at %#" PRIx64 ": %s%s%s", b->name, a,
+		       in ? in->name : "no instruction boundary",
+		       why ? ": the decoder's " : "", why ? why : "");
 }
 
 static void check_bench(const struct bench *b)
