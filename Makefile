@@ -84,7 +84,7 @@ OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 	run check \
 	host-test bench lava clean
 
-all: $(B)/pmu-harness.efi
+all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf
 
 deps-build:
 	@tools/deps.sh $(BUILD_PKGS)

@@ -192,8 +192,16 @@ static void finish_tap(void)
 /* A fault outside any test: report it and end the run as broken. */
 static void harness_fault(const struct fault *f)
 {
+	static int faulted;
 	char why[200];
 
+	/* A fault while cleaning up after one: report nothing more (the log
+	 * has its Bail out! and summary), just leave. */
+	if (faulted++) {
+		leave(2, &plat, opts.exit);
+		for (;;)
+			__asm__ volatile("cli; hlt");
+	}
 	fmt_snprintf(why, sizeof(why), "unexpected %s (vector %u) outside a "
 		     "test at rip=0x%llx error=0x%llx",
 		     trap_vector_name(f->vector), f->vector,

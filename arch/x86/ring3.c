@@ -112,12 +112,26 @@ int ring3_setup(void *(*alloc)(void), const char **why)
 	return 0;
 }
 
+/* The TR found at setup names a TSS descriptor (S = 0, type 9 or 0BH:
+ * available or busy, 32-bit or 64-bit; SDM Vol. 3A §8.2.2, Table 3-2)
+ * inside the GDT that teardown puts back. */
+static int firmware_tr_is_tss(void)
+{
+	const uint8_t *type;
+
+	if (!firmware_tr || (firmware_tr & 4) ||
+	    (firmware_tr & ~7u) + 7u > firmware_gdt.limit)
+		return 0;
+	type = (const uint8_t *)firmware_gdt.base + (firmware_tr & ~7u) + 5;
+	return (*type & 0x1d) == 0x09;
+}
+
 void ring3_teardown(void)
 {
 	if (!ready)
 		return;
 	__asm__ volatile("lgdt %0" : : "m"(firmware_gdt) : "memory");
-	if (firmware_tr) {
+	if (firmware_tr_is_tss()) {
 		/* LTR needs an available TSS: clear the busy bit (type 0xB). */
 		uint8_t *type = (uint8_t *)firmware_gdt.base +
 				(firmware_tr & ~7u) + 5;
@@ -127,7 +141,10 @@ void ring3_teardown(void)
 	}
 	/* else: a null TR cannot be put back; ours stays, its TSS in a page
 	 * that outlives the image (tss_page).  Firmware with a null TR
-	 * never reads a TSS (no CPL 3, no IST), docs/reliability.md. */
+	 * never reads a TSS (no CPL 3, no IST), docs/reliability.md.  Nor
+	 * can a TR that names no TSS in the GDT put back: a BIOS boot loaded
+	 * its own GDT over the boot loader's, whose TR (SYSLINUX's 08h) then
+	 * names a code segment there, and LTR would raise #GP. */
 	ready = 0;
 }
 
