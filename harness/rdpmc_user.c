@@ -3,6 +3,7 @@
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/ring3.h"
 #include "../arch/x86/safe.h"
+#include "../pmu/model.h"
 #include "../lib/fmt.h"
 
 /* Code run at CPL 3 by ring3_run(): on the user pages, called with the
@@ -34,9 +35,16 @@ int rdpmc_cpl3(struct tcase *t, uint32_t idx, int pce, struct rdpmc_out *o)
 		return 0;
 	a->idx = idx;
 	a->out = (struct rdpmc_out){ 0, -1 };
+	/* Under a model the real PCE stays clear: the model judges the
+	 * RDPMC with the PCE asked for (pmu/model.h, model_cpl3_pce). */
+	if (model_active()) {
+		model_cpl3_pce(pce);
+		pce = 0;
+	}
 	write_cr4(pce ? cr4 | X86_CR4_PCE : cr4 & ~X86_CR4_PCE);
 	r = ring3_run(user_rdpmc, 0, a, 0, &f);
 	write_cr4(cr4);
+	model_cpl3_pce(-1);
 	*o = a->out;
 	return check(t, r == 0, "CPL 3 run faulted: vector %u", f.vector);
 }

@@ -37,6 +37,15 @@ static int is_rdpmc(const struct trap_frame *tf)
 	return p[0] == 0x0f && p[1] == 0x33;
 }
 
+/* CR4.PCE as the modelled CPU has it: the real bit, or the one
+ * model_cpl3_pce() stands in for (the real bit then stays clear). */
+static int virtual_pce = -1;
+
+static int model_pce(void)
+{
+	return virtual_pce >= 0 ? virtual_pce : !!(read_cr4() & X86_CR4_PCE);
+}
+
 static int rdpmc_insn(struct trap_frame *tf)
 {
 	uint64_t v = 0;
@@ -46,7 +55,7 @@ static int rdpmc_insn(struct trap_frame *tf)
 		return 0;
 	vec = rdpmc_answer ? rdpmc_answer((uint32_t)tf->rcx, &v) :
 			     live->rdpmc((uint32_t)tf->rcx, &v);
-	if (vec != VEC_UD && (tf->cs & 3) && !(read_cr4() & X86_CR4_PCE))
+	if (vec != VEC_UD && (tf->cs & 3) && !model_pce())
 		vec = VEC_GP;
 	if (vec) {
 		tf->vector = (uint64_t)vec;	/* the fault the model raises */
@@ -67,6 +76,19 @@ void model_activate(const struct pmu_model *m)
 	trap_set_hook(VEC_GP, m ? rdpmc_insn : 0);
 	if (m)
 		m->reset();
+}
+
+/*
+ * A machine without counters may still execute RDPMC at CPL 3 with
+ * CR4.PCE set and read 0 itself (Bochs's P6 and later models do): the
+ * model would never see the instruction.  So while a model stands in, a
+ * CPL 3 run keeps the real CR4.PCE clear, making every CPL 3 RDPMC fault
+ * (#GP, SDM Vol. 2B RDPMC; #UD where there is no RDPMC), and the model
+ * answers with the PCE asked for here.  pce < 0: back to the real bit.
+ */
+void model_cpl3_pce(int pce)
+{
+	virtual_pce = pce < 0 ? -1 : !!pce;
 }
 
 void model_rdpmc_via(int (*fn)(uint32_t idx, uint64_t *v))

@@ -40,6 +40,10 @@ const struct pmu_model *model_for(enum pmu_kind k);
 /* Makes m the live model (reset), or none with NULL. */
 void model_activate(const struct pmu_model *m);
 const struct pmu_model *model_active(void);
+/* While a model stands in: the CR4.PCE a CPL 3 RDPMC is judged by (the
+ * caller keeps the real bit clear so every CPL 3 RDPMC reaches the model,
+ * model.c says why); -1 returns to the real bit. */
+void model_cpl3_pce(int pce);
 /* What answers a real RDPMC instruction while a model stands in: the
  * live model's rdpmc (NULL, the default), or fn (the backend's fault
  * injection in front of it, pmu/backend.h). */
