@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "tests/host/dec_flags.h"
+#include "tests/host/decode_fmt.h"
 
 /* host-sources: arch/x86/decode.c tests/host/decode_benches.S */
 
@@ -1286,66 +1287,6 @@ static const struct acase t_addr[] = {
 	A("repnz scas %es:(%rdi),%ax", "load 2 0x0(%rdi)", 0xf2, 0x66, 0xaf),
 };
 
-static const char *const reg_names[16] = {
-	"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-};
-
-static size_t fmt_reg(char *buf, size_t size, unsigned r)
-{
-	if (r == MEM_RIP)
-		return (size_t)snprintf(buf, size, "%%rip");
-	if (r < 16)
-		return (size_t)snprintf(buf, size, "%%%s", reg_names[r]);
-	return (size_t)snprintf(buf, size, "?%u", r);
-}
-
-/* One operand in the form the table uses. */
-static size_t fmt_operand(char *buf, size_t size, const struct mem_operand *m)
-{
-	size_t at = (size_t)snprintf(buf, size, "%s %u %s%s%s",
-				     m->flags & MEM_STORE ? "store" : "load",
-				     m->size,
-				     m->flags & MEM_ADDR32 ? "addr32 " : "",
-				     m->flags & MEM_FS ? "fs:" : "",
-				     m->flags & MEM_GS ? "gs:" : "");
-
-	at += (size_t)snprintf(buf + at, size - at, "%s0x%x",
-			       m->disp < 0 ? "-" : "",
-			       m->disp < 0 ? (unsigned)-(int64_t)m->disp :
-			       (unsigned)m->disp);
-	if (m->base == MEM_NOREG && m->index == MEM_NOREG)
-		return at;
-	at += (size_t)snprintf(buf + at, size - at, "(");
-	if (m->base != MEM_NOREG)
-		at += fmt_reg(buf + at, size - at, m->base);
-	if (m->index != MEM_NOREG) {
-		at += (size_t)snprintf(buf + at, size - at, ",");
-		at += fmt_reg(buf + at, size - at, m->index);
-		at += (size_t)snprintf(buf + at, size - at, ",%u",
-				       1u << m->scale);
-	}
-	return at + (size_t)snprintf(buf + at, size - at, ")");
-}
-
-static void fmt_mem(char *buf, size_t size, struct insn_class k)
-{
-	size_t at = 0;
-
-	buf[0] = 0;
-	if (k.flags & DEC_MEM_UNKNOWN) {
-		snprintf(buf, size, "unknown");
-		return;
-	}
-	if (!k.n_mem)
-		snprintf(buf, size, "none");
-	for (unsigned i = 0; i < k.n_mem && at < size; i++) {
-		if (i)
-			at += (size_t)snprintf(buf + at, size - at, "; ");
-		at += fmt_operand(buf + at, size - at, &k.mem[i]);
-	}
-}
-
 static void test_addr_description(void **state)
 {
 	unsigned bad = 0;
@@ -1359,7 +1300,7 @@ static void test_addr_description(void **state)
 		memset(buf, 0xcc, sizeof(buf));
 		memcpy(buf, c->bytes, c->n);
 		k = decode_insn(buf);
-		fmt_mem(got, sizeof(got), k);
+		fmt_mem(got, sizeof(got), k, DEC_MODE_64);
 		fmt_bytes(bytes, sizeof(bytes), c->bytes, c->n);
 		if ((k.flags & DEC_UNCLASSIFIED) || k.length != c->n ||
 		    strcmp(got, c->want)) {

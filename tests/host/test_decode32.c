@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "tests/host/dec_flags.h"
+#include "tests/host/decode_fmt.h"
 
 /* host-sources: arch/x86/decode.c */
 
@@ -259,64 +260,6 @@ static const struct case32 t_unclassified[] = {
 	  0x2e, 0x2e, 0x2e, 0x2e, 0x2e, 0x2e, 0x2e, 0x90),
 };
 
-static const char *const reg_names[16] = {
-	"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-};
-
-static size_t fmt_reg(char *buf, size_t size, unsigned r)
-{
-	if (r == MEM_RIP)
-		return (size_t)snprintf(buf, size, "%%rip");
-	if (r < 16)
-		return (size_t)snprintf(buf, size, "%%%s", reg_names[r]);
-	return (size_t)snprintf(buf, size, "?%u", r);
-}
-
-static size_t fmt_operand(char *buf, size_t size, const struct mem_operand *m)
-{
-	size_t at = (size_t)snprintf(buf, size, "%s %u %s%s%s%s",
-				     m->flags & MEM_STORE ? "store" : "load",
-				     m->size,
-				     m->flags & MEM_ADDR32 ? "addr32 " : "",
-				     m->flags & MEM_ADDR16 ? "addr16 " : "",
-				     m->flags & MEM_FS ? "fs:" : "",
-				     m->flags & MEM_GS ? "gs:" : "");
-
-	at += (size_t)snprintf(buf + at, size - at, "%s0x%x",
-			       m->disp < 0 ? "-" : "",
-			       m->disp < 0 ? (unsigned)-(int64_t)m->disp :
-			       (unsigned)m->disp);
-	if (m->base == MEM_NOREG && m->index == MEM_NOREG)
-		return at;
-	at += (size_t)snprintf(buf + at, size - at, "(");
-	if (m->base != MEM_NOREG)
-		at += fmt_reg(buf + at, size - at, m->base);
-	if (m->index != MEM_NOREG) {
-		at += (size_t)snprintf(buf + at, size - at, ",");
-		at += fmt_reg(buf + at, size - at, m->index);
-		at += (size_t)snprintf(buf + at, size - at, ",%u",
-				       1u << m->scale);
-	}
-	return at + (size_t)snprintf(buf + at, size - at, ")");
-}
-
-static void fmt_mem(char *buf, size_t size, struct insn_class k)
-{
-	size_t at = 0;
-
-	if (k.flags & DEC_MEM_UNKNOWN) {
-		snprintf(buf, size, "unknown");
-		return;
-	}
-	snprintf(buf, size, "none");
-	for (unsigned i = 0; i < k.n_mem && at < size; i++) {
-		if (i)
-			at += (size_t)snprintf(buf + at, size - at, "; ");
-		at += fmt_operand(buf + at, size - at, &k.mem[i]);
-	}
-}
-
 static struct insn_class decode32(const struct case32 *c, uint8_t fill)
 {
 	uint8_t buf[32];
@@ -338,8 +281,8 @@ static int check_case(const struct case32 *c)
 			    c->what, c->n, c->length);
 		return 1;
 	}
-	fmt_mem(got, sizeof(got), k);
-	fmt_mem(got2, sizeof(got2), k2);
+	fmt_mem(got, sizeof(got), k, DEC_MODE_32);
+	fmt_mem(got2, sizeof(got2), k2, DEC_MODE_32);
 	for (unsigned i = 0; i < k.n_mem; i++)
 		*(k.mem[i].flags & MEM_STORE ? &st : &ld) += 1;
 	if (k.length != c->length || k.flags != c->flags ||
