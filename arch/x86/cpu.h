@@ -85,6 +85,19 @@ static inline uint8_t inb(uint16_t port)
 	return v;
 }
 
+static inline void outw(uint16_t port, uint16_t v)
+{
+	__asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint16_t inw(uint16_t port)
+{
+	uint16_t v;
+
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
 /* PUSHF/POPF of the mode's width (PUSHFQ/POPFQ in 64-bit mode, PUSHFD/POPFD
  * in 32-bit mode: SDM Vol. 2B). */
 static inline ureg_t read_flags(void)

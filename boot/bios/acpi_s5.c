@@ -34,19 +34,6 @@ static uint32_t rd32(const uint8_t *p)
 	return v;
 }
 
-static inline void outw(uint16_t port, uint16_t v)
-{
-	__asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
-}
-
-static inline uint16_t inw(uint16_t port)
-{
-	uint16_t v;
-
-	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
-
 /* SLP_TYPa of \_S5, or -1 when the DSDT does not hold it as data. */
 static int s5_type(const uint8_t *dsdt)
 {

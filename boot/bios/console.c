@@ -4,13 +4,12 @@
  * has no file system service, so the header says so. */
 #include "bios.h"
 #include "../console.h"
+#include "../serial_pick.h"
 #include "../../arch/x86/port_io.h"
 #include "../../arch/x86/serial.h"
-#include "../../lib/escape.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
 
-#define COM1_BASE	0x3f8
 #define VGA_LEGACY	0xb8000u
 #define VGA_COLS	80
 #define VGA_ROWS	25
@@ -18,9 +17,7 @@
 
 static struct {
 	struct uart uart;
-	const char *serial_via;
-	char serial_name[16];
-	char serial_refused[OPT_ERROR_MAX];
+	struct serial_pick serial;
 	volatile uint16_t *vga;		/* NULL: no text screen */
 	unsigned row, col;
 	char describe[320];
@@ -82,59 +79,24 @@ static void vga_open(void)
 		con.vga[i] = VGA_ATTR | ' ';
 }
 
-static int open_port(unsigned port, int com, char *why, unsigned size)
+static int open_port(unsigned port, int com, const char **via, char *why,
+		     unsigned size)
 {
-	if (com)
-		fmt_snprintf(con.serial_name, sizeof(con.serial_name), "com%d",
-			     com);
-	else
-		fmt_snprintf(con.serial_name, sizeof(con.serial_name), "0x%x",
-			     port);
+	(void)com;
 	if (uart_init(&con.uart, &port_io_cpu, (uint16_t)port, why, size))
 		return -1;
-	con.serial_via = "16550";
+	*via = "16550";
 	return 0;
-}
-
-/* As the UEFI build: a port the probe refuses leaves the log on COM1. */
-static void open_serial(const struct options *o)
-{
-	char why[160], why_com1[160], asked[16];
-	int n;
-
-	con.serial_via = "none";
-	if (!o->serial_port) {
-		str_copy(con.serial_name, "none", sizeof(con.serial_name));
-		return;
-	}
-	if (!open_port(o->serial_port, o->serial_com, why, sizeof(why)))
-		return;
-	con.serial_via = "absent";
-	if (o->serial_port == COM1_BASE)
-		return;
-	str_copy(asked, con.serial_name, sizeof(asked));
-	if (!open_port(COM1_BASE, 1, why_com1, sizeof(why_com1)))
-		n = fmt_snprintf(con.serial_refused,
-				 sizeof(con.serial_refused), "serial=%s: not "
-				 "a 16550 UART (%s); the log goes to com1",
-				 asked, why);
-	else
-		n = fmt_snprintf(con.serial_refused,
-				 sizeof(con.serial_refused), "serial=%s: not "
-				 "a 16550 UART (%s); com1 is not one either "
-				 "(%s)", asked, why, why_com1);
-	esc_note_cut(con.serial_refused, sizeof(con.serial_refused),
-		     (size_t)n);
 }
 
 void console_open(const struct options *o)
 {
 	memset(&con, 0, sizeof(con));
-	open_serial(o);
+	serial_pick(&con.serial, o, open_port);
 	vga_open();
 	fmt_snprintf(con.describe, sizeof(con.describe),
 		     "serial=%s via=%s text=%s(%u) logfile=\"none (BIOS "
-		     "boot)\"", con.serial_name, con.serial_via,
+		     "boot)\"", con.serial.name, con.serial.via,
 		     con.vga ? "vga" : "none", con.vga ? 1u : 0u);
 }
 
@@ -145,7 +107,7 @@ const char *console_describe(void)
 
 const char *console_serial_refused(void)
 {
-	return con.serial_refused;
+	return con.serial.refused;
 }
 
 void console_line(const char *s)

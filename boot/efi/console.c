@@ -1,11 +1,11 @@
 /* console: serial, text console and log file sinks (see console.h). */
 #include "../console.h"
+#include "../serial_pick.h"
 #include "efi.h"
 #include "../efi_status.h"
 #include "../logname.h"
 #include "../../arch/x86/port_io.h"
 #include "../../arch/x86/serial.h"
-#include "../../lib/escape.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
 
@@ -15,14 +15,11 @@ static EFI_GUID text_out_guid = SIMPLE_TEXT_OUTPUT_PROTOCOL;
 static EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
 
 #define MAX_SCREENS 4
-#define COM1_BASE 0x3f8
 
 static struct {
 	SERIAL_IO_INTERFACE *sio;	/* firmware serial, or NULL */
 	struct uart uart;		/* polled 16550 otherwise */
-	const char *serial_via;
-	char serial_name[16];
-	char serial_refused[OPT_ERROR_MAX];	/* why serial= is not used */
+	struct serial_pick serial;	/* the port, how, why not serial= */
 	SIMPLE_TEXT_OUTPUT_INTERFACE *screens[MAX_SCREENS];
 	unsigned n_screens;
 	const char *text_via;
@@ -132,59 +129,22 @@ static SERIAL_IO_INTERFACE *find_serial_io(int com)
 
 /* The firmware's Serial I/O for a COM port, else a polled 16550 once the
  * probe (arch/x86/serial.c) proves one is there.  0 when one is open. */
-static int open_port(unsigned port, int com, char *why, unsigned size)
+static int open_port(unsigned port, int com, const char **via, char *why,
+		     unsigned size)
 {
-	if (com)
-		fmt_snprintf(con.serial_name, sizeof(con.serial_name), "com%d",
-			     com);
-	else
-		fmt_snprintf(con.serial_name, sizeof(con.serial_name), "0x%x",
-			     port);
 	if (com)
 		con.sio = find_serial_io(com);
 	if (con.sio) {
 		/* 115200 8N1, firmware defaults for FIFO depth and timeout */
 		con.sio->SetAttributes(con.sio, 115200, 0, 0, NoParity, 8,
 				       OneStopBit);
-		con.serial_via = "uefi-serial-io";
+		*via = "uefi-serial-io";
 		return 0;
 	}
 	if (uart_init(&con.uart, &port_io_cpu, (uint16_t)port, why, size))
 		return -1;
-	con.serial_via = "16550";
+	*via = "16550";
 	return 0;
-}
-
-/* A port the probe refuses leaves the log on COM1, the default, as a bad
- * option value keeps the previous one; console_serial_refused() says why. */
-static void open_serial(const struct options *o)
-{
-	char why[160], why_com1[160], asked[16];
-	int n;
-
-	con.serial_via = "none";
-	if (!o->serial_port) {
-		str_copy(con.serial_name, "none", sizeof(con.serial_name));
-		return;
-	}
-	if (!open_port(o->serial_port, o->serial_com, why, sizeof(why)))
-		return;
-	con.serial_via = "absent";
-	if (o->serial_port == COM1_BASE)
-		return;
-	str_copy(asked, con.serial_name, sizeof(asked));
-	if (!open_port(COM1_BASE, 1, why_com1, sizeof(why_com1)))
-		n = fmt_snprintf(con.serial_refused,
-				 sizeof(con.serial_refused), "serial=%s: not "
-				 "a 16550 UART (%s); the log goes to com1",
-				 asked, why);
-	else
-		n = fmt_snprintf(con.serial_refused,
-				 sizeof(con.serial_refused), "serial=%s: not "
-				 "a 16550 UART (%s); com1 is not one either "
-				 "(%s)", asked, why, why_com1);
-	esc_note_cut(con.serial_refused, sizeof(con.serial_refused),
-		     (size_t)n);
 }
 
 /* The firmware clock for the log's name (UEFI spec 2.10, 8.3 GetTime). */
@@ -345,12 +305,12 @@ static void open_log_file(void)
 void console_open(const struct options *o)
 {
 	memset(&con, 0, sizeof(con));
-	open_serial(o);
+	serial_pick(&con.serial, o, open_port);
 	open_screens(con.sio || con.uart.alive);
 	open_log_file();
 	fmt_snprintf(con.describe, sizeof(con.describe),
 		     "serial=%s via=%s text=%s(%u) logfile=\"%s\"",
-		     con.serial_name, con.serial_via, con.text_via,
+		     con.serial.name, con.serial.via, con.text_via,
 		     con.n_screens, con.file_state);
 }
 
@@ -361,7 +321,7 @@ const char *console_describe(void)
 
 const char *console_serial_refused(void)
 {
-	return con.serial_refused;
+	return con.serial.refused;
 }
 
 static void write_serial(const char *s, unsigned n)
