@@ -10,7 +10,7 @@ BUILD_PKGS := gcc make binutils gnu-efi gcc-multilib
 IMAGE_PKGS := mtools dosfstools xorriso isolinux syslinux syslinux-common
 RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
 # The Bochs boots of make check (tools/bochs-boot.sh).
-BOCHS_PKGS := bochs bochsbios vgabios bochs-term
+BOCHS_PKGS := bochs bochsbios vgabios
 # make check also runs the lab tools (tools/pmu-harness): pyserial for
 # capture, xmllint for the JUnit schema, Chromium for the HTML report,
 # Perl's prove for TAP consumers.
