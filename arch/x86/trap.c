@@ -2,6 +2,7 @@
  * gate format and the frames are the mode's (x86_64/frame.h,
  * i386/frame.h); the entry stubs are x86_64/entry.S or i386/entry.S. */
 #include "trap.h"
+#include "vector_error.h"
 #include "cpu.h"
 #include "safe.h"
 #include "../../lib/string.h"
@@ -175,8 +176,7 @@ void trap_set_fatal(void (*fn)(const struct fault *f))
 
 static int has_error_code(unsigned v)
 {
-	return v == 8 || v == 10 || v == 11 || v == 12 || v == 13 ||
-	       v == 14 || v == 17 || v == 21 || v == 29 || v == 30;
+	return VECTOR_HAS_ERROR(v);
 }
 
 static void fault_from_frame(const struct trap_frame *tf, struct fault *f)

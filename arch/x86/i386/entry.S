@@ -3,10 +3,7 @@
  * the catch context switch.  Each stub is 16 bytes: trap_stubs + 16 *
  * vector.  Citations: Intel SDM Vol. 3A, order no. 253668. */
 
-/* Vectors that push an error code (SDM Vol. 3A Table 6-1). */
-#define HAS_ERROR(v) ((v) == 8 || (v) == 10 || (v) == 11 || (v) == 12 || \
-		      (v) == 13 || (v) == 14 || (v) == 17 || (v) == 21 || \
-		      (v) == 29 || (v) == 30)
+#include "../vector_error.h"
 
 /* struct trap_frame offsets (i386/frame.h). */
 #define TF_ES		0
@@ -29,7 +26,7 @@ trap_stubs:
 	vec = 0
 	.rept 32
 	.balign 16
-	.if HAS_ERROR(vec)
+	.if VECTOR_HAS_ERROR(vec)
 	nop
 	nop
 	.else

@@ -1,10 +1,7 @@
 /* entry: exception entry stubs for vectors 0-31 and the catch context
  * switch.  Each stub is 16 bytes: trap_stubs + 16 * vector. */
 
-/* Vectors that push an error code (SDM Vol. 3A Table 6-1). */
-#define HAS_ERROR(v) ((v) == 8 || (v) == 10 || (v) == 11 || (v) == 12 || \
-		      (v) == 13 || (v) == 14 || (v) == 17 || (v) == 21 || \
-		      (v) == 29 || (v) == 30)
+#include "../vector_error.h"
 
 	.text
 	.balign 16
@@ -14,7 +11,7 @@ trap_stubs:
 	vec = 0
 	.rept 32
 	.balign 16
-	.if HAS_ERROR(vec)
+	.if VECTOR_HAS_ERROR(vec)
 	nop
 	nop
 	.else
