@@ -5,6 +5,20 @@
 #ifndef ARCH_X86_SAFE_H
 #define ARCH_X86_SAFE_H
 
+#ifdef __ASSEMBLY__
+
+/* EX_ENTRY insn, fixup: one row of struct ex_entry (below), both as
+ * self-relative offsets, for the *_safe routines of either mode. */
+.macro EX_ENTRY insn, fixup
+	.pushsection .data.ex_table, "aw"
+	.balign 4
+	.long \insn - .
+	.long \fixup - .
+	.popsection
+.endm
+
+#else
+
 #include <stdint.h>
 
 int rdmsr_safe(uint32_t msr, uint64_t *val);
@@ -18,4 +32,5 @@ struct ex_entry {
 	int32_t fixup;
 };
 
+#endif /* __ASSEMBLY__ */
 #endif

@@ -7,6 +7,7 @@
  * PackageOp (12h), PkgLength, NumElements, then a ByteConst (0Ah n) or
  * ZeroOp/OneOp (ACPI §20.2.3, §20.2.5.4).  A \_S5 built by a method, or
  * none, leaves the machine running: leave() then halts. */
+#include "bios.h"
 #include "../acpi_root.h"
 #include "../../arch/x86/acpi.h"
 #include "../../arch/x86/cpu.h"
@@ -24,7 +25,6 @@
 #define AML_BYTE_PREFIX		0x0a
 #define AML_ONE_OP		0x01
 
-void acpi_power_off(void);
 
 static uint32_t rd32(const uint8_t *p)
 {

@@ -17,6 +17,9 @@ void bios_vga_init(const struct multiboot_info *mb);
 /* Drains the UART (LSR.TEMT) so nothing written is lost when the machine
  * stops; the line stays on the screen. */
 void console_drain(void);
+/* Powers the machine off through ACPI S5 (acpi_s5.c); returns where the
+ * tables do not say how. */
+void acpi_power_off(void);
 /* Writes a line to the screen only (the verdict at the end). */
 void console_screen_line(const char *s);
 

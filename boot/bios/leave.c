@@ -20,8 +20,6 @@
 #define RESET_CONTROL_HARD	0x06	/* full reset, CPU reset */
 #define SPIN_LIMIT		1000000u
 
-void acpi_power_off(void);
-
 static void bochs_shutdown(void)
 {
 	static const char word[] = "Shutdown";

@@ -3,14 +3,7 @@
  * %eax = vector (trap.c).  cdecl: the arguments on the stack, the result
  * in EAX; EBX, ESI, EDI and EBP untouched. */
 
-/* EX_ENTRY insn, fixup: one table row, both as self-relative offsets. */
-.macro EX_ENTRY insn, fixup
-	.pushsection .data.ex_table, "aw"
-	.balign 4
-	.long \insn - .
-	.long \fixup - .
-	.popsection
-.endm
+#include "../safe.h"
 
 	.pushsection .text.user, "ax"
 /* int rdmsr_safe(uint32_t msr [esp+4], uint64_t *val [esp+8]) */

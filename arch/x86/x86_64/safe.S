@@ -1,14 +1,7 @@
 /* safe: fault-tolerant MSR/PMC access (see safe.h).  A faulting instruction
  * listed in the exception table resumes at its fixup with %eax = vector. */
 
-/* EX_ENTRY insn, fixup: one table row, both as self-relative offsets. */
-.macro EX_ENTRY insn, fixup
-	.pushsection .data.ex_table, "aw"
-	.balign 4
-	.long \insn - .
-	.long \fixup - .
-	.popsection
-.endm
+#include "../safe.h"
 
 	.pushsection .text.user, "ax"
 /* int rdmsr_safe(uint32_t msr (edi), uint64_t *val (rsi)) */
