@@ -14,8 +14,12 @@ BOCHS_PKGS := bochs bochsbios vgabios
 # make check also runs the lab tools (tools/pmu-harness): pyserial for
 # capture, xmllint for the JUnit schema, Chromium for the HTML report,
 # Perl's prove for TAP consumers.
+# Intel PT's host tools (docs/pt.md): libipt as the referee decoder, clang's
+# libFuzzer for the fuzz target.
+PT_PKGS    := libipt-dev clang libclang-rt-14-dev
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml \
-	      python3-serial libxml2-utils chromium perl $(BOCHS_PKGS)
+	      python3-serial libxml2-utils chromium perl $(BOCHS_PKGS) \
+	      $(PT_PKGS)
 # make lava: LAVA's dispatcher runs a job on QEMU locally (tools/lava).
 LAVA_PKGS  := $(RUN_PKGS) lava-dispatcher python3-jinja2
 
@@ -80,9 +84,8 @@ SRCS32   := $(COMMON_SRCS) $(wildcard boot/bios/*.c boot/bios/*.S \
 	    arch/x86/i386/*.c arch/x86/i386/*.S bench/i386/*.S)
 OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 
-.PHONY: all i386 deps deps-build deps-run deps-check deps-lava image floppy \
-	run check \
-	host-test bench lava clean
+.PHONY: all i386 deps deps-build deps-run deps-check deps-lava deps-pt \
+	image floppy run check host-test bench lava clean ptdecode pt-tools fuzz
 
 all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf
 
@@ -94,6 +97,8 @@ deps-check:
 	@tools/deps.sh $(CHECK_PKGS)
 deps-lava:
 	@tools/deps.sh $(LAVA_PKGS)
+deps-pt:
+	@tools/deps.sh $(BUILD_PKGS) $(PT_PKGS)
 
 $(B)/%.o: %.c | deps-build
 	@mkdir -p $(dir $@)
@@ -138,6 +143,18 @@ floppy: $(B)/pmu-harness-floppy.img
 $(B)/pmu-harness-floppy.img: $(B32)/pmu-harness.elf tools/mkfloppy.sh \
 		tools/bootmenu.sh | deps-run
 	tools/mkfloppy.sh $@ $<
+
+# ---- Intel PT host tools (docs/pt.md), from the same decoder source as
+# the harness (lib/pt_*.c) built by the host compiler.
+HB          := $(B)/host
+HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I.
+PT_LIB      := lib/pt_decode.c lib/pt_encode.c lib/pt_timing.c
+PT_HDRS     := lib/pt_packet.h lib/pt_timing.h
+
+ptdecode: $(HB)/ptdecode
+$(HB)/ptdecode: tools/pt/ptdecode.c $(PT_LIB) $(PT_HDRS) | deps-build
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) tools/pt/ptdecode.c $(PT_LIB) -o $@
 
 run bench: export PMU_CPU = $(CPU)
 run: export PMU_SMP = $(SMP)
