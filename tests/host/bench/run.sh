@@ -38,7 +38,8 @@ build() {
 	# Routines and descriptors only: bench/ also holds target-only code
 	# (the oracle, which needs the tracer).
 	for src in bench/$mode/*.S bench/b_*.c bench/registry.c pmu/sem.c \
-		   lib/fmt.c arch/x86/decode.c tests/host/bench/trace_check.c; do
+		   lib/fmt.c arch/x86/decode.c tests/host/bench/single_step.c \
+		   tests/host/bench/trace_check.c; do
 		obj=$out/$(basename "$src").o
 		case $src in
 		*.S) gcc $m $CFLAGS -D__ASSEMBLY__ -c "$src" -o "$obj" ;;

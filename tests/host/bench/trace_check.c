@@ -19,36 +19,15 @@
  * A branch is taken when the next RIP is not RIP + length. */
 #define _GNU_SOURCE
 #include <inttypes.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/ptrace.h>
-#include <sys/user.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "arch/x86/decode.h"
 #include "bench/bench.h"
 #include "bench/gpr_values.h"
-
-/* The registers ptrace gives, by mode (<sys/user.h>). */
-#if defined(__x86_64__)
-#define R_IP(r) ((uint64_t)(r).rip)
-#define R_CX(r) ((uint64_t)(r).rcx)
-#else
-#define R_IP(r) ((uint64_t)(uint32_t)(r).eip)
-#define R_CX(r) ((uint64_t)(uint32_t)(r).ecx)
-#endif
-
-/* registry.c's one dependency on lib/string.c, which would shadow libc. */
-int str_cmp(const char *a, const char *b);
-int str_cmp(const char *a, const char *b)
-{
-	return strcmp(a, b);
-}
+#include "tests/host/bench/single_step.h"
 
 enum kind { K_OTHER, K_JCC, K_JMP, K_CALL, K_RET, K_FAR, K_REP, K_SEG };
 
@@ -134,45 +113,6 @@ struct trace {
 	char error[160];		/* why the trace stopped short */
 };
 
-static void __attribute__((noreturn)) child(const struct bench *b,
-					    uint64_t n)
-{
-	void *data = NULL;
-
-	if (b->data_size) {
-		data = mmap(NULL, b->data_size, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (data == MAP_FAILED)
-			_exit(2);
-	}
-	if (b->prepare)
-		b->prepare(data, b->data_size, n);
-	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-		_exit(3);
-	raise(SIGSTOP);
-	b->fn(n, data);
-	_exit(0);
-}
-
-static int step(pid_t pid, struct user_regs_struct *r, struct trace *t)
-{
-	int st;
-
-	if (ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL) ||
-	    waitpid(pid, &st, 0) != pid) {
-		snprintf(t->error, sizeof(t->error), "ptrace step failed");
-		return 0;
-	}
-	if (!WIFSTOPPED(st) || WSTOPSIG(st) != SIGTRAP) {
-		snprintf(t->error, sizeof(t->error),
-			 "child status %#x at rip %#llx", st,
-			 (unsigned long long)R_IP(*r));
-		return 0;
-	}
-	ptrace(PTRACE_GETREGS, pid, NULL, r);
-	return 1;
-}
-
 /* Registers in bench_gpr_values order (rax, rcx, rdx, rbx, rsp, ...);
  * i386 has no R8-R15, its table 0 there. */
 static void check_gprs(const struct user_regs_struct *r, struct trace *t)
@@ -234,34 +174,17 @@ static void trace(const struct bench *b, uint64_t n, struct trace *t)
 	const uint64_t fn = (uintptr_t)b->fn, end = (uintptr_t)b->end;
 	const uint64_t mark = (uintptr_t)bench_gprs_marker;
 	const uint64_t mark_end = (uintptr_t)bench_gprs_marker_end;
-	struct user_regs_struct r = { 0 };
+	struct single_step s;
 	unsigned long steps = 0;
-	pid_t pid;
-	int st;
 
 	memset(t, 0, sizeof(*t));
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		exit(2);
-	}
-	if (!pid)
-		child(b, n);
-	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st)) {
-		snprintf(t->error, sizeof(t->error), "child did not stop");
+	if (single_step_start(&s, b, n)) {
+		snprintf(t->error, sizeof(t->error), "%s", s.error);
 		return;
 	}
-	/* Out of raise() and up to the routine's first instruction. */
-	ptrace(PTRACE_GETREGS, pid, NULL, &r);
-	while (R_IP(r) != fn && !t->error[0])
-		if (++steps > 100000)
-			snprintf(t->error, sizeof(t->error), "never reached");
-		else
-			step(pid, &r, t);
-	while (!t->error[0] && R_IP(r) >= fn && R_IP(r) < end) {
-		const struct insn *in = find_insn(R_IP(r));
-		uint64_t rip = R_IP(r), rcx = R_CX(r);
+	while (!t->error[0] && R_IP(s.r) >= fn && R_IP(s.r) < end) {
+		const struct insn *in = find_insn(R_IP(s.r));
+		uint64_t rip = R_IP(s.r), rcx = R_CX(s.r);
 
 		if (!in) {
 			snprintf(t->error, sizeof(t->error),
@@ -269,23 +192,24 @@ static void trace(const struct bench *b, uint64_t n, struct trace *t)
 			break;
 		}
 		if (rip >= mark && rip < mark_end)
-			check_gprs(&r, t);
+			check_gprs(&s.r, t);
 		if (++steps > 10000000) {
 			snprintf(t->error, sizeof(t->error), "runaway");
 			break;
 		}
-		if (!step(pid, &r, t))
+		if (!single_step_next(&s)) {
+			snprintf(t->error, sizeof(t->error), "%s", s.error);
 			break;
+		}
 		if (in->kind == K_REP) {
-			t->count[SEM_LOADS] += rcx - R_CX(r);
-			t->count[SEM_STORES] += rcx - R_CX(r);
-			if (R_IP(r) == rip)
+			t->count[SEM_LOADS] += rcx - R_CX(s.r);
+			t->count[SEM_STORES] += rcx - R_CX(s.r);
+			if (R_IP(s.r) == rip)
 				continue;	/* the next iteration */
 		}
-		count(in, rip, R_IP(r), t);
+		count(in, rip, R_IP(s.r), t);
 	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &st, 0);
+	single_step_end(&s);
 }
 
 /* The decoder's class of one instruction against objdump's: NULL when
