@@ -156,6 +156,83 @@ $(HB)/ptdecode: tools/pt/ptdecode.c $(PT_LIB) $(PT_HDRS) | deps-build
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) tools/pt/ptdecode.c $(PT_LIB) -o $@
 
+# The referee, the model's streams, the fuzz target and the speed test
+# (tools/pt/; make check's pt stage, tools/pt_check.py, runs them).
+# libipt (-lipt, Debian's libipt-dev 2.0.5) decodes and encodes for the
+# referee and is the speed test's yardstick; clang builds the libFuzzer
+# target with ASan and UBSan.
+PT_TOOL   := tools/pt/tool.c tools/pt/tool.h
+PT_TOOLS  := $(HB)/ptdecode $(HB)/ipt-dump $(HB)/ipt-gen $(HB)/pt-modelgen \
+	     $(HB)/pt-modelgen-i386 $(HB)/pt-bench $(HB)/pt-fuzz
+# make fuzz FUZZ_TIME=S: seconds (data: it reaches fuzz.sh through the
+# environment, which checks it is a number).
+FUZZ_TIME ?= 60
+override FUZZ_TIME := $(value FUZZ_TIME)
+PT_FUZZ_CFLAGS := -std=gnu11 -O1 -g $(WARN) -I. \
+		  -fsanitize=fuzzer,address,undefined \
+		  -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+pt-tools: $(PT_TOOLS)
+
+$(HB)/ipt-dump: tools/pt/ipt_dump.c $(PT_TOOL) | deps-pt
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) tools/pt/ipt_dump.c tools/pt/tool.c -lipt -o $@
+
+$(HB)/ipt-gen: tools/pt/ipt_gen.c $(PT_TOOL) | deps-pt
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) tools/pt/ipt_gen.c tools/pt/tool.c -lipt -o $@
+
+$(HB)/pt-bench: tools/pt/pt_bench.c $(PT_TOOL) lib/pt_decode.c $(PT_HDRS) \
+		| deps-pt
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) tools/pt/pt_bench.c tools/pt/tool.c \
+		lib/pt_decode.c -lipt -o $@
+
+$(HB)/pt-fuzz: tools/pt/pt_fuzz.c lib/pt_decode.c lib/pt_timing.c \
+		$(PT_HDRS) | deps-pt
+	@mkdir -p $(dir $@)
+	clang $(PT_FUZZ_CFLAGS) tools/pt/pt_fuzz.c lib/pt_decode.c \
+		lib/pt_timing.c -o $@
+
+# pt-modelgen(-i386): the benchmark routines and their descriptors built
+# as tests/host/bench/run.sh builds them (-no-pie with host.ld, so the
+# routines run where the parent decodes them), with the model's packet
+# generator; the i386 routines with -m32.
+PT_MG_SRCS := $(wildcard bench/b_*.c) bench/registry.c pmu/sem.c \
+	      lib/fmt.c arch/x86/decode.c pmu/pt_gen.c lib/pt_encode.c \
+	      tests/host/bench/single_step.c tools/pt/pt_modelgen.c \
+	      tools/pt/tool.c
+PT_MG_CFLAGS := $(HOST_CFLAGS) -DHOST_TEST -MMD -MP
+PT_MG64 := $(patsubst %,$(HB)/mg/x86_64/%.o,$(PT_MG_SRCS) \
+	   $(wildcard bench/x86_64/*.S))
+PT_MG32 := $(patsubst %,$(HB)/mg/i386/%.o,$(PT_MG_SRCS) \
+	   $(wildcard bench/i386/*.S))
+
+$(HB)/mg/x86_64/%.c.o: %.c | deps-build
+	@mkdir -p $(dir $@)
+	$(CC) $(PT_MG_CFLAGS) -c $< -o $@
+$(HB)/mg/x86_64/%.S.o: %.S | deps-build
+	@mkdir -p $(dir $@)
+	$(CC) $(PT_MG_CFLAGS) -D__ASSEMBLY__ -c $< -o $@
+$(HB)/mg/i386/%.c.o: %.c | deps-build
+	@mkdir -p $(dir $@)
+	$(CC) -m32 $(PT_MG_CFLAGS) -c $< -o $@
+$(HB)/mg/i386/%.S.o: %.S | deps-build
+	@mkdir -p $(dir $@)
+	$(CC) -m32 $(PT_MG_CFLAGS) -D__ASSEMBLY__ -c $< -o $@
+
+$(HB)/pt-modelgen: $(PT_MG64) tests/host/bench/host.ld
+	$(CC) -no-pie -Wl,-T,tests/host/bench/host.ld $(PT_MG64) -o $@
+$(HB)/pt-modelgen-i386: $(PT_MG32) tests/host/bench/host.ld
+	$(CC) -m32 -no-pie -Wl,-T,tests/host/bench/host.ld $(PT_MG32) -o $@
+
+-include $(PT_MG64:.o=.d) $(PT_MG32:.o=.d)
+
+# make fuzz: the fuzz target for FUZZ_TIME seconds (tools/pt/fuzz.sh).
+fuzz: export PT_FUZZ_TIME = $(FUZZ_TIME)
+fuzz: $(HB)/pt-fuzz
+	tools/pt/fuzz.sh "$$PT_FUZZ_TIME"
+
 run bench: export PMU_CPU = $(CPU)
 run: export PMU_SMP = $(SMP)
 run: export PMU_ARGS = $(ARGS)
@@ -170,9 +247,10 @@ check: $(B)/pmu-harness.img $(B)/pmu-harness-floppy.img | deps-check
 host-test: | deps-check
 	tools/host-test.sh
 
-bench: $(B)/pmu-harness.img | deps-run
+bench: $(B)/pmu-harness.img $(HB)/pt-bench | deps-run
 	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --image $< \
 		--args 'tests=bench/*' --log $(B)/bench.log
+	$(HB)/pt-bench
 
 lava: $(B)/pmu-harness.img | deps-lava
 	$(PYTHON) tools/lava/run.py --image $< --out $(B)/lava

@@ -13,7 +13,9 @@
  * Decoding starts at offset 0 as is (pt_pkt_sync_set(0): no sync), as
  * ptdecode does.  --offset N first syncs forward to the first PSB at or
  * after byte N.  A decode error prints "OFFSET error <pt_errstr>" and the
- * decoder syncs forward to the next PSB (pt_pkt_sync_forward).  Known
+ * decoder syncs forward to the next PSB after its offset
+ * (pt_pkt_sync_forward, then back to the first of PSBs back to back,
+ * where libipt lands on the last).  Known
  * difference: libipt's decoder rejects every 10-byte CYC (bad packet)
  * although its encoder writes one for values from 2^61; ptdecode accepts
  * a 10-byte CYC whose value fits in 64 bits (docs/pt.md, the overflow
@@ -159,28 +161,40 @@ static int print_packet(uint64_t off, const struct pt_packet *p,
 	}
 }
 
-/* Moves dec to the first PSB at or after byte n.  pt_pkt_sync_forward
- * searches from the decoder's position, or from 15 bytes before it (a PSB
- * partly consumed), or from one past the last sync point when the decoder
- * is there: placing the sync point at n - 1 makes it search from n. */
-static int sync_from(struct pt_packet_decoder *dec, uint64_t n)
+static int is_psb(const uint8_t *buf, size_t len, uint64_t at)
 {
-	int r = n ? pt_pkt_sync_set(dec, n - 1) : 0;
-
-	return r < 0 ? r : pt_pkt_sync_forward(dec);
+	if (at + 16 > len)
+		return 0;
+	for (unsigned i = 0; i < 16; i++)
+		if (buf[at + i] != (i & 1 ? 0x82 : 0x02))
+			return 0;
+	return 1;
 }
 
-/* After an error at off: to the next PSB past off.  libipt may find a PSB
- * that starts up to 15 bytes before its position; one at or before the
- * error would be decoded again, so search on past it. */
-static int resync(struct pt_packet_decoder *dec, uint64_t off)
+/* Moves dec to the first PSB at or after byte from, as ptdecode syncs.
+ * pt_pkt_sync_forward searches from the decoder's position less 15 bytes
+ * (a PSB partly consumed), or from one past the last sync point when the
+ * decoder is there: with the sync point at from - 1 it searches from
+ * from.  Of several PSBs back to back (or any run of 02 82 pairs) it
+ * lands on the last one (pt_find_psb walks to the run's end): step back
+ * to the first PSB of the run. */
+static int sync_first_psb(struct pt_packet_decoder *dec, const uint8_t *buf,
+			  size_t len, uint64_t from)
 {
 	uint64_t at;
-	int r = pt_pkt_sync_forward(dec);
+	int r = from ? pt_pkt_sync_set(dec, from - 1) : 0;
 
-	while (r >= 0 && pt_pkt_get_sync_offset(dec, &at) >= 0 && at <= off)
-		r = pt_pkt_sync_forward(dec);
-	return r;
+	do {
+		if (r >= 0)
+			r = pt_pkt_sync_forward(dec);
+		if (r >= 0)
+			r = pt_pkt_get_sync_offset(dec, &at);
+	} while (r >= 0 && at < from);
+	if (r < 0)
+		return r;
+	while (at >= from + 2 && is_psb(buf, len, at - 2))
+		at -= 2;
+	return pt_pkt_sync_set(dec, at);
 }
 
 static int dump(const uint8_t *buf, size_t len, int sync, uint64_t start)
@@ -199,7 +213,8 @@ static int dump(const uint8_t *buf, size_t len, int sync, uint64_t start)
 		fprintf(stderr, "ipt-dump: pt_pkt_alloc_decoder failed\n");
 		return 2;
 	}
-	r = sync ? sync_from(dec, start) : pt_pkt_sync_set(dec, 0);
+	r = sync ? sync_first_psb(dec, buf, len, start) :
+		   pt_pkt_sync_set(dec, 0);
 	while (r >= 0) {
 		if (pt_pkt_get_offset(dec, &off) < 0)
 			break;
@@ -214,7 +229,7 @@ static int dump(const uint8_t *buf, size_t len, int sync, uint64_t start)
 		printf("%" PRIu64 " error %s\n", off,
 		       pt_errstr(pt_errcode(r)));
 		errors++;
-		r = resync(dec, off);
+		r = sync_first_psb(dec, buf, len, off + 1);
 	}
 	pt_pkt_free_decoder(dec);
 	return errors ? 1 : 0;

@@ -5,12 +5,14 @@
  *
  * Every packet kind libipt 2.0.5 encodes is drawn: PSB (alone and as a
  * PSB+ with TSC, TMA, CBR, MODE.Exec, FUP and PSBEND), PSBEND, PAD, TNT-8
- * (1-6 branches), TNT-64 (0-47), TIP, TIP.PGE, TIP.PGD and FUP with every
- * IPBytes value (0, 1, 2, 3, 4, 6), MODE.Exec, MODE.TSX, CBR, TSC, MTC,
- * TMA, CYC of every length 1 to 9 bytes and, rarely, a value from 2^61
- * (the 10-byte CYC libipt's decoder rejects: docs/pt.md), OVF, STOP, PIP,
- * VMCS, MNT, EXSTOP, MWAIT, PWRE, PWRX, PTW.  libipt cannot encode BBP,
- * BIP, BEP, CFE or EVD.
+ * (1-6 branches), TNT-64 (1-47: the SDM's range, Intel SDM Vol. 3C, order
+ * no. 326019-060US, §36.4.2.1, Table 36-16; libipt's encoder writes a
+ * TNT-64 of none, which its decoder rejects), TIP, TIP.PGE, TIP.PGD and
+ * FUP with every IPBytes value (0, 1, 2, 3, 4, 6), MODE.Exec, MODE.TSX,
+ * CBR, TSC, MTC, TMA, CYC of every length 1 to 9 bytes and, rarely, a
+ * value from 2^61 (the 10-byte CYC libipt's decoder rejects: docs/pt.md),
+ * OVF, STOP, PIP, VMCS, MNT, EXSTOP, MWAIT, PWRE, PWRX, PTW.  libipt
+ * cannot encode BBP, BIP, BEP, CFE or EVD.
  *
  * Deterministic by SEED.  With EXPECT, it also writes the --packets
  * listing the stream stands for, from what it chose (IPs are drawn first
@@ -79,7 +81,7 @@ static void plain(struct gen *g, enum pt_packet_type t, const char *name)
 
 static void tnt(struct gen *g, int wide)
 {
-	unsigned n = wide ? (unsigned)rnd(g, 48) : 1 + (unsigned)rnd(g, 6);
+	unsigned n = 1 + (unsigned)rnd(g, wide ? 47 : 6);
 	struct pt_packet p = {
 		.type = wide ? ppt_tnt_64 : ppt_tnt_8,
 		.payload.tnt = { .bit_size = (uint8_t)n, .payload = bits(g, n) },

@@ -27,11 +27,11 @@
  * RET compression (Intel SDM Vol. 3C, order no. 326019-060US, §36.2.1.2
  * and §36.4.2.2 "Indirect Transfer Compression for Returns (RET)") with a
  * stack of the 64 youngest CALLs' next IPs (zero-length CALLs excluded),
- * emptied at the start and at each PSB, off under DisRETC.  The
- * configurations that compress RETs have PSBFreq 15 (a PSB+ each 64 MiB:
- * never inside a benchmark's stream), so that no PSB falls between a
- * CALL and its RET, where the order of PSB+ and the step's own packets
- * inside one step would matter; DisRETC's configuration has PSBFreq 0.
+ * emptied at the start and at each PSB, off under DisRETC.  A PSB+ that
+ * the generator writes during a step is taken to follow the step's own
+ * packets (pt_gen_step writes it last), so it empties the stack after
+ * that step.  Most configurations have PSBFreq 15 (a PSB+ each 64 MiB:
+ * none inside a benchmark's stream); the -psb ones PSBFreq 0 (2 KiB).
  *
  * Usage: pt-modelgen OUT [BENCH...]   (default: every benchmark)
  * Prints one line per stream; exit status 0, 1 when a benchmark could not
@@ -76,6 +76,8 @@ struct config {
 static const struct config configs[] = {
 	/* every branch exactly timed */
 	{ .name = "c0", .ctl = CTL_BASE | PSBFREQ(15), .stride = 1 },
+	/* a PSB+ each 2 KiB: it resets RET compression */
+	{ .name = "c0-psb", .ctl = CTL_BASE | PSBFREQ(0), .stride = 1 },
 	/* no RET compression, a PSB+ each 2 KiB */
 	{ .name = "c0-disretc-psb",
 	  .ctl = CTL_BASE | RTIT_CTL_DISRETC | PSBFREQ(0), .stride = 1 },

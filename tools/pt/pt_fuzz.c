@@ -1,0 +1,128 @@
+/* pt-fuzz: the libFuzzer target of the PT decoder (Debian's clang,
+ * -fsanitize=fuzzer,address,undefined; tools/pt/fuzz.sh runs it, `make
+ * fuzz` for FUZZ_TIME seconds, make check's pt stage for a few).
+ *
+ * Any input is a stream: pt_dec_next must walk it to the end and
+ * pt_timing must finish on it, neither reading outside it (ASan: libFuzzer
+ * hands over a buffer of exactly the input's size), with no undefined
+ * behaviour (UBSan) and without hanging.  What it also holds them to:
+ *   - every packet lies inside the input, the next one starts at or after
+ *     its end (after an error: after its offset), and the walk ends
+ *     within size + 1 calls (a decoder that stops moving would loop for
+ *     ever);
+ *   - an error is followed by a PSB or by the end (resume at the next
+ *     PSB);
+ *   - pt_dec_sync from an offset the input picks lands on the first PSB
+ *     at or after it, or returns -1 when there is none;
+ *   - pt_timing writes no more than its max and counts the rest as lost
+ *     (a run with room for 4 gives the same first 4 and the same total);
+ *     its branches are in stream order, within the input, and an exact
+ *     one has hi == time.
+ * A broken rule aborts: libFuzzer keeps the input as a crash. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lib/pt_packet.h"
+#include "lib/pt_timing.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define BRANCHES 256
+
+static void fail(const char *what, uint64_t at)
+{
+	fprintf(stderr, "pt-fuzz: %s at offset %llu\n", what,
+		(unsigned long long)at);
+	abort();
+}
+
+static int is_psb(const uint8_t *data, size_t size, uint64_t at)
+{
+	if (at + 16 > size)
+		return 0;
+	for (unsigned i = 0; i < 16; i++)
+		if (data[at + i] != (i & 1 ? 0x82 : 0x02))
+			return 0;
+	return 1;
+}
+
+static void walk(const uint8_t *data, size_t size)
+{
+	struct pt_dec d;
+	struct pt_pkt k;
+	uint64_t next = 0, calls = 0;
+	int after_error = 0;
+
+	pt_dec_init(&d, data, size);
+	while (pt_dec_next(&d, &k) != PT_PKT_NONE) {
+		if (++calls > size + 1)
+			fail("no progress", k.offset);
+		if (k.offset < next || k.offset + k.size > size ||
+		    (!k.size && k.type != PT_PKT_ERROR))
+			fail("packet outside the input or going back",
+			     k.offset);
+		if (after_error && !is_psb(data, size, k.offset))
+			fail("no resume at a PSB after an error", k.offset);
+		after_error = k.type == PT_PKT_ERROR;
+		if (k.type >= PT_PKT_NR ||
+		    (after_error && k.err >= PT_ERR_NR))
+			fail("type or error out of range", k.offset);
+		/* the next PSB may start inside the damaged bytes */
+		next = after_error ? k.offset + 1 : k.offset + k.size;
+	}
+}
+
+static void sync_from(const uint8_t *data, size_t size)
+{
+	struct pt_dec d;
+	uint64_t from = size ? data[0] % size : 0, at;
+	int r;
+
+	pt_dec_init(&d, data, size);
+	d.pos = from;
+	r = pt_dec_sync(&d);
+	for (at = from; at < size && !is_psb(data, size, at); at++)
+		;
+	if (r ? at < size : d.pos != at)
+		fail("sync", d.pos);
+}
+
+static void timing(const uint8_t *data, size_t size)
+{
+	static struct pt_branch out[BRANCHES], few[4];
+	struct pt_timing_result r, rf;
+	uint64_t last = 0;
+
+	/* fields a branch does not use must compare equal too */
+	__builtin_memset(out, 0, sizeof(out));
+	__builtin_memset(few, 0, sizeof(few));
+	pt_timing(data, size, out, BRANCHES, &r);
+	pt_timing(data, size, few, 4, &rf);
+	if (r.branches > BRANCHES || rf.branches > 4)
+		fail("more branches than room", r.branches);
+	if (r.branches + r.lost != rf.branches + rf.lost ||
+	    __builtin_memcmp(out, few, rf.branches * sizeof(*few)))
+		fail("room for 4 changes the branches", 0);
+	for (size_t i = 0; i < r.branches; i++) {
+		const struct pt_branch *b = &out[i];
+
+		if (b->offset >= size || b->offset < last)
+			fail("branch outside the input or out of order",
+			     b->offset);
+		/* (a bounded one's [time, hi) is not checked: CYC sums of
+		 * an arbitrary input may pass 2^64) */
+		if (b->exact && b->hi != b->time)
+			fail("an exact branch with hi != time", b->offset);
+		last = b->offset;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	walk(data, size);
+	sync_from(data, size);
+	timing(data, size);
+	return 0;
+}
