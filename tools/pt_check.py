@@ -79,7 +79,8 @@ def cyc_at(data, off):
     return value, size
 
 
-def compare_packets(ours, ref, data=b"", cyc10=False):
+def compare_packets(ours, ref, data=b"", cyc10=False,
+                    names=("ptdecode", "libipt")):
     """Problems (strings; none: the same) between ptdecode's --packets
     lines (ours) and libipt's (ref).  With cyc10, the documented
     difference is let through, narrowly: ref's error on a 10-byte CYC whose
@@ -100,7 +101,7 @@ def compare_packets(ours, ref, data=b"", cyc10=False):
             if isinstance(why, tuple):
                 i, j = why
                 continue
-        return [why or f"ptdecode line {i + 1}: {o!r}, libipt line "
+        return [why or f"{names[0]} line {i + 1}: {o!r}, {names[1]} line "
                        f"{j + 1}: {r!r}"]
     return []
 
@@ -301,7 +302,7 @@ def random_streams(tally, out, seeds, count):
                   f"bytes, {cyc10} 10-byte CYCs libipt rejects; also "
                   f"--offset {','.join(map(str, offsets))})", problems)
         bad = compare_packets(exp.read_text().splitlines(), ref, data,
-                              cyc10=True)
+                              cyc10=True, names=("ipt-gen", "ipt-dump"))
         if bad:
             self_bad.append(f"seed {seed}: " + bad[0])
     tally.say(not self_bad, f"random streams: ipt-dump prints what ipt-gen "
@@ -389,10 +390,13 @@ def fuzz_smoke(tally, seconds):
         else []
     rc, out, err = run(["tools/pt/fuzz.sh", seconds, "--smoke"],
                        timeout=seconds + 120)
-    runs = re.findall(r"stat::number_of_executed_runs:\s*(\d+)", err)
+    runs = re.findall(r"stat::number_of_executed_units:\s*(\d+)", err)
     after = sorted(p.name for p in corpus.iterdir()) if corpus.is_dir() \
         else []
-    problems = [] if rc == 0 else err.splitlines()[-DETAIL_LINES:]
+    problems = [] if rc == 0 else [f"fuzz.sh exit status {rc}"] + [
+        l for l in err.splitlines()
+        if re.search(r"ERROR|SUMMARY|runtime error|pt-fuzz:|fuzz.sh:|"
+                     r"Test unit written", l)]
     if not before:
         problems.append(f"no seed corpus in {corpus}")
     if before != after:
