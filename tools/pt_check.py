@@ -261,7 +261,8 @@ def run(argv, timeout=120):
 
 
 def build(tally, what, targets):
-    rc, out, err = run(["make", "-s"] + [f"build/host/{t}" for t in targets],
+    rc, out, err = run(["make", "-s", "-j2"] +
+                       [f"build/host/{t}" for t in targets],
                        timeout=600)
     return tally.say(rc == 0, f"build {what}: make "
                      + " ".join(f"build/host/{t}" for t in targets),
