@@ -10,16 +10,20 @@
  * IPBytes"): last IP starts at 0 and is reset at every PSB, a suppressed
  * IP (IPBytes 000b) leaves it alone.
  *
+ * libipt's TNT payload is the packet's bits without the stop bit, so its
+ * bit count-1 is the oldest branch (B1, right below the stop bit:
+ * §36.4.2.1, Table 36-16): the order --packets prints, as it is.  Its
+ * CYC reader takes at most 9 bytes (61 bits, pt_pkt_read_cyc).
+ *
  * Decoding starts at offset 0 as is (pt_pkt_sync_set(0): no sync), as
  * ptdecode does.  --offset N first syncs forward to the first PSB at or
  * after byte N.  A decode error prints "OFFSET error <pt_errstr>" and the
  * decoder syncs forward to the next PSB after its offset
  * (pt_pkt_sync_forward, then back to the first of PSBs back to back,
- * where libipt lands on the last).  Known
- * difference: libipt's decoder rejects every 10-byte CYC (bad packet)
- * although its encoder writes one for values from 2^61; ptdecode accepts
- * a 10-byte CYC whose value fits in 64 bits (docs/pt.md, the overflow
- * policy).
+ * where libipt lands on the last).  Known difference: libipt's decoder
+ * rejects every 10-byte CYC (bad packet) although its encoder writes one
+ * for values from 2^61; ptdecode accepts a 10-byte CYC whose value fits
+ * in 64 bits (docs/pt.md, the overflow policy).
  *
  * Usage: ipt-dump [--offset N] FILE
  * Exit status: 0; 1 when an error line was printed; 2 for a bad argument
