@@ -20,7 +20,11 @@
      under CycThresh 0 every time exact and equal to the step's clock
      minus the enable's clock, under CycThresh > 0 that clock inside the
      bounds (or exact);
-  4. fuzz smoke: tools/pt/fuzz.sh runs the libFuzzer target a few seconds
+  4. damaged streams: on the fuzz target's corpus (hand-made damage of
+     each kind, streams cut short or with bits flipped) both decoders
+     print the same lines, their errors at the same offsets (the texts are
+     their own), with the 10-byte CYC difference as above;
+  5. fuzz smoke: tools/pt/fuzz.sh runs the libFuzzer target a few seconds
      from the committed corpus (into a scratch corpus).
 
 One "ok - pt: ..." / "not ok - pt: ..." line per check, details of a
@@ -79,19 +83,27 @@ def cyc_at(data, off):
     return value, size
 
 
+def same_error(o, r):
+    """Both lines errors at the same offset (the texts are each decoder's
+    own words)."""
+    return o is not None and r is not None and is_error(o) and \
+        is_error(r) and line_offset(o) == line_offset(r)
+
+
 def compare_packets(ours, ref, data=b"", cyc10=False,
-                    names=("ptdecode", "libipt")):
+                    names=("ptdecode", "libipt"), errors_by_offset=False):
     """Problems (strings; none: the same) between ptdecode's --packets
     lines (ours) and libipt's (ref).  With cyc10, the documented
     difference is let through, narrowly: ref's error on a 10-byte CYC whose
     value fits in 64 bits, which ours prints as that CYC, after which ref
     resumes at the next PSB while ours goes on packet by packet up to
-    it."""
+    it.  With errors_by_offset, two error lines at the same offset count
+    as the same."""
     i = j = 0
     while i < len(ours) or j < len(ref):
         o = ours[i] if i < len(ours) else None
         r = ref[j] if j < len(ref) else None
-        if o == r:
+        if o == r or (errors_by_offset and same_error(o, r)):
             i += 1
             j += 1
             continue
@@ -385,6 +397,29 @@ def check_config(tally, mode, cfg, streams):
                  ", each at its step's clock"), tm_bad)
 
 
+def damaged_streams(tally, out):
+    """The fuzz corpus (hand-made damage, cut and flipped streams, and
+    whole ones): both decoders see the same packets, report each error at
+    the same offset and resume at the same PSB."""
+    corpus = ROOT / "tests" / "host" / "pt" / "corpus"
+    out.mkdir(parents=True, exist_ok=True)
+    files = sorted(corpus.glob("*.pt"))
+    bad, errors = [], 0
+    for pt in files:
+        data = pt.read_bytes()
+        _, ours, oerr = run([HB / "ptdecode", "--packets", pt])
+        _, ref, rerr = run([HB / "ipt-dump", pt])
+        save(out / f"{pt.stem}.ptdecode", ours)
+        save(out / f"{pt.stem}.ipt-dump", ref)
+        errors += sum(1 for l in ours if is_error(l))
+        bad += [f"{pt.name}: {p}" for p in
+                compare_packets(ours, ref, data, cyc10=True,
+                                errors_by_offset=True)]
+    tally.say(files and not bad, f"damaged streams: ptdecode and libipt "
+              f"see the same packets and errors at the same offsets in "
+              f"{len(files)} corpus streams ({errors} errors)", bad)
+
+
 def fuzz_smoke(tally, seconds):
     corpus = ROOT / "tests" / "host" / "pt" / "corpus"
     before = sorted(p.name for p in corpus.iterdir()) if corpus.is_dir() \
@@ -422,6 +457,7 @@ def main(argv):
              ["ptdecode", "ipt-dump", "ipt-gen"]):
         random_streams(tally, out / "random", range(1, args.seeds + 1),
                        args.count)
+        damaged_streams(tally, out / "damaged")
         if build(tally, "the model's streams",
                  ["pt-modelgen", "pt-modelgen-i386"]):
             model_streams(tally, out / "model", "x86_64", "pt-modelgen")

@@ -70,6 +70,19 @@ class ComparePackets(unittest.TestCase):
         self.assertTrue(pc.compare_packets(["0 psb -"], []))
         self.assertTrue(pc.compare_packets([], ["0 psb -"]))
 
+    def test_errors_by_offset(self):
+        ours = ["0 error broken PSB", "11 psb -"]
+        ref = ["0 error unknown packet", "11 psb -"]
+        self.assertTrue(pc.compare_packets(ours, ref))
+        self.assertEqual(pc.compare_packets(ours, ref,
+                                            errors_by_offset=True), [])
+        ref[0] = "1 error unknown packet"
+        self.assertTrue(pc.compare_packets(ours, ref,
+                                           errors_by_offset=True))
+        ref[0] = "0 pad -"
+        self.assertTrue(pc.compare_packets(ours, ref,
+                                           errors_by_offset=True))
+
     def test_cyc10_let_through(self):
         data, ours, ref = stream_with_cyc10()
         self.assertEqual(pc.compare_packets(ours, ref, data, cyc10=True),
