@@ -66,6 +66,7 @@
 #include "../lib/string.h"
 
 #define PT_MODEL_CBR 1
+#define PAGE_SIZE 4096ull
 #define CTL_RESERVED_FIXED ((1ull << 18) | (1ull << 23) | (0xfull << 28) | \
 			    (0xffffull << 48))
 #define STATUS_WRITABLE (RTIT_STATUS_ERROR | RTIT_STATUS_STOPPED | \
@@ -253,7 +254,8 @@ static int single_range_ok(void)
 	return !(mask & (mask + 1)) && !(p.base & mask) && offset <= mask;
 }
 
-/* Stores n bytes at the output offset, wrapping within the region. */
+/* Stores n bytes at the output offset, wrapping within the region; a
+ * page the live tables do not map writable gets none of its bytes. */
 static void out_write(void *ctx, const uint8_t *b, unsigned n)
 {
 	uint64_t mask = (p.mask_ptrs | RTIT_MASK_LOWER) & 0xffffffffull;
@@ -263,7 +265,15 @@ static void out_write(void *ctx, const uint8_t *b, unsigned n)
 	while (n) {
 		uint64_t at = (p.base & ~mask) + (offset & mask);
 		uint64_t room = mask + 1 - (offset & mask);
-		unsigned k = n < room ? n : (unsigned)room;
+		uint64_t page = PAGE_SIZE - (at & (PAGE_SIZE - 1));
+		unsigned k = n;
+
+		/* up to the region's end, and page by page (each page mapped
+		 * or not on its own) */
+		if (k > room)
+			k = (unsigned)room;
+		if (k > page)
+			k = (unsigned)page;
 
 		if (at <= UINTPTR_MAX && k - 1 <= UINTPTR_MAX - at &&
 		    paging_range_writable(at, k))
