@@ -43,11 +43,14 @@
  *   - RET compression (§36.4.2.2 "Indirect Transfer Compression for
  *     Returns"): near CALLs push their next IP on a 64-entry stack, the
  *     oldest entry dropped when it is full, except zero-length CALLs
- *     (direct, displacement 0); a near RET whose target equals the top
- *     entry is a taken TNT bit and pops it.  An uncompressed RET leaves
- *     the stack alone: libipt (Intel's reference decoder) pops only for a
- *     compressed RET, and the generator must stay in step with it.
- *     DisRETC (Table 36-6 bit 11) turns compression off.
+ *     (direct, displacement 0); every near RET pops the top entry (when
+ *     there is one) and is a taken TNT bit when that entry is its target,
+ *     else a TIP.  Popping on an uncompressed RET too is what Linux's
+ *     decoder does (tools/perf/util/intel-pt-decoder: the stack is popped
+ *     for every RET it walks); libipt pops only for compressed RETs.  The
+ *     two differ only for a RET that does not return to its CALL, which
+ *     no benchmark makes.  DisRETC (Table 36-6 bit 11) turns compression
+ *     off.
  *   - PSB (§36.3.7, §36.4.2.17): "The decoder should never need to
  *     retain any information (e.g., LastIP, call stack, compound packet
  *     event) across a PSB": the generator resets its call stack, and "the
@@ -242,16 +245,21 @@ static void push_call(struct pt_gen *g, const struct insn_event *e)
 		g->depth++;
 }
 
+/* A near RET pops the top entry, if any; it is compressed when that entry
+ * is its target. */
 static void ret(struct pt_gen *g, const struct insn_event *e, uint64_t at)
 {
-	if (!ctl_has(g, RTIT_CTL_DISRETC) && g->depth &&
-	    g->calls[g->top] == e->next_rip) {
+	int match = 0;
+
+	if (g->depth) {
+		match = g->calls[g->top] == e->next_rip;
 		g->top = (g->top + PT_GEN_CALL_DEPTH - 1) % PT_GEN_CALL_DEPTH;
 		g->depth--;
-		tnt_bit(g, at, 1);
-		return;
 	}
-	tip(g, at, e->next_rip);
+	if (match && !ctl_has(g, RTIT_CTL_DISRETC))
+		tnt_bit(g, at, 1);
+	else
+		tip(g, at, e->next_rip);
 }
 
 /* INT n (CD ib), INT3 (CC), INTO (CE), INT1 (F1) after any prefixes

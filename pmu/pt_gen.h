@@ -23,8 +23,9 @@
  *     CycThresh 0 a CYC (0 at the enable) precedes them;
  *   - per step: a conditional branch is one TNT bit (1 = taken); a RET
  *     whose target is the return address of the CALL on top of the
- *     generator's call stack (DisRETC clear) is one TNT bit, taken, and
- *     pops it; an indirect JMP or CALL, any other RET and a far transfer
+ *     generator's call stack (DisRETC clear) is one TNT bit, taken (every
+ *     near RET pops the top); an indirect JMP or CALL, any other RET and
+ *     a far transfer
  *     a TIP to the step's next RIP (IP compression against the last IP),
  *     after a FUP to the step's RIP for INT n / INT3 / INTO / INT1;
  *     direct JMP and CALL nothing (a CALL, direct or not, pushes its

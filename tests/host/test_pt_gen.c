@@ -6,7 +6,8 @@
  *     36-50 row 2b); the first step at a traced CPL: [CYC(0) with
  *     CycThresh 0], MODE.Exec, TIP.PGE to its RIP (rows 6c/7b/9b);
  *   - Jcc / LOOP: a TNT bit; RET to the top of the call stack: a taken
- *     TNT bit (DisRETC clear), else a TIP; indirect JMP / CALL: TIP; CALL
+ *     TNT bit (DisRETC clear), else a TIP, either way popping the top;
+ *     indirect JMP / CALL: TIP; CALL
  *     pushes RIP + length (not a zero-length CALL); 64 entries, the oldest
  *     dropped (§36.4.2.2); INT n: FUP, TIP (row 12e); far RET: TIP;
  *   - CYC before the first CYC-eligible packet of a cycle when CycThresh
@@ -341,23 +342,28 @@ static void test_disretc(void **state)
 	check_stream("DisRETC: every RET a TIP");
 }
 
-static void test_ret_mismatch_keeps_stack(void **state)
+/* A RET that does not go to the top entry is a TIP, and pops it all the
+ * same: the next RET is judged against the entry below. */
+static void test_ret_mismatch_pops(void **state)
 {
 	(void)state;
 	start(CTL_BASE, 0);
 	run(0x1000, 0x2000, CALL, 0);		/* push 0x1005 */
 	run(0x2000, 0x3000, CALL, 0);		/* push 0x2005 */
-	run(0x3000, 0x1005, RET, 0);		/* not the top: TIP */
-	run(0x1005, 0x2005, RET, 0);		/* still the top: TNT */
+	run(0x3000, 0x1005, RET, 0);		/* not the top: TIP, pop */
+	run(0x1005, 0x2005, RET, 0);		/* top 0x1005 now: TIP */
+	run(0x1000, 0x2000, CALL, 0);		/* push 0x1005 */
+	run(0x2000, 0x1005, RET, 0);		/* compressed */
 	pt_gen_stop(&g, clk);
 	w_psb_plus(~0ull, 0, 1);
 	w_mode();
 	w_ip(PT_PKT_TIP_PGE, 0x1000);
 	w_ip(PT_PKT_TIP, 0x1005);
+	w_ip(PT_PKT_TIP, 0x2005);
 	w_tnt("T");
-	w_ip(PT_PKT_FUP, 0x2005);
+	w_ip(PT_PKT_FUP, 0x1005);
 	w_pgd();
-	check_stream("an uncompressed RET pops nothing");
+	check_stream("an uncompressed RET pops too");
 }
 
 static void test_indirect_and_zero_length_call(void **state)
@@ -723,7 +729,7 @@ int main(void)
 		cmocka_unit_test(test_tnt_fills_six),
 		cmocka_unit_test(test_call_ret_compressed),
 		cmocka_unit_test(test_disretc),
-		cmocka_unit_test(test_ret_mismatch_keeps_stack),
+		cmocka_unit_test(test_ret_mismatch_pops),
 		cmocka_unit_test(test_indirect_and_zero_length_call),
 		cmocka_unit_test(test_call_stack_depth),
 		cmocka_unit_test(test_call_stack_empty),
