@@ -24,8 +24,10 @@
  *   - IA32_RTIT_STATUS (Table 36-7): FilterEn, ContextEn, TriggerEn are
  *     the processor's (writes ignored); Error and Stopped writable; bits
  *     3, 31:6 and 63:49 reserved; PacketByteCnt (48:32) non-zero only
- *     with EBX[1] (Table 36-11).  A write while TraceEn is 1 is not
- *     modelled.
+ *     with EBX[1] (Table 36-11).  Error and Stopped are written "when
+ *     TraceEn is cleared": a write while TraceEn is 1 is #GP, as KVM's
+ *     model of these MSRs has it too (arch/x86/kvm/vmx/vmx.c,
+ *     pt_can_write_msr() for STATUS, CR3_MATCH, OUTPUT_* and ADDRn).
  *   - IA32_RTIT_OUTPUT_BASE / _MASK_PTRS (§36.2.7.7-8): #GP unless ToPA
  *     or single-range output is supported, and on a write while TraceEn
  *     is 1; OUTPUT_BASE bits 6:0 and those from MAXPHYADDR on reserved;
@@ -33,7 +35,8 @@
  *   - IA32_RTIT_CR3_MATCH (§36.2.7.6): #GP without CR3 filtering, on a
  *     write while TraceEn is 1 and with bits 4:0 set.
  *   - IA32_RTIT_ADDRn_A/B (§36.2.7.5): n below the ranges enumerated,
- *     with IP filtering; a non-canonical value is #GP.
+ *     with IP filtering; a non-canonical value is #GP, and so is a write
+ *     while TraceEn is 1 (as for the other configuration MSRs).
  *   - Single-range output (§36.2.6.1): each byte goes to (base & ~mask) +
  *     (offset & mask), the offset wrapping within the region.  TraceEn
  *     with a non-contiguous mask, base bits under the mask, or an offset
@@ -42,9 +45,8 @@
  *     set leaves TriggerEn 0 (Table 36-20).
  * What the model does not model answers BE_NOT_MODELLED, never an
  * invented #GP: TraceEn with ToPA output, FabricEn, CR3 filtering, IP
- * filtering (ADDRn_CFG), PTWRITE or power events; a STATUS or ADDRn
- * write while tracing.  PacketByteCnt is not advanced (every enable
- * writes a full PSB+, §36.2.7.3 allows it).
+ * filtering (ADDRn_CFG), PTWRITE or power events.  PacketByteCnt is not
+ * advanced (every enable writes a full PSB+, §36.2.7.3 allows it).
  *
  * The output base is a physical address; the harness's page tables map
  * memory 1:1 (arch/x86/paging.h), so the model stores at the same linear
@@ -334,7 +336,7 @@ static int status_write(const struct pt_caps *c, uint64_t v)
 	    !(c->ebx0 & PT_EBX_PSB_CYC))
 		return VEC_GP;
 	if (trace_en())
-		return BE_NOT_MODELLED;
+		return VEC_GP;
 	p.status = v & STATUS_WRITABLE;
 	return 0;
 }
@@ -378,10 +380,8 @@ int pt_model_wrmsr(uint32_t msr, uint64_t v)
 		return 0;
 	default:
 		n = msr - MSR_IA32_RTIT_ADDR_A(0);
-		if (n / 2 >= ranges(c) || !canonical(v))
+		if (n / 2 >= ranges(c) || !canonical(v) || trace_en())
 			return VEC_GP;
-		if (trace_en())
-			return BE_NOT_MODELLED;
 		p.addr[n] = v;
 		return 0;
 	}

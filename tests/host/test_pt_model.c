@@ -16,7 +16,8 @@
  *     row; ADDR2_CFG with 2 ranges) #GP; unsupported MTCFreq, CycThresh,
  *     PSBFreq encodings and ADDRn_CFG > 2 #GP; while TraceEn only the
  *     same value or one clearing TraceEn (§36.2.7.2-3);
- *   - OUTPUT_BASE / MASK_PTRS / CR3_MATCH: #GP on a write while TraceEn;
+ *   - OUTPUT_BASE / MASK_PTRS / CR3_MATCH / STATUS / ADDRn: #GP on a
+ *     write while TraceEn;
  *     OUTPUT_BASE bits 6:0 and >= MAXPHYADDR reserved; CR3_MATCH 4:0
  *     reserved; ADDRn non-canonical #GP (§36.2.7.5-8);
  *   - STATUS: TriggerEn, ContextEn, FilterEn read 1 while tracing,
@@ -363,7 +364,8 @@ static void test_ctl_while_tracing(void **state)
 	assert_int_equal(wr(MSR_IA32_RTIT_OUTPUT_BASE, 0), VEC_GP);
 	assert_int_equal(wr(MSR_IA32_RTIT_OUTPUT_MASK_PTRS, 0x7f), VEC_GP);
 	assert_int_equal(wr(MSR_IA32_RTIT_CR3_MATCH, 0x1000), VEC_GP);
-	assert_int_equal(wr(MSR_IA32_RTIT_STATUS, 0), BE_NOT_MODELLED);
+	assert_int_equal(wr(MSR_IA32_RTIT_STATUS, 0), VEC_GP);
+	assert_int_equal(wr(MSR_IA32_RTIT_ADDR_A(0), 0x1000), VEC_GP);
 	/* clearing TraceEn may change other bits in the same write */
 	assert_int_equal(wr(MSR_IA32_RTIT_CTL, RTIT_CTL_TSCEN), 0);
 	assert_true(rd(MSR_IA32_RTIT_STATUS) == 0);
