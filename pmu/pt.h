@@ -8,7 +8,8 @@
  * Output" (single-range output, ToPA), §36.3.1 "Detection of Intel
  * Processor Trace and Capability Enumeration" (CPUID leaf 14H: Table
  * 36-11, sub-leaf 1 Table 36-12); MSR addresses Vol. 4 Table 2-2.  PT
- * exists when CPUID.(EAX=07H,ECX=0):EBX[25] is set (pmu/detect.h CPUID7_EBX_PT).
+ * exists when CPUID.(EAX=07H,ECX=0):EBX[25] is set (pmu/detect.h
+ * CPUID7_EBX_PT).
  *
  * The driver programs the real MSRs through the backend (pmu/backend.h):
  * on hardware with PT, the CPU writes the packets; under the model
