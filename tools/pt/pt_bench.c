@@ -155,7 +155,7 @@ static struct pass ours(const uint8_t *buf, size_t len)
 {
 	struct pass r = { 0 };
 	struct pt_dec d;
-	struct pt_pkt k;
+	struct pt_pkt k = { 0 };
 	double t = now();
 
 	pt_dec_init(&d, buf, len);
@@ -172,7 +172,7 @@ static struct pass libipt(const uint8_t *buf, size_t len)
 	struct pass r = { 0 };
 	struct pt_packet_decoder *dec;
 	struct pt_config cfg;
-	struct pt_packet p;
+	struct pt_packet p = { .type = ppt_invalid };
 	double t;
 	int e;
 
