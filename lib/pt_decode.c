@@ -9,14 +9,18 @@
  * editions); their encodings are those Linux perf's and libipt's
  * decoders read.
  *
- * Speed: most packets of a branch trace are one byte (TNT-8, short CYC,
- * a suppressed TIP, PAD).  A 256-entry table, indexed by the first byte,
- * holds for each of those the whole decoded packet head (type, size,
- * branch count, payload), so pt_dec_next() decodes one with a table load,
- * one predictable branch and a few stores.  The table's top byte says
- * which longer form a first byte starts instead (dec_long()).  Anything
- * unusual (the end of the buffer, a resync after an error, the inside of
- * a BBP..BEP block) goes through dec_slow().
+ * Speed: most packets of a branch trace are one or two bytes (TNT-8,
+ * CYC, a TIP with a 16- or 32-bit update, MTC, PAD).  A 256-entry table,
+ * indexed by the first byte, holds for each packet whose size the first
+ * byte fixes its decoded head (type, size, IPBytes, branch count) and the
+ * masks that take its payload and IP out of the eight bytes after the
+ * first, so pt_dec_next() decodes any of them with no data-dependent
+ * branch: a random mix of packets costs no mispredictions, and the next
+ * packet's position waits on two loads only (the byte, its size).  The
+ * other first bytes (02h, MODE, a CYC of more than two bytes, damage) go
+ * to dec_long(); the last bytes of the buffer, a resync after an error
+ * and the inside of a BBP..BEP block to dec_slow(), which checks every
+ * bound.
  *
  * Freestanding: includes only <stddef.h>, <stdint.h> and lib/pt_*.h, and
  * keeps no state outside struct pt_dec. */
