@@ -1,0 +1,310 @@
+/* pt/stream-*, pt/cpl-filter, pt/cyc-thresh-*: the stream Intel PT writes
+ * for a benchmark, decoded by lib/pt_decode.c and lib/pt_timing.c, is
+ * what the SDM says the trace's steps make (pt_test.h states the rules
+ * and cites them): every conditional branch a TNT bit with its outcome,
+ * every compressed RET a taken TNT bit, every other RET and every
+ * indirect branch a TIP to its target, in order; with CycThresh 0 every
+ * branch at its exact cycle, with CycThresh > 0 each inside its bounds and
+ * the CYCs at least the threshold apart.  Every benchmark of the registry
+ * runs, at CPL 3 and at CPL 0. */
+#include "pt_test.h"
+#include "../../arch/x86/ring3.h"
+
+/* The group's one memory block (pt_test.h), kept for the run: the pt/
+ * tests ask the firmware once. */
+struct pt_mem *pt_test_mem(struct tcase *t)
+{
+	static struct pt_mem *m;
+
+	if (!m)
+		m = need_alloc(t, "the PT output region", sizeof(*m),
+			       PT_OUT_BYTES);
+	return m;
+}
+
+/* A small n: enough branches of each kind, few enough steps. */
+static uint64_t small_n(const struct bench *b, uint64_t cap)
+{
+	return b->params[0] < cap ? b->params[0] : cap;
+}
+
+static uint64_t larger_n(const struct bench *b, uint64_t cap)
+{
+	return b->params[1] < cap ? b->params[1] : cap;
+}
+
+/* What one run's stream holds, for the log. */
+struct tally {
+	unsigned tnt, tip, compressed, psbs, cycs;
+};
+
+/* Runs b at n and cpl under c and checks its stream against the trace;
+ * *s what it saw.  Returns 1 when it ran and matched. */
+static int match(struct pt_env *v, const struct bench *b, uint64_t n,
+		 int cpl, const struct pt_config *c, struct tally *s)
+{
+	struct pt_want *want = v->m->want;
+	unsigned nwant;
+	char what[64];
+	int64_t cond, rets;
+	unsigned conds = 0, ret_tips = 0;
+
+	*s = (struct tally){ 0 };
+	fmt_snprintf(what, sizeof(what), "%s n=%llu cpl %d", b->name,
+		     (unsigned long long)n, cpl);
+	if (cpl == 3 && !check(v->t, ring3_ready(), "ring 3 unavailable"))
+		return 0;
+	if (!pt_run(v, b, n, cpl, c))
+		return 0;
+	nwant = pt_sdm_expect(&v->m->tr, c, want, PT_MAX_STEPS,
+			      &s->compressed);
+	for (unsigned i = 0; i < nwant; i++) {
+		s->tnt += want[i].kind == PT_W_TNT;
+		s->tip += want[i].kind == PT_W_TIP;
+		conds += !want[i].ret && want[i].kind == PT_W_TNT;
+		ret_tips += want[i].ret && want[i].kind == PT_W_TIP;
+	}
+	if (!pt_check_packets(v, what, pt_sdm_thresh_cycles(c->cyc_thresh),
+			      &s->psbs, &s->cycs))
+		return 0;
+	/* The RET rule above keeps one CALL/RET stack for the run: the
+	 * stack restarts at a PSB (§36.3.7), so the model's stream of such
+	 * a short run must have only the PSB+ of TraceEn. */
+	if (pmu_on_model() &&
+	    !check(v->t, s->psbs == 1, "%s: %u PSBs with PSBFreq %u in a "
+		   "%llu-byte stream", what, s->psbs, c->psb_freq,
+		   (unsigned long long)v->len))
+		return 0;
+	/* the trace against the benchmark's own formulas */
+	cond = bench_expect(b, SEM_COND, n);
+	rets = bench_expect(b, SEM_RETURNS, n);
+	if (pt_sdm_traced(c, cpl) &&
+	    (!check(v->t, cond < 0 || conds == (uint64_t)cond, "%s: %u "
+		    "conditional branches in the trace, the formula says "
+		    "%lld", what, conds, (long long)cond) ||
+	     !check(v->t, rets < 0 || ret_tips + s->compressed ==
+		    (uint64_t)rets, "%s: %u RETs in the trace, the formula "
+		    "says %lld", what, ret_tips + s->compressed,
+		    (long long)rets)))
+		return 0;
+	pt_check_pge(v, what, c);
+	pt_check_branches(v, what, want, nwant, c->cyc_thresh);
+	check(v->t, v->res.errors == 0, "%s: %llu decode errors, the first "
+	      "at offset %llu", what, (unsigned long long)v->res.errors,
+	      (unsigned long long)v->res.first_error);
+	return 1;
+}
+
+static void log_run(struct pt_env *v, const struct bench *b, int cpl,
+		    const struct tally *s)
+{
+	char key[40];
+
+	fmt_snprintf(key, sizeof(key), "%s_cpl%d", b->name, cpl);
+	value(v->t, key, "%llu bytes, %llu steps, %u TNT bits (%u RETs "
+	      "compressed), %u TIPs, %u CYCs, %llu model cycles%s",
+	      (unsigned long long)v->len,
+	      (unsigned long long)v->m->tr.steps, s->tnt, s->compressed,
+	      s->tip, s->cycs,
+	      (unsigned long long)(v->m->tr.last_clock - v->m->tr.t0),
+	      pmu_on_model() ? "" : " (hardware: not timed)");
+}
+
+/* Every benchmark whose data buffer is sized by free memory (sized != 0)
+ * or not, at CPL 3 and CPL 0, under cfg with thresh. */
+static void all_benches(struct tcase *t, int sized, int disretc)
+{
+	struct pt_env v;
+
+	if (!pt_begin(t, &v))
+		goto out;
+	for (const struct bench *b = __benches_start; b < __benches_end;
+	     b++) {
+		if (!b->data_min != !sized)
+			continue;
+		for (int cpl = 3; cpl >= 0; cpl -= 3) {
+			struct pt_config c = pt_config_for(&v, cpl, 0);
+			struct tally s;
+
+			if (disretc && cpl == 0)
+				continue;
+			c.disretc = disretc;
+			if (!match(&v, b, small_n(b, 24), cpl, &c, &s))
+				goto out;
+			log_run(&v, b, cpl, &s);
+			check(t, !disretc || !s.compressed, "DisRETC: %u RETs "
+			      "compressed", s.compressed);
+		}
+	}
+out:
+	pt_end(&v);
+}
+
+static void test_matches_trace(struct tcase *t)
+{
+	all_benches(t, 0, 0);
+}
+
+TEST(pt_stream_matches_trace, "pt/stream-matches-trace",
+     "BranchEn+CYCEn, CycThresh 0: each benchmark's TNT bits, compressed "
+     "RETs and TIPs are its trace's branches, each at its model cycle",
+     test_matches_trace, 0);
+
+/* Apart: its buffer depends on free memory, and where none can be had
+ * (docs/reliability.md "Memory") only this test skips. */
+static void test_sized_data(struct tcase *t)
+{
+	all_benches(t, 1, 0);
+}
+
+TEST(pt_stream_sized_data, "pt/stream-sized-data",
+     "as pt/stream-matches-trace, for the benchmarks whose buffer is sized "
+     "by free memory (pointer-chase)", test_sized_data, 0);
+
+static void test_disretc(struct tcase *t)
+{
+	all_benches(t, 0, 1);
+}
+
+TEST(pt_stream_disretc, "pt/stream-disretc",
+     "DisRETC: no RET is compressed, every RET is a TIP to its target",
+     test_disretc, 0);
+
+/* The CPL filter (§36.2.4.1): with only OS set nothing of a CPL 3 run is
+ * traced, with only User nothing of a CPL 0 run.  The model sees the
+ * benchmark alone: no branch, no TIP.PGE at all.  Hardware: no IP of the
+ * benchmark in any TIP. */
+static void filtered(struct pt_env *v, const struct bench *b, int cpl)
+{
+	struct pt_config c = pt_config_for(v, cpl, 0);
+	uint64_t lo = (uint64_t)(uintptr_t)b->fn;
+	uint64_t hi = (uint64_t)(uintptr_t)b->end;
+	unsigned inside = 0, psbs, cycs;
+	char what[48];
+
+	c.os = cpl != 0;
+	c.user = cpl == 0;
+	fmt_snprintf(what, sizeof(what), "%s at CPL %d, %s only", b->name,
+		     cpl, c.os ? "OS" : "User");
+	if (cpl == 3 && !check(v->t, ring3_ready(), "ring 3 unavailable"))
+		return;
+	if (!pt_run(v, b, 9, cpl, &c) ||
+	    !pt_check_packets(v, what, 0, &psbs, &cycs))
+		return;
+	for (size_t i = 0; i < v->nbr; i++)
+		inside += v->m->br[i].ip_valid && v->m->br[i].ip >= lo &&
+			  v->m->br[i].ip < hi;
+	value(v->t, pt_key(v, "filtered"), "%s: %llu bytes, %llu branches "
+	      "(%u into the benchmark)", what, (unsigned long long)v->len,
+	      (unsigned long long)v->nbr, inside);
+	check(v->t, pmu_on_model() ? v->nbr == 0 : inside == 0, "%s: %llu "
+	      "branches decoded (%u into the benchmark), expected none",
+	      what, (unsigned long long)v->nbr, inside);
+	check(v->t, v->m->tr.steps > 0, "%s: no step ran", what);
+}
+
+static void test_cpl_filter(struct tcase *t)
+{
+	const struct bench *b = bench_find("branch-alternating");
+	struct pt_env v;
+
+	if (check(t, b != NULL, "no benchmark branch-alternating") &&
+	    pt_begin(t, &v)) {
+		filtered(&v, b, 3);
+		filtered(&v, b, 0);
+	}
+	pt_end(&v);
+}
+
+TEST(pt_cpl_filter, "pt/cpl-filter",
+     "OS only: nothing of a CPL 3 run is traced; User only: nothing of a "
+     "CPL 0 run", test_cpl_filter, 0);
+
+/* CycThresh thresh (§36.3.6.3): each branch in its bounds (exact where a
+ * CYC precedes it), every CYC at least 2^(thresh-1) cycles after the last
+ * and so at most cycles / 2^(thresh-1) of them. */
+static void cyc_thresh(struct tcase *t, unsigned thresh)
+{
+	uint64_t min = pt_sdm_thresh_cycles(thresh);
+	unsigned runs = 0, cycs = 0, exact = 0, bounded = 0;
+	struct pt_env v;
+
+	if (!pt_begin(t, &v))
+		goto out;
+	if (!(v.c->ebx0 & SDM_PT_EBX_PSB_CYC) ||
+	    !(SDM_PT_CYC_BITMAP(v.c) >> thresh & 1)) {
+		skip(t, "CycThresh %u not offered: CPUID.(EAX=14H,ECX=1):"
+		     "EBX = 0x%x (14H.0 EBX[1] %u)", thresh, v.c->ebx1,
+		     v.c->ebx0 >> 1 & 1);
+		goto out;
+	}
+	for (const struct bench *b = __benches_start; b < __benches_end;
+	     b++) {
+		struct pt_config c = pt_config_for(&v, 3, thresh);
+		uint64_t cycles;
+		struct tally s;
+
+		if (b->data_min)
+			continue;
+		if (!match(&v, b, larger_n(b, 100), 3, &c, &s))
+			goto out;
+		cycles = v.m->tr.last_clock - v.m->tr.t0;
+		check(t, !pmu_on_model() || s.cycs <= cycles / min, "%s: %u "
+		      "CYCs in %llu cycles, CycThresh %u allows at most %llu",
+		      b->name, s.cycs, (unsigned long long)cycles, thresh,
+		      (unsigned long long)(cycles / min));
+		for (size_t i = 0; i < v.nbr; i++) {
+			exact += v.m->br[i].exact;
+			bounded += !v.m->br[i].exact;
+		}
+		cycs += s.cycs;
+		runs++;
+	}
+	value(t, "runs", "%u benchmarks at CPL 3: %u CYCs, %u branches "
+	      "exact, %u bounded", runs, cycs, exact, bounded);
+	/* Each step is one model cycle: with a 1-cycle threshold every
+	 * branch's cycle may have its CYC, and once the threshold has
+	 * passed the next CYC-eligible packet gets one (§36.3.6.3), so all
+	 * are exact; with more, some branches must be only bounded. */
+	if (thresh == 1)
+		check(t, !pmu_on_model() || !bounded, "CycThresh 1: %u "
+		      "branches only bounded", bounded);
+	else
+		check(t, !pmu_on_model() || bounded > 0, "CycThresh %u: "
+		      "every branch exact", thresh);
+out:
+	pt_end(&v);
+}
+
+static void test_thresh_1(struct tcase *t)
+{
+	cyc_thresh(t, 1);
+}
+
+static void test_thresh_2(struct tcase *t)
+{
+	cyc_thresh(t, 2);
+}
+
+static void test_thresh_4(struct tcase *t)
+{
+	cyc_thresh(t, 4);
+}
+
+static void test_thresh_7(struct tcase *t)
+{
+	cyc_thresh(t, 7);
+}
+
+TEST(pt_cyc_thresh_1, "pt/cyc-thresh-1",
+     "CycThresh 1 (1 cycle): every branch exact, one CYC per cycle at most",
+     test_thresh_1, 0);
+TEST(pt_cyc_thresh_2, "pt/cyc-thresh-2",
+     "CycThresh 2 (2 cycles): branches in their [last CYC, next CYC) "
+     "bounds, CYCs at least 2 cycles apart", test_thresh_2, 0);
+TEST(pt_cyc_thresh_4, "pt/cyc-thresh-4",
+     "CycThresh 4 (8 cycles): branches in their bounds, CYCs at least 8 "
+     "cycles apart", test_thresh_4, 0);
+TEST(pt_cyc_thresh_7, "pt/cyc-thresh-7",
+     "CycThresh 7 (64 cycles): branches in their bounds, CYCs at least 64 "
+     "cycles apart", test_thresh_7, 0);
