@@ -97,7 +97,7 @@
 #define PT_OUT_BYTES (64u * 1024)
 #define PT_GUARD_BYTE 0xa5
 #define PT_MAX_STEPS 2048u		/* branch steps one run keeps */
-#define PT_MAX_BRANCHES 4096u		/* decoded branches one run keeps */
+#define PT_MAX_BRANCHES 2048u		/* decoded branches one run keeps */
 
 /* One branch step of the trace (any near branch or far transfer). */
 struct pt_step {
