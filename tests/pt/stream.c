@@ -308,3 +308,153 @@ TEST(pt_cyc_thresh_4, "pt/cyc-thresh-4",
 TEST(pt_cyc_thresh_7, "pt/cyc-thresh-7",
      "CycThresh 7 (64 cycles): branches in their bounds, CYCs at least 64 "
      "cycles apart", test_thresh_7, 0);
+
+/* ---- pt/mtc, pt/tsc: the timing packets next to the branches */
+
+/* The MTCFreq to use: the smallest offered of at least 2 (an MTC every
+ * 4 cycles or more), else the smallest offered. */
+static int mtc_freq(const struct pt_caps *c)
+{
+	unsigned bm = SDM_PT_MTC_BITMAP(c);
+
+	for (unsigned f = 2; f < 16; f++)
+		if (bm >> f & 1)
+			return (int)f;
+	for (unsigned f = 0; f < 2; f++)
+		if (bm >> f & 1)
+			return (int)f;
+	return -1;
+}
+
+/* MTCEn with MTCFreq F (Table 36-6, §36.4.2.16 Table 36-31): an MTC each
+ * time ART bit F toggles, its payload CTC = ART[F+7:F], so each MTC's
+ * payload is the last one's plus 1 (mod 256).  The model's crystal clock
+ * (its ART) is the model clock (docs/pt.md): as many MTCs as bit F of the
+ * model clock toggled between TraceEn and the last step, the first
+ * carrying ((clock at TraceEn >> F) + 1) & 0xff.  The branches keep their
+ * times. */
+static void test_mtc(struct tcase *t)
+{
+	const struct bench *b = bench_find("counted-loop");
+	unsigned mtcs = 0, last = 0, bad = 0;
+	uint64_t first = 0, toggles;
+	struct pt_config c;
+	struct pt_env v;
+	struct tally s;
+	struct pt_dec d;
+	struct pt_pkt k;
+	int f;
+
+	if (!check(t, b != NULL, "no benchmark counted-loop") ||
+	    !pt_begin(t, &v))
+		goto out;
+	f = mtc_freq(v.c);
+	if (!(v.c->ebx0 & SDM_PT_EBX_MTC) || f < 0) {
+		skip(t, "no MTC: CPUID.(EAX=14H,ECX=0):EBX[3] = %u, MTC "
+		     "periods 0x%x", v.c->ebx0 >> 3 & 1, SDM_PT_MTC_BITMAP(v.c));
+		goto out;
+	}
+	c = pt_config_for(&v, 3, 0);
+	c.mtc = 1;
+	c.mtc_freq = (unsigned)f;
+	if (!match(&v, b, 100, 3, &c, &s))
+		goto out;
+	pt_dec_init(&d, v.m->out, v.len);
+	while (pt_dec_next(&d, &k) != PT_PKT_NONE) {
+		if (k.type != PT_PKT_MTC)
+			continue;
+		if (!mtcs++)
+			first = k.payload;
+		else
+			bad += k.payload != ((last + 1) & 0xff);
+		last = (unsigned)k.payload;
+	}
+	toggles = (v.m->tr.last_clock >> f) - (v.m->tr.t0 >> f);
+	value(t, "mtc", "MTCFreq %d: %u MTCs, the first 0x%llx; model clock "
+	      "%llu..%llu, bit %d toggled %llu times", f, mtcs,
+	      (unsigned long long)first, (unsigned long long)v.m->tr.t0,
+	      (unsigned long long)v.m->tr.last_clock, f,
+	      (unsigned long long)toggles);
+	check(t, mtcs > 0, "no MTC in %llu model cycles with MTCFreq %d",
+	      (unsigned long long)(v.m->tr.last_clock - v.m->tr.t0), f);
+	check(t, !pmu_on_model() || !bad, "%u MTCs whose CTC is not the "
+	      "last one's + 1", bad);
+	check(t, !pmu_on_model() || (mtcs == toggles &&
+	      first == (((v.m->tr.t0 >> f) + 1) & 0xff)), "%u MTCs, the "
+	      "first CTC 0x%llx; the model clock's bit %d toggled %llu times "
+	      "from %llu, first to CTC 0x%llx", mtcs,
+	      (unsigned long long)first, f, (unsigned long long)toggles,
+	      (unsigned long long)v.m->tr.t0,
+	      (unsigned long long)(((v.m->tr.t0 >> f) + 1) & 0xff));
+out:
+	pt_end(&v);
+}
+
+TEST(pt_mtc, "pt/mtc",
+     "MTCEn: one MTC each time ART bit MTCFreq toggles, its CTC one more "
+     "than the last; branch times unchanged", test_mtc, 0);
+
+/* TSCEn (Table 36-50 row 2b, §36.4.2.11-12): the PSB+ at TraceEn holds a
+ * TSC, and with MTCEn a TMA right after it.  The model's TSC and crystal
+ * clock are its clock (docs/pt.md): TSC = the model clock at TraceEn
+ * (bits 55:0), TMA CTC = its bits 15:0 and FastCounter 0. */
+static void test_tsc(struct tcase *t)
+{
+	const struct bench *b = bench_find("branch-alternating");
+	int f, mtc, tsc_at = -1, tma_at = -1, i = 0;
+	struct pt_pkt k, tsc = { 0 }, tma = { 0 };
+	struct pt_config c;
+	struct pt_env v;
+	struct tally s;
+	struct pt_dec d;
+	uint64_t t0;
+
+	if (!check(t, b != NULL, "no benchmark branch-alternating") ||
+	    !pt_begin(t, &v))
+		goto out;
+	f = mtc_freq(v.c);
+	mtc = (v.c->ebx0 & SDM_PT_EBX_MTC) && f >= 0;
+	c = pt_config_for(&v, 3, 0);
+	c.tsc = 1;
+	c.mtc = (unsigned)mtc;
+	c.mtc_freq = mtc ? (unsigned)f : 0;
+	if (!match(&v, b, 9, 3, &c, &s))
+		goto out;
+	pt_dec_init(&d, v.m->out, v.len);
+	while (pt_dec_next(&d, &k) != PT_PKT_NONE && k.type != PT_PKT_PSBEND) {
+		if (k.type == PT_PKT_TSC && tsc_at < 0) {
+			tsc_at = i;
+			tsc = k;
+		}
+		if (k.type == PT_PKT_TMA && tma_at < 0) {
+			tma_at = i;
+			tma = k;
+		}
+		i++;
+	}
+	t0 = v.m->tr.t0;
+	value(t, "psb_plus", "TSC 0x%llx (packet %d), TMA ctc 0x%llx fc "
+	      "0x%x (packet %d), model clock at TraceEn %llu",
+	      (unsigned long long)tsc.payload, tsc_at,
+	      (unsigned long long)tma.payload, tma.fc, tma_at,
+	      (unsigned long long)t0);
+	if (!check(t, tsc_at > 0, "no TSC in the PSB+ of TraceEn with TSCEn"))
+		goto out;
+	check(t, mtc ? tma_at == tsc_at + 1 : tma_at < 0, "TMA at packet %d, "
+	      "TSC at %d: with MTCEn %d a TMA %s", tma_at, tsc_at, mtc,
+	      mtc ? "right after the TSC" : "none");
+	check(t, !pmu_on_model() || tsc.payload == (t0 & ((1ull << 56) - 1)),
+	      "TSC 0x%llx, the model clock at TraceEn %llu",
+	      (unsigned long long)tsc.payload, (unsigned long long)t0);
+	check(t, !pmu_on_model() || !mtc || (tma.payload == (t0 & 0xffff) &&
+	      tma.fc == 0), "TMA CTC 0x%llx FC 0x%x, the model clock at "
+	      "TraceEn %llu (CTC its bits 15:0, FC 0)",
+	      (unsigned long long)tma.payload, tma.fc,
+	      (unsigned long long)t0);
+out:
+	pt_end(&v);
+}
+
+TEST(pt_tsc, "pt/tsc",
+     "TSCEn: a TSC in the PSB+ of TraceEn (with MTCEn a TMA after it); "
+     "branch times unchanged", test_tsc, 0);
