@@ -68,6 +68,14 @@ static int ctl_zero(struct tcase *t)
 	return check(t, vec == 0, "WRMSR IA32_RTIT_CTL 0: vector %d", vec);
 }
 
+/* Tracing off and IA32_RTIT_CTL at 0 again, where pt_begin found PT. */
+static void msr_end(struct tcase *t, struct pt_env *v)
+{
+	if (v->m)
+		(void)ctl_zero(t);
+	pt_end(v);
+}
+
 /* ---- pt/msr-ctl-reserved-gp */
 
 /* A bit of IA32_RTIT_CTL that is reserved on this CPU. */
@@ -133,8 +141,7 @@ static void test_ctl_reserved(struct tcase *t)
 		write_expect(t, CTL, 3ull << 32, PT_VEC_GP, "ADDR0_CFG 3");
 	value(t, "reserved_bits", "%u tried", n);
 out:
-	(void)ctl_zero(t);
-	pt_end(&v);
+	msr_end(t, &v);
 }
 
 TEST(pt_msr_ctl_reserved, "pt/msr-ctl-reserved-gp",
@@ -183,8 +190,7 @@ static void test_ctl_while_tracing(struct tcase *t)
 	      "(TraceEn cleared, DisRETC changed): vector %d, reads 0x%llx",
 	      (unsigned long long)off, vec, (unsigned long long)now);
 out:
-	(void)ctl_zero(t);
-	pt_end(&v);
+	msr_end(t, &v);
 }
 
 TEST(pt_msr_ctl_while_tracing, "pt/msr-ctl-while-tracing-gp",
@@ -223,8 +229,7 @@ static void test_output_while_tracing(struct tcase *t)
 	if (v.c->ebx0 & SDM_PT_EBX_CR3FILTER)
 		write_expect(t, CR3M, 0, 0, "TraceEn clear");
 out:
-	(void)ctl_zero(t);
-	pt_end(&v);
+	msr_end(t, &v);
 }
 
 TEST(pt_msr_output_while_tracing, "pt/msr-output-while-tracing-gp",
@@ -277,8 +282,7 @@ static void test_encodings(struct tcase *t)
 	      (v.c->ebx0 & SDM_PT_EBX_MTC), "neither CycThresh, PSBFreq nor "
 	      "MTCFreq is configurable here (14H.0 EBX 0x%x)", v.c->ebx0);
 out:
-	(void)ctl_zero(t);
-	pt_end(&v);
+	msr_end(t, &v);
 }
 
 TEST(pt_msr_encodings, "pt/msr-encodings-gp",
@@ -344,9 +348,9 @@ static void test_status(struct tcase *t)
 	      "IA32_RTIT_STATUS 0: vector %d, reads 0x%llx", vec,
 	      (unsigned long long)st);
 out:
-	(void)be_wrmsr(MSR_IA32_RTIT_STATUS, 0);
-	(void)ctl_zero(t);
-	pt_end(&v);
+	if (v.m)
+		(void)be_wrmsr(MSR_IA32_RTIT_STATUS, 0);
+	msr_end(t, &v);
 }
 
 TEST(pt_msr_status, "pt/msr-status",
@@ -397,8 +401,7 @@ static void test_output_offset(struct tcase *t)
 	      (unsigned long long)v.len);
 	pt_check_packets(&v, "counted-loop n=20", 0, &psbs, &cycs);
 out:
-	(void)ctl_zero(t);
-	pt_end(&v);
+	msr_end(t, &v);
 }
 
 TEST(pt_msr_output_offset, "pt/msr-output-offset",

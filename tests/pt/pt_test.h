@@ -376,11 +376,11 @@ static inline int pt_run(struct pt_env *v, const struct bench *b,
 	v->len = off;
 	/* nothing written past the offset (the model) */
 	for (uint64_t i = off; sink && i < PT_OUT_BYTES; i++)
-		if (!check(v->t, v->m->out[i] == PT_GUARD_BYTE, "%s: byte "
-			   "base+%llu (0x%02x) written past the output "
-			   "offset %llu", b->name, (unsigned long long)i,
-			   v->m->out[i], (unsigned long long)off))
-			return 0;
+		if (v->m->out[i] != PT_GUARD_BYTE)
+			return check(v->t, 0, "%s: byte base+%llu (0x%02x) "
+				     "written past the output offset %llu",
+				     b->name, (unsigned long long)i,
+				     v->m->out[i], (unsigned long long)off);
 	pt_timing(v->m->out, v->len, v->m->br, PT_MAX_BRANCHES, &v->res);
 	v->nbr = v->res.branches;
 	return check(v->t, v->res.lost == 0, "%s: %llu decoded branches past "
