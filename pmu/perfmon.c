@@ -13,6 +13,7 @@
  * several counters. */
 #include "perfmon.h"
 #include "perfmon_ds.h"
+#include "pt.h"
 #include "backend.h"
 #include "detect.h"
 #include "driver.h"
@@ -443,13 +444,25 @@ static unsigned count_bits(uint32_t v)
 	return n;
 }
 
+/* Where Intel PT capabilities come from (pmu/pt_caps.c): CPUID leaf 14H
+ * where CPUID.07H:EBX[25] is set, else the capability row the model
+ * stands in with (the line is written before the backend is chosen). */
+static const char *pt_source(const struct cpu_info *ci)
+{
+	const struct pt_caps_row *row;
+
+	if (ci->f7_ebx & CPUID7_EBX_PT)
+		return "cpuid";
+	row = pt_caps_row_for(ci->sig.family, ci->sig.model);
+	return row ? row->caps.source : "none";
+}
+
 static void perfmon_describe(const struct cpu_info *ci, char *buf,
 			     unsigned size)
 {
 	const char *why = 0;
 	const struct perfmon_caps *c = perfmon_caps(&why);
 
-	(void)ci;
 	if (!c) {
 		fmt_snprintf(buf, size, "caps=none reason=\"%s\"", why);
 		return;
@@ -462,7 +475,7 @@ static void perfmon_describe(const struct cpu_info *ci, char *buf,
 		     "fixed=%u fixed_width=%u fixed_mask=0x%x ebx_len=%u "
 		     "events_unavailable=0x%x any_thread=%s "
 		     "perf_capabilities=%s0x%llx full_width=%s pebs_format=%u "
-		     "pebs_trap=%d ds=%d",
+		     "pebs_trap=%d ds=%d pt=%s",
 		     c->source, c->version, c->gp, c->gp_width,
 		     count_bits(c->fixed_mask), c->fixed_width,
 		     c->fixed_mask, c->ebx_len, c->events_unavail,
@@ -471,7 +484,7 @@ static void perfmon_describe(const struct cpu_info *ci, char *buf,
 		     (unsigned long long)c->perf_caps,
 		     perfmon_full_width(c) ? "yes" : "no",
 		     perfmon_pebs_format(c), perfmon_pebs_trap(c),
-		     perfmon_ds64() ? 64 : 32);
+		     perfmon_ds64() ? 64 : 32, pt_source(ci));
 }
 
 const struct pmu_driver perfmon_driver = {

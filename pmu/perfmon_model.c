@@ -60,9 +60,14 @@
  * the precise events of pmu/pebs.h count what their table says.  A DS
  * buffer reaching its threshold sets GLOBAL_STATUS bit 62 (v2+) and
  * raises the PMI.  The sibling's steps take no part in any of it.
+ *
+ * Intel PT (pmu/pt.h, pmu/pt_model.c): the IA32_RTIT_* MSRs, where the
+ * modelled CPU has PT (pt_caps()), are pt_model.c's; each step of this
+ * thread goes to its packet generator (pmu/pt_gen.c) at the model clock.
  */
 #include "perfmon.h"
 #include "ds_model.h"
+#include "pt.h"
 #include "model.h"
 #include "backend.h"
 #include "sem.h"
@@ -93,6 +98,7 @@ static void pm_reset(void)
 
 	m = (typeof(m)){ .c = c };
 	ds_model_reset(c);
+	pt_model_reset();
 	if (!c)
 		return;
 	m.gp_mask = bits_mask(c->gp_width);
@@ -223,6 +229,9 @@ static int pm_rdmsr(uint32_t msr, uint64_t *v)
 	r = ds_model_rdmsr(msr, v);
 	if (r != 1)
 		return r;
+	r = pt_model_rdmsr(msr, v);
+	if (r != 1)
+		return r;
 	if (is_gp(msr, MSR_IA32_PERFEVTSEL(0), &n)) {
 		*v = m.evtsel[n];
 		return n < m.c->gp ? 0 : VEC_GP;
@@ -269,6 +278,9 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 	if (!m.c)
 		return BE_NOT_MODELLED;
 	r = ds_model_wrmsr(msr, v);
+	if (r != 1)
+		return r;
+	r = pt_model_wrmsr(msr, v);
 	if (r != 1)
 		return r;
 	if (is_gp(msr, MSR_IA32_PERFEVTSEL(0), &n))
@@ -516,8 +528,10 @@ static void pm_event(const struct insn_event *e)
 		want_pmi |= gp_step(n, e, sibling);
 	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
 		want_pmi |= fixed_step(i, e, sibling);
-	if (!sibling)
+	if (!sibling) {
 		want_pmi |= ds_step(e);
+		pt_model_step(e, model_clock());
+	}
 	if (want_pmi && !sibling)
 		pmi();
 }

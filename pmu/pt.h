@@ -6,9 +6,10 @@
  * (IA32_RTIT_CTL Table 36-6, IA32_RTIT_STATUS Table 36-7,
  * IA32_RTIT_OUTPUT_BASE / _MASK_PTRS §36.2.7.7-8), §36.2.6 "Trace
  * Output" (single-range output, ToPA), §36.3.1 "Detection of Intel
- * Processor Trace and Capability Enumeration" (CPUID leaf 14H, Table
- * 36-8); MSR addresses Vol. 4 Table 2-2.  PT exists when
- * CPUID.(EAX=07H,ECX=0):EBX[25] is set (pmu/detect.h CPUID7_EBX_PT).
+ * Processor Trace and Capability Enumeration" (CPUID leaf 14H: Table
+ * 36-11, sub-leaf 1 Table 36-12); MSR addresses Vol. 4 Table 2-2.  PT
+ * exists when CPUID.(EAX=07H,ECX=0):EBX[25] is set (pmu/detect.h
+ * CPUID7_EBX_PT).
  *
  * The driver programs the real MSRs through the backend (pmu/backend.h):
  * on hardware with PT, the CPU writes the packets; under the model
@@ -66,7 +67,7 @@
 #define RTIT_MASK_LOWER 0x7full
 #define RTIT_OUTPUT_OFFSET_SHIFT 32
 
-/* CPUID leaf 14H (Table 36-8): sub-leaf 0 EBX and ECX. */
+/* CPUID leaf 14H (§36.3.1, Table 36-11): sub-leaf 0 EBX and ECX. */
 #define PT_EBX_CR3_FILTER (1u << 0)
 #define PT_EBX_PSB_CYC (1u << 1)	/* configurable PSB, CYC, CycThresh */
 #define PT_EBX_IP_FILTER (1u << 2)

@@ -8,6 +8,10 @@ Runs the stages in turn, each with its output kept in build/check/STAGE.txt:
             (tests/host/bench/run.sh)
   layers    the source tree's layering rules (tools/check-layers.py)
   py        the host tools' own tests (tests/host/py/run.py)
+  pt        Intel PT on the host: ptdecode against libipt on libipt-encoded
+            random streams and on the model's streams of every benchmark,
+            the model's timing against the trace, the fuzz target's smoke
+            run (tools/pt_check.py)
   matrix    the image booted under every entry of tools/matrix.yaml
             (tools/check_matrix.py)
   kill      QEMU killed with SIGKILL at 8 points of a run, the log file
@@ -49,6 +53,8 @@ STAGES = (
      "source layering"),
     ("py", [PY, "tests/host/py/run.py"], "lines", 600,
      "host tool tests (Python)"),
+    ("pt", [PY, "tools/pt_check.py", "--out", str(OUT / "pt")], "lines",
+     300, "Intel PT: decoder vs libipt, model streams, fuzz smoke"),
     ("matrix", [PY, "tools/check_matrix.py", "--out", str(OUT)], "lines",
      1800, "boot matrix"),
     ("kill", [PY, "tools/kill_check.py", "--out", str(OUT / "kill")],

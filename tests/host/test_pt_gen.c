@@ -1,0 +1,749 @@
+/* Host tests for pmu/pt_gen.c, the PT model's packet generator: hand-made
+ * trace steps (struct insn_event) in, the exact byte stream out.  The
+ * rules (pmu/pt_gen.h, pt_gen.c; Intel SDM Vol. 3C, order no.
+ * 326019-060US):
+ *   - start: PSB, [TSC], [TMA], CBR, PSBEND (§36.2.7.3, §36.3.7, Table
+ *     36-50 row 2b); the first step at a traced CPL: [CYC(0) with
+ *     CycThresh 0], MODE.Exec, TIP.PGE to its RIP (rows 6c/7b/9b);
+ *   - Jcc / LOOP: a TNT bit; RET to the top of the call stack: a taken
+ *     TNT bit (DisRETC clear), else a TIP, either way popping the top;
+ *     indirect JMP / CALL: TIP; CALL
+ *     pushes RIP + length (not a zero-length CALL); 64 entries, the oldest
+ *     dropped (§36.4.2.2); INT n: FUP, TIP (row 12e); far RET: TIP;
+ *   - CYC before the first CYC-eligible packet of a cycle when CycThresh
+ *     is 0 or 2^(CycThresh-1) cycles have passed (§36.3.6.3), the pending
+ *     TNT written first (§36.3.6.2); TNT-8 holds 6 bits (Table 36-16);
+ *   - MTC when bits [MTCFreq+7:MTCFreq] of the clock change, payload those
+ *     bits (Table 36-31), after the step's own packets;
+ *   - a step at an untraced CPL: TIP.PGD, no IP (Table 36-21);
+ *   - PSB+ again past each 2^(PSBFreq+11) bytes, with MODE.Exec and FUP
+ *     while PacketEn is 1; it resets the last IP and the call stack
+ *     (§36.3.7, §36.4.2.2);
+ *   - stop: pending TNT, and with PacketEn FUP(next RIP), TIP.PGD()
+ *     (row 3b).
+ * Expected streams are spelled with the encoders of lib/pt_encode.c
+ * (checked byte for byte against the SDM by test_pt_encode); one stream
+ * is also spelled out in literal bytes.  The generator runs in the host's
+ * mode (x86-64: MODE.Exec CS.L=1 CS.D=0). */
+#include <stdio.h>
+#include <string.h>
+
+#include "pmu/pt_gen.h"
+#include "pmu/pt.h"
+#include "lib/pt_packet.h"
+#include "arch/x86/decode.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+/* host-sources: pmu/pt_gen.c lib/pt_encode.c arch/x86/decode.c */
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define STREAM_MAX 65536
+
+struct stream {
+	uint8_t b[STREAM_MAX];
+	unsigned n;
+};
+
+static struct stream got, want;
+static struct pt_gen g;
+
+static void sink(void *ctx, const uint8_t *p, unsigned n)
+{
+	struct stream *s = ctx;
+
+	assert_true(s->n + n <= STREAM_MAX);
+	memcpy(s->b + s->n, p, n);
+	s->n += n;
+}
+
+/* ---- the code the steps run: a few instructions at made-up RIPs ---- */
+
+static const struct {
+	uint64_t rip;
+	uint8_t bytes[15];
+} code[] = {
+	{ 0x1000, { 0xe8, 0xfb, 0x0f, 0x00, 0x00 } },	/* call 0x2000 */
+	{ 0x2000, { 0xe8, 0xfb, 0x0f, 0x00, 0x00 } },	/* call 0x3000 */
+	{ 0x1100, { 0xff, 0xd0 } },			/* call *%rax */
+	{ 0x1200, { 0xe8, 0x00, 0x00, 0x00, 0x00 } },	/* call next */
+	{ 0x1300, { 0xcc } },				/* int3 */
+	{ 0x1310, { 0xcd, 0x80 } },			/* int $0x80 */
+	{ 0x1320, { 0xcb } },				/* lret */
+	{ 0x1330, { 0x66, 0xcd, 0x21 } },		/* int with a prefix */
+};
+
+static const uint8_t *code_at(void *ctx, uint64_t rip)
+{
+	static uint8_t ret[15] = { 0xc3 };
+	uint64_t *calls = ctx;
+
+	for (unsigned i = 0; i < N(code); i++)
+		if (code[i].rip == rip)
+			return code[i].bytes;
+	/* the deep-call chain of test_call_stack_depth: 0x10000 + 8n */
+	if (rip >= 0x10000 && rip < 0x20000 && !(rip & 7)) {
+		static uint8_t call[15] = { 0xe8, 0xfb, 0x0f, 0, 0 };
+
+		if (calls)
+			(*calls)++;
+		return call;
+	}
+	return ret;
+}
+
+/* ---- steps ---------------------------------------------------------- */
+
+static struct insn_event step(uint64_t rip, uint64_t next, unsigned flags,
+			      unsigned cpl)
+{
+	return (struct insn_event){ .rip = rip, .next_rip = next,
+				    .flags = (uint16_t)flags,
+				    .cpl = (uint8_t)cpl, .retired = 1 };
+}
+
+#define JCC (DEC_BRANCH | DEC_COND)
+#define TAKEN EV_TAKEN
+#define CALL (DEC_BRANCH | DEC_CALL | EV_TAKEN)
+#define ICALL (DEC_BRANCH | DEC_CALL | DEC_INDIRECT | EV_TAKEN)
+#define RET (DEC_BRANCH | DEC_RET | DEC_INDIRECT | EV_TAKEN)
+#define IJMP (DEC_BRANCH | DEC_INDIRECT | EV_TAKEN)
+#define JMP (DEC_BRANCH | EV_TAKEN)
+#define FAR (DEC_FAR | EV_TAKEN)
+
+static uint64_t clk;
+
+/* One step one cycle after the last. */
+static void run(uint64_t rip, uint64_t next, unsigned flags, unsigned cpl)
+{
+	struct insn_event e = step(rip, next, flags, cpl);
+
+	pt_gen_step(&g, &e, ++clk);
+}
+
+#define CTL_BASE (RTIT_CTL_TRACEEN | RTIT_CTL_BRANCHEN | RTIT_CTL_OS | \
+		  RTIT_CTL_USER)
+#define CYC_THRESH(v) ((uint64_t)(v) << RTIT_CTL_CYCTHRESH_SHIFT)
+#define MTC_FREQ(v) ((uint64_t)(v) << RTIT_CTL_MTCFREQ_SHIFT)
+#define PSB_FREQ(v) ((uint64_t)(v) << RTIT_CTL_PSBFREQ_SHIFT)
+
+static void start(uint64_t ctl, uint64_t clock)
+{
+	got.n = 0;
+	want.n = 0;
+	clk = clock;
+	pt_gen_start(&g, ctl, clock, 1, sink, &got);
+	pt_gen_set_code(&g, code_at, NULL);
+}
+
+/* ---- the expected stream ---------------------------------------------- */
+
+static uint64_t want_last_ip;
+
+static void put(const uint8_t *p, unsigned n)
+{
+	assert_true(n > 0);
+	sink(&want, p, n);
+}
+
+static void w_psb_plus(uint64_t tsc, int tma, unsigned cbr)
+{
+	uint8_t b[PT_PKT_MAX];
+
+	put(b, pt_enc_psb(b));
+	want_last_ip = 0;
+	if (tsc != ~0ull)
+		put(b, pt_enc_tsc(b, tsc));
+	if (tma)
+		put(b, pt_enc_tma(b, (unsigned)(tsc & 0xffff), 0));
+	put(b, pt_enc_cbr(b, cbr));
+	put(b, pt_enc_psbend(b));
+}
+
+static void w_ip(enum pt_pkt_type t, uint64_t ip)
+{
+	uint8_t b[PT_PKT_MAX];
+	uint64_t payload;
+	unsigned ipc = pt_ip_compress(ip, &want_last_ip, &payload);
+
+	put(b, pt_enc_ip(b, t, ipc, payload));
+}
+
+static void w_pgd(void)
+{
+	uint8_t b[PT_PKT_MAX];
+
+	put(b, pt_enc_ip(b, PT_PKT_TIP_PGD, 0, 0));
+}
+
+static void w_cyc(uint64_t v)
+{
+	uint8_t b[PT_PKT_MAX];
+
+	put(b, pt_enc_cyc(b, v));
+}
+
+static void w_mode(void)
+{
+	uint8_t b[PT_PKT_MAX];
+
+	put(b, pt_enc_mode_exec(b, 1, 0));
+}
+
+/* bits as the oldest-highest string, e.g. "TNNT" */
+static void w_tnt(const char *bits)
+{
+	uint8_t b[PT_PKT_MAX];
+	uint64_t v = 0;
+	unsigned n = 0;
+
+	for (; bits[n]; n++)
+		v = v << 1 | (bits[n] == 'T');
+	put(b, pt_enc_tnt8(b, v, n));
+}
+
+static void w_mtc(unsigned ctc)
+{
+	uint8_t b[PT_PKT_MAX];
+
+	put(b, pt_enc_mtc(b, ctc));
+}
+
+static void check_stream(const char *what)
+{
+	unsigned i = 0;
+
+	while (i < got.n && i < want.n && got.b[i] == want.b[i])
+		i++;
+	if (i == got.n && i == want.n)
+		return;
+	fail_msg("%s: streams differ at byte %u (got %u bytes, want %u): "
+		 "got %02x want %02x", what, i, got.n, want.n,
+		 i < got.n ? got.b[i] : 0xff, i < want.n ? want.b[i] : 0xff);
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void test_start_psb_plus(void **state)
+{
+	(void)state;
+	start(CTL_BASE, 0x123456);
+	w_psb_plus(~0ull, 0, 1);
+	check_stream("no TSC");
+
+	start(CTL_BASE | RTIT_CTL_TSCEN, 0x123456);
+	w_psb_plus(0x123456, 0, 1);
+	check_stream("TSCEn");
+
+	start(CTL_BASE | RTIT_CTL_TSCEN | RTIT_CTL_MTCEN, 0x123456);
+	w_psb_plus(0x123456, 1, 1);
+	check_stream("TSCEn + MTCEn: TMA");
+
+	pt_gen_stop(&g, clk);
+	check_stream("stop before any traced step: nothing");
+}
+
+/* The one stream spelled out byte by byte: CycThresh 0, a taken and a
+ * not-taken Jcc, then stop. */
+static void test_jcc_literal(void **state)
+{
+	static const uint8_t literal[] = {
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,	/* PSB */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x02, 0x03, 0x01, 0x00,				/* CBR 1 */
+		0x02, 0x23,					/* PSBEND */
+		0x03,						/* CYC 0 */
+		0x99, 0x01,					/* MODE.Exec L */
+		0x31, 0x00, 0x10,			/* TIP.PGE 1:0x1000 */
+		0x0b,						/* CYC 1 */
+		0x06,						/* TNT T */
+		0x0b,						/* CYC 1 */
+		0x04,						/* TNT N */
+		0x3d, 0x42, 0x10,			/* FUP 1:0x1042 */
+		0x01,					/* TIP.PGD suppressed */
+	};
+
+	(void)state;
+	start(CTL_BASE | RTIT_CTL_CYCEN, 10);
+	run(0x1000, 0x1040, JCC | TAKEN, 0);
+	run(0x1040, 0x1042, JCC, 0);
+	pt_gen_stop(&g, clk);
+	assert_int_equal(got.n, sizeof(literal));
+	assert_memory_equal(got.b, literal, sizeof(literal));
+}
+
+static void test_tnt_fills_six(void **state)
+{
+	static const char outcome[] = "TNNTTTNT";
+
+	(void)state;
+	start(CTL_BASE, 0);
+	for (unsigned i = 0; outcome[i]; i++)
+		run(0x1000 + 16 * i, 0x1000 + 16 * (i + 1),
+		    JCC | (outcome[i] == 'T' ? TAKEN : 0), 3);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_tnt("TNNTTT");		/* full at six */
+	w_tnt("NT");			/* the rest at stop */
+	w_ip(PT_PKT_FUP, 0x1080);
+	w_pgd();
+	check_stream("TNT-8 of six bits, then the partial one at stop");
+}
+
+static void test_call_ret_compressed(void **state)
+{
+	(void)state;
+	start(CTL_BASE | RTIT_CTL_CYCEN, 100);
+	run(0x1000, 0x2000, CALL, 0);		/* push 0x1005 */
+	run(0x2000, 0x3000, CALL, 0);		/* push 0x2005 */
+	run(0x3000, 0x2005, RET, 0);		/* compressed */
+	run(0x2005, 0x1005, RET, 0);		/* compressed */
+	run(0x1005, 0x1009, RET, 0);		/* empty stack: TIP */
+	pt_gen_stop(&g, clk);
+
+	w_psb_plus(~0ull, 0, 1);
+	w_cyc(0);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	/* the CALLs make no packet; each RET its cycle's CYC */
+	w_cyc(3);
+	w_tnt("T");
+	w_cyc(1);
+	w_tnt("T");
+	w_cyc(1);
+	w_ip(PT_PKT_TIP, 0x1009);
+	w_ip(PT_PKT_FUP, 0x1009);
+	w_pgd();
+	check_stream("CALL/RET pairs: compressed RETs");
+}
+
+static void test_disretc(void **state)
+{
+	(void)state;
+	start(CTL_BASE | RTIT_CTL_DISRETC, 0);
+	run(0x1000, 0x2000, CALL, 0);
+	run(0x2000, 0x3000, CALL, 0);
+	run(0x3000, 0x2005, RET, 0);
+	run(0x2005, 0x1005, RET, 0);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_ip(PT_PKT_TIP, 0x2005);
+	w_ip(PT_PKT_TIP, 0x1005);
+	w_ip(PT_PKT_FUP, 0x1005);
+	w_pgd();
+	check_stream("DisRETC: every RET a TIP");
+}
+
+/* A RET that does not go to the top entry is a TIP, and pops it all the
+ * same: the next RET is judged against the entry below. */
+static void test_ret_mismatch_pops(void **state)
+{
+	(void)state;
+	start(CTL_BASE, 0);
+	run(0x1000, 0x2000, CALL, 0);		/* push 0x1005 */
+	run(0x2000, 0x3000, CALL, 0);		/* push 0x2005 */
+	run(0x3000, 0x1005, RET, 0);		/* not the top: TIP, pop */
+	run(0x1005, 0x2005, RET, 0);		/* top 0x1005 now: TIP */
+	run(0x1000, 0x2000, CALL, 0);		/* push 0x1005 */
+	run(0x2000, 0x1005, RET, 0);		/* compressed */
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_ip(PT_PKT_TIP, 0x1005);
+	w_ip(PT_PKT_TIP, 0x2005);
+	w_tnt("T");
+	w_ip(PT_PKT_FUP, 0x1005);
+	w_pgd();
+	check_stream("an uncompressed RET pops too");
+}
+
+static void test_indirect_and_zero_length_call(void **state)
+{
+	(void)state;
+	start(CTL_BASE, 0);
+	run(0x1100, 0x4000, ICALL, 0);		/* TIP, push 0x1102 */
+	run(0x4000, 0x4100, IJMP, 0);		/* TIP */
+	run(0x4100, 0x4200, JMP, 0);		/* nothing */
+	run(0x4200, 0x1102, RET, 0);		/* compressed */
+	run(0x1200, 0x1205, CALL, 0);		/* call next: no push */
+	run(0x1205, 0x1205, 0, 0);		/* pop %rax: nothing */
+	run(0x1206, 0x1205, RET, 0);		/* empty stack: TIP */
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1100);
+	w_ip(PT_PKT_TIP, 0x4000);
+	w_ip(PT_PKT_TIP, 0x4100);
+	w_tnt("T");
+	w_ip(PT_PKT_TIP, 0x1205);
+	w_ip(PT_PKT_FUP, 0x1205);
+	w_pgd();
+	check_stream("indirect CALL/JMP, zero-length CALL");
+}
+
+static void test_call_stack_depth(void **state)
+{
+	uint64_t calls = 0;
+
+	(void)state;
+	start(CTL_BASE, 0);
+	pt_gen_set_code(&g, code_at, &calls);
+	/* 65 nested CALLs: 0x10000 + 8n calls 0x10000 + 8(n + 1) and will
+	 * return to 0x10005 + 8n */
+	for (unsigned n = 0; n < 65; n++)
+		run(0x10000 + 8 * n, 0x10008 + 8 * n, CALL, 0);
+	for (unsigned n = 65; n-- > 0;)
+		run(0x30000, 0x10005 + 8 * n, RET, 0);
+	pt_gen_stop(&g, clk);
+	assert_int_equal(calls, 65);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x10000);
+	/* the 64 newest are compressed, the oldest was pushed off */
+	for (unsigned i = 0; i < 64 / 6; i++)
+		w_tnt("TTTTTT");
+	w_tnt("TTTT");
+	w_ip(PT_PKT_TIP, 0x10005);
+	w_ip(PT_PKT_FUP, 0x10005);
+	w_pgd();
+	check_stream("64-entry call stack");
+}
+
+/* After as many compressed RETs as CALLs the stack is empty: a further
+ * RET is a TIP even to an address still lying in the stack's storage. */
+static void test_call_stack_empty(void **state)
+{
+	(void)state;
+	start(CTL_BASE, 0);
+	for (unsigned n = 0; n < 64; n++)
+		run(0x10000 + 8 * n, 0x10008 + 8 * n, CALL, 0);
+	for (unsigned n = 64; n-- > 0;)
+		run(0x30000, 0x10005 + 8 * n, RET, 0);
+	run(0x30000, 0x10005 + 8 * 63, RET, 0);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x10000);
+	for (unsigned i = 0; i < 64 / 6; i++)
+		w_tnt("TTTTTT");
+	w_tnt("TTTT");
+	w_ip(PT_PKT_TIP, 0x10005 + 8 * 63);
+	w_ip(PT_PKT_FUP, 0x10005 + 8 * 63);
+	w_pgd();
+	check_stream("empty call stack");
+}
+
+static const uint8_t *no_code(void *ctx, uint64_t rip)
+{
+	(void)ctx;
+	(void)rip;
+	return NULL;
+}
+
+/* Without the CALL's bytes its length is unknown: no push, so its RET
+ * is a TIP (still a stream a decoder follows). */
+static void test_code_unknown(void **state)
+{
+	(void)state;
+	start(CTL_BASE, 0);
+	pt_gen_set_code(&g, no_code, NULL);
+	run(0x1000, 0x2000, CALL, 0);
+	run(0x2000, 0x1005, RET, 0);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_ip(PT_PKT_TIP, 0x1005);
+	w_ip(PT_PKT_FUP, 0x1005);
+	w_pgd();
+	check_stream("no code bytes: no push");
+}
+
+/* The default code source: the bytes at the RIP in this address space
+ * (where the model's tracer decoded them). */
+static void test_default_code_source(void **state)
+{
+	static uint8_t callq[15] = { 0xe8, 0x10, 0, 0, 0 };
+	uint64_t at = (uint64_t)(uintptr_t)callq;
+
+	(void)state;
+	start(CTL_BASE, 0);
+	pt_gen_set_code(&g, NULL, NULL);
+	run(at, at + 0x15, CALL, 0);
+	run(at + 0x15, at + 5, RET, 0);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, at);
+	w_tnt("T");
+	w_ip(PT_PKT_FUP, at + 5);
+	w_pgd();
+	check_stream("default code source: the bytes at the RIP");
+}
+
+static void test_far(void **state)
+{
+	(void)state;
+	start(CTL_BASE, 0);
+	run(0x1300, 0x8000, FAR, 0);		/* int3: FUP, TIP */
+	run(0x1310, 0x8100, FAR, 0);		/* int $0x80 */
+	run(0x1320, 0x8200, FAR, 0);		/* lret: TIP only */
+	run(0x1330, 0x8300, FAR, 0);		/* 66 cd 21 */
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1300);
+	w_ip(PT_PKT_FUP, 0x1300);
+	w_ip(PT_PKT_TIP, 0x8000);
+	w_ip(PT_PKT_FUP, 0x1310);
+	w_ip(PT_PKT_TIP, 0x8100);
+	w_ip(PT_PKT_TIP, 0x8200);
+	w_ip(PT_PKT_FUP, 0x1330);
+	w_ip(PT_PKT_TIP, 0x8300);
+	w_ip(PT_PKT_FUP, 0x8300);
+	w_pgd();
+	check_stream("far transfers");
+}
+
+static void test_not_branches(void **state)
+{
+	struct insn_event e = step(0x1000, 0x1000, DEC_REP_STRING, 0);
+
+	(void)state;
+	start(CTL_BASE | RTIT_CTL_CYCEN, 0);
+	e.retired = 0;
+	pt_gen_step(&g, &e, ++clk);		/* a REP iteration */
+	e = step(0x1000, 0x1002, JCC | TAKEN, 0);
+	e.retired = 0;				/* not retired: nothing */
+	pt_gen_step(&g, &e, ++clk);
+	run(0x1002, 0x1004, DEC_UNCLASSIFIED, 0);
+	run(0x1004, 0x1008, 0, 0);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_cyc(0);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	/* the TIP.PGD at stop is CYC-eligible: 4 cycles since the enable,
+	 * the CYC before the FUP of the same operation */
+	w_cyc(4);
+	w_ip(PT_PKT_FUP, 0x1008);
+	w_pgd();
+	check_stream("REP iterations and other steps: no packets");
+}
+
+static void test_stop_cyc(void **state)
+{
+	(void)state;
+	start(CTL_BASE | RTIT_CTL_CYCEN, 0);
+	run(0x1000, 0x1004, 0, 0);
+	run(0x1004, 0x1008, 0, 0);
+	pt_gen_stop(&g, clk + 3);
+	w_psb_plus(~0ull, 0, 1);
+	w_cyc(0);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_cyc(5);
+	w_ip(PT_PKT_FUP, 0x1008);
+	w_pgd();
+	check_stream("the disable's CYC precedes its FUP");
+}
+
+/* CycThresh 3: a CYC only once 4 cycles have passed since the last;
+ * the bits before it go out first. */
+static void test_threshold_3(void **state)
+{
+	(void)state;
+	start(CTL_BASE | RTIT_CTL_CYCEN | CYC_THRESH(3), 10);
+	for (unsigned i = 0; i < 10; i++)	/* clocks 11-20 */
+		run(0x1000 + 2 * i, 0x1002 + 2 * i, JCC | (i & 1 ? TAKEN : 0),
+		    0);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();			/* 0 cycles: no CYC at the enable */
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_tnt("NTN");			/* 11, 12, 13 */
+	w_cyc(4);			/* 14 */
+	w_tnt("TNTN");			/* 14-17 */
+	w_cyc(4);			/* 18 */
+	w_tnt("TNT");			/* 18-20, at stop */
+	w_ip(PT_PKT_FUP, 0x1014);
+	w_pgd();
+	check_stream("CycThresh 3");
+}
+
+/* CycThresh 1 is a threshold of 1 cycle: no CYC(0) at the enable, then
+ * one per cycle as with 0. */
+static void test_threshold_1(void **state)
+{
+	(void)state;
+	start(CTL_BASE | RTIT_CTL_CYCEN | CYC_THRESH(1), 0);
+	run(0x1000, 0x1040, JCC | TAKEN, 0);
+	run(0x1040, 0x1044, 0, 0);
+	run(0x1044, 0x2000, IJMP, 0);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_cyc(1);
+	w_tnt("T");
+	w_cyc(2);
+	w_ip(PT_PKT_TIP, 0x2000);
+	w_ip(PT_PKT_FUP, 0x2000);
+	w_pgd();
+	check_stream("CycThresh 1");
+}
+
+/* MTCFreq 3: an MTC when clock >> 3 changes, payload its low byte,
+ * after the step's own packets; TMA in PSB+ with TSCEn. */
+static void test_mtc(void **state)
+{
+	(void)state;
+	start(CTL_BASE | RTIT_CTL_CYCEN | RTIT_CTL_MTCEN | RTIT_CTL_TSCEN |
+	      MTC_FREQ(3), 5);
+	run(0x1000, 0x1002, 0, 0);			/* 6 */
+	run(0x1002, 0x1004, 0, 0);			/* 7 */
+	run(0x1004, 0x1040, JCC | TAKEN, 0);		/* 8: MTC 1 */
+	for (unsigned i = 0; i < 7; i++)		/* 9-15 */
+		run(0x1040 + 2 * i, 0x1042 + 2 * i, 0, 0);
+	run(0x104e, 0x1050, 0, 0);			/* 16: MTC 2 */
+	clk += 2039;					/* 2056 = 0x808 */
+	run(0x1050, 0x1060, JCC, 0);			/* MTC 0x01 */
+	pt_gen_stop(&g, clk);
+	w_psb_plus(5, 1, 1);
+	w_cyc(0);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_cyc(3);
+	w_tnt("T");
+	w_mtc(1);
+	w_cyc(8);
+	w_mtc(2);
+	w_cyc(2040);
+	w_tnt("N");
+	w_mtc(0x01);
+	w_ip(PT_PKT_FUP, 0x1060);
+	w_pgd();
+	check_stream("MTC");
+}
+
+static void test_cpl_filter(void **state)
+{
+	(void)state;
+	/* OS only: CPL 3 steps are not traced */
+	start(RTIT_CTL_TRACEEN | RTIT_CTL_BRANCHEN | RTIT_CTL_OS |
+	      RTIT_CTL_CYCEN, 0);
+	run(0x1000, 0x1040, JCC | TAKEN, 3);		/* 1 */
+	run(0x1040, 0x2000, JCC | TAKEN, 0);		/* 2: PGE, bit */
+	run(0x2000, 0x3000, IJMP, 0);			/* 3 */
+	run(0x3000, 0x3004, JCC, 3);			/* 4: PGD */
+	run(0x3004, 0x3008, 0, 3);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_cyc(1);			/* PacketEn rose in cycle 1 */
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1040);
+	w_cyc(1);
+	w_tnt("T");
+	w_cyc(1);
+	w_ip(PT_PKT_TIP, 0x3000);	/* cycle 3 */
+	w_pgd();			/* in cycle 3, no IP */
+	check_stream("OS only");
+
+	/* User only, and BranchEn clear */
+	start(RTIT_CTL_TRACEEN | RTIT_CTL_BRANCHEN | RTIT_CTL_USER, 0);
+	run(0x1000, 0x1040, JCC | TAKEN, 0);
+	run(0x1040, 0x1044, JCC, 3);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1040);
+	w_tnt("N");
+	w_ip(PT_PKT_FUP, 0x1044);
+	w_pgd();
+	check_stream("User only");
+
+	start(RTIT_CTL_TRACEEN | RTIT_CTL_OS | RTIT_CTL_USER, 0);
+	run(0x1000, 0x1040, JCC | TAKEN, 0);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	check_stream("BranchEn clear: no COFI packets");
+}
+
+/* PSBFreq 0: PSB+ again once 2 KiB have gone out, with MODE.Exec and
+ * FUP(next RIP); the last IP and the call stack start afresh. */
+static void test_psb_period(void **state)
+{
+	unsigned n = 0;
+
+	(void)state;
+	start(CTL_BASE | PSB_FREQ(0), 0);
+	run(0x1000, 0x2000, CALL, 0);			/* push 0x1005 */
+	/* full-width TIPs (9 bytes each) until the output passes 2 KiB */
+	while (g.bytes < 2048) {
+		uint64_t far_ip = 0x4000000000000000ull | n << 20;
+
+		run(0x2000, far_ip, IJMP, 0);
+		n++;
+	}
+	assert_true(g.next_psb == 4096);
+	run(0x2000, 0x1005, RET, 0);	/* pushed before the PSB: TIP */
+	pt_gen_stop(&g, clk);
+
+	w_psb_plus(~0ull, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	for (unsigned i = 0; i < n; i++)
+		w_ip(PT_PKT_TIP, 0x4000000000000000ull | (uint64_t)i << 20);
+	{
+		uint8_t b[PT_PKT_MAX];
+
+		put(b, pt_enc_psb(b));
+		want_last_ip = 0;
+		put(b, pt_enc_cbr(b, 1));
+		w_mode();
+		w_ip(PT_PKT_FUP, 0x4000000000000000ull |
+				 (uint64_t)(n - 1) << 20);
+		put(b, pt_enc_psbend(b));
+	}
+	/* against the PSB+ FUP's IP (the PSB reset it to 0 before that) */
+	w_ip(PT_PKT_TIP, 0x1005);
+	w_ip(PT_PKT_FUP, 0x1005);
+	w_pgd();
+	check_stream("periodic PSB+");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_start_psb_plus),
+		cmocka_unit_test(test_jcc_literal),
+		cmocka_unit_test(test_tnt_fills_six),
+		cmocka_unit_test(test_call_ret_compressed),
+		cmocka_unit_test(test_disretc),
+		cmocka_unit_test(test_ret_mismatch_pops),
+		cmocka_unit_test(test_indirect_and_zero_length_call),
+		cmocka_unit_test(test_call_stack_depth),
+		cmocka_unit_test(test_call_stack_empty),
+		cmocka_unit_test(test_code_unknown),
+		cmocka_unit_test(test_default_code_source),
+		cmocka_unit_test(test_far),
+		cmocka_unit_test(test_not_branches),
+		cmocka_unit_test(test_stop_cyc),
+		cmocka_unit_test(test_threshold_3),
+		cmocka_unit_test(test_threshold_1),
+		cmocka_unit_test(test_mtc),
+		cmocka_unit_test(test_cpl_filter),
+		cmocka_unit_test(test_psb_period),
+	};
+
+	return cmocka_run_group_tests_name("pt_gen", tests, NULL, NULL);
+}
