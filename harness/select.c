@@ -22,6 +22,7 @@ static const struct {
 	{ "perfmon/", PMU_ARCH },
 	{ "bts/", PMU_ARCH },		/* the DS area: arch perfmon's */
 	{ "pebs/", PMU_ARCH },
+	{ "pt/", PMU_ARCH },		/* Intel PT: only with arch perfmon */
 };
 
 static int has_prefix(const char *s, const char *prefix)

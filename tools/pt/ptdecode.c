@@ -1,0 +1,357 @@
+/* ptdecode: an Intel PT stream decoded on the host by the harness's own
+ * decoder (lib/pt_decode.c, lib/pt_timing.c), in the format libipt's
+ * referee (ipt-dump) prints too (docs/pt.md).
+ *
+ *   ptdecode --packets [--offset N] FILE
+ *	one line per packet, "OFFSET NAME PAYLOAD": OFFSET decimal, numbers
+ *	lower-case hex with 0x; a damaged packet "OFFSET error WHAT", after
+ *	which decoding resumes at the next PSB.  Decoding starts at offset 0
+ *	as is (last IP 0); --offset N first syncs forward from byte N to the
+ *	next PSB (none: no packet).
+ *   ptdecode --timing [--offset N] FILE
+ *	one line per branch in stream order, "OFFSET tnt BIT/COUNT T|N TIME"
+ *	or "OFFSET tip|tip.pge|tip.pgd 0x<ip>|- TIME", TIME the decimal
+ *	cycle count when exact, else "[LO,HI)" with HI "-" when open;
+ *	" epoch=E" after a line of epoch E > 0 (the times restart at 0 after
+ *	each error); the error lines as above; last
+ *	"# branches=N exact=N bounded=N errors=N cycles=N".
+ *
+ * Exit status: 0; 1 when an error line was printed; 2 for a bad argument
+ * or an unreadable file (a message on stderr).  The file is read whole
+ * into memory; its bytes are data, never trusted. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pt_packet.h"
+#include "lib/pt_timing.h"
+
+enum mode { MODE_NONE, MODE_PACKETS, MODE_TIMING };
+
+struct error_at {
+	uint64_t offset;
+	uint8_t err;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ptdecode --packets|--timing [--offset N] FILE\n");
+}
+
+/* A decimal (or 0x hex) number, all of s. */
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+/* The whole file into *buf (malloc'ed, at least one byte). */
+static int read_file(const char *path, uint8_t **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *b = malloc(cap);
+
+	if (!f || !b) {
+		int e = f ? ENOMEM : errno;
+
+		fprintf(stderr, "ptdecode: %s: %s\n", path, strerror(e));
+		if (f)
+			fclose(f);
+		free(b);
+		return -1;
+	}
+	for (;;) {
+		size_t got = fread(b + n, 1, cap - n, f);
+		uint8_t *nb;
+
+		n += got;
+		if (got == 0)
+			break;
+		if (n < cap)
+			continue;
+		nb = cap < SIZE_MAX / 2 ? realloc(b, cap * 2) : NULL;
+		if (!nb) {
+			fprintf(stderr, "ptdecode: %s: out of memory\n", path);
+			fclose(f);
+			free(b);
+			return -1;
+		}
+		b = nb;
+		cap *= 2;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "ptdecode: %s: %s\n", path, strerror(errno));
+		fclose(f);
+		free(b);
+		return -1;
+	}
+	fclose(f);
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+static void print_error(uint64_t offset, unsigned err)
+{
+	printf("%" PRIu64 " error %s\n", offset, pt_err_name(err));
+}
+
+static void print_packet(const struct pt_pkt *k)
+{
+	const char *name = pt_pkt_name(k->type);
+
+	switch (k->type) {
+	case PT_PKT_ERROR:
+		print_error(k->offset, k->err);
+		return;
+	case PT_PKT_TNT8:
+	case PT_PKT_TNT64:
+		printf("%" PRIu64 " %s 0x%" PRIx64 "/%u\n", k->offset, name,
+		       k->payload, k->count);
+		return;
+	case PT_PKT_TIP:
+	case PT_PKT_TIP_PGE:
+	case PT_PKT_TIP_PGD:
+	case PT_PKT_FUP:
+		if (k->ip_valid)
+			printf("%" PRIu64 " %s %u:0x%" PRIx64 "\n", k->offset,
+			       name, k->ipc, k->ip);
+		else
+			printf("%" PRIu64 " %s %u:-\n", k->offset, name,
+			       k->ipc);
+		return;
+	case PT_PKT_MODE_EXEC:
+	case PT_PKT_MODE_TSX:
+	case PT_PKT_CBR:
+	case PT_PKT_TSC:
+	case PT_PKT_MTC:
+	case PT_PKT_CYC:
+		printf("%" PRIu64 " %s 0x%" PRIx64 "\n", k->offset, name,
+		       k->payload);
+		return;
+	case PT_PKT_TMA:
+		printf("%" PRIu64 " tma 0x%" PRIx64 ":0x%x\n", k->offset,
+		       k->payload, k->fc);
+		return;
+	default:
+		printf("%" PRIu64 " %s -\n", k->offset, name);
+		return;
+	}
+}
+
+/* Where decoding starts: 0, or with --offset the first PSB at or after
+ * it (len when there is none, or from is past the end). */
+static size_t start_at(const uint8_t *buf, size_t len, int sync,
+		       uint64_t from)
+{
+	struct pt_dec d;
+
+	if (!sync)
+		return 0;
+	if (from >= len)
+		return len;
+	pt_dec_init(&d, buf, len);
+	d.pos = from;
+	pt_dec_sync(&d);
+	return d.pos;
+}
+
+static int packets(const uint8_t *buf, size_t len, size_t start)
+{
+	struct pt_dec d;
+	struct pt_pkt k;
+	int errors = 0;
+
+	pt_dec_init(&d, buf, len);
+	d.pos = start;
+	while (pt_dec_next(&d, &k) != PT_PKT_NONE) {
+		print_packet(&k);
+		errors += k.type == PT_PKT_ERROR;
+	}
+	return errors ? 1 : 0;
+}
+
+static void print_time(const struct pt_branch *b)
+{
+	if (b->exact)
+		printf("%" PRIu64, b->time);
+	else if (b->hi == PT_TIME_OPEN)
+		printf("[%" PRIu64 ",-)", b->time);
+	else
+		printf("[%" PRIu64 ",%" PRIu64 ")", b->time, b->hi);
+}
+
+/* out[i]'s line; out[i .. i+count) are the bits of one TNT. */
+static void print_branch(const struct pt_branch *b, uint64_t base,
+			 unsigned count)
+{
+	if (b->type == PT_PKT_TNT8 || b->type == PT_PKT_TNT64)
+		printf("%" PRIu64 " tnt %u/%u %c ", base + b->offset, b->bit,
+		       count, b->taken ? 'T' : 'N');
+	else if (b->ip_valid)
+		printf("%" PRIu64 " %s 0x%" PRIx64 " ", base + b->offset,
+		       pt_pkt_name(b->type), b->ip);
+	else
+		printf("%" PRIu64 " %s - ", base + b->offset,
+		       pt_pkt_name(b->type));
+	print_time(b);
+	if (b->epoch)
+		printf(" epoch=%u", b->epoch);
+	putchar('\n');
+}
+
+/* The errors of buf[0, len), in order (pt_timing counts them only). */
+static struct error_at *find_errors(const uint8_t *buf, size_t len,
+				    size_t *n)
+{
+	struct error_at *e = malloc(sizeof(*e) * (len + 1));
+	struct pt_dec d;
+	struct pt_pkt k;
+
+	*n = 0;
+	if (!e)
+		return NULL;
+	pt_dec_init(&d, buf, len);
+	while (pt_dec_next(&d, &k) != PT_PKT_NONE)
+		if (k.type == PT_PKT_ERROR)
+			e[(*n)++] = (struct error_at){ k.offset, k.err };
+	return e;
+}
+
+/* pt_timing() into an array that holds every branch: a guess, then the
+ * count it reported. */
+static struct pt_branch *all_branches(const uint8_t *buf, size_t len,
+				      struct pt_timing_result *r)
+{
+	size_t max = len / 2 + 64;
+	struct pt_branch *out = malloc(sizeof(*out) * max);
+
+	if (!out)
+		return NULL;
+	pt_timing(buf, len, out, max, r);
+	if (!r->lost)
+		return out;
+	free(out);
+	max = r->branches + r->lost;
+	out = malloc(sizeof(*out) * max);
+	if (out)
+		pt_timing(buf, len, out, max, r);
+	return out;
+}
+
+static int timing(const uint8_t *buf, size_t len, size_t start)
+{
+	struct pt_timing_result r;
+	struct pt_branch *out = all_branches(buf + start, len - start, &r);
+	size_t nerr, e = 0, exact = 0;
+	struct error_at *errs = find_errors(buf + start, len - start, &nerr);
+
+	if (!out || !errs) {
+		fprintf(stderr, "ptdecode: out of memory\n");
+		free(out);
+		free(errs);
+		return 2;
+	}
+	for (size_t i = 0, j; i < r.branches; i = j) {
+		const struct pt_branch *b = &out[i];
+
+		/* the branches of one packet share its offset */
+		for (j = i + 1; j < r.branches && out[j].offset == b->offset;)
+			j++;
+		for (; e < nerr && errs[e].offset < b->offset; e++)
+			print_error(start + errs[e].offset, errs[e].err);
+		for (size_t m = i; m < j; m++) {
+			print_branch(&out[m], start, (unsigned)(j - i));
+			exact += out[m].exact;
+		}
+	}
+	for (; e < nerr; e++)
+		print_error(start + errs[e].offset, errs[e].err);
+	printf("# branches=%zu exact=%zu bounded=%zu errors=%zu cycles=%"
+	       PRIu64 "\n", r.branches, exact, r.branches - exact, r.errors,
+	       r.cycles);
+	free(out);
+	free(errs);
+	return r.errors ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum mode mode = MODE_NONE;
+	const char *path = NULL;
+	uint64_t from = 0;
+	int sync = 0, rc, opts = 1;
+	uint8_t *buf;
+	size_t len;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		enum mode m = MODE_NONE;
+
+		if (opts && !strcmp(a, "--")) {
+			opts = 0;
+		} else if (opts && (!strcmp(a, "--help") || !strcmp(a, "-h"))) {
+			usage(stdout);
+			return 0;
+		} else if (opts && !strcmp(a, "--packets")) {
+			m = MODE_PACKETS;
+		} else if (opts && !strcmp(a, "--timing")) {
+			m = MODE_TIMING;
+		} else if (opts && !strcmp(a, "--offset")) {
+			if (i + 1 >= argc || parse_u64(argv[i + 1], &from)) {
+				fprintf(stderr, "ptdecode: --offset needs a "
+					"number of bytes\n");
+				usage(stderr);
+				return 2;
+			}
+			sync = 1;
+			i++;
+		} else if (opts && a[0] == '-' && a[1]) {
+			fprintf(stderr, "ptdecode: unknown option: %s\n", a);
+			usage(stderr);
+			return 2;
+		} else if (path) {
+			fprintf(stderr, "ptdecode: one FILE only\n");
+			usage(stderr);
+			return 2;
+		} else {
+			path = a;
+		}
+		if (m != MODE_NONE) {
+			if (mode != MODE_NONE && mode != m) {
+				fprintf(stderr, "ptdecode: --packets or "
+					"--timing, not both\n");
+				usage(stderr);
+				return 2;
+			}
+			mode = m;
+		}
+	}
+	if (mode == MODE_NONE || !path) {
+		fprintf(stderr, "ptdecode: %s\n", mode == MODE_NONE ?
+			"--packets or --timing is needed" : "no FILE");
+		usage(stderr);
+		return 2;
+	}
+	if (read_file(path, &buf, &len))
+		return 2;
+	if (mode == MODE_PACKETS)
+		rc = packets(buf, len, start_at(buf, len, sync, from));
+	else
+		rc = timing(buf, len, start_at(buf, len, sync, from));
+	free(buf);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "ptdecode: writing the output: %s\n",
+			strerror(errno));
+		return 2;
+	}
+	return rc;
+}
