@@ -4,12 +4,11 @@
 #
 # It starts from the committed seed corpus, tests/host/pt/corpus/, which
 # it only reads: the inputs libFuzzer finds go to a scratch corpus,
-# build/host/pt-fuzz-corpus/ (kept between runs: a longer `make fuzz`
-# goes on from what the last one found; --smoke starts from an empty one
-# in build/host/pt-fuzz-smoke/, as make check's pt stage does).  A crash,
-# a leak, a sanitizer report or a hang (a single input over 10 s) stops
-# it with a non-zero status and leaves the input in
-# build/host/pt-fuzz-artifacts/.
+# build/fuzz/corpus/ (kept between runs: a longer `make fuzz` goes on
+# from what the last one found; --smoke starts from an empty one in
+# build/fuzz/smoke/, as make check's pt stage does).  A crash, a leak, a
+# sanitizer report or a hang (a single input over 10 s) stops it with a
+# non-zero status and leaves the input in build/fuzz/artifacts/.
 #
 #   make fuzz                  60 s
 #   make fuzz FUZZ_TIME=3600   an hour
@@ -25,9 +24,9 @@ if [ "${#secs}" -gt 9 ] || [ "$secs" -eq 0 ]; then
 	echo "fuzz.sh: SECONDS must be a whole number from 1: ${1:-}" >&2
 	exit 2
 fi
-scratch=build/host/pt-fuzz-corpus
+scratch=build/fuzz/corpus
 if [ "${2:-}" = --smoke ]; then
-	scratch=build/host/pt-fuzz-smoke
+	scratch=build/fuzz/smoke
 	rm -rf "$scratch"
 elif [ $# -gt 1 ]; then
 	echo "usage: fuzz.sh [SECONDS] [--smoke]" >&2
@@ -35,8 +34,8 @@ elif [ $# -gt 1 ]; then
 fi
 bin=build/host/pt-fuzz
 [ -x "$bin" ] || { echo "fuzz.sh: $bin missing (make $bin)" >&2; exit 2; }
-mkdir -p "$scratch" build/host/pt-fuzz-artifacts
+mkdir -p "$scratch" build/fuzz/artifacts
 # The first directory gets the new inputs; the committed corpus is read.
 exec "$bin" -max_total_time="$secs" -timeout=10 -max_len=65536 \
-	-print_final_stats=1 -artifact_prefix=build/host/pt-fuzz-artifacts/ \
+	-print_final_stats=1 -artifact_prefix=build/fuzz/artifacts/ \
 	"$scratch" tests/host/pt/corpus
