@@ -382,10 +382,7 @@ static int dec_ext(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 	case PT_PKT_BBP:	/* SZ = 1: 4-byte items, 0: 8-byte items */
 		d->bip_size = p[2] & 0x80 ? 4 : 8;
 		break;
-	case PT_PKT_BEP:
-		d->bip_size = 0;
-		break;
-	}
+	}		/* BEP: block_enders in dec_slow() */
 	return put(d, k, e.type, pos, e.size, 0);
 }
 
