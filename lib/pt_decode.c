@@ -106,7 +106,8 @@ enum first_class {
 /* Table 36-18: IPBytes -> payload bytes and their mask. */
 #define IP_N(c) ((c) == 1 ? 2 : (c) == 2 ? 4 : (c) == 3 || (c) == 4 ? 6 :\
 		 (c) == 6 ? 8 : 0)
-#define IP_MASK(c) ((c) == 6 ? ~0ull : (1ull << 8 * IP_N(c)) - 1)
+/* (& 63: no shift by 64 even where the other arm is taken) */
+#define IP_MASK(c) ((c) == 6 ? ~0ull : (1ull << (8 * IP_N(c) & 63)) - 1)
 
 #define F_TYPE(c, b)							\
 	((c) == C_PAD ? PT_PKT_PAD : (c) == C_TNT ? PT_PKT_TNT8 :	\
