@@ -6,8 +6,8 @@
  * §36.3.7.  Packets that edition does not define yet, skipped by their
  * length: BBP, BIP and BEP (PEBS output to Intel PT, SDM May 2019
  * Vol. 3B §18.5.5.2) and CFE and EVD (the Event Trace packets of later
- * editions); their encodings are those Linux perf's and libipt's
- * decoders read.
+ * editions), as Linux perf's decoder reads them (and libipt's, CFE and
+ * EVD).
  *
  * Speed: most packets of a branch trace are one or two bytes (TNT-8,
  * CYC, a TIP with a 16- or 32-bit update, MTC, PAD).  A 256-entry table,
@@ -106,7 +106,8 @@ enum first_class {
 /* Table 36-18: IPBytes -> payload bytes and their mask. */
 #define IP_N(c) ((c) == 1 ? 2 : (c) == 2 ? 4 : (c) == 3 || (c) == 4 ? 6 :\
 		 (c) == 6 ? 8 : 0)
-#define IP_MASK(c) ((c) == 6 ? ~0ull : (1ull << 8 * IP_N(c)) - 1)
+/* (& 63: no shift by 64 even where the other arm is taken) */
+#define IP_MASK(c) ((c) == 6 ? ~0ull : (1ull << (8 * IP_N(c) & 63)) - 1)
 
 #define F_TYPE(c, b)							\
 	((c) == C_PAD ? PT_PKT_PAD : (c) == C_TNT ? PT_PKT_TNT8 :	\
@@ -382,15 +383,13 @@ static int dec_ext(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 	case PT_PKT_BBP:	/* SZ = 1: 4-byte items, 0: 8-byte items */
 		d->bip_size = p[2] & 0x80 ? 4 : 8;
 		break;
-	case PT_PKT_BEP:
-		d->bip_size = 0;
-		break;
-	}
+	}		/* BEP: block_enders in dec_slow() */
 	return put(d, k, e.type, pos, e.size, 0);
 }
 
 /* What the fast path leaves: a CYC of more than two bytes and the
  * first bytes of kind other than K_FAST. */
+__attribute__((noinline))
 static int dec_long(struct pt_dec *d, struct pt_pkt *k, size_t pos,
 		    const struct first_ent *e)
 {
@@ -412,8 +411,8 @@ static int dec_long(struct pt_dec *d, struct pt_pkt *k, size_t pos,
 
 /* A K_FAST packet at pos whose bytes after the first are w (as far as
  * the packet goes; the bytes past it do not matter).  restrict and the
- * locals: nothing is loaded again after the stores to *k, so the next
- * position waits only on the table load. */
+ * locals: nothing is loaded again after the stores to *k, and the next
+ * position waits only on the byte and its first_size[] entry. */
 static inline int dec_fast(struct pt_dec *restrict d,
 			   struct pt_pkt *restrict k, size_t pos, uint8_t b,
 			   uint64_t w)
@@ -467,6 +466,7 @@ static int dec_checked(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 
 /* Near the end of the buffer, a resync after an error, or inside a
  * block. */
+__attribute__((noinline))	/* pt_dec_next() stays a leaf */
 static int dec_slow(struct pt_dec *d, struct pt_pkt *k)
 {
 	size_t pos;

@@ -10,6 +10,12 @@
  * with CycThresh > 0 other operations are only bounded: at or after the
  * last CYC time, before the next CYC time).
  *
+ * Only the eligible packet right after the CYCs is exact.  A later one
+ * is bounded even where it shares the CYC's cycle (under CycThresh 0 an
+ * MTC, or a MODE.Exec, between a CYC and the TNT or TIP of its cycle):
+ * the stream does not say CycThresh, and with a threshold the same bytes
+ * mean a later cycle (Table 36-14).  Its lower bound is then its time.
+ *
  * One pass over the packets: time is the running sum of the CYCs; a
  * branch gets [time, open) when decoded, and the next CYC closes every
  * bounded branch still open with its own time as the upper bound.
@@ -117,9 +123,10 @@ void pt_timing(const uint8_t *buf, size_t len, struct pt_branch *out,
 			s.cyc_pending = 0;
 			s.open = s.n;
 		} else {
-			/* d.in_psb is the state after k: set by PSB, cleared
-			 * by PSBEND and OVF, none of which is eligible in PSB+
-			 * or out of it */
+			/* d.in_psb is the state after k, right for k too: the
+			 * PSB that sets it is never eligible, and PSBEND and
+			 * OVF clear it as they end PSB+ (OVF, eligible, is
+			 * no status packet) */
 			add_packet(&s, &k, pt_pkt_cyc_eligible(k.type,
 							       d.in_psb));
 		}

@@ -538,9 +538,10 @@ static const struct pkt_case pkt_cases[] = {
 	{ "MODE.TSX", { 0x99, 0x23 }, 2, PT_PKT_MODE_TSX, 3 },
 };
 
-/* Each packet alone, then followed by a PAD and a TNT-8 (its size is
- * right), far from the end of the buffer and at it; cut anywhere, it is
- * a truncated packet at its offset. */
+/* Each packet alone, then followed by a TNT-8 and a PAD (its size is
+ * right, and no byte after it leaks into its payload), far from the end
+ * of the buffer and at it; cut anywhere, it is a truncated packet at its
+ * offset. */
 static void test_packet_kinds(void **state)
 {
 	for (unsigned i = 0; i < N(pkt_cases); i++) {
@@ -551,7 +552,7 @@ static void test_packet_kinds(void **state)
 			struct dec_all r;
 
 			put(&s, c->bytes, c->size);
-			PUT(&s, 0x00, 0x0a);	/* bits 2:0 010b: no BIP */
+			PUT(&s, 0x0a, 0x00);	/* bits 2:0 010b: no BIP */
 			for (unsigned j = 0; j < pad; j++)
 				PUT(&s, 0x00);
 			decode(s.b, s.n, &r);
@@ -562,9 +563,9 @@ static void test_packet_kinds(void **state)
 				assert_int_equal(r.k[0].fc, c->fc);
 			assert_int_equal(r.k[0].err, PT_ERR_NONE);
 			assert_int_equal(r.k[0].ip_valid, 0);
-			expect(&r.k[1], PT_PKT_PAD, c->size, 1, 0);
-			expect(&r.k[2], PT_PKT_TNT8, c->size + 1, 1, 1);
-			assert_int_equal(r.k[2].count, 2);
+			expect(&r.k[1], PT_PKT_TNT8, c->size, 1, 1);
+			assert_int_equal(r.k[1].count, 2);
+			expect(&r.k[2], PT_PKT_PAD, c->size + 1, 1, 0);
 		}
 		for (unsigned cut = 1; cut < c->size; cut++) {
 			struct dec_all r;
