@@ -58,15 +58,20 @@ static void add_branch(struct timing *s, const struct pt_pkt *k,
 }
 
 /* A CYC: its time is the upper bound of every bounded branch since the
- * last CYC. */
+ * last CYC.  A CYC of 0 leaves no cycle between the two: [time, time)
+ * would be empty, and the one time such a branch can have is the CYC
+ * time itself, so it becomes exact. */
 static void add_cycles(struct timing *s, uint64_t cycles)
 {
 	size_t end = s->n < s->max ? s->n : s->max;
 
 	s->time += cycles;
-	for (size_t i = s->open; i < end; i++)
-		if (!s->out[i].exact)
-			s->out[i].hi = s->time;
+	for (size_t i = s->open; i < end; i++) {
+		if (s->out[i].exact)
+			continue;
+		s->out[i].hi = s->time;
+		s->out[i].exact = s->out[i].time == s->time;
+	}
 	s->open = s->n;
 	s->cyc_pending = 1;
 }

@@ -39,7 +39,8 @@
  *     that follows it;
  *   - with MTCEn: an MTC each time bits [MTCFreq+7:MTCFreq] of the clock
  *     (the model's crystal clock) change, after the step's own packets;
- *   - a PSB+ again after every 2^(PSBFreq + 11) bytes of output; while
+ *   - a PSB+ again after every 2^(PSBFreq + 11) bytes of output, checked
+ *     at the end of a step (after the step's own packets); while
  *     PacketEn is 1 it holds MODE.Exec and a FUP to the next RIP; a PSB
  *     resets the last IP and the RET-compression call stack;
  *   - any packet but a TNT bit first writes the pending TNT (a TNT-8

@@ -221,6 +221,29 @@ static void test_bounded(void **state)
 	want(&t, 5, 1, 56, 0);
 }
 
+/* A CYC of 0 after bounded branches: no cycle lies in [20, 20), so
+ * they took place at 20 exactly. */
+static void test_cyc_zero(void **state)
+{
+	struct sb s = { .n = 0 };
+	struct run t;
+
+	cyc(&s, 20);
+	tip(&s, 0x11);		/* 20 */
+	tnt(&s, 0x2, 2);	/* bounded until the CYC of 0: 20 */
+	cyc(&s, 0);
+	tip(&s, 0x12);		/* 20 */
+	tip(&s, 0x13);		/* [20, 25) */
+	cyc(&s, 5);
+	timing(&s, &t, N(t.b));
+	assert_int_equal(t.r.branches, 5);
+	want(&t, 0, 1, 20, 0);
+	want(&t, 1, 1, 20, 0);
+	want(&t, 2, 1, 20, 0);
+	want(&t, 3, 1, 20, 0);
+	want(&t, 4, 0, 20, 25);
+}
+
 /* No CYC after a branch: its upper bound is open. */
 static void test_open(void **state)
 {
@@ -435,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_tnt_first_branch),
 		cmocka_unit_test(test_tnt64),
 		cmocka_unit_test(test_bounded),
+		cmocka_unit_test(test_cyc_zero),
 		cmocka_unit_test(test_open),
 		cmocka_unit_test(test_psb_plus),
 		cmocka_unit_test(test_eligibility),
