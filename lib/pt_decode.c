@@ -81,19 +81,23 @@ enum first_class {
 
 /* The IP packets by bits 4:0 (Tables 36-17, 36-20 to 36-22); IPBytes is
  * bits 7:5. */
-#define IP_TYPE(l) ((l) == 0x0d ? PT_PKT_TIP : (l) == 0x11 ? PT_PKT_TIP_PGE :\
-		    (l) == 0x01 ? PT_PKT_TIP_PGD :			\
-		    (l) == 0x1d ? PT_PKT_FUP : 0)
+#define IP_TYPE(l)							\
+	((l) == PT_OPC_TIP ? PT_PKT_TIP :				\
+	 (l) == PT_OPC_TIP_PGE ? PT_PKT_TIP_PGE :			\
+	 (l) == PT_OPC_TIP_PGD ? PT_PKT_TIP_PGD :			\
+	 (l) == PT_OPC_FUP ? PT_PKT_FUP : 0)
 #define IPC(b) ((b) >> 5)
 /* PAD 00h; 02h; TNT-8 (Table 36-16): bit 0 = 0; CYC (Table 36-33): bits
  * 1:0 = 11b, bit 2 Exp; bits 1:0 = 01b: an IP packet, TSC 19h, MTC 59h,
  * MODE 99h. */
 #define CLS(b)								\
-	((b) == 0x00 ? C_PAD : (b) == 0x02 ? C_EXT : !((b) & 1) ? C_TNT :\
+	((b) == PT_OPC_PAD ? C_PAD : (b) == PT_OPC_EXT ? C_EXT :	\
+	 !((b) & 1) ? C_TNT :						\
 	 ((b) & 3) == 3 ? ((b) & 4 ? C_CYCX : C_CYC1) :			\
 	 IP_TYPE((b) & 0x1f) ?						\
 		(IPC(b) == 5 || IPC(b) == 7 ? C_IPBAD : C_IP) :		\
-	 (b) == 0x19 ? C_TSC : (b) == 0x59 ? C_MTC : (b) == 0x99 ? C_MODE :\
+	 (b) == PT_OPC_TSC ? C_TSC : (b) == PT_OPC_MTC ? C_MTC :	\
+	 (b) == PT_OPC_MODE ? C_MODE :					\
 	 C_BAD)
 
 /* TNT-8: the stop bit is the highest set bit, the branches lie below
@@ -169,16 +173,16 @@ struct ext_ent {
 };
 
 static const struct ext_ent ext_byte[256] = {
-	[0x82] = { PT_PKT_PSB, 16 },		/* Table 36-36 */
-	[0x23] = { PT_PKT_PSBEND, 2 },		/* Table 36-37 */
-	[0xa3] = { PT_PKT_TNT64, 8 },		/* Table 36-16 */
-	[0x03] = { PT_PKT_CBR, 4 },		/* Table 36-29 */
-	[0x73] = { PT_PKT_TMA, 7 },		/* Table 36-32 */
-	[0xf3] = { PT_PKT_OVF, 2 },		/* Table 36-35 */
-	[0x83] = { PT_PKT_STOP, 2 },		/* Table 36-28 */
-	[0x43] = { PT_PKT_PIP, 8 },		/* Table 36-24 */
-	[0xc8] = { PT_PKT_VMCS, 7 },		/* Table 36-34 */
-	[0xc3] = { PT_PKT_MNT, 11 },		/* Table 36-38: 02 C3 88 */
+	[PT_EXT_PSB] = { PT_PKT_PSB, 16 },		/* Table 36-36 */
+	[PT_EXT_PSBEND] = { PT_PKT_PSBEND, 2 },		/* Table 36-37 */
+	[PT_EXT_TNT64] = { PT_PKT_TNT64, 8 },		/* Table 36-16 */
+	[PT_EXT_CBR] = { PT_PKT_CBR, 4 },		/* Table 36-29 */
+	[PT_EXT_TMA] = { PT_PKT_TMA, 7 },		/* Table 36-32 */
+	[PT_EXT_OVF] = { PT_PKT_OVF, 2 },		/* Table 36-35 */
+	[PT_EXT_STOP] = { PT_PKT_STOP, 2 },		/* Table 36-28 */
+	[PT_EXT_PIP] = { PT_PKT_PIP, 8 },		/* Table 36-24 */
+	[PT_EXT_VMCS] = { PT_PKT_VMCS, 7 },		/* Table 36-34 */
+	[PT_EXT_MNT] = { PT_PKT_MNT, 11 },		/* Table 36-38: 02 C3 88 */
 	/* PTW (Table 36-40): bit 7 IP, bits 6:5 PayloadBytes (00b: 4,
 	 * 01b: 8, 1xb reserved), bits 4:0 10010b */
 	[0x12] = { PT_PKT_PTW, 6 },
@@ -312,7 +316,7 @@ static int dec_psb(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 	for (unsigned i = 2; i < 16; i++) {
 		if (i >= avail)
 			return fail(d, k, pos, avail, PT_ERR_TRUNCATED, 0x8202);
-		if (p[i] != (i & 1 ? 0x82 : 0x02))
+		if (p[i] != (i & 1 ? PT_EXT_PSB : PT_OPC_EXT))
 			return fail(d, k, pos, i + 1, PT_ERR_PSB, 0x8202);
 	}
 	/* §36.4.2.2: the last IP is reset to zero at a PSB */
@@ -517,7 +521,7 @@ int pt_dec_sync(struct pt_dec *d)
 	d->bip_size = 0;
 	d->in_psb = 0;
 	for (i = d->pos; i + 16 <= d->len; i++) {
-		if (p[i] == 0x02 && p[i + 1] == 0x82 && is_psb(p + i)) {
+		if (p[i] == PT_OPC_EXT && p[i + 1] == PT_EXT_PSB && is_psb(p + i)) {
 			d->pos = i;
 			return 0;
 		}

@@ -12,30 +12,6 @@
 #include <stdint.h>
 #include "pt_packet.h"
 
-/* Opcode bytes (§36.4.2, Tables 36-16 to 36-40).  The extended packets
- * start with 02h and a second byte. */
-enum {
-	OPC_PAD = 0x00,
-	OPC_EXT = 0x02,
-	OPC_TIP_PGD = 0x01,
-	OPC_TIP = 0x0d,
-	OPC_TIP_PGE = 0x11,
-	OPC_FUP = 0x1d,
-	OPC_TSC = 0x19,
-	OPC_MTC = 0x59,
-	OPC_MODE = 0x99,
-	OPC_CYC = 0x03,		/* bits 1:0 = 11b, Table 36-33 */
-	EXT_PSB = 0x82,
-	EXT_PSBEND = 0x23,
-	EXT_OVF = 0xf3,
-	EXT_STOP = 0x83,
-	EXT_CBR = 0x03,
-	EXT_TMA = 0x73,
-	EXT_TNT64 = 0xa3,
-	MODE_LEAF_EXEC = 0x00,	/* MODE byte 1 bits 7:5, the leaf ID */
-	MODE_LEAF_TSX = 0x20,	/* (Tables 36-25 to 36-27) */
-};
-
 #define TNT8_MAX 6		/* Table 36-16: 1-6 bits in a short TNT */
 #define TNT64_MAX 47		/* and 1-47 in a long one */
 #define PSB_SIZE 16		/* 02 82 repeated 8 times (§36.4.2.17) */
@@ -55,39 +31,39 @@ static int fits(uint64_t v, unsigned bits)
 
 unsigned pt_enc_pad(uint8_t *out)
 {
-	out[0] = OPC_PAD;
+	out[0] = PT_OPC_PAD;
 	return 1;
 }
 
 unsigned pt_enc_psb(uint8_t *out)
 {
 	for (unsigned i = 0; i < PSB_SIZE; i += 2) {
-		out[i] = OPC_EXT;
-		out[i + 1] = EXT_PSB;
+		out[i] = PT_OPC_EXT;
+		out[i + 1] = PT_EXT_PSB;
 	}
 	return PSB_SIZE;
 }
 
 static unsigned ext2(uint8_t *out, uint8_t ext)
 {
-	out[0] = OPC_EXT;
+	out[0] = PT_OPC_EXT;
 	out[1] = ext;
 	return 2;
 }
 
 unsigned pt_enc_psbend(uint8_t *out)
 {
-	return ext2(out, EXT_PSBEND);
+	return ext2(out, PT_EXT_PSBEND);
 }
 
 unsigned pt_enc_ovf(uint8_t *out)
 {
-	return ext2(out, EXT_OVF);
+	return ext2(out, PT_EXT_OVF);
 }
 
 unsigned pt_enc_stop(uint8_t *out)
 {
-	return ext2(out, EXT_STOP);
+	return ext2(out, PT_EXT_STOP);
 }
 
 /* Short TNT (Table 36-16): bit 0 is 0, the branch bits above it with the
@@ -106,7 +82,7 @@ unsigned pt_enc_tnt64(uint8_t *out, uint64_t bits, unsigned count)
 {
 	if (count < 1 || count > TNT64_MAX || !fits(bits, count))
 		return 0;
-	ext2(out, EXT_TNT64);
+	ext2(out, PT_EXT_TNT64);
 	put_le(out + 2, bits | 1ull << count, 6);
 	return 8;
 }
@@ -123,10 +99,10 @@ static int ip_bytes(unsigned ipc)
 static int ip_opcode(enum pt_pkt_type type)
 {
 	switch (type) {
-	case PT_PKT_TIP: return OPC_TIP;
-	case PT_PKT_TIP_PGE: return OPC_TIP_PGE;
-	case PT_PKT_TIP_PGD: return OPC_TIP_PGD;
-	case PT_PKT_FUP: return OPC_FUP;
+	case PT_PKT_TIP: return PT_OPC_TIP;
+	case PT_PKT_TIP_PGE: return PT_OPC_TIP_PGE;
+	case PT_PKT_TIP_PGD: return PT_OPC_TIP_PGD;
+	case PT_PKT_FUP: return PT_OPC_FUP;
 	default: return -1;
 	}
 }
@@ -152,19 +128,19 @@ static unsigned mode(uint8_t *out, uint8_t leaf, unsigned b0, unsigned b1)
 {
 	if (b0 > 1 || b1 > 1)
 		return 0;
-	out[0] = OPC_MODE;
+	out[0] = PT_OPC_MODE;
 	out[1] = (uint8_t)(leaf | b0 | b1 << 1);
 	return 2;
 }
 
 unsigned pt_enc_mode_exec(uint8_t *out, unsigned csl, unsigned csd)
 {
-	return mode(out, MODE_LEAF_EXEC, csl, csd);
+	return mode(out, PT_MODE_LEAF_EXEC, csl, csd);
 }
 
 unsigned pt_enc_mode_tsx(uint8_t *out, unsigned intx, unsigned abort)
 {
-	return mode(out, MODE_LEAF_TSX, intx, abort);
+	return mode(out, PT_MODE_LEAF_TSX, intx, abort);
 }
 
 /* CBR (Table 36-29): 02 03, the core:bus ratio, a reserved byte 0. */
@@ -172,7 +148,7 @@ unsigned pt_enc_cbr(uint8_t *out, unsigned ratio)
 {
 	if (ratio > 0xff)
 		return 0;
-	ext2(out, EXT_CBR);
+	ext2(out, PT_EXT_CBR);
 	out[2] = (uint8_t)ratio;
 	out[3] = 0;
 	return 4;
@@ -183,7 +159,7 @@ unsigned pt_enc_tsc(uint8_t *out, uint64_t tsc)
 {
 	if (!fits(tsc, 56))
 		return 0;
-	out[0] = OPC_TSC;
+	out[0] = PT_OPC_TSC;
 	put_le(out + 1, tsc, 7);
 	return 8;
 }
@@ -193,7 +169,7 @@ unsigned pt_enc_mtc(uint8_t *out, unsigned ctc)
 {
 	if (ctc > 0xff)
 		return 0;
-	out[0] = OPC_MTC;
+	out[0] = PT_OPC_MTC;
 	out[1] = (uint8_t)ctc;
 	return 2;
 }
@@ -204,7 +180,7 @@ unsigned pt_enc_tma(uint8_t *out, unsigned ctc, unsigned fc)
 {
 	if (ctc > 0xffff || fc > 0x1ff)
 		return 0;
-	ext2(out, EXT_TMA);
+	ext2(out, PT_EXT_TMA);
 	put_le(out + 2, ctc, 2);
 	out[4] = 0;
 	put_le(out + 5, fc, 2);
@@ -221,7 +197,7 @@ unsigned pt_enc_cyc(uint8_t *out, uint64_t cycles)
 	uint64_t rest = cycles >> 5;
 	unsigned n = 1;
 
-	out[0] = (uint8_t)(OPC_CYC | (cycles & 0x1f) << 3 | (rest ? 4 : 0));
+	out[0] = (uint8_t)(PT_OPC_CYC | (cycles & 0x1f) << 3 | (rest ? 4 : 0));
 	while (rest) {
 		uint64_t more = rest >> 7;
 

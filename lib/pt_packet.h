@@ -65,6 +65,35 @@ enum pt_pkt_type {
 	PT_PKT_NR
 };
 
+/* Opcode bytes (§36.4.2, Tables 36-16 to 36-44): a packet's first byte
+ * (PT_OPC_*; the IP packets by its bits 4:0, IPBytes in bits 7:5; TNT-8
+ * by bit 0 = 0; CYC by bits 1:0 = 11b), or, after PT_OPC_EXT, its second
+ * (PT_EXT_*).  MODE's second byte holds the leaf in bits 7:5. */
+enum pt_opcode {
+	PT_OPC_PAD = 0x00,
+	PT_OPC_EXT = 0x02,
+	PT_OPC_TIP_PGD = 0x01,
+	PT_OPC_TIP = 0x0d,
+	PT_OPC_TIP_PGE = 0x11,
+	PT_OPC_FUP = 0x1d,
+	PT_OPC_TSC = 0x19,
+	PT_OPC_MTC = 0x59,
+	PT_OPC_MODE = 0x99,
+	PT_OPC_CYC = 0x03,
+	PT_EXT_PSB = 0x82,
+	PT_EXT_PSBEND = 0x23,
+	PT_EXT_TNT64 = 0xa3,
+	PT_EXT_CBR = 0x03,
+	PT_EXT_TMA = 0x73,
+	PT_EXT_OVF = 0xf3,
+	PT_EXT_STOP = 0x83,
+	PT_EXT_PIP = 0x43,
+	PT_EXT_VMCS = 0xc8,
+	PT_EXT_MNT = 0xc3,
+	PT_MODE_LEAF_EXEC = 0x00,
+	PT_MODE_LEAF_TSX = 0x20,
+};
+
 /* What is wrong with a damaged packet. */
 enum pt_err {
 	PT_ERR_NONE,

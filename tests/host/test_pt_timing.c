@@ -20,42 +20,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "pt_bytes.h"
+
 /* host-sources: lib/pt_decode.c lib/pt_timing.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define OPEN PT_TIME_OPEN
-
-struct sb {
-	uint8_t b[4096];
-	size_t n;
-};
-
-static void put(struct sb *s, const uint8_t *p, size_t n)
-{
-	assert_true(s->n + n <= sizeof(s->b));
-	memcpy(s->b + s->n, p, n);
-	s->n += n;
-}
-
-#define PUT(s, ...) do {						\
-	const uint8_t bytes_[] = { __VA_ARGS__ };			\
-	put((s), bytes_, sizeof(bytes_));				\
-} while (0)
-
-/* CYC, shortest form (Table 36-33) */
-static void cyc(struct sb *s, uint64_t v)
-{
-	uint8_t first = (uint8_t)((v & 31) << 3 | 3);
-
-	v >>= 5;
-	PUT(s, (uint8_t)(first | (v ? 4 : 0)));
-	while (v) {
-		uint8_t b = (uint8_t)((v & 127) << 1);
-
-		v >>= 7;
-		PUT(s, (uint8_t)(b | (v ? 1 : 0)));
-	}
-}
 
 /* TNT-8 with count branches, bits[count-1] the oldest (1 = taken) */
 static void tnt(struct sb *s, unsigned bits, unsigned count)
@@ -67,12 +37,6 @@ static void tnt(struct sb *s, unsigned bits, unsigned count)
 static void tip(struct sb *s, uint16_t ip)
 {
 	PUT(s, 0x2d, (uint8_t)ip, (uint8_t)(ip >> 8));
-}
-
-static void psb(struct sb *s)
-{
-	for (int i = 0; i < 8; i++)
-		PUT(s, 0x02, 0x82);
 }
 
 #define PSBEND(s) PUT(s, 0x02, 0x23)
@@ -125,13 +89,13 @@ static void test_accumulate(void **state)
 	struct sb s = { .n = 0 };
 	struct run t;
 
-	cyc(&s, 3);
-	cyc(&s, 4);
+	e_cyc(&s, 3);
+	e_cyc(&s, 4);
 	PAD(&s);		/* neither eligible nor a CYC */
-	cyc(&s, 5);
+	e_cyc(&s, 5);
 	tip(&s, 0x1000);
-	cyc(&s, 100);
-	cyc(&s, 4096);		/* a 3-byte one */
+	e_cyc(&s, 100);
+	e_cyc(&s, 4096);		/* a 3-byte one */
 	tip(&s, 0x2000);
 	timing(&s, &t, N(t.b));
 	assert_int_equal(t.r.branches, 2);
@@ -148,9 +112,9 @@ static void test_tnt_first_branch(void **state)
 	struct sb s = { .n = 0 };
 	struct run t;
 
-	cyc(&s, 5);
+	e_cyc(&s, 5);
 	tnt(&s, 0x6, 4);	/* oldest first: N T T N */
-	cyc(&s, 7);
+	e_cyc(&s, 7);
 	tnt(&s, 0x1, 1);
 	timing(&s, &t, N(t.b));
 	assert_int_equal(t.r.branches, 5);
@@ -179,11 +143,11 @@ static void test_tnt64(void **state)
 	uint64_t raw = 1ull << 47 | bits;
 	struct run t;
 
-	cyc(&s, 9);
+	e_cyc(&s, 9);
 	PUT(&s, 0x02, 0xa3);
 	for (int i = 0; i < 6; i++)
 		PUT(&s, (uint8_t)(raw >> 8 * i));
-	cyc(&s, 1);
+	e_cyc(&s, 1);
 	timing(&s, &t, N(t.b));
 	assert_int_equal(t.r.branches, 47);
 	want(&t, 0, 1, 9, 0);
@@ -203,13 +167,13 @@ static void test_bounded(void **state)
 	struct run t;
 
 	tip(&s, 0x10);		/* before any CYC: [0, 20) */
-	cyc(&s, 20);
+	e_cyc(&s, 20);
 	tip(&s, 0x11);		/* 20 */
 	tip(&s, 0x12);		/* [20, 50) */
 	tnt(&s, 0x1, 2);	/* [20, 50) twice */
 	PAD(&s);
-	cyc(&s, 30);
-	cyc(&s, 6);		/* the upper bound is the first CYC after */
+	e_cyc(&s, 30);
+	e_cyc(&s, 6);		/* the upper bound is the first CYC after */
 	tip(&s, 0x13);		/* 56 */
 	timing(&s, &t, N(t.b));
 	assert_int_equal(t.r.branches, 6);
@@ -228,13 +192,13 @@ static void test_cyc_zero(void **state)
 	struct sb s = { .n = 0 };
 	struct run t;
 
-	cyc(&s, 20);
+	e_cyc(&s, 20);
 	tip(&s, 0x11);		/* 20 */
 	tnt(&s, 0x2, 2);	/* bounded until the CYC of 0: 20 */
-	cyc(&s, 0);
+	e_cyc(&s, 0);
 	tip(&s, 0x12);		/* 20 */
 	tip(&s, 0x13);		/* [20, 25) */
-	cyc(&s, 5);
+	e_cyc(&s, 5);
 	timing(&s, &t, N(t.b));
 	assert_int_equal(t.r.branches, 5);
 	want(&t, 0, 1, 20, 0);
@@ -250,7 +214,7 @@ static void test_open(void **state)
 	struct sb s = { .n = 0 };
 	struct run t;
 
-	cyc(&s, 8);
+	e_cyc(&s, 8);
 	tip(&s, 0x10);
 	tip(&s, 0x20);
 	tnt(&s, 0x0, 1);
@@ -270,16 +234,16 @@ static void test_psb_plus(void **state)
 	struct sb s = { .n = 0 };
 	struct run t;
 
-	cyc(&s, 4);
-	psb(&s);
+	e_cyc(&s, 4);
+	e_psb(&s);
 	TSC(&s);
 	CBR(&s);
 	MODE_EXEC(&s);
 	FUP16(&s, 0x4000);
 	PSBEND(&s);
 	PUT(&s, 0x31, 0x00, 0x50);	/* TIP.PGE, update 16: 0x5000 */
-	cyc(&s, 2);
-	psb(&s);
+	e_cyc(&s, 2);
+	e_psb(&s);
 	MTC(&s);			/* eligible even in PSB+ */
 	PSBEND(&s);
 	tip(&s, 0x6000);
@@ -293,10 +257,10 @@ static void test_psb_plus(void **state)
 
 	/* OVF ends PSB+ too (§36.3.7): the TIP after it is eligible */
 	s.n = 0;
-	psb(&s);
-	cyc(&s, 3);
+	e_psb(&s);
+	e_cyc(&s, 3);
 	PUT(&s, 0x02, 0xf3);	/* OVF: eligible, takes the 3 */
-	cyc(&s, 2);
+	e_cyc(&s, 2);
 	tip(&s, 0x7000);	/* 5 */
 	tip(&s, 0x7001);	/* [5, -) */
 	timing(&s, &t, N(t.b));
@@ -313,13 +277,13 @@ static void test_eligibility(void **state)
 	struct sb s = { .n = 0 };
 	struct run t;
 
-	cyc(&s, 10);
+	e_cyc(&s, 10);
 	FUP16(&s, 0x100);
 	tip(&s, 0x200);		/* 10 */
-	cyc(&s, 1);
+	e_cyc(&s, 1);
 	TSC(&s);
 	tip(&s, 0x300);		/* [11, 13) */
-	cyc(&s, 2);
+	e_cyc(&s, 2);
 	MODE_EXEC(&s);
 	tip(&s, 0x400);		/* [13, -) */
 	timing(&s, &t, N(t.b));
@@ -336,21 +300,21 @@ static void test_error_epoch(void **state)
 	struct sb s = { .n = 0 };
 	struct run t;
 
-	cyc(&s, 100);
+	e_cyc(&s, 100);
 	tip(&s, 0x10);		/* 100 */
 	tip(&s, 0x20);		/* [100, -): its epoch has no CYC after */
 	PUT(&s, 0xd9);		/* no packet starts so */
-	cyc(&s, 1000);		/* skipped up to the PSB */
+	e_cyc(&s, 1000);		/* skipped up to the PSB */
 	tip(&s, 0x30);
-	psb(&s);
+	e_psb(&s);
 	PSBEND(&s);
 	tip(&s, 0x40);		/* [0, 5) epoch 1 */
-	cyc(&s, 5);
+	e_cyc(&s, 5);
 	tip(&s, 0x50);		/* 5, epoch 1 */
 	PUT(&s, 0x99, 0xe0);	/* a reserved MODE leaf */
-	psb(&s);
+	e_psb(&s);
 	PSBEND(&s);
-	cyc(&s, 7);
+	e_cyc(&s, 7);
 	tnt(&s, 1, 1);		/* 7, epoch 2 */
 	timing(&s, &t, N(t.b));
 	assert_int_equal(t.r.branches, 5);
@@ -407,10 +371,10 @@ static void test_lost(void **state)
 	struct sb s = { .n = 0 };
 	struct run t;
 
-	cyc(&s, 1);
+	e_cyc(&s, 1);
 	for (int i = 0; i < 10; i++)
 		tnt(&s, 0x2a, 6);
-	cyc(&s, 2);
+	e_cyc(&s, 2);
 	timing(&s, &t, 7);
 	assert_int_equal(t.r.branches, 7);
 	assert_int_equal(t.r.lost, 53);
@@ -429,9 +393,9 @@ static void test_large(void **state)
 	struct sb s = { .n = 0 };
 	struct run t;
 
-	cyc(&s, 0x123456789ull);
+	e_cyc(&s, 0x123456789ull);
 	tip(&s, 1);
-	cyc(&s, 1ull << 62);
+	e_cyc(&s, 1ull << 62);
 	tnt(&s, 0, 1);
 	timing(&s, &t, N(t.b));
 	want(&t, 0, 1, 0x123456789ull, 0);
