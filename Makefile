@@ -150,18 +150,21 @@ HB          := $(B)/host
 HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I.
 PT_LIB      := lib/pt_decode.c lib/pt_encode.c lib/pt_timing.c
 PT_HDRS     := lib/pt_packet.h lib/pt_timing.h
+# What the PT host tools share (files, numbers, the PSB pattern, a PRNG).
+PT_TOOL     := tools/pt/tool.c tools/pt/tool.h
 
 ptdecode: $(HB)/ptdecode
-$(HB)/ptdecode: tools/pt/ptdecode.c $(PT_LIB) $(PT_HDRS) | deps-build
+$(HB)/ptdecode: tools/pt/ptdecode.c $(PT_LIB) $(PT_HDRS) $(PT_TOOL) \
+		| deps-build
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) tools/pt/ptdecode.c $(PT_LIB) -o $@
+	$(CC) $(HOST_CFLAGS) tools/pt/ptdecode.c tools/pt/tool.c $(PT_LIB) \
+		-o $@
 
 # The referee, the model's streams, the fuzz target and the speed test
 # (tools/pt/; make check's pt stage, tools/pt_check.py, runs them).
 # libipt (-lipt, Debian's libipt-dev 2.0.5) decodes and encodes for the
 # referee and is the speed test's yardstick; clang builds the libFuzzer
 # target with ASan and UBSan.
-PT_TOOL   := tools/pt/tool.c tools/pt/tool.h
 PT_TOOLS  := $(HB)/ptdecode $(HB)/ipt-dump $(HB)/ipt-gen $(HB)/pt-modelgen \
 	     $(HB)/pt-modelgen-i386 $(HB)/pt-bench $(HB)/pt-fuzz
 # make fuzz FUZZ_TIME=S: seconds (data: it reaches fuzz.sh through the
@@ -189,10 +192,10 @@ $(HB)/pt-bench: tools/pt/pt_bench.c $(PT_TOOL) lib/pt_decode.c $(PT_HDRS) \
 		lib/pt_decode.c -lipt -o $@
 
 $(HB)/pt-fuzz: tools/pt/pt_fuzz.c lib/pt_decode.c lib/pt_timing.c \
-		$(PT_HDRS) | deps-pt
+		$(PT_HDRS) $(PT_TOOL) | deps-pt
 	@mkdir -p $(dir $@)
-	clang $(PT_FUZZ_CFLAGS) tools/pt/pt_fuzz.c lib/pt_decode.c \
-		lib/pt_timing.c -o $@
+	clang $(PT_FUZZ_CFLAGS) tools/pt/pt_fuzz.c tools/pt/tool.c \
+		lib/pt_decode.c lib/pt_timing.c -o $@
 
 # pt-modelgen(-i386): the benchmark routines and their descriptors built
 # as tests/host/bench/run.sh builds them (-no-pie with host.ld, so the

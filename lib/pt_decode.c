@@ -18,9 +18,9 @@
  * branch: a random mix of packets costs no mispredictions, and the next
  * packet's position waits on two loads only (the byte, its size).  The
  * other first bytes (02h, MODE, a CYC of more than two bytes, damage) go
- * to dec_long(); the last bytes of the buffer, a resync after an error
- * and the inside of a BBP..BEP block to dec_slow(), which checks every
- * bound.
+ * to dec_long(); the last bytes of the buffer and the inside of a
+ * BBP..BEP block to dec_slow(), which checks every bound.  A damaged
+ * packet moves the cursor to the next PSB at once (fail()).
  *
  * Freestanding: includes only <stddef.h>, <stdint.h> and lib/pt_*.h, and
  * keeps no state outside struct pt_dec. */
@@ -248,17 +248,15 @@ static int put(struct pt_dec *d, struct pt_pkt *k, enum pt_pkt_type type,
 	return type;
 }
 
-/* A damaged packet at pos: the next call resumes at the next PSB after
- * it (pt_dec_sync from pos + 1). */
+/* A damaged packet at pos: the cursor moves on to the next PSB after it
+ * (pt_dec_sync from pos + 1, which also leaves any block and PSB+). */
 static int fail(struct pt_dec *d, struct pt_pkt *k, size_t pos,
 		unsigned size, enum pt_err err, uint64_t seen)
 {
 	put(d, k, PT_PKT_ERROR, pos, size, seen);
 	k->err = err;
 	d->pos = pos + 1;
-	d->resync = 1;
-	d->in_psb = 0;
-	d->bip_size = 0;
+	pt_dec_sync(d);
 	return PT_PKT_ERROR;
 }
 
@@ -468,16 +466,13 @@ static int dec_checked(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 	return dec_fast(d, k, pos, p[0], w);
 }
 
-/* Near the end of the buffer, a resync after an error, or inside a
- * block. */
+/* Near the end of the buffer, or inside a block. */
 __attribute__((noinline))	/* pt_dec_next() stays a leaf */
 static int dec_slow(struct pt_dec *d, struct pt_pkt *k)
 {
 	size_t pos;
 	int t;
 
-	if (d->resync)
-		pt_dec_sync(d);
 	pos = d->pos;
 	if (pos >= d->len) {
 		put(d, k, PT_PKT_NONE, d->len, 0, 0);
@@ -499,7 +494,6 @@ void pt_dec_init(struct pt_dec *d, const uint8_t *buf, size_t len)
 	d->len = len;
 	d->pos = 0;
 	d->last_ip = 0;
-	d->resync = 0;
 	d->bip_size = 0;
 	d->in_psb = 0;
 }
@@ -517,7 +511,6 @@ int pt_dec_sync(struct pt_dec *d)
 	const uint8_t *p = d->buf;
 	size_t i;
 
-	d->resync = 0;
 	d->bip_size = 0;
 	d->in_psb = 0;
 	for (i = d->pos; i + 16 <= d->len; i++) {
@@ -538,8 +531,7 @@ int pt_dec_next(struct pt_dec *restrict d, struct pt_pkt *restrict k)
 	uint64_t w;
 
 	/* nine bytes: the longest K_FAST packet, an IP of 8 bytes */
-	if (__builtin_expect(pos + 9 > d->len || (d->resync | d->bip_size),
-			     0))
+	if (__builtin_expect(pos + 9 > d->len || d->bip_size, 0))
 		return dec_slow(d, k);
 	p = d->buf + pos;
 	e = &first_byte[p[0]];

@@ -131,7 +131,6 @@ struct pt_dec {
 	const uint8_t *buf;
 	size_t len, pos;
 	uint64_t last_ip;	/* the last-IP state (§36.4.2.2) */
-	uint8_t resync;		/* after an error: forward to the next PSB */
 	uint8_t bip_size;	/* BIP payload bytes of the current block
 				 * (BBP.SZ: 4 or 8); 0 outside a block */
 	uint8_t in_psb;		/* between PSB and PSBEND (PSB+) */

@@ -48,8 +48,7 @@ static void add_branch(struct timing *s, const struct pt_pkt *k,
 	b->type = k->type;
 	b->taken = taken;
 	b->exact = exact;
-	b->ip_valid = k->type != PT_PKT_TNT8 && k->type != PT_PKT_TNT64 &&
-		      k->ip_valid;
+	b->ip_valid = k->ip_valid;	/* never set on a TNT */
 	b->bit = bit;
 	b->epoch = s->epoch;
 	b->ip = b->ip_valid ? k->ip : 0;

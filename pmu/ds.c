@@ -10,6 +10,7 @@
  * is read and written the same way. */
 #include "ds.h"
 #include "../lib/fmt.h"
+#include "../arch/x86/cpu.h"
 
 #define DS_FIELDS_END64 0x40u	/* after the eight 8-byte fields */
 #define DS_FIELDS_END32 0x20u	/* after the eight 4-byte fields */
@@ -150,19 +151,10 @@ static int fail(struct check *c, const char *fmt, ...)
 	return -1;
 }
 
-/* Canonical: bits 63:47 all equal (48-bit linear addresses, Vol. 3A
- * §3.3.7.1). */
-static int canonical(uint64_t a)
-{
-	uint64_t top = a >> 47;
-
-	return top == 0 || top == 0x1ffff;
-}
-
 /* [a, end) with end exclusive stays in one canonical half. */
 static int canonical_range(uint64_t a, uint64_t end)
 {
-	return canonical(a) && end > a && canonical(end - 1) &&
+	return canonical48(a) && end > a && canonical48(end - 1) &&
 	       (a >> 63) == ((end - 1) >> 63);
 }
 
@@ -207,7 +199,7 @@ static int check_addresses(struct check *c, const char *name,
 	for (unsigned i = 0; i < 4; i++) {
 		uint64_t v = buffer_field(b, i);
 
-		if (!c->in->la32 && !canonical(v))
+		if (!c->in->la32 && !canonical48(v))
 			return fail(c, "%s buffer: %s 0x%llx is not "
 				    "canonical (bits 63:47 differ)", name,
 				    field_names[i], (unsigned long long)v);

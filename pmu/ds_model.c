@@ -20,6 +20,7 @@
 #include "backend.h"
 #include "perfmon_ds.h"
 #include "sem.h"
+#include "../arch/x86/cpu.h"
 #include "../arch/x86/msr.h"
 #include "../arch/x86/paging.h"
 #include "../arch/x86/trap.h"
@@ -60,11 +61,6 @@ uint64_t ds_model_debugctl_bits(void)
 {
 	return ds_model_has_bts() ? DEBUGCTL_TR | DEBUGCTL_BTS |
 	       DEBUGCTL_BTINT | DEBUGCTL_BTS_OFF_OS | DEBUGCTL_BTS_OFF_USR : 0;
-}
-
-static int canonical(uint64_t v)
-{
-	return (uint64_t)((int64_t)(v << 16) >> 16) == v;
 }
 
 static uint64_t enable_valid(void)
@@ -139,7 +135,7 @@ int ds_model_wrmsr(uint32_t msr, uint64_t v)
 		return 1;
 	r = reg_of(msr);
 	if (!r || (v & ~valid_bits(msr)) ||
-	    (msr == MSR_IA32_DS_AREA && !canonical(v)))
+	    (msr == MSR_IA32_DS_AREA && !canonical48(v)))
 		return VEC_GP;
 	*r = v;
 	return 0;

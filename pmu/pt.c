@@ -48,8 +48,7 @@ static int check_mtc(const struct pt_caps *caps, const struct pt_config *c,
 	if (c->mtc_freq && !c->mtc)
 		return pmu_fail(e, 0, "PT: MTCFreq %u asked without MTC",
 				c->mtc_freq);
-	if (c->mtc && (c->mtc_freq > 15 ||
-		       !(caps->eax1 >> (16 + c->mtc_freq) & 1)))
+	if (c->mtc && !pt_mtc_freq_ok(caps, c->mtc_freq))
 		return pmu_fail(e, 0, "PT: MTCFreq %u is not offered "
 				"(CPUID.14H.1:EAX[31:16] = 0x%x)", c->mtc_freq,
 				caps->eax1 >> 16);
@@ -61,8 +60,7 @@ static int check_psb(const struct pt_caps *caps, const struct pt_config *c,
 {
 	if (!c->psb_freq)
 		return 0;
-	if (!pt_has_cyc(caps) || c->psb_freq > 15 ||
-	    !(caps->ebx1 >> (16 + c->psb_freq) & 1))
+	if (!pt_psb_freq_ok(caps, c->psb_freq))
 		return pmu_fail(e, 0, "PT: PSBFreq %u is not offered "
 				"(CPUID.14H:EBX[1] %s, sub-leaf 1 EBX[31:16] = "
 				"0x%x)", c->psb_freq,

@@ -110,6 +110,11 @@ int pt_has_single_range(const struct pt_caps *c);
 int pt_has_topa(const struct pt_caps *c);
 /* Is CycThresh value v (0-15) supported (sub-leaf 1 EBX[15:0])? */
 int pt_cyc_thresh_ok(const struct pt_caps *c, unsigned v);
+/* Is MTCFreq value v offered (MTC enumerated, sub-leaf 1 EAX[31:16] bit
+ * v)?  Is PSBFreq value v offered (configurable PSB enumerated, sub-leaf
+ * 1 EBX[31:16] bit v)? */
+int pt_mtc_freq_ok(const struct pt_caps *c, unsigned v);
+int pt_psb_freq_ok(const struct pt_caps *c, unsigned v);
 /* Cycles a CycThresh value stands for: 0 for 0, else 2^(v-1). */
 uint64_t pt_cyc_threshold_cycles(unsigned v);
 

@@ -177,6 +177,18 @@ int pt_cyc_thresh_ok(const struct pt_caps *c, unsigned v)
 	return (c->ebx1 >> v & 1) != 0;
 }
 
+/* Table 36-12: sub-leaf 1 EAX[31:16] the MTCFreq encodings (with MTC),
+ * EBX[31:16] the PSBFreq encodings (with EBX[1]). */
+int pt_mtc_freq_ok(const struct pt_caps *c, unsigned v)
+{
+	return v <= 15 && pt_has_mtc(c) && (c->eax1 >> (16 + v) & 1);
+}
+
+int pt_psb_freq_ok(const struct pt_caps *c, unsigned v)
+{
+	return v <= 15 && pt_has_cyc(c) && (c->ebx1 >> (16 + v) & 1);
+}
+
 /* Table 36-6 CycThresh: 0 no threshold, n the 2^(n-1) cycles of
  * encodings 1 (1), 2 (2), 3 (4) ... 15 (16K). */
 uint64_t pt_cyc_threshold_cycles(unsigned v)

@@ -141,11 +141,6 @@ static unsigned maxphyaddr(void)
 	return 36;
 }
 
-static int canonical(uint64_t v)
-{
-	return (uint64_t)((int64_t)(v << 16) >> 16) == v;
-}
-
 static uint64_t status_now(void)
 {
 	uint64_t v = p.status;
@@ -229,12 +224,12 @@ static int ctl_check(const struct pt_caps *c, uint64_t v)
 {
 	if (v & ~ctl_valid(c))
 		return VEC_GP;
-	if ((c->ebx0 & PT_EBX_MTC) &&
-	    !(c->eax1 >> (16 + field(v, RTIT_CTL_MTCFREQ_SHIFT)) & 1))
+	if (pt_has_mtc(c) &&
+	    !pt_mtc_freq_ok(c, field(v, RTIT_CTL_MTCFREQ_SHIFT)))
 		return VEC_GP;
-	if ((c->ebx0 & PT_EBX_PSB_CYC) &&
+	if (pt_has_cyc(c) &&
 	    (!pt_cyc_thresh_ok(c, field(v, RTIT_CTL_CYCTHRESH_SHIFT)) ||
-	     !(c->ebx1 >> (16 + field(v, RTIT_CTL_PSBFREQ_SHIFT)) & 1)))
+	     !pt_psb_freq_ok(c, field(v, RTIT_CTL_PSBFREQ_SHIFT))))
 		return VEC_GP;
 	for (unsigned n = 0; n < ranges(c); n++)
 		if (field(v, RTIT_CTL_ADDR_CFG_SHIFT(n)) > 2)
@@ -380,7 +375,7 @@ int pt_model_wrmsr(uint32_t msr, uint64_t v)
 		return 0;
 	default:
 		n = msr - MSR_IA32_RTIT_ADDR_A(0);
-		if (n / 2 >= ranges(c) || !canonical(v) || trace_en())
+		if (n / 2 >= ranges(c) || !canonical48(v) || trace_en())
 			return VEC_GP;
 		p.addr[n] = v;
 		return 0;

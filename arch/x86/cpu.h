@@ -98,6 +98,13 @@ static inline uint16_t inw(uint16_t port)
 	return v;
 }
 
+/* Is a 64-bit linear address canonical: bits 63:47 all equal (48-bit
+ * linear addresses, SDM Vol. 3A §3.3.7.1, order no. 253668)? */
+static inline int canonical48(uint64_t v)
+{
+	return (uint64_t)((int64_t)(v << 16) >> 16) == v;
+}
+
 /* PUSHF/POPF of the mode's width (PUSHFQ/POPFQ in 64-bit mode, PUSHFD/POPFD
  * in 32-bit mode: SDM Vol. 2B). */
 static inline ureg_t read_flags(void)

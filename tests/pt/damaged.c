@@ -139,7 +139,7 @@ static void branches(struct pt_env *v, const uint8_t *bad, uint64_t dmg,
 	pt_timing(bad, v->len, v->m->br2, PT_MAX_BRANCHES, &r);
 	value(v->t, "timing", "%llu branches (undamaged %llu), %llu errors, "
 	      "the first at %llu, cycles before the PSB %llu",
-	      (unsigned long long)r.branches, (unsigned long long)v->nbr,
+	      (unsigned long long)r.branches, (unsigned long long)v->res.branches,
 	      (unsigned long long)r.errors,
 	      (unsigned long long)r.first_error, (unsigned long long)base);
 	if (!check(v->t, r.errors == 1 && r.first_error == dmg, "timing: "
@@ -148,7 +148,7 @@ static void branches(struct pt_env *v, const uint8_t *bad, uint64_t dmg,
 		   (unsigned long long)r.first_error,
 		   (unsigned long long)dmg))
 		return;
-	for (; i < v->nbr && a[i].offset < dmg; i++, j++)
+	for (; i < v->res.branches && a[i].offset < dmg; i++, j++)
 		if (!check(v->t, j < r.branches && b[j].offset == a[i].offset &&
 			   b[j].type == a[i].type && b[j].taken == a[i].taken &&
 			   b[j].ip == a[i].ip && b[j].epoch == 0 &&
@@ -157,9 +157,9 @@ static void branches(struct pt_env *v, const uint8_t *bad, uint64_t dmg,
 			   "damage", (unsigned long long)i,
 			   (unsigned long long)a[i].offset))
 			return;
-	while (i < v->nbr && a[i].offset < resume)
+	while (i < v->res.branches && a[i].offset < resume)
 		i++;
-	for (; i < v->nbr; i++, j++)
+	for (; i < v->res.branches; i++, j++)
 		if (!check(v->t, j < r.branches && b[j].offset == a[i].offset &&
 			   b[j].type == a[i].type && b[j].taken == a[i].taken &&
 			   b[j].ip == a[i].ip && b[j].epoch == 1 &&
@@ -202,7 +202,7 @@ static void test_damaged(struct tcase *t)
 	n = find_psbs(v.m->out, v.len, psb);
 	value(t, "stream", "%llu bytes, PSBFreq %u, %u PSBs, %llu branches",
 	      (unsigned long long)v.len, c.psb_freq, n,
-	      (unsigned long long)v.nbr);
+	      (unsigned long long)v.res.branches);
 	if (!check(t, n >= 2, "%u PSBs in %llu bytes with PSBFreq %u: "
 		   "nowhere to resume", n, (unsigned long long)v.len,
 		   c.psb_freq))

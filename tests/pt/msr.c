@@ -133,12 +133,12 @@ static void test_ctl_reserved(struct tcase *t)
 		goto out;
 	n = reserved_bits(v.c, r);
 	for (unsigned i = 0; i < n; i++)
-		if (!write_expect(t, CTL, 1ull << r[i].bit, PT_VEC_GP,
+		if (!write_expect(t, CTL, 1ull << r[i].bit, VEC_GP,
 				  r[i].why))
 			goto out;
 	/* ADDR0_CFG 3..15 are reserved encodings (Table 36-6) */
 	if (SDM_PT_RANGES(v.c))
-		write_expect(t, CTL, 3ull << 32, PT_VEC_GP, "ADDR0_CFG 3");
+		write_expect(t, CTL, 3ull << 32, VEC_GP, "ADDR0_CFG 3");
 	value(t, "reserved_bits", "%u tried", n);
 out:
 	msr_end(t, &v);
@@ -176,7 +176,7 @@ static void test_ctl_while_tracing(struct tcase *t)
 	if (!pt_begin(t, &v) || !tracing(&v, 1, &ctl))
 		goto out;
 	/* DisRETC flipped with TraceEn kept: #GP */
-	if (!write_expect(t, CTL, ctl ^ SDM_CTL_DISRETC, PT_VEC_GP,
+	if (!write_expect(t, CTL, ctl ^ SDM_CTL_DISRETC, VEC_GP,
 			  "DisRETC changed while TraceEn") ||
 	    !write_expect(t, CTL, ctl, 0, "the same value while TraceEn"))
 		goto out;
@@ -212,13 +212,13 @@ static void test_output_while_tracing(struct tcase *t)
 	(void)be_rdmsr(MSR_IA32_RTIT_STATUS, &status);
 	if (v.c->ebx0 & SDM_PT_EBX_CR3FILTER)
 		(void)be_rdmsr(MSR_IA32_RTIT_CR3_MATCH, &cr3);
-	if (!write_expect(t, OBASE, base, PT_VEC_GP, "TraceEn set") ||
-	    !write_expect_moving(t, OMASK, mask, PT_VEC_GP, "TraceEn set",
+	if (!write_expect(t, OBASE, base, VEC_GP, "TraceEn set") ||
+	    !write_expect_moving(t, OMASK, mask, VEC_GP, "TraceEn set",
 				 1) ||
-	    !write_expect_moving(t, STATUS, status, PT_VEC_GP,
+	    !write_expect_moving(t, STATUS, status, VEC_GP,
 				 "TraceEn set", 1) ||
 	    ((v.c->ebx0 & SDM_PT_EBX_CR3FILTER) &&
-	     !write_expect(t, CR3M, cr3, PT_VEC_GP, "TraceEn set")))
+	     !write_expect(t, CR3M, cr3, VEC_GP, "TraceEn set")))
 		goto out;
 	/* TraceEn clear: each writes */
 	if (!ctl_zero(t))
@@ -253,7 +253,7 @@ static unsigned encodings(struct tcase *t, const char *field, uint64_t en,
 
 		fmt_snprintf(why, sizeof(why), "%s %u, %s by 14H.1", field,
 			     val, ok ? "offered" : "not offered");
-		if (!write_expect(t, CTL, w, ok ? 0 : PT_VEC_GP, why) ||
+		if (!write_expect(t, CTL, w, ok ? 0 : VEC_GP, why) ||
 		    !ctl_zero(t))
 			break;
 		refused += !ok;
@@ -269,12 +269,15 @@ static void test_encodings(struct tcase *t)
 	if (!pt_begin(t, &v) || !ctl_zero(t))
 		goto out;
 	if (v.c->ebx0 & SDM_PT_EBX_PSB_CYC) {
-		cyc = encodings(t, "CycThresh", SDM_CTL_CYCEN, 19,
+		cyc = encodings(t, "CycThresh", SDM_CTL_CYCEN,
+				SDM_CTL_CYCTHRESH_SHIFT,
 				SDM_PT_CYC_BITMAP(v.c));
-		psb = encodings(t, "PSBFreq", 0, 24, SDM_PT_PSB_BITMAP(v.c));
+		psb = encodings(t, "PSBFreq", 0, SDM_CTL_PSBFREQ_SHIFT,
+				SDM_PT_PSB_BITMAP(v.c));
 	}
 	if (v.c->ebx0 & SDM_PT_EBX_MTC)
-		mtc = encodings(t, "MTCFreq", 1ull << 9, 14,
+		mtc = encodings(t, "MTCFreq", SDM_CTL_MTCEN,
+				SDM_CTL_MTCFREQ_SHIFT,
 				SDM_PT_MTC_BITMAP(v.c));
 	value(t, "not_offered", "CycThresh %u, PSBFreq %u, MTCFreq %u (each "
 	      "#GP)", cyc, psb, mtc);
@@ -327,7 +330,7 @@ static void test_status(struct tcase *t)
 	status_while(t, &v, 1);
 	status_while(t, &v, 0);
 	if (!ctl_zero(t) ||
-	    !write_expect(t, STATUS, 1ull << 3, PT_VEC_GP, "bit 3 reserved"))
+	    !write_expect(t, STATUS, 1ull << 3, VEC_GP, "bit 3 reserved"))
 		goto out;
 	/* TriggerEn ignores writes */
 	vec = be_wrmsr(MSR_IA32_RTIT_STATUS, SDM_STATUS_TRIGGEREN);
@@ -372,8 +375,8 @@ static void test_output_offset(struct tcase *t)
 	if (!check(t, b != NULL, "no benchmark counted-loop") ||
 	    !pt_begin(t, &v) || !ctl_zero(t))
 		goto out;
-	write_expect(t, OBASE, v.base | 1, PT_VEC_GP, "bits 6:0 reserved");
-	write_expect(t, OBASE, 1ull << 63, PT_VEC_GP, "above MAXPHYADDR");
+	write_expect(t, OBASE, v.base | 1, VEC_GP, "bits 6:0 reserved");
+	write_expect(t, OBASE, 1ull << 63, VEC_GP, "above MAXPHYADDR");
 	vec = be_wrmsr(MSR_IA32_RTIT_OUTPUT_MASK_PTRS, 0);
 	(void)be_rdmsr(MSR_IA32_RTIT_OUTPUT_MASK_PTRS, &mask);
 	check(t, vec == 0 && mask == 0x7f, "WRMSR IA32_RTIT_OUTPUT_MASK_PTRS "

@@ -52,6 +52,7 @@
 #include "../../arch/x86/decode.h"
 #include "../../lib/pt_packet.h"
 #include "../../lib/pt_timing.h"
+#include "../../arch/x86/trap.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
 
@@ -59,7 +60,6 @@
  * it: sub-leaf 0 EBX/ECX feature bits, sub-leaf 1 the encodings. */
 #define SDM_PT_EBX_CR3FILTER (1u << 0)
 #define SDM_PT_EBX_PSB_CYC (1u << 1)	/* PSBFreq, CYCEn, CycThresh */
-#define SDM_PT_EBX_IPFILTER (1u << 2)
 #define SDM_PT_EBX_MTC (1u << 3)
 #define SDM_PT_EBX_PTWRITE (1u << 4)
 #define SDM_PT_EBX_POWER (1u << 5)
@@ -76,21 +76,16 @@
 /* IA32_RTIT_CTL (Table 36-6): the fields this file writes itself. */
 #define SDM_CTL_TRACEEN (1ull << 0)
 #define SDM_CTL_CYCEN (1ull << 1)
-#define SDM_CTL_OS (1ull << 2)
-#define SDM_CTL_USER (1ull << 3)
 #define SDM_CTL_DISRETC (1ull << 11)
-#define SDM_CTL_BRANCHEN (1ull << 13)
-#define SDM_CTL_CYCTHRESH(v) ((uint64_t)(v) << 19)	/* 22:19 */
-#define SDM_CTL_PSBFREQ(v) ((uint64_t)(v) << 24)	/* 27:24 */
-#define SDM_CTL_MTCFREQ(v) ((uint64_t)(v) << 14)	/* 17:14 */
+#define SDM_CTL_MTCEN (1ull << 9)
+#define SDM_CTL_CYCTHRESH_SHIFT 19	/* bits 22:19 */
+#define SDM_CTL_PSBFREQ_SHIFT 24	/* bits 27:24 */
+#define SDM_CTL_MTCFREQ_SHIFT 14	/* bits 17:14 */
 /* IA32_RTIT_STATUS (Table 36-7) */
-#define SDM_STATUS_FILTEREN (1ull << 0)
 #define SDM_STATUS_CONTEXTEN (1ull << 1)
 #define SDM_STATUS_TRIGGEREN (1ull << 2)
 #define SDM_STATUS_ERROR (1ull << 4)
 #define SDM_STATUS_STOPPED (1ull << 5)
-
-#define PT_VEC_GP 13
 
 /* The output region: a power of two, aligned to its size (§36.2.7.7: the
  * base of a single range is aligned with its size). */
@@ -153,7 +148,6 @@ struct pt_env {
 	int steps_only;			/* pt_run: the trace need not keep
 					 * every branch step (the stream is
 					 * not compared with it) */
-	size_t nbr;			/* decoded branches of the last run */
 	struct pt_timing_result res;
 };
 
@@ -382,7 +376,6 @@ static inline int pt_run(struct pt_env *v, const struct bench *b,
 				     b->name, (unsigned long long)i,
 				     v->m->out[i], (unsigned long long)off);
 	pt_timing(v->m->out, v->len, v->m->br, PT_MAX_BRANCHES, &v->res);
-	v->nbr = v->res.branches;
 	return check(v->t, v->res.lost == 0, "%s: %llu decoded branches past "
 		     "the %u the test keeps", b->name,
 		     (unsigned long long)v->res.lost, PT_MAX_BRANCHES);
@@ -461,7 +454,7 @@ static inline void pt_check_branches(struct pt_env *v, const char *what,
 	char gs[64], ws[80];
 	unsigned j = 0;
 
-	for (size_t i = 0; i < v->nbr; i++) {
+	for (size_t i = 0; i < v->res.branches; i++) {
 		const struct pt_branch *g = &br[i];
 
 		if (g->type == PT_PKT_TIP_PGE || g->type == PT_PKT_TIP_PGD)
@@ -548,18 +541,18 @@ static inline void pt_check_pge(struct pt_env *v, const char *what,
 			traced = 1;
 			first = tr->first_rip[cpl];
 		}
-	for (i = 0; i < v->nbr; i++)
+	for (i = 0; i < v->res.branches; i++)
 		if (v->m->br[i].type == PT_PKT_TIP_PGE)
 			break;
 	if (!traced) {
-		check(v->t, i == v->nbr, "%s: a TIP.PGE although no step ran "
+		check(v->t, i == v->res.branches, "%s: a TIP.PGE although no step ran "
 		      "at a CPL the config traces", what);
 		return;
 	}
-	check(v->t, i < v->nbr && v->m->br[i].ip_valid &&
+	check(v->t, i < v->res.branches && v->m->br[i].ip_valid &&
 	      v->m->br[i].ip == first, "%s: TIP.PGE %s0x%llx, the first "
-	      "traced step is at 0x%llx", what, i < v->nbr ? "" : "(none) ",
-	      i < v->nbr ? (unsigned long long)v->m->br[i].ip : 0ull,
+	      "traced step is at 0x%llx", what, i < v->res.branches ? "" : "(none) ",
+	      i < v->res.branches ? (unsigned long long)v->m->br[i].ip : 0ull,
 	      (unsigned long long)first);
 }
 

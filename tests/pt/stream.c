@@ -191,15 +191,15 @@ static void filtered(struct pt_env *v, const struct bench *b, int cpl)
 	if (!pt_run(v, b, 9, cpl, &c) ||
 	    !pt_check_packets(v, what, 0, &psbs, &cycs))
 		return;
-	for (size_t i = 0; i < v->nbr; i++)
+	for (size_t i = 0; i < v->res.branches; i++)
 		inside += v->m->br[i].ip_valid && v->m->br[i].ip >= lo &&
 			  v->m->br[i].ip < hi;
 	value(v->t, pt_key(v, "filtered"), "%s: %llu bytes, %llu branches "
 	      "(%u into the benchmark)", what, (unsigned long long)v->len,
-	      (unsigned long long)v->nbr, inside);
-	check(v->t, pmu_on_model() ? v->nbr == 0 : inside == 0, "%s: %llu "
+	      (unsigned long long)v->res.branches, inside);
+	check(v->t, pmu_on_model() ? v->res.branches == 0 : inside == 0, "%s: %llu "
 	      "branches decoded (%u into the benchmark), expected none",
-	      what, (unsigned long long)v->nbr, inside);
+	      what, (unsigned long long)v->res.branches, inside);
 	check(v->t, v->m->tr.steps > 0, "%s: no step ran", what);
 }
 
@@ -254,7 +254,7 @@ static void cyc_thresh(struct tcase *t, unsigned thresh)
 		      b->name, s.cycs, (unsigned long long)cycles, thresh,
 		      (unsigned long long)(cycles / min));
 		/* the trace's branches: TIP.PGE and TIP.PGD aside */
-		for (size_t i = 0; i < v.nbr; i++) {
+		for (size_t i = 0; i < v.res.branches; i++) {
 			const struct pt_branch *g = &v.m->br[i];
 
 			if (g->type == PT_PKT_TIP_PGE ||

@@ -165,16 +165,6 @@ static int print_packet(uint64_t off, const struct pt_packet *p,
 	}
 }
 
-static int is_psb(const uint8_t *buf, size_t len, uint64_t at)
-{
-	if (at + 16 > len)
-		return 0;
-	for (unsigned i = 0; i < 16; i++)
-		if (buf[at + i] != (i & 1 ? 0x82 : 0x02))
-			return 0;
-	return 1;
-}
-
 /* Moves dec to the first PSB at or after byte from, as ptdecode syncs.
  * pt_pkt_sync_forward searches from the decoder's position less 15 bytes
  * (a PSB partly consumed), or from one past the last sync point when the
@@ -196,7 +186,7 @@ static int sync_first_psb(struct pt_packet_decoder *dec, const uint8_t *buf,
 	} while (r >= 0 && at < from);
 	if (r < 0)
 		return r;
-	while (at >= from + 2 && is_psb(buf, len, at - 2))
+	while (at >= from + 2 && pt_tool_is_psb(buf, len, at - 2))
 		at -= 2;
 	return pt_pkt_sync_set(dec, at);
 }

@@ -333,7 +333,7 @@ static void one(struct gen *g)
 
 int main(int argc, char **argv)
 {
-	uint64_t seed, count, len;
+	uint64_t seed, count, len, size;
 	struct pt_config cfg;
 	struct gen g = { 0 };
 	uint8_t *buf;
@@ -346,22 +346,26 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* A PSB+ is the largest draw: 16 + 8 + 7 + 4 + 2 + 9 + 2 bytes. */
-	buf = malloc(count * 48 + 64);
+	size = count * 48 + 64;
+	buf = malloc(size);
 	if (!buf) {
 		fprintf(stderr, "ipt-gen: out of memory\n");
 		return 2;
 	}
 	pt_config_init(&cfg);
 	cfg.begin = buf;
-	cfg.end = buf + count * 48 + 64;
+	cfg.end = buf + size;
 	g.enc = pt_alloc_encoder(&cfg);
 	g.rng.s = seed;
-	if (argc == 5 && !(g.expect = fopen(argv[4], "w"))) {
-		fprintf(stderr, "ipt-gen: %s: %s\n", argv[4], strerror(errno));
-		return 2;
-	}
 	if (!g.enc) {
 		fprintf(stderr, "ipt-gen: pt_alloc_encoder failed\n");
+		free(buf);
+		return 2;
+	}
+	if (argc == 5 && !(g.expect = fopen(argv[4], "w"))) {
+		fprintf(stderr, "ipt-gen: %s: %s\n", argv[4], strerror(errno));
+		pt_free_encoder(g.enc);
+		free(buf);
 		return 2;
 	}
 	psb_plus(&g);

@@ -26,6 +26,7 @@
 
 #include "lib/pt_packet.h"
 #include "lib/pt_timing.h"
+#include "tools/pt/tool.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,16 +37,6 @@ static void fail(const char *what, uint64_t at)
 	fprintf(stderr, "pt-fuzz: %s at offset %llu\n", what,
 		(unsigned long long)at);
 	abort();
-}
-
-static int is_psb(const uint8_t *data, size_t size, uint64_t at)
-{
-	if (at + 16 > size)
-		return 0;
-	for (unsigned i = 0; i < 16; i++)
-		if (data[at + i] != (i & 1 ? 0x82 : 0x02))
-			return 0;
-	return 1;
 }
 
 static void walk(const uint8_t *data, size_t size)
@@ -63,7 +54,7 @@ static void walk(const uint8_t *data, size_t size)
 		    (!k.size && k.type != PT_PKT_ERROR))
 			fail("packet outside the input or going back",
 			     k.offset);
-		if (after_error && !is_psb(data, size, k.offset))
+		if (after_error && !pt_tool_is_psb(data, size, k.offset))
 			fail("no resume at a PSB after an error", k.offset);
 		after_error = k.type == PT_PKT_ERROR;
 		if (k.type >= PT_PKT_NR ||
@@ -83,7 +74,7 @@ static void sync_from(const uint8_t *data, size_t size)
 	pt_dec_init(&d, data, size);
 	d.pos = from;
 	r = pt_dec_sync(&d);
-	for (at = from; at < size && !is_psb(data, size, at); at++)
+	for (at = from; at < size && !pt_tool_is_psb(data, size, at); at++)
 		;
 	if (r ? at < size : d.pos != at)
 		fail("sync", d.pos);

@@ -199,12 +199,7 @@ static unsigned new_psbs(struct sink *s)
 	size_t i = s->scanned;
 
 	for (; i + 16 <= s->out.len; i++) {
-		unsigned j;
-
-		for (j = 0; j < 16 && s->out.p[i + j] == (j & 1 ? 0x82 : 0x02);
-		     j++)
-			;
-		if (j == 16) {
+		if (pt_tool_is_psb(s->out.p, s->out.len, i)) {
 			found++;
 			i += 15;
 		}

@@ -27,6 +27,7 @@
 
 #include "lib/pt_packet.h"
 #include "lib/pt_timing.h"
+#include "tools/pt/tool.h"
 
 enum mode { MODE_NONE, MODE_PACKETS, MODE_TIMING };
 
@@ -38,65 +39,6 @@ struct error_at {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: ptdecode --packets|--timing [--offset N] FILE\n");
-}
-
-/* A decimal (or 0x hex) number, all of s. */
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno || *end ? -1 : 0;
-}
-
-/* The whole file into *buf (malloc'ed, at least one byte). */
-static int read_file(const char *path, uint8_t **buf, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *b = malloc(cap);
-
-	if (!f || !b) {
-		int e = f ? ENOMEM : errno;
-
-		fprintf(stderr, "ptdecode: %s: %s\n", path, strerror(e));
-		if (f)
-			fclose(f);
-		free(b);
-		return -1;
-	}
-	for (;;) {
-		size_t got = fread(b + n, 1, cap - n, f);
-		uint8_t *nb;
-
-		n += got;
-		if (got == 0)
-			break;
-		if (n < cap)
-			continue;
-		nb = cap < SIZE_MAX / 2 ? realloc(b, cap * 2) : NULL;
-		if (!nb) {
-			fprintf(stderr, "ptdecode: %s: out of memory\n", path);
-			fclose(f);
-			free(b);
-			return -1;
-		}
-		b = nb;
-		cap *= 2;
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "ptdecode: %s: %s\n", path, strerror(errno));
-		fclose(f);
-		free(b);
-		return -1;
-	}
-	fclose(f);
-	*buf = b;
-	*len = n;
-	return 0;
 }
 
 static void print_error(uint64_t offset, unsigned err)
@@ -208,19 +150,20 @@ static void print_branch(const struct pt_branch *b, uint64_t base,
 	putchar('\n');
 }
 
-/* The errors of buf[0, len), in order (pt_timing counts them only). */
+/* The max errors pt_timing counted in buf[0, len), in order (it counts
+ * them only); no decoding when there are none. */
 static struct error_at *find_errors(const uint8_t *buf, size_t len,
-				    size_t *n)
+				    size_t max, size_t *n)
 {
-	struct error_at *e = malloc(sizeof(*e) * (len + 1));
+	struct error_at *e = malloc(sizeof(*e) * (max + 1));
 	struct pt_dec d;
 	struct pt_pkt k;
 
 	*n = 0;
-	if (!e)
-		return NULL;
+	if (!e || !max)
+		return e;
 	pt_dec_init(&d, buf, len);
-	while (pt_dec_next(&d, &k) != PT_PKT_NONE)
+	while (*n < max && pt_dec_next(&d, &k) != PT_PKT_NONE)
 		if (k.type == PT_PKT_ERROR)
 			e[(*n)++] = (struct error_at){ k.offset, k.err };
 	return e;
@@ -252,7 +195,8 @@ static int timing(const uint8_t *buf, size_t len, size_t start)
 	struct pt_timing_result r;
 	struct pt_branch *out = all_branches(buf + start, len - start, &r);
 	size_t nerr, e = 0, exact = 0;
-	struct error_at *errs = find_errors(buf + start, len - start, &nerr);
+	struct error_at *errs = find_errors(buf + start, len - start,
+					    out ? r.errors : 0, &nerr);
 
 	if (!out || !errs) {
 		fprintf(stderr, "ptdecode: out of memory\n");
@@ -306,7 +250,7 @@ int main(int argc, char **argv)
 		} else if (opts && !strcmp(a, "--timing")) {
 			m = MODE_TIMING;
 		} else if (opts && !strcmp(a, "--offset")) {
-			if (i + 1 >= argc || parse_u64(argv[i + 1], &from)) {
+			if (i + 1 >= argc || pt_tool_parse_u64(argv[i + 1], &from)) {
 				fprintf(stderr, "ptdecode: --offset needs a "
 					"number of bytes\n");
 				usage(stderr);
@@ -341,8 +285,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (read_file(path, &buf, &len))
+	if (pt_tool_read_file(path, &buf, &len)) {
+		fprintf(stderr, "ptdecode: %s: %s\n", path, strerror(errno));
 		return 2;
+	}
 	if (mode == MODE_PACKETS)
 		rc = packets(buf, len, start_at(buf, len, sync, from));
 	else

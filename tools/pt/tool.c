@@ -30,7 +30,7 @@ int pt_tool_read_file(const char *path, uint8_t **buf, size_t *len)
 		}
 	}
 	if (ferror(f)) {
-		err = EIO;
+		err = errno ? errno : EIO;
 		goto fail;
 	}
 	fclose(f);
@@ -72,6 +72,16 @@ int pt_tool_parse_u64(const char *s, uint64_t *v)
 	return errno || *end ? -1 : 0;
 }
 
+int pt_tool_is_psb(const uint8_t *buf, size_t len, uint64_t at)
+{
+	if (at > len || len - at < 16)
+		return 0;
+	for (unsigned i = 0; i < 16; i++)
+		if (buf[at + i] != (i & 1 ? 0x82 : 0x02))
+			return 0;
+	return 1;
+}
+
 uint64_t pt_rng_next(struct pt_rng *r)
 {
 	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
@@ -86,7 +96,8 @@ uint64_t pt_rng_below(struct pt_rng *r, uint64_t n)
 	return pt_rng_next(r) % n;
 }
 
-uint8_t *pt_bytes_room(struct pt_bytes *b, size_t n)
+/* Room for n more bytes at b->p + b->len (the caller adds to len). */
+static uint8_t *pt_bytes_room(struct pt_bytes *b, size_t n)
 {
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;

@@ -16,6 +16,11 @@ int pt_tool_write_file(const char *path, const void *buf, size_t len);
 /* A decimal or 0x-hex number, all of s.  Returns 0, or -1. */
 int pt_tool_parse_u64(const char *s, uint64_t *v);
 
+/* Is buf[at, at + 16) of buf[0, len) a PSB, 02 82 eight times (SDM Vol.
+ * 3C §36.4.2, Table 36-36)?  Matched here byte by byte, not with the
+ * decoder under test (the referee stays independent of it). */
+int pt_tool_is_psb(const uint8_t *buf, size_t len, uint64_t at);
+
 /* splitmix64: deterministic by its seed, good enough to pick packets. */
 struct pt_rng {
 	uint64_t s;
@@ -30,7 +35,5 @@ struct pt_bytes {
 	size_t len, cap;
 };
 void pt_bytes_put(struct pt_bytes *b, const void *p, size_t n);
-/* Room for n more bytes at b->p + b->len (the caller adds to len). */
-uint8_t *pt_bytes_room(struct pt_bytes *b, size_t n);
 
 #endif
