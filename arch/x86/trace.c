@@ -1,5 +1,6 @@
 /* trace: single-step tracer (see trace.h). */
 #include "trace.h"
+#include "trace_classify.h"
 #include "cpu.h"
 #include "ring3.h"
 #include "../../lib/string.h"
@@ -72,32 +73,13 @@ static const struct insn_class *decode_cached(uint64_t rip)
 	return &decoded[slot].k;
 }
 
+/* The step's flags and counts (trace_classify.h); a REP step's
+ * iterations are the drop in RCX. */
 static void classify(struct insn_event *e, const struct trap_frame *tf,
 		     const struct insn_class *k)
 {
-	uint64_t fall = e->rip + k->length;
-
-	e->flags = k->flags;
-	e->iterations = 0;
-	e->retired = 1;
-	e->loads = k->loads;
-	e->stores = k->stores;
-	e->more = 0;
-	if (k->flags & DEC_UNCLASSIFIED)
-		return;
-	if (k->flags & DEC_REP_STRING) {
-		e->iterations = (uint32_t)(tr.prev_rcx - tf->rcx);
-		e->loads = k->loads * e->iterations;
-		e->stores = k->stores * e->iterations;
-		e->retired = e->next_rip != e->rip;
-		return;
-	}
-	if ((k->flags & (DEC_BRANCH | DEC_FAR)) && e->next_rip != fall)
-		e->flags |= EV_TAKEN;
-	else if (!(k->flags & (DEC_BRANCH | DEC_FAR)) && e->next_rip != fall)
-		e->flags |= DEC_UNCLASSIFIED;	/* flow the decoder cannot explain */
+	trace_classify(e, k, (uint32_t)(tr.prev_rcx - tf->rcx));
 }
-
 
 /* Linear addresses of the step's accesses from the state before it.  A
  * REP step with no iteration accessed nothing; one with several is

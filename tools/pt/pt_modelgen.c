@@ -45,6 +45,7 @@
 
 #include "arch/x86/decode.h"
 #include "arch/x86/trace.h"
+#include "arch/x86/trace_classify.h"
 #include "bench/bench.h"
 #include "pmu/pt.h"
 #include "pmu/pt_gen.h"
@@ -147,35 +148,21 @@ static int record(const struct bench *b, uint64_t n, struct trace *t)
 	return 0;
 }
 
-/* The event the tracer gives for a step (arch/x86/trace.c classify()):
- * the routine's code is at the same address here as in the child. */
+/* The event the tracer gives for a step (trace_classify(), the tracer's
+ * own rule): the routine's code is at the same address here as in the
+ * child.  No data addresses: EV_ACCESS_UNKNOWN. */
 static struct insn_event event(const struct step *st, uint8_t *len)
 {
 	struct insn_class k = decode_insn((const uint8_t *)(uintptr_t)st->rip);
-	uint64_t fall = st->rip + k.length;
 	struct insn_event e = {
 		.rip = st->rip,
 		.next_rip = st->next,
 		.cpl = 3,
-		.retired = 1,
-		.flags = (uint16_t)(k.flags | EV_ACCESS_UNKNOWN),
-		.loads = k.loads,
-		.stores = k.stores,
 	};
 
 	*len = k.length;
-	if (k.flags & DEC_UNCLASSIFIED)
-		return e;
-	if (k.flags & DEC_REP_STRING) {
-		e.iterations = st->iterations;
-		e.loads = k.loads * st->iterations;
-		e.stores = k.stores * st->iterations;
-		e.retired = st->next != st->rip;
-	} else if ((k.flags & (DEC_BRANCH | DEC_FAR)) && st->next != fall) {
-		e.flags |= EV_TAKEN;
-	} else if (!(k.flags & (DEC_BRANCH | DEC_FAR)) && st->next != fall) {
-		e.flags |= DEC_UNCLASSIFIED;
-	}
+	trace_classify(&e, &k, st->iterations);
+	e.flags |= EV_ACCESS_UNKNOWN;
 	return e;
 }
 
