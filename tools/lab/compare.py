@@ -104,7 +104,7 @@ def raw_values(result) -> Dict[str, str]:
     if not text or not isinstance(result.yaml, dict):
         return out
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = common.pmulog.compose_yaml(text)
     except yaml.YAMLError:
         node = None
     if isinstance(node, yaml.MappingNode):
