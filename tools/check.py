@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """check: `make check` (docs/check.md).
 
-Runs the stages in turn, each with its output kept in build/check/STAGE.txt:
+Runs the stages below, each with its output kept in build/check/STAGE.txt:
 
+  build     the image, the floppy, the 32-bit ELF and a warm UEFI variable
+            store from one short boot (make, in parallel)
   host      C unit tests of the pure-logic modules (tools/host-test.sh)
   bench     benchmark formulas single-stepped on the host
             (tests/host/bench/run.sh)
@@ -20,12 +22,22 @@ Runs the stages in turn, each with its output kept in build/check/STAGE.txt:
             report in headless Chromium) and Perl's prove on every log
             the matrix and kill stages wrote (tools/lab_check.py)
 
-Every "ok - ..." / "not ok - ..." line a stage prints counts; a stage whose
-exit status disagrees with its lines, that prints none, or that cannot run
-counts as a failure too.  The last line is "N passed, M failed"; the exit
-status is 0 only when M is 0 and N is not.
+Stages run side by side as soon as the stages they need have ended and
+the machine has room: each stage has a weight (the processors it keeps
+busy), and the stages running at once weigh at most CHECK_WEIGHT (default:
+the processor count plus one, so that a stage waiting on I/O leaves no
+processor idle).  A stage's output is printed whole when it ends, under a
+"== title" line that says how long it took; "# started: ..." lines show
+progress meanwhile.
 
-    check.py [STAGE...]      (default: all, in the order above)
+Every "ok - ..." / "not ok - ..." line a stage prints counts; a stage whose
+exit status disagrees with its lines, that prints none, that cannot run,
+or whose needed stage failed counts as a failure too.  Before the last line
+comes a table of the stages' wall times and the total; the last line is
+"N passed, M failed"; the exit status is 0 only when M is 0 and N is not.
+
+    check.py [STAGE...]      (default: all; chosen stages run without the
+                              stages they need, on what those left behind)
 """
 
 import os
@@ -35,33 +47,59 @@ import signal
 import subprocess
 import sys
 import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "check"
 PY = sys.executable
 
-# name, argv, kind, time limit (s).  "summary" stages report by exit
-# status (one check, the output's last line); "lines" stages print their
-# own ok / not ok lines.
-STAGES = (
-    ("host", ["tools/host-test.sh"], "summary", 900,
-     "host unit tests (cmocka)"),
-    ("bench", ["tests/host/bench/run.sh"], "summary", 900,
-     "benchmark formulas on the host (ptrace)"),
-    ("layers", [PY, "tools/check-layers.py"], "lines", 120,
-     "source layering"),
-    ("py", [PY, "tests/host/py/run.py"], "lines", 600,
-     "host tool tests (Python)"),
-    ("pt", [PY, "tools/pt_check.py", "--out", str(OUT / "pt")], "lines",
-     300, "Intel PT: decoder vs libipt, model streams, fuzz smoke"),
-    ("matrix", [PY, "tools/check_matrix.py", "--out", str(OUT)], "lines",
-     1800, "boot matrix"),
-    ("kill", [PY, "tools/kill_check.py", "--out", str(OUT / "kill")],
-     "lines", 300, "SIGKILL during a run: the log file left behind"),
-    ("lab", [PY, "tools/lab_check.py", "--logs", str(OUT),
-             "--out", str(OUT / "lab")],
-     "lines", 600, "lab tools and prove on every log of the matrix"),
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    argv: list
+    kind: str           # "summary": one check from the exit status and
+    #                     the last line; "lines": its own ok/not ok lines
+    limit: int          # seconds, then it is killed with all it started
+    title: str
+    needs: tuple = ()   # stages that must have ended first
+    weight: int = 1     # processors it keeps busy
+
+
+def _make_argv():
+    # The build in parallel, whatever make check itself was started with
+    # (the parent make's jobserver is not passed on: see _stage_env).
+    return ["make", "--no-print-directory", f"-j{os.cpu_count() or 1}",
+            "all", "image", "floppy", "ovmf-vars"]
+
+
+STAGES = (     # in the order they are started when several could be
+    Stage("build", _make_argv(), "summary", 600,
+          "build: the image, the floppy, the 32-bit ELF, a warm UEFI "
+          "variable store", weight=2),
+    Stage("layers", [PY, "tools/check-layers.py"], "lines", 120,
+          "source layering", weight=0),
+    # The boots first: the matrix is the longest stage.
+    Stage("matrix", [PY, "tools/check_matrix.py", "--out", str(OUT)],
+          "lines", 1800, "boot matrix", needs=("build",), weight=2),
+    Stage("kill", [PY, "tools/kill_check.py", "--out", str(OUT / "kill")],
+          "lines", 300, "SIGKILL during a run: the log file left behind",
+          needs=("build",), weight=2),
+    Stage("lab", [PY, "tools/lab_check.py", "--logs", str(OUT),
+                  "--out", str(OUT / "lab")],
+          "lines", 600, "lab tools and prove on every log of the matrix",
+          needs=("matrix", "kill"), weight=2),
+    Stage("bench", ["tests/host/bench/run.sh"], "summary", 900,
+          "benchmark formulas on the host (ptrace)"),
+    Stage("pt", [PY, "tools/pt_check.py", "--out", str(OUT / "pt")],
+          "lines", 300,
+          "Intel PT: decoder vs libipt, model streams, fuzz smoke"),
+    Stage("py", [PY, "tests/host/py/run.py"], "lines", 600,
+          "host tool tests (Python)", needs=("build",)),
+    Stage("host", ["tools/host-test.sh"], "summary", 900,
+          "host unit tests (cmocka)", weight=2),
 )
 
 OK_LINE = re.compile(r"^ok - ")
@@ -72,10 +110,6 @@ class Tally:
     def __init__(self):
         self.passed = self.failed = 0
 
-    def say(self, ok, text):
-        print(f"{'ok' if ok else 'not ok'} - {text}", flush=True)
-        self.count(ok)
-
     def count(self, ok):
         if ok:
             self.passed += 1
@@ -83,18 +117,56 @@ class Tally:
             self.failed += 1
 
 
-def run_stage(tally, name, argv, kind, limit, title):
-    print(f"== {title}", flush=True)
-    out_path = OUT / f"{name}.txt"
+@dataclass
+class Outcome:
+    """What one stage printed and how it ended."""
+    lines: list
+    passed: int = 0
+    failed: int = 0
+    seconds: float = 0.0
+
+    def say(self, ok, text):
+        self.lines.append(f"{'ok' if ok else 'not ok'} - {text}")
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+
+
+def _stage_env():
+    """The environment of a stage: make's own variables left out, so that
+    a make a stage runs is not tied to the jobserver of the make that ran
+    check.py."""
+    env = dict(os.environ)
+    for k in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES"):
+        env.pop(k, None)
+    return env
+
+
+def run_stage(stage):
+    """Runs one stage to its end; returns its Outcome."""
+    out = Outcome(lines=[])
+    start = time.monotonic()
+    try:
+        _run(stage, out)
+    finally:
+        out.seconds = time.monotonic() - start
+    return out
+
+
+def _run(stage, res):
+    out_path = OUT / f"{stage.name}.txt"
     n_ok = n_bad = 0
     lines = []
     killed = []
     try:
         with open(out_path, "w", encoding="utf-8", errors="replace") as out:
-            proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL,
+            proc = subprocess.Popen(stage.argv, cwd=ROOT,
+                                    stdin=subprocess.DEVNULL,
                                     stdout=subprocess.PIPE,
                                     stderr=subprocess.STDOUT, text=True,
-                                    errors="replace", start_new_session=True)
+                                    errors="replace", env=_stage_env(),
+                                    start_new_session=True)
 
             def kill():         # the stage and everything it started
                 killed.append(1)
@@ -102,50 +174,154 @@ def run_stage(tally, name, argv, kind, limit, title):
                     os.killpg(proc.pid, signal.SIGKILL)
                 except OSError:
                     pass
-            timer = threading.Timer(limit, kill)
+            timer = threading.Timer(stage.limit, kill)
             timer.start()
             try:
                 for line in proc.stdout:
                     out.write(line)
                     line = line.rstrip("\n")
                     lines.append(line)
-                    if kind == "lines":
+                    if stage.kind == "lines":
                         if OK_LINE.match(line):
                             n_ok += 1
-                            tally.count(True)
+                            res.passed += 1
                         elif NOT_OK_LINE.match(line):
                             n_bad += 1
-                            tally.count(False)
-                        print(line, flush=True)
+                            res.failed += 1
+                        res.lines.append(line)
                 rc = proc.wait()
             finally:
                 timer.cancel()
     except OSError as e:
-        tally.say(False, f"{name}: could not run {argv[0]}: {e}")
+        res.say(False, f"{stage.name}: could not run {stage.argv[0]}: {e}")
         return
     if killed:
-        tally.say(False, f"{name}: killed after its {limit} s limit")
+        res.say(False, f"{stage.name}: killed after its {stage.limit} s "
+                       "limit")
         return
     last = next((l for l in reversed(lines) if l.strip()), "(no output)")
-    if kind == "summary":
+    if stage.kind == "summary":
         if rc != 0:
-            for line in lines[-40:]:
-                print(f"# {line}")
-        tally.say(rc == 0, f"{name}: {last}"
-                  + ("" if rc == 0 else f" (exit status {rc})"))
+            res.lines += [f"# {line}" for line in lines[-40:]]
+        res.say(rc == 0, f"{stage.name}: {last}"
+                + ("" if rc == 0 else f" (exit status {rc})"))
         return
     if rc != 0 and n_bad == 0:
-        tally.say(False, f"{name}: exit status {rc} but no check failed: "
-                         f"{last}")
+        res.say(False, f"{stage.name}: exit status {rc} but no check "
+                       f"failed: {last}")
     elif rc == 0 and n_bad:
-        tally.say(False, f"{name}: exit status 0 but {n_bad} check(s) "
-                         "failed")
+        res.say(False, f"{stage.name}: exit status 0 but {n_bad} check(s) "
+                       "failed")
     elif n_ok + n_bad == 0:
-        tally.say(False, f"{name}: reported no checks: {last}")
+        res.say(False, f"{stage.name}: reported no checks: {last}")
+
+
+def weight_limit():
+    v = os.environ.get("CHECK_WEIGHT", "")
+    if v.isdigit() and int(v) > 0:
+        return int(v)
+    return (os.cpu_count() or 1) + 1
+
+
+class Scheduler:
+    """Starts each chosen stage once the stages it needs have ended and
+    its weight fits; prints each stage's output whole when it ends."""
+
+    def __init__(self, stages, limit, tally):
+        self.todo = list(stages)
+        self.chosen = {s.name for s in stages}
+        self.kinds = {s.name: s.kind for s in stages}
+        self.limit = limit
+        self.tally = tally
+        self.running = {}           # name -> Stage
+        self.done = {}              # name -> Outcome
+        self.cond = threading.Condition()
+
+    def _blocked_by(self, stage):
+        """A needed stage that failed and reports by its exit status (the
+        build: then the stage is not run), or None.  A stage that needs
+        one with lines of its own (the lab needs the matrix) runs on
+        whatever that one left, passed or failed."""
+        for n in stage.needs:
+            o = self.done.get(n)
+            if o is not None and o.failed and self.kinds.get(n) == "summary":
+                return n
+        return None
+
+    def _ready(self, stage):
+        return all(n in self.done or n not in self.chosen
+                   for n in stage.needs)
+
+    def _start(self, stage):
+        self.running[stage.name] = stage
+        print(f"# started: {stage.name}", flush=True)
+
+        def work():
+            try:
+                res = run_stage(stage)
+            except Exception as e:      # noqa: BLE001 - reported
+                res = Outcome(lines=[])
+                res.say(False, f"{stage.name}: check.py failed: {e!r}")
+            with self.cond:
+                self._finish(stage, res)
+        threading.Thread(target=work, daemon=True).start()
+
+    def _finish(self, stage, res):
+        del self.running[stage.name]
+        self.done[stage.name] = res
+        print(f"== {stage.title} ({res.seconds:.0f} s)", flush=True)
+        for line in res.lines:
+            print(line, flush=True)
+        self.tally.passed += res.passed
+        self.tally.failed += res.failed
+        self.cond.notify_all()
+
+    def _skip(self, stage, why):
+        res = Outcome(lines=[])
+        res.say(False, f"{stage.name}: not run: stage {why} failed")
+        self.done[stage.name] = res
+        print(f"== {stage.title} (not run)", flush=True)
+        print(res.lines[0], flush=True)
+        self.tally.count(False)
+
+    def run(self):
+        with self.cond:
+            while self.todo or self.running:
+                for stage in list(self.todo):
+                    if not self._ready(stage):
+                        continue
+                    why = self._blocked_by(stage)
+                    if why:
+                        self.todo.remove(stage)
+                        self._skip(stage, why)
+                        continue
+                    busy = sum(s.weight for s in self.running.values())
+                    # A stage heavier than the limit still runs, alone.
+                    if self.running and busy + stage.weight > self.limit:
+                        continue
+                    self.todo.remove(stage)
+                    self._start(stage)
+                if self.running:
+                    self.cond.wait()
+                elif self.todo and not any(self._ready(s)
+                                           for s in self.todo):
+                    for stage in self.todo:     # cannot happen: a cycle
+                        self._skip(stage, "(a cycle)")
+                    self.todo = []
+        return self.done
+
+
+def print_times(stages, done, total):
+    print("# stage times (wall):", flush=True)
+    for s in stages:
+        o = done.get(s.name)
+        if o is not None:
+            print(f"#   {s.name:<8} {o.seconds:6.1f} s", flush=True)
+    print(f"#   {'total':<8} {total:6.1f} s", flush=True)
 
 
 def main(argv):
-    names = [s[0] for s in STAGES]
+    names = [s.name for s in STAGES]
     want = argv[1:] or names
     bad = [w for w in want if w not in names]
     if bad:
@@ -156,10 +332,11 @@ def main(argv):
         shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir(parents=True, exist_ok=True)
     tally = Tally()
-    for stage in STAGES:
-        if stage[0] in want:
-            run_stage(tally, *stage)
+    chosen = [s for s in STAGES if s.name in want]
+    start = time.monotonic()
+    done = Scheduler(chosen, weight_limit(), tally).run()
     print()
+    print_times(chosen, done, time.monotonic() - start)
     print(f"{tally.passed} passed, {tally.failed} failed")
     return 0 if tally.failed == 0 and tally.passed > 0 else 1
 

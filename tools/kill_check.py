@@ -196,8 +196,9 @@ def judge(serial: bytes, volume, killed_why, must_hold=b""):
                        f"file: {what}")
 
 
-def run_point(n, point, image, out):
-    """Boots, kills at point, checks.  Returns an Outcome."""
+def run_point(n, point, image, out, vars_file=None):
+    """Boots, kills at point, checks.  Returns an Outcome.  vars_file: a
+    warm UEFI variable store to start from (qemu-boot.sh --vars)."""
     base = out / f"point{n}"
     disk = out / f"point{n}.disk"
     pidfile = out / f"point{n}.pid"
@@ -208,6 +209,8 @@ def run_point(n, point, image, out):
             "--args", point.options, "--log", f"{base}.log",
             "--timeout", str(BOOT_LIMIT), "--keep", str(disk),
             "--pidfile", str(pidfile), "--write-iops", str(WRITE_IOPS)]
+    if vars_file:
+        argv += ["--vars", str(vars_file)]
     watch = Watch(f"{base}.log")
     killed_why = "the run ended before the kill point"
     with open(f"{base}.stderr", "wb") as err:
@@ -252,6 +255,9 @@ def main(argv=None):
     ap.add_argument("--image", default=str(ROOT / "build" / "pmu-harness.img"))
     ap.add_argument("--out", default=str(ROOT / "build" / "check" / "kill"))
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--vars", default=str(ROOT / "build" / "ovmf-vars.fd"),
+                    help="warm UEFI variable store (make ovmf-vars); "
+                         "Debian's empty one when the file is missing")
     ap.add_argument("points", nargs="*", type=int, metavar="POINT")
     a = ap.parse_args(argv)
     image, out = Path(a.image), Path(a.out)
@@ -265,14 +271,17 @@ def main(argv=None):
         print(f"not ok - kill: no image {image} (make image)", flush=True)
         return 1
     out.mkdir(parents=True, exist_ok=True)
+    vars_file = Path(a.vars) if Path(a.vars).is_file() else None
     opts = sorted({POINTS[n - 1].options for n in chosen})
     print(f"# kill: {len(chosen)} boots of {CPU} with "
           f"{' or '.join(repr(o) for o in opts)}, "
-          f"{a.jobs} at a time", flush=True)
+          f"{a.jobs} at a time, UEFI variables "
+          f"{vars_file or 'empty (no warm store)'}", flush=True)
     failed = 0
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
         outcomes = pool.map(
-            lambda n: run_point(n, POINTS[n - 1], image, out), chosen)
+            lambda n: run_point(n, POINTS[n - 1], image, out, vars_file),
+            chosen)
         for n, o in zip(chosen, outcomes):
             failed += not o.ok
             print(f"{'ok' if o.ok else 'not ok'} - kill: point {n} "

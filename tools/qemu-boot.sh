@@ -46,6 +46,11 @@
 #                  disk cannot be read-only)
 #   --pidfile F    QEMU writes its process id to F (QEMU -pidfile), so that
 #                  a caller can kill it
+#   --vars F       start OVMF with a copy of the variable store F (default
+#                  Debian's empty /usr/share/OVMF/OVMF_VARS_4M.fd, as on a
+#                  new machine); one an earlier boot saved is "warm": OVMF
+#                  skips its first-boot writes and starts 1.5 s faster
+#   --save-vars F  after the boot, write the variable store it left to F
 #   --write-iops N at most N writes a second to the boot disk (QEMU
 #                  throttling.iops-write): a slow medium, where the writes
 #                  of one flush are 1/N s apart (tools/kill_check.py)
@@ -61,7 +66,7 @@
 set -u
 image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
 mem=256 cfg_file= have_args=0 volume_free= logdir_file=0 readonly=0 pidfile=
-write_iops= bios=
+write_iops= bios= vars= save_vars=
 usage() { echo "qemu-boot: $*" >&2; exit 3; }
 # A flag's value: the next argument, which must exist.
 value() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
@@ -75,7 +80,8 @@ whole() {		# whole NAME VALUE MIN: a decimal integer >= MIN
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image|--cpu|--smp|--args|--log|--timeout|--keep|--mem|--cfg-file|\
-	--volume-free|--pidfile|--write-iops|--bios) value "$1" $# ;;
+	--volume-free|--pidfile|--write-iops|--bios|--vars|--save-vars)
+		value "$1" $# ;;
 	esac
 	case "$1" in
 	--image) image=$2; shift ;;
@@ -101,6 +107,8 @@ while [ $# -gt 0 ]; do
 	--readonly) readonly=1 ;;
 	--pidfile) pidfile=$2; shift ;;
 	--write-iops) whole --write-iops "$2" 1; write_iops=$((10#$2)); shift ;;
+	--vars) vars=$2; shift ;;
+	--save-vars) save_vars=$2; shift ;;
 	*) usage "unknown argument $1" ;;
 	esac
 	shift
@@ -109,10 +117,12 @@ done
 [ -f "$image" ] && [ -r "$image" ] || usage "--image $image is not a readable file"
 if [ -n "$bios" ]; then
 	[ -z "$cfg_file" ] && [ -z "$volume_free" ] && [ "$logdir_file" = 0 ] &&
-	[ "$readonly" = 0 ] && [ -z "$write_iops" ] ||
+	[ "$readonly" = 0 ] && [ -z "$write_iops" ] && [ -z "$vars" ] &&
+	[ -z "$save_vars" ] ||
 		usage "--bios $bios: a BIOS boot has no boot volume (no" \
 		      "--cfg-file, --volume-free, --logdir-file, --readonly," \
-		      "--write-iops)"
+		      "--write-iops) and no UEFI variables (no --vars," \
+		      "--save-vars)"
 	case "$args" in
 	*[[:cntrl:]]*) usage "--args: a newline or control byte" ;;
 	esac
@@ -125,6 +135,13 @@ fi
 
 ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
 ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+if [ -n "$vars" ]; then
+	[ -f "$vars" ] && [ -r "$vars" ] ||
+		usage "--vars $vars is not a readable file"
+	[ "$(stat -c %s -- "$vars")" = "$(stat -c %s "$ovmf_vars")" ] ||
+		usage "--vars $vars is not the size of $ovmf_vars"
+	ovmf_vars=$vars
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pmu-boot.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 here=$(dirname -- "$0")
@@ -260,6 +277,13 @@ status=$?
 if [ -n "$keep" ]; then
 	mkdir -p "$keep"
 	cp --sparse=always "$work/disk.img" "$keep/disk.img"
+fi
+# The variable store as the boot left it (a warm store for later boots);
+# written whole or not at all.
+if [ -n "$save_vars" ] && [ -z "$bios" ]; then
+	cp -- "$work/vars.fd" "$save_vars.tmp.$$" &&
+		mv -f -- "$save_vars.tmp.$$" "$save_vars" ||
+		echo "qemu-boot: --save-vars $save_vars: not written" >&2
 fi
 # QEMU's own messages, for a boot that ended without a verdict.
 qemu_says() {

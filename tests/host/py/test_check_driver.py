@@ -13,8 +13,9 @@ from support import PY
 import check
 
 
-def stage(name, code, kind="lines", limit=60):
-    return (name, [PY, "-c", code], kind, limit, f"stage {name}")
+def stage(name, code, kind="lines", limit=60, needs=(), weight=1):
+    return check.Stage(name, [PY, "-c", code], kind, limit, f"stage {name}",
+                       needs, weight)
 
 
 class Driver(unittest.TestCase):
@@ -25,7 +26,7 @@ class Driver(unittest.TestCase):
         with mock.patch.object(check, "STAGES", stages), \
                 mock.patch.object(check, "OUT", out), \
                 contextlib.redirect_stdout(buf):
-            rc = check.main(["check.py"] + [s[0] for s in stages])
+            rc = check.main(["check.py"] + [s.name for s in stages])
         text = buf.getvalue()
         return rc, text, text.rstrip("\n").splitlines()[-1]
 
@@ -73,7 +74,8 @@ class Driver(unittest.TestCase):
 
     def test_stage_that_cannot_run(self):
         rc, out, last = self.run_stages(
-            ("a", ["/nonexistent/tool"], "summary", 60, "stage a"))
+            check.Stage("a", ["/nonexistent/tool"], "summary", 60,
+                        "stage a"))
         self.assertIn("not ok - a: could not run /nonexistent/tool", out)
         self.assertEqual(rc, 1)
 
@@ -83,6 +85,82 @@ class Driver(unittest.TestCase):
                        "time.sleep(30)", limit=1))
         self.assertIn("not ok - a: killed after its 1 s limit", out)
         self.assertEqual(rc, 1)
+
+    def test_stage_times_before_the_last_line(self):
+        rc, out, last = self.run_stages(
+            stage("a", "print('ok - a: one')"),
+            stage("b", "print('ok - b: one')"))
+        lines = out.splitlines()
+        i = lines.index("# stage times (wall):")
+        self.assertRegex(lines[i + 1], r"^#   a +\d+\.\d s$")
+        self.assertRegex(lines[i + 2], r"^#   b +\d+\.\d s$")
+        self.assertRegex(lines[i + 3], r"^#   total +\d+\.\d s$")
+        self.assertEqual(lines[i + 4], last)
+        self.assertRegex(out, r"== stage a \(\d+ s\)")
+
+    def test_independent_stages_run_side_by_side(self):
+        # Each waits until the other has started (a file each): run one
+        # after the other, the first would wait forever.
+        d = tempfile.mkdtemp(prefix="pmu-check-side-")
+        self.addCleanup(shutil.rmtree, d, True)
+        code = ("import os, time\n"
+                "open(os.path.join({d!r}, {me!r}), 'w').close()\n"
+                "end = time.time() + 10\n"
+                "while not os.path.exists(os.path.join({d!r}, {other!r})):\n"
+                "    assert time.time() < end, 'alone'\n"
+                "    time.sleep(0.01)\n"
+                "print('ok - {me}: saw {other}')\n")
+        with mock.patch.dict("os.environ", {"CHECK_WEIGHT": "2"}):
+            rc, out, last = self.run_stages(
+                stage("a", code.format(d=d, me="a", other="b")),
+                stage("b", code.format(d=d, me="b", other="a")))
+        self.assertEqual(last, "2 passed, 0 failed", out)
+
+    def test_weight_limit_keeps_stages_apart(self):
+        # Weight 2 each under a limit of 2: never both at once.
+        d = tempfile.mkdtemp(prefix="pmu-check-apart-")
+        self.addCleanup(shutil.rmtree, d, True)
+        code = ("import os, time\n"
+                "p = os.path.join({d!r}, 'running')\n"
+                "fd = os.open(p, os.O_CREAT | os.O_EXCL)\n"
+                "time.sleep(0.3)\n"
+                "os.close(fd); os.unlink(p)\n"
+                "print('ok - {me}: alone')\n")
+        with mock.patch.dict("os.environ", {"CHECK_WEIGHT": "2"}):
+            rc, out, last = self.run_stages(
+                stage("a", code.format(d=d, me="a"), weight=2),
+                stage("b", code.format(d=d, me="b"), weight=2))
+        self.assertEqual(last, "2 passed, 0 failed", out)
+
+    def test_needed_stage_ends_first(self):
+        d = tempfile.mkdtemp(prefix="pmu-check-needs-")
+        self.addCleanup(shutil.rmtree, d, True)
+        mark = str(Path(d) / "built")
+        rc, out, last = self.run_stages(
+            stage("user", f"import os; assert os.path.exists({mark!r}); "
+                          "print('ok - user: after build')",
+                  needs=("build",)),
+            stage("build", f"import time; time.sleep(0.3); "
+                           f"open({mark!r}, 'w').close(); print('built')",
+                  kind="summary"))
+        self.assertEqual(last, "2 passed, 0 failed", out)
+
+    def test_failed_build_stops_what_needs_it(self):
+        rc, out, last = self.run_stages(
+            stage("build", "raise SystemExit(2)", kind="summary"),
+            stage("user", "print('ok - user: ran')", needs=("build",)))
+        self.assertIn("not ok - user: not run: stage build failed", out)
+        self.assertNotIn("ok - user: ran", out)
+        self.assertEqual(last, "0 passed, 2 failed")
+        self.assertEqual(rc, 1)
+
+    def test_failed_lines_stage_still_feeds_the_next(self):
+        # The lab reads the logs of a matrix that had a failed boot.
+        rc, out, last = self.run_stages(
+            stage("matrix", "print('not ok - m: boot'); raise SystemExit(1)"),
+            stage("lab", "print('ok - lab: read')", needs=("matrix",)))
+        self.assertIn("ok - lab: read", out)
+        self.assertEqual(last, "1 passed, 1 failed")
 
     def test_nothing_passed_fails(self):
         rc, out, last = self.run_stages()

@@ -14,6 +14,9 @@ from support import (FIXTURES, PY, TOOLS, LogDir, check_matrix, fake_qemu,
 import boottable
 import check_matrix as cm
 
+# Debian's empty OVMF variable store: a store of the right size.
+OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
+
 
 class CheckLogs(unittest.TestCase):
     def setUp(self):
@@ -310,7 +313,19 @@ class BootMode(unittest.TestCase):
         env["JOBS"] = jobs
         return run_tool([PY, str(TOOLS / "check_matrix.py"), "--matrix",
                          str(FIXTURES / "matrix.yaml"), "--out",
-                         str(self.tmp / "out"), "p54c"], env=env)
+                         str(self.tmp / "out"), "--vars", str(OVMF_VARS),
+                         "p54c"], env=env)
+
+    def test_warm_vars_missing(self):
+        env = fake_qemu(self.tmp, 1, fixture_text("p54c.log"), "", None)
+        rc, out = run_tool([PY, str(TOOLS / "check_matrix.py"), "--matrix",
+                            str(FIXTURES / "matrix.yaml"), "--out",
+                            str(self.tmp / "out"), "--vars",
+                            str(self.tmp / "none.fd"), "p54c"], env=env)
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn(f"not ok - matrix: no vars {self.tmp / 'none.fd'} "
+                      "(make ovmf-vars): its boots are left out", out)
+        self.assertFalse((self.tmp / "fake.argv.json").exists())
 
     def test_pass(self):
         serial = fixture_text("p54c.log")
@@ -366,7 +381,28 @@ class Argv(unittest.TestCase):
         self.assertEqual(argv[1:], [
             "--image", "img", "--cpu", "Nehalem;touch /tmp/p",
             "--args", "a'; touch /tmp/q; '", "--log", "out/x.log",
-            "--timeout", "180", "--keep", "out/x.disk", "--com4", "--vga"])
+            "--timeout", "180", "--keep", "out/x.disk", "--com4", "--vga",
+            "--vars", str(cm.WARM_VARS)])
+
+    def test_nvram_fresh_starts_empty(self):
+        boots, errors = boottable.loads(
+            "boots:\n - name: f\n   cpu: Nehalem\n   verdict: pass\n"
+            "   nvram: fresh\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+        self.assertEqual(errors, [])
+        self.assertNotIn("--vars", cm.boot_argv(boots[0], Path("img"),
+                                                Path("out")))
+
+    def test_nvram_is_warm_or_fresh(self):
+        boots, errors = boottable.loads(
+            "boots:\n - name: f\n   cpu: Nehalem\n   verdict: pass\n"
+            "   nvram: hot\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+        self.assertEqual(boots, [])
+        self.assertIn("'nvram' is 'hot', expected one of warm, fresh",
+                      str(errors))
 
     def test_boot_argv_smp(self):
         boots, errors = boottable.loads(
@@ -380,7 +416,8 @@ class Argv(unittest.TestCase):
         self.assertEqual(argv[1:], [
             "--image", "img", "--cpu", "Nehalem", "--args", "",
             "--log", "out/ht.log", "--timeout", "180", "--keep",
-            "out/ht.disk", "--smp", "2,sockets=1,cores=1,threads=2"])
+            "out/ht.disk", "--smp", "2,sockets=1,cores=1,threads=2",
+            "--vars", str(cm.WARM_VARS)])
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from support import IMAGE, ROOT, fake_qemu, need_image
 
+OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
+
 HEAD = ("BdsDxe: starting Boot0002\r\nTAP version 13\r\n"
         "# harness: pmu-harness 0.1.0\r\n")
 
@@ -54,6 +56,26 @@ class QemuBoot(unittest.TestCase):
                         for i in range(passed + failed + 1, n + 1))
         return (HEAD + body + f"1..{n}\r\n# summary: passed={passed} "
                 f"failed={failed} skipped={skipped}\r\n")
+
+    def test_vars_start_the_store_and_save_vars_writes_it_back(self):
+        # The fake QEMU leaves the store as it found it: what --save-vars
+        # writes is then the --vars file, byte for byte.
+        warm = self.tmp / "warm.fd"
+        warm.write_bytes(bytes(range(256)) * (OVMF_VARS.stat().st_size
+                                              // 256))
+        saved = self.tmp / "saved.fd"
+        rc, err = self.boot(1, self.log(1, 0), extra=(
+            "--vars", str(warm), "--save-vars", str(saved)))
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(saved.read_bytes(), warm.read_bytes())
+
+    def test_vars_of_another_size_refused(self):
+        bad = self.tmp / "bad.fd"
+        bad.write_bytes(b"x" * 4096)
+        rc, err = self.boot(1, self.log(1, 0), extra=("--vars", str(bad)))
+        self.assertEqual(rc, 3)
+        self.assertIn("is not the size of", err)
+        self.assertFalse((self.tmp / "fake.argv.json").exists())
 
     def test_pass(self):
         self.assertEqual(self.boot(1, self.log(2, 0, 1)), (0, ""))

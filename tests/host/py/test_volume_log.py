@@ -263,10 +263,10 @@ class BootArgv(unittest.TestCase):
             "--image", "img", "--cpu", "Nehalem", "--args", "",
             "--log", "out/x.log", "--timeout", "180", "--keep", "out/x.disk",
             "--mem", "64", "--volume-free", "8", "--logdir-file",
-            "--readonly"])
+            "--readonly", "--vars", str(cm.WARM_VARS)])
         argv = self.boot("   volume_free_kib: 0\n"
                          "   volume_logdir_file: false\n")
-        self.assertEqual(argv[-2:], ["--volume-free", "0"])
+        self.assertEqual(argv[-4:-2], ["--volume-free", "0"])
 
     def test_cfg_file_replaces_args(self):
         argv = self.boot("   cfg_file: 'tests/fixtures/cfg/a b;$(x).cfg'\n")
