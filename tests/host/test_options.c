@@ -396,6 +396,48 @@ static void test_refused_ports(void **state)
 	}
 }
 
+/* The whole messages of the refused bases the boot table once booted one
+ * by one (serial-0x80, -0xf0, -0xcf8; issue 24 made them host tests): the
+ * same option text, the message as their logs said it after "# error:
+ * option ", serial still COM1. */
+struct whole_message_case {
+	const char *text;
+	const char *message;
+};
+
+static const struct whole_message_case refused_whole[] = {
+	{ .text = "serial=0x80 tests=detect/*",
+	  .message = "\\pmu-harness.cfg: serial=\"0x80\": ports 0x80-0x87 "
+		     "are the POST code port (0x80) and the DMA page "
+		     "registers, not a UART; serial stays com1" },
+	{ .text = "serial=0xf0 tests=detect/*",
+	  .message = "\\pmu-harness.cfg: serial=\"0xf0\": ports 0xf0-0xf7 "
+		     "are the coprocessor ports (QEMU's isa-debug-exit is at "
+		     "0xf4), not a UART; serial stays com1" },
+	{ .text = "serial=0xcf8 tests=detect/*",
+	  .message = "\\pmu-harness.cfg: serial=\"0xcf8\": ports "
+		     "0xcf8-0xcff are PCI configuration space" },
+};
+
+static void test_refused_whole_messages(void **state)
+{
+	for (unsigned i = 0; i < N(refused_whole); i++) {
+		const struct whole_message_case *c = &refused_whole[i];
+		struct options o;
+		struct errors e;
+
+		options_defaults(&o);
+		if (parse(&o, c->text, &e) != 1)
+			fail_msg("\"%s\": %u errors, want 1", c->text, e.n);
+		if (strncmp(e.msg[0], c->message, strlen(c->message)))
+			fail_msg("\"%s\": \"%s\", want \"%s\"", c->text,
+				 e.msg[0], c->message);
+		if (o.serial_port != 0x3f8 || strcmp(o.tests, "detect/*"))
+			fail_msg("\"%s\": serial 0x%x tests=%s", c->text,
+				 o.serial_port, o.tests);
+	}
+}
+
 /* The whole system-board range below 0x100 is refused, every base. */
 static void test_system_board_refused(void **state)
 {
@@ -682,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_bad_then_good),
 		cmocka_unit_test(test_refused_ports),
+		cmocka_unit_test(test_refused_whole_messages),
 		cmocka_unit_test(test_system_board_refused),
 		cmocka_unit_test(test_escaped_in_messages),
 		cmocka_unit_test(test_cut_messages),

@@ -187,32 +187,35 @@ class RealTable(unittest.TestCase):
             return "\n".join(r.pattern for r in by[name].require_lines)
 
         cfg_dir = ROOT / "tests" / "fixtures" / "cfg"
-        cfg_boots = {"cfg-over-4096": "over-4096.cfg",
-                     "cfg-over-64k": "over-64k.cfg",
-                     "cfg-nul-byte": "nul-byte.cfg",
-                     "cfg-bom-utf8": "bom-utf8.cfg",
-                     "cfg-utf16le-bom": "utf16le-bom.cfg",
+        cfg_boots = {"cfg-over-64k": "over-64k.cfg",
                      "cfg-control-esc": "control-esc.cfg"}
-        fixture = {}
+        # Decoded and parsed by host tests (test_cfgtext.c
+        # test_fixture_files), not booted: issue 24.
+        host_only = ("over-4096.cfg", "nul-byte.cfg", "bom-utf8.cfg",
+                     "utf16le-bom.cfg")
+        fixture = {file: (cfg_dir / file).read_bytes() for file in host_only}
         for name, file in cfg_boots.items():
             boot = by[name]
             self.assertEqual(boot.verdict, "pass", name)
             self.assertEqual(boot.cfg_file, "tests/fixtures/cfg/" + file)
             fixture[name] = (ROOT / boot.cfg_file).read_bytes()
+        host_c = (ROOT / "tests" / "host" / "test_cfgtext.c").read_text()
+        for file in host_only:
+            self.assertIn(f'.file = "{file}"', host_c, file)
         # the fixtures are what make_fixtures.py writes
         spec = importlib.util.spec_from_file_location(
             "make_fixtures", cfg_dir / "make_fixtures.py")
         make = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(make)
-        self.assertEqual(sorted(make.FIXTURES), sorted(cfg_boots.values()))
+        self.assertEqual(sorted(make.FIXTURES),
+                         sorted([*cfg_boots.values(), *host_only]))
         for file, write in make.FIXTURES.items():
             self.assertEqual((cfg_dir / file).read_bytes(), write(), file)
         # over 4096: the tests= word starts before offset 4096, ends after
         word = b"tests=detect/*,arch/*"
-        at = fixture["cfg-over-4096"].index(word)
+        at = fixture["over-4096.cfg"].index(word)
         self.assertLess(at, 4096)
         self.assertGreater(at + len(word), 4096)
-        self.assertIn(r"tests=detect/\*,arch/\* ", lines("cfg-over-4096"))
         # over 64 KiB, starting with options a half-applied file would show
         data = fixture["cfg-over-64k"]
         self.assertGreater(len(data), 65536)
@@ -221,13 +224,13 @@ class RealTable(unittest.TestCase):
                       lines("cfg-over-64k"))
         self.assertIn(r"tests=\* backend=auto exit=auto verbose=0",
                       lines("cfg-over-64k"))
-        # the NUL: where the error line says
-        data = fixture["cfg-nul-byte"]
+        # the NUL: where test_cfgtext.c's message says
+        data = fixture["nul-byte.cfg"]
         self.assertEqual(data.count(b"\0"), 1)
         self.assertIn("NUL byte at offset %d " % data.index(b"\0"),
-                      lines("cfg-nul-byte"))
-        self.assertTrue(fixture["cfg-bom-utf8"].startswith(b"\xef\xbb\xbf"))
-        self.assertTrue(fixture["cfg-utf16le-bom"].startswith(b"\xff\xfe"))
+                      host_c)
+        self.assertTrue(fixture["bom-utf8.cfg"].startswith(b"\xef\xbb\xbf"))
+        self.assertTrue(fixture["utf16le-bom.cfg"].startswith(b"\xff\xfe"))
         # the first control byte (an ESC) where the error line says, and
         # the count of all (the ESCs and a BEL); no raw ESC in the log
         data = fixture["cfg-control-esc"]
@@ -240,17 +243,19 @@ class RealTable(unittest.TestCase):
                       lines("cfg-control-esc"))
         self.assertIn(r"\x1b", [r.pattern for r in
                                 by["cfg-control-esc"].forbid_lines])
-        # serial=: refused, the log on com1 with the error line
-        for name, port in (("serial-0x80", "0x80"), ("serial-0xf0", "0xf0"),
-                           ("serial-0xcf8", "0xcf8"),
-                           ("serial-no-uart", "0x3e8")):
-            boot = by[name]
-            self.assertEqual(boot.verdict, "pass", name)
-            self.assertIn("serial=%s tests=detect/*" % port, boot.options)
-            self.assertIn("^# console: serial=com1 via=uefi-serial-io ",
-                          lines(name), name)
-            self.assertIn("^# error: ", lines(name), name)
+        # serial=: a base with no UART is probed on a boot, the log on com1
+        # with the error line; the refused bases are host tests
+        # (test_options.c test_refused_whole_messages).
+        boot = by["serial-no-uart"]
+        self.assertEqual(boot.verdict, "pass")
+        self.assertIn("serial=0x3e8 tests=detect/*", boot.options)
+        self.assertIn("^# console: serial=com1 via=uefi-serial-io ",
+                      lines("serial-no-uart"))
+        self.assertIn("^# error: ", lines("serial-no-uart"))
         self.assertIn("nothing written", lines("serial-no-uart"))
+        opts_c = (ROOT / "tests" / "host" / "test_options.c").read_text()
+        for port in ("0x80", "0xf0", "0xcf8"):
+            self.assertIn(f'.text = "serial={port} tests=detect/*"', opts_c)
 
 
 class Validation(unittest.TestCase):
