@@ -71,6 +71,15 @@ def pty_stem(path):
     return capture.port_stem(path)
 
 
+
+def sigint_default():
+    """In the child: SIGINT as a terminal would deliver it.  A test run
+    started in the background by a non-interactive shell (as CI may start
+    make check) inherits SIGINT ignored, and Python then installs no
+    KeyboardInterrupt handler: the capture under test would never see the
+    interrupt these tests send."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 class Machine:
     """A pty pair replaying data once the capture has opened the slave
     (pyserial flushes the input queue when it opens a port, as a UART's
@@ -337,7 +346,7 @@ class Ptys(Tmp):
             [PY, str(TOOLS / "pmu-harness"), "capture", "--port", path,
              "--out", str(self.out), "--timeout", "30"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
+            stderr=subprocess.DEVNULL, preexec_fn=sigint_default)
         try:
             end = time.monotonic() + 30
             while not list(self.out.glob("port-*.raw")):
@@ -453,7 +462,8 @@ class Files(Tmp):
         p = subprocess.Popen([PY, str(TOOLS / "pmu-harness"), "capture",
                               "--port", str(fifo), "--out", str(self.out)],
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
+                             stderr=subprocess.PIPE,
+                             preexec_fn=sigint_default)
         w = os.open(fifo, os.O_WRONLY)     # once the capture opened it
         try:
             os.write(w, data[:cut])
