@@ -24,11 +24,35 @@ Over all serial logs at once:
 Prints one "ok - lab: ..." / "not ok - lab: ..." line per check; exits 0
 only when every check passed and at least one ran.
 
+Python's start-up and imports cost more than the work on one log, so the
+per-log checks run each tool once over many logs (batch_* below), and a
+log's check is still judged on what the tool did with that log:
+  prove     one prove over the logs pmulog finds no Bail out! in: its
+            per-file line ("LOG .... ok" or a failure) is exactly what
+            `prove LOG` alone exits 0 or not for (TAP::Parser's
+            has_problems); a Bail out! stops prove, so those logs run
+            alone
+  parse     one call for the intact logs: exit 0 for all of them is exit
+            0 for each (the status is the worst log's); the JSON has one
+            entry per log, as alone.  Each damaged log runs alone (exit 3
+            for a set would not show that every one of them gives 3)
+  compare   one call with every intact serial log as a pair LOG LOG
+            (compare takes several pairs): exit 0 for all is exit 0 for
+            each, one text block per pair; damaged logs run alone
+  capture   one capture with a --port per log (a row of machines): exit
+            0 or 1 for all is 0 or 1 for each; its last lines name each
+            port's clean log
+When a batch's result cannot be read per log (a status not wanted, prove
+bailing out, a line or block missing), every log of it is checked alone,
+as before batching, so a failure is still pinned on its log.
+
     lab_check.py --logs DIR [--out DIR]
 """
 
 import argparse
 import json
+import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -88,19 +112,79 @@ def passes(log):
 
 def check_prove(c, path, log):
     rc, out, err = run(["prove", "--exec", "cat", str(path)])
+    say_prove(c, path, log, rc == 0 if rc >= 0 else None, out + err)
+
+
+def say_prove(c, path, log, passed, detail):
+    """passed: prove's verdict on the log (None: prove did not run)."""
     want = passes(log)
-    c.say(rc >= 0 and (rc == 0) == want,
-          f"{path.name}: prove {'PASS' if rc == 0 else 'FAIL'}, the log "
-          f"{'passes' if want else 'does not pass'}", out + err)
+    c.say(passed is not None and passed == want,
+          f"{path.name}: prove {'PASS' if passed else 'FAIL'}, the log "
+          f"{'passes' if want else 'does not pass'}", detail)
+
+
+def prove_lines(out, paths):
+    """{path: (passed, its lines of output)} for the logs whose verdict
+    prove's per-file output tells for sure.  A file's line is "LOG ..... "
+    then "ok" (no problems: `prove LOG` alone exits 0) or, on the next
+    lines, why it failed; "skipped: ..." (a skip_all plan) is printed
+    whatever the problems, so it tells nothing."""
+    lines = out.splitlines()
+    heads = {}
+    for i, line in enumerate(lines):
+        for path in paths:
+            name = str(path)
+            if line.startswith(name + " ") and \
+                    re.fullmatch(r" \.+ (.*)", line[len(name):]):
+                heads[path] = i
+    ends = sorted(heads.values()) + [len(lines)]
+    verdicts = {}
+    for path, i in heads.items():
+        block = lines[i:ends[ends.index(i) + 1]]
+        rest = re.fullmatch(r" \.+ (.*)", block[0][len(str(path)):])[1]
+        if rest == "ok":
+            verdicts[path] = (True, block)
+        elif rest == "" and len(block) > 1:
+            verdicts[path] = (False, block)
+    return verdicts
+
+
+def batch_prove(c, paths, logs):
+    """One prove over paths (none with a Bail out! pmulog sees)."""
+    if not paths:
+        return
+    rc, out, err = run(["prove", "--exec", "cat", *map(str, paths)])
+    verdicts = prove_lines(out, paths)
+    all_pass = all(v[0] for v in verdicts.values())
+    if rc < 0 or "Bailout called." in out + err or \
+            (rc == 0) != all_pass or \
+            (rc == 0 and len(verdicts) != len(paths)):
+        verdicts = {}           # prove stopped or said what we cannot read
+    for path in paths:
+        if path in verdicts:
+            passed, block = verdicts[path]
+            say_prove(c, path, logs[path], passed, "\n".join(block))
+        else:
+            check_prove(c, path, logs[path])
 
 
 def check_parse(c, path, log):
     rc, out, err = run(TOOL + ["parse", str(path)])
+    try:
+        entry = json.loads(out)["logs"][0]
+    except (ValueError, KeyError, IndexError, TypeError) as e:
+        c.say(False, f"{path.name}: parse wrote no usable JSON ({e})",
+              err)
+        return
+    say_parse(c, path, log, rc, entry, err)
+
+
+def say_parse(c, path, log, rc, entry, err):
+    """entry: the log's object in parse's JSON; rc: parse's exit."""
     want_rc = common.EXIT_DAMAGED if log.parse_errors else common.EXIT_OK
     try:
-        doc = json.loads(out)
-        got = [(r["name"], r["status"]) for r in doc["logs"][0]["results"]]
-    except (ValueError, KeyError, IndexError, TypeError) as e:
+        got = [(r["name"], r["status"]) for r in entry["results"]]
+    except (KeyError, TypeError) as e:
         c.say(False, f"{path.name}: parse wrote no usable JSON ({e})",
               err)
         return
@@ -110,18 +194,63 @@ def check_parse(c, path, log):
           f"{len(got)} results (pmulog reads {len(want)})", err)
 
 
+def batch_parse(c, paths, logs):
+    """One parse over intact logs; wanted: exit 0, one entry per log."""
+    if not paths:
+        return
+    rc, out, err = run(TOOL + ["parse", *map(str, paths)])
+    try:
+        entries = json.loads(out)["logs"]
+        ok = rc == common.EXIT_OK and [e["path"] for e in entries] == \
+            [str(p) for p in paths]
+    except (ValueError, KeyError, TypeError):
+        ok = False
+    for i, path in enumerate(paths):
+        if ok:
+            say_parse(c, path, logs[path], rc, entries[i], err)
+        else:
+            check_parse(c, path, logs[path])
+
+
 def check_compare_self(c, path, log):
     rc, out, err = run(TOOL + ["compare", str(path), str(path)])
+    say_compare(c, path, log, rc, out, err)
+
+
+def say_compare(c, path, log, rc, out, err):
+    """out: compare's text about the pair LOG LOG; rc: its exit."""
     want_rc = common.EXIT_DAMAGED if log.parse_errors else common.EXIT_OK
     c.say(rc == want_rc and "REGRESSION" not in out,
           f"{path.name}: compared with itself, exit {rc} (want {want_rc})",
           out + err)
 
 
+def batch_compare(c, paths, logs):
+    """One compare of the pairs LOG LOG of intact logs; wanted: exit 0
+    and per pair one text block (blocks are separated by an empty line
+    and start with "A: " and the log's label)."""
+    if not paths:
+        return
+    rc, out, err = run(TOOL + ["compare"] +
+                       [str(p) for p in paths for _ in "AB"])
+    blocks = out.split("\n\n")
+    ok = rc == common.EXIT_OK and len(blocks) == len(paths) and all(
+        b.startswith(f"A: {common.log_label(logs[p])} (")
+        for b, p in zip(blocks, paths))
+    for i, path in enumerate(paths):
+        if ok:
+            say_compare(c, path, logs[path], rc, blocks[i], err)
+        else:
+            check_compare_self(c, path, logs[path])
+
+
+def volume_of(path):
+    return path.with_name(path.name[:-len(".log")] + ".volume.log")
+
+
 def check_capture(c, path, out_dir):
     """The serial capture, read as a port: its clean log must be the
     boot volume's log file."""
-    volume = path.with_name(path.name[:-len(".log")] + ".volume.log")
     d = out_dir / "capture" / path.name[:-len(".log")]
     d.mkdir(parents=True, exist_ok=True)
     for old in d.iterdir():
@@ -133,10 +262,49 @@ def check_capture(c, path, out_dir):
         c.say(False, f"{path.name}: capture wrote {len(logs)} logs "
               f"(exit {rc})", out + err)
         return
-    same = logs[0].read_bytes() == volume.read_bytes()
+    say_capture(c, path, rc, logs[0], out + err)
+
+
+def say_capture(c, path, rc, clean, detail):
+    same = clean.read_bytes() == volume_of(path).read_bytes()
     c.say(same and rc in (common.EXIT_OK, common.EXIT_FAIL),
           f"{path.name}: captured as a port (exit {rc}), the clean log "
-          f"{logs[0].name} is the boot volume's log file", out + err)
+          f"{clean.name} is the boot volume's log file", detail)
+
+
+def captured_logs(out, paths, d):
+    """{port: its clean log} from capture's last lines, one per port:
+    "PORT: D/NAME.log: passed=..." (stdout, complete captures)."""
+    found = {}
+    for path in paths:
+        rx = re.compile(re.escape(f"{path}: {d}/") + r"([^/]+?\.log): ")
+        names = [m[1] for m in map(rx.match, out.splitlines()) if m]
+        if len(names) == 1:
+            found[path] = d / names[0]
+    return found
+
+
+def batch_capture(c, paths, out_dir):
+    """One capture with every serial log as a --port; wanted: exit 0 or
+    1 (0 or 1 for every port), one clean log per port, each named."""
+    if not paths:
+        return
+    d = out_dir / "capture"
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    argv = TOOL + ["capture", "--out", str(d), "--progress", "never"]
+    for path in paths:
+        argv += ["--port", str(path)]
+    rc, out, err = run(argv)
+    found = captured_logs(out, paths, d)
+    ok = rc in (common.EXIT_OK, common.EXIT_FAIL) and \
+        len(found) == len(paths) and \
+        sorted(found.values()) == sorted(d.glob("*.log"))
+    for path in paths:
+        if ok:
+            say_capture(c, path, rc, found[path], out + err)
+        else:
+            check_capture(c, path, out_dir)
 
 
 def same_volume_boots(logs_dir):
@@ -238,17 +406,23 @@ def main(argv):
         c.say(False, f"no logs under {a.logs}: run the matrix first")
         return 1
     logs = {p: pmulog.parse_file(p) for p in paths}
-
-    def per_log(path):
-        check_prove(c, path, logs[path])
-        check_parse(c, path, logs[path])
-        if path in serial:
-            check_compare_self(c, path, logs[path])
-
+    intact = [p for p in paths if not logs[p].parse_errors]
+    damaged = [p for p in paths if logs[p].parse_errors]
+    bailing = [p for p in paths if logs[p].bail_outs]
+    captured = same_volume_boots(a.logs)
+    # The batches first (the longest), then the logs that run alone.
+    jobs = [lambda: batch_parse(c, intact, logs),
+            lambda: batch_compare(c, [p for p in intact if p in serial],
+                                  logs),
+            lambda: batch_capture(c, captured, out_dir),
+            lambda: batch_prove(c, [p for p in paths if p not in bailing],
+                                logs)]
+    jobs += [lambda p=p: check_prove(c, p, logs[p]) for p in bailing]
+    jobs += [lambda p=p: check_parse(c, p, logs[p]) for p in damaged]
+    jobs += [lambda p=p: check_compare_self(c, p, logs[p])
+             for p in damaged if p in serial]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(per_log, paths))
-        captured = same_volume_boots(a.logs)
-        list(pool.map(lambda p: check_capture(c, p, out_dir), captured))
+        list(pool.map(lambda job: job(), jobs))
     if not captured:
         c.say(False, "capture: no boot of tools/matrix.yaml left a serial "
               "and a volume log to compare")

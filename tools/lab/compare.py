@@ -2,7 +2,17 @@
 machines, hardware and the model, this week and last), per test and per
 value, judged by a tolerance file (default tools/lab/tolerances.yaml).
 
-    pmu-harness compare A.log B.log [--tolerance FILE] [--json] [--all]
+    pmu-harness compare A.log B.log [A2.log B2.log ...] [--tolerance FILE]
+                        [--json] [--all]
+
+More pairs after the first are each compared on their own, as by one
+command per pair (a row of machines against last week's, or `make
+check`'s lab stage comparing every log with itself in one process): one
+text block per pair, the blocks separated by an empty line; with --json
+one object {"comparisons": [one pair's object...], "exit_status": N} when
+there is more than one pair.  The exit status is the worst over the
+pairs: a log that cannot be read (2: nothing is compared), else a
+regression (1), else a damaged log (3), else 0.
 
 Offers add_parser(sub) and run(args) for lab.cli, and for tools:
 compare_logs(a, b, tol) -> Comparison (entries, counts), to_json(),
@@ -504,12 +514,18 @@ def add_parser(sub):
     p = sub.add_parser(
         "compare", help="what changed between two runs",
         description="Compares two logs test by test and value by value "
-        "(A is the reference).  Exit status: 0 nothing regressed, 1 a "
-        "regression (even when a log is damaged), 2 bad arguments, an "
-        "unreadable log or a bad tolerance file, 3 a damaged log and no "
+        "(A is the reference); more pairs A2.log B2.log ... are each "
+        "compared on their own (one text block per pair, an empty line "
+        "between; with --json one object {\"comparisons\": [...], "
+        "\"exit_status\": N}).  Exit status, the worst over the pairs: "
+        "0 nothing regressed, 1 a regression (even when a log is "
+        "damaged), 2 bad arguments, an unreadable log (nothing is "
+        "compared) or a bad tolerance file, 3 a damaged log and no "
         "regression.  A file name starting with '-' goes after '--'.")
     p.add_argument("a", metavar="A.log", help="the reference log")
     p.add_argument("b", metavar="B.log", help="the log compared with it")
+    p.add_argument("more", nargs="*", metavar="A2.log B2.log",
+                   help="more pairs of logs, each compared on its own")
     p.add_argument("--tolerance", metavar="FILE",
                    help="tolerance file (YAML; replaces the default "
                    f"{DEFAULT_TOLERANCES.relative_to(DEFAULT_TOLERANCES.parents[2])})")
@@ -522,27 +538,53 @@ def add_parser(sub):
     return p
 
 
+def worst_status(statuses) -> int:
+    """The exit status of several pairs: a regression (1) outranks a
+    damaged log (3), as within one pair (exit_status)."""
+    for s in (common.EXIT_USAGE, common.EXIT_FAIL, common.EXIT_DAMAGED):
+        if s in statuses:
+            return s
+    return common.EXIT_OK
+
+
 def run(args) -> int:
+    if len(args.more) % 2:
+        common.warn(PROG, f"{args.more[-1]}: no B.log to compare it with "
+                    "(logs after the first pair come in pairs)")
+        return common.EXIT_USAGE
     try:
         tol = load_tolerances(args.tolerance or DEFAULT_TOLERANCES)
     except ToleranceError as e:
         common.warn(PROG, str(e))
         return common.EXIT_USAGE
-    a, b = common.load(args.a), common.load(args.b)
-    for log in (a, b):
+    names = [args.a, args.b] + args.more
+    logs = [common.load(n) for n in names]
+    for log in logs:
         common.report_damage(PROG, log)
-    if a.read_error or b.read_error:
-        return common.EXIT_USAGE
-    cmp = compare_logs(a, b, tol)
-    status = exit_status(cmp)
+    if any(log.read_error for log in logs):
+        return common.EXIT_USAGE        # nothing compared, as for one pair
+    pairs = list(zip(logs[::2], logs[1::2]))
+    docs, statuses = [], []
+    for i, (a, b) in enumerate(pairs):
+        cmp = compare_logs(a, b, tol)
+        status = exit_status(cmp)
+        statuses.append(status)
+        if args.json:
+            docs.append(to_json(cmp, status, args.all))
+        else:
+            if i:
+                print()                 # an empty line between blocks
+            for line in text_lines(cmp, args.all):
+                print(line)
+            sys.stdout.flush()          # before this pair's stderr lines
+        for name, log in (("A", a), ("B", b)):
+            if log.parse_errors:
+                common.warn(PROG, f"{log.path}: {name} is damaged; what "
+                            "could be read was compared")
+    worst = worst_status(statuses)
     if args.json:
-        json.dump(to_json(cmp, status, args.all), sys.stdout, indent=1)
-        sys.stdout.write("\n")
-    else:
-        for line in text_lines(cmp, args.all):
-            print(line)
-    for name, log in (("A", a), ("B", b)):
-        if log.parse_errors:
-            common.warn(PROG, f"{log.path}: {name} is damaged; what could "
-                        "be read was compared")
-    return status
+        doc = docs[0] if len(docs) == 1 else \
+            {"comparisons": docs, "exit_status": worst}
+        # one write, not one per token (stdout may be unbuffered)
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+    return worst

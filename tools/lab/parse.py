@@ -356,8 +356,9 @@ def run(args) -> int:
         return common.EXIT_USAGE
     analyses = [analyse(path) for path in args.logs]
     doc = {"logs": [to_dict(a) for a in analyses]}
-    json.dump(doc, sys.stdout, indent=args.indent or None)
-    sys.stdout.write("\n")
+    # One write: json.dump writes token by token, a system call each
+    # when stdout is unbuffered (PYTHONUNBUFFERED), seconds for many logs.
+    sys.stdout.write(json.dumps(doc, indent=args.indent or None) + "\n")
     sys.stdout.flush()
     for a in analyses:
         report_damage(PROG, a)

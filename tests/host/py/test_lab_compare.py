@@ -114,6 +114,11 @@ def compared(text_a, text_b, tol=None):
                                 pmulog.parse(text_b, "b.log"), t)
 
 
+def summaries(out):
+    """The "compare: N regression(s), ..." lines: one per pair compared."""
+    return [l for l in out.splitlines() if l.startswith("compare: ")]
+
+
 def shown(cmp):
     return [e.text() for e in cmp.sorted_entries()]
 
@@ -513,6 +518,80 @@ class DamagedLogs(Base):
         status, out = cli(path, str(self.tmp.path / "gone.log"))
         self.assertEqual(status, 2, out)
         self.assertIn("gone.log: cannot read", out)
+
+
+class SeveralPairs(Base):
+    """compare A B A2 B2 ...: each pair on its own, as by one command per
+    pair; the exit status is the worst (2, then 1, then 3)."""
+
+    def setUp(self):
+        super().setUp()
+        self.p54c = fixture_text(P54C)
+        self.clean = self.tmp.write("clean.log", self.p54c)
+        self.worse = self.tmp.write("worse.log", edit(
+            self.p54c, {("p5/cc-001", "cpl0_ctr0"): "807"}))
+        self.damaged = self.tmp.write("damaged.log", self.p54c.replace(
+            "ok 3 - apic/lvtpc-masked-fixed\n",
+            "ok 3 - apic/lvtpc-masked-fixed\ngarbage\n"))
+
+    def test_each_pair_is_one_block(self):
+        sky = str(FIXTURES / SKYLAKE)
+        status, out = cli(self.clean, self.clean, sky, sky)
+        self.assertEqual(status, 0, out)
+        blocks = out.split("\n\n")
+        self.assertEqual(len(blocks), 2, out)
+        self.assertTrue(blocks[0].startswith(
+            "A: Pentium (P54C) 0x525 [clean] (model)\n"), out)
+        self.assertTrue(blocks[1].startswith(
+            "A: Core 6th gen (Skylake) 0x506e3 [skylake-model.serial] "
+            "(model)\n"), out)
+        for block in blocks:
+            self.assertEqual(len(summaries(block)), 1, block)
+            self.assertIn("compare: 0 regression(s), 0 improvement(s), "
+                          "0 changed, 0 info;", block)
+
+    def test_a_block_is_what_one_pair_prints(self):
+        _, one = cli(self.clean, self.worse)
+        status, out = cli(self.clean, self.clean, self.clean, self.worse)
+        self.assertEqual(status, 1, out)
+        self.assertEqual(out.split("\n\n")[1], one)
+
+    def test_worst_status_wins(self):
+        c, w, d = self.clean, self.worse, self.damaged
+        self.assertEqual(cli(c, c, w, c)[0], 1)       # a regression
+        self.assertEqual(cli(w, c, c, c)[0], 1)       # in the first pair
+        self.assertEqual(cli(c, c, d, d)[0], 3)       # damaged, no regression
+        self.assertEqual(cli(d, d, c, w)[0], 1)       # 1 outranks 3
+        status, out = cli(c, w, c, str(self.tmp.path / "gone.log"))
+        self.assertEqual(status, 2, out)              # unreadable: 2 ...
+        self.assertIn("gone.log: cannot read", out)
+        self.assertFalse(summaries(out), out)         # ... nothing compared
+
+    def test_damage_is_told_per_pair(self):
+        status, out = cli(self.clean, self.clean, self.clean, self.damaged)
+        self.assertEqual(status, 3, out)
+        self.assertIn(f"pmu-harness compare: {self.damaged}:", out)
+        self.assertIn(f"pmu-harness compare: {self.damaged}: B is damaged",
+                      out)
+        self.assertNotIn(f"{self.clean}: A is damaged", out)
+
+    def test_json_lists_the_pairs(self):
+        status, out = cli(self.clean, self.clean, self.clean, self.worse,
+                          "--json")
+        self.assertEqual(status, 1, out)
+        doc = json.loads(out)
+        self.assertEqual(doc["exit_status"], 1)
+        self.assertEqual([c["exit_status"] for c in doc["comparisons"]],
+                         [0, 1])
+        self.assertEqual(doc["comparisons"][0]["entries"], [])
+        self.assertEqual(doc["comparisons"][1]["b"]["path"], self.worse)
+        self.assertEqual(doc["comparisons"][1]["counts"]["regression"], 1)
+
+    def test_an_odd_number_of_logs_is_a_usage_error(self):
+        status, out = cli(self.clean, self.clean, self.worse)
+        self.assertEqual(status, 2, out)
+        self.assertIn(f"{self.worse}: no B.log to compare it with", out)
+        self.assertFalse(summaries(out), out)
 
 
 class ArgumentsAreData(Base):
