@@ -124,6 +124,7 @@ class Outcome:
     passed: int = 0
     failed: int = 0
     seconds: float = 0.0
+    cpu: float = 0.0    # user + system seconds of the stage's processes
 
     def say(self, ok, text):
         self.lines.append(f"{'ok' if ok else 'not ok'} - {text}")
@@ -189,7 +190,7 @@ def _run(stage, res):
                             n_bad += 1
                             res.failed += 1
                         res.lines.append(line)
-                rc = proc.wait()
+                rc, res.cpu = _wait(proc)
             finally:
                 timer.cancel()
     except OSError as e:
@@ -214,6 +215,17 @@ def _run(stage, res):
                        "failed")
     elif n_ok + n_bad == 0:
         res.say(False, f"{stage.name}: reported no checks: {last}")
+
+
+def _wait(proc):
+    """(exit status, CPU seconds) of the stage's process: wait4 gives the
+    user and system time of it and of every process it waited for."""
+    try:
+        _, status, ru = os.wait4(proc.pid, 0)
+    except ChildProcessError:
+        return proc.wait(), 0.0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, ru.ru_utime + ru.ru_stime
 
 
 def weight_limit():
@@ -269,7 +281,8 @@ class Scheduler:
     def _finish(self, stage, res):
         del self.running[stage.name]
         self.done[stage.name] = res
-        print(f"== {stage.title} ({res.seconds:.0f} s)", flush=True)
+        print(f"== {stage.title} ({res.seconds:.0f} s, cpu {res.cpu:.0f} s)",
+              flush=True)
         for line in res.lines:
             print(line, flush=True)
         self.tally.passed += res.passed
@@ -312,12 +325,14 @@ class Scheduler:
 
 
 def print_times(stages, done, total):
-    print("# stage times (wall):", flush=True)
+    print("# stage times (wall, and CPU: user + system):", flush=True)
     for s in stages:
         o = done.get(s.name)
         if o is not None:
-            print(f"#   {s.name:<8} {o.seconds:6.1f} s", flush=True)
-    print(f"#   {'total':<8} {total:6.1f} s", flush=True)
+            print(f"#   {s.name:<8} {o.seconds:6.1f} s  cpu {o.cpu:6.1f} s",
+                  flush=True)
+    cpu = sum(o.cpu for o in done.values())
+    print(f"#   {'total':<8} {total:6.1f} s  cpu {cpu:6.1f} s", flush=True)
 
 
 def main(argv):

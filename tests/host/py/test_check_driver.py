@@ -2,6 +2,7 @@
 
 import contextlib
 import io
+import re
 import shutil
 import tempfile
 import unittest
@@ -91,12 +92,24 @@ class Driver(unittest.TestCase):
             stage("a", "print('ok - a: one')"),
             stage("b", "print('ok - b: one')"))
         lines = out.splitlines()
-        i = lines.index("# stage times (wall):")
-        self.assertRegex(lines[i + 1], r"^#   a +\d+\.\d s$")
-        self.assertRegex(lines[i + 2], r"^#   b +\d+\.\d s$")
-        self.assertRegex(lines[i + 3], r"^#   total +\d+\.\d s$")
+        i = lines.index("# stage times (wall, and CPU: user + system):")
+        self.assertRegex(lines[i + 1], r"^#   a +\d+\.\d s  cpu +\d+\.\d s$")
+        self.assertRegex(lines[i + 2], r"^#   b +\d+\.\d s  cpu +\d+\.\d s$")
+        self.assertRegex(lines[i + 3],
+                         r"^#   total +\d+\.\d s  cpu +\d+\.\d s$")
         self.assertEqual(lines[i + 4], last)
-        self.assertRegex(out, r"== stage a \(\d+ s\)")
+        self.assertRegex(out, r"== stage a \(\d+ s, cpu \d+ s\)")
+
+    def test_cpu_time_of_a_stage_and_its_children(self):
+        # A child that spins 0.3 s of CPU: the stage's CPU counts it.
+        rc, out, last = self.run_stages(stage(
+            "a", "import subprocess, sys; subprocess.run([sys.executable, "
+                 "'-c', 'import time\\nt = time.process_time()\\n"
+                 "while time.process_time() - t < 0.3: pass']); "
+                 "print('ok - a: spun')"))
+        cpu = float(re.search(r"^#   a .* cpu +(\d+\.\d) s$", out,
+                              re.M).group(1))
+        self.assertGreaterEqual(cpu, 0.3, out)
 
     def test_independent_stages_run_side_by_side(self):
         # Each waits until the other has started (a file each): run one
