@@ -20,7 +20,9 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(common.EXIT_USAGE)
 
 
-def build_parser():
+def build_parser(only=None):
+    """The whole command line, or with only=NAME just that subcommand
+    (the others' modules are not imported: a run pays for its own)."""
     p = _Parser(prog="pmu-harness",
                 description="Host tools for pmu-harness logs: capture "
                 "serial logs, parse, JUnit XML, an HTML report, compare "
@@ -30,12 +32,15 @@ def build_parser():
     sub = p.add_subparsers(dest="command", metavar="SUBCOMMAND",
                            parser_class=_Parser)
     for name in SUBCOMMANDS:
-        importlib.import_module(f"lab.{name}").add_parser(sub)
+        if only in (None, name):
+            importlib.import_module(f"lab.{name}").add_parser(sub)
     return p
 
 
 def main(argv):
-    p = build_parser()
+    # A known subcommand first: only its module is imported (Python
+    # compiles every module it imports when no .pyc can be written).
+    p = build_parser(argv[0] if argv and argv[0] in SUBCOMMANDS else None)
     args = p.parse_args(argv)
     if not getattr(args, "run", None):
         p.print_help(sys.stderr)
