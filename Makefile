@@ -243,6 +243,10 @@ $(HB)/pt-modelgen-i386: $(PT_MG32) tests/host/bench/host.ld
 
 -include $(PT_MG64:.o=.d) $(PT_MG32:.o=.d)
 
+# The host unit tests (cmocka), each module compiled once (tools/host-test.sh
+# builds them with make -j and runs them).
+include tests/host/host.mk
+
 # make fuzz: the fuzz target for FUZZ_TIME seconds (tools/pt/fuzz.sh).
 fuzz: export PT_FUZZ_TIME = $(FUZZ_TIME)
 fuzz: $(HB)/pt-fuzz
