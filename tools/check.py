@@ -76,9 +76,10 @@ def _make_argv():
 
 
 STAGES = (     # in the order they are started when several could be
+    # Alone (its weight the default limit): every boot waits for it.
     Stage("build", _make_argv(), "summary", 600,
           "build: the image, the floppy, the 32-bit ELF, a warm UEFI "
-          "variable store", weight=2),
+          "variable store", weight=(os.cpu_count() or 1) + 1),
     Stage("layers", [PY, "tools/check-layers.py"], "lines", 120,
           "source layering", weight=0),
     # The boots first: the matrix is the longest stage.

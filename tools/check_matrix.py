@@ -27,6 +27,8 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -168,6 +170,29 @@ def volume_log(disk, dest):
     return None
 
 
+def run_timed(argv, err, env, limit):
+    """Runs the boot script to its end: (exit status, CPU seconds of it and
+    of every process it waited for, QEMU or Bochs included).  Past limit
+    seconds it is killed and TimeoutExpired raised."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=err,
+                            stderr=subprocess.STDOUT, env=env)
+    killed = []
+
+    def kill():
+        killed.append(1)
+        proc.kill()
+    timer = threading.Timer(limit, kill)
+    timer.start()
+    try:
+        _, status, ru = os.wait4(proc.pid, 0)
+    finally:
+        timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if killed:
+        raise subprocess.TimeoutExpired(argv, limit)
+    return proc.returncode, ru.ru_utime + ru.ru_stime
+
+
 def run_boot(boot, media, out):
     """Boots one entry; leaves NAME.log, NAME.status, NAME.stderr and,
     for a UEFI boot, NAME.volume.log (or NAME.volume.err or .none) in
@@ -178,13 +203,12 @@ def run_boot(boot, media, out):
                    ".volume.err", ".volume.none"):
         Path(f"{base}{suffix}").unlink(missing_ok=True)
     shutil.rmtree(disk, ignore_errors=True)
+    start = time.monotonic()
+    cpu = 0.0
     with open(f"{base}.stderr", "wb") as err:
         try:
-            status = subprocess.run(boot_argv(boot, media, out),
-                                    stdin=subprocess.DEVNULL, stdout=err,
-                                    stderr=subprocess.STDOUT,
-                                    env=boot_env(boot, out),
-                                    timeout=boot.timeout + 60).returncode
+            status, cpu = run_timed(boot_argv(boot, media, out), err,
+                                    boot_env(boot, out), boot.timeout + 60)
         except subprocess.TimeoutExpired:
             status = 124
             err.write(b"check_matrix: the boot script did not return\n")
@@ -194,6 +218,10 @@ def run_boot(boot, media, out):
                       .encode())
     if status is not None:
         Path(f"{base}.status").write_text(f"{status}\n")
+    # What the boot cost, for docs/check.md's stage table and for finding
+    # the boots that make the matrix long.
+    print(f"# boot {boot.name}: {time.monotonic() - start:.1f} s, "
+          f"cpu {cpu:.1f} s", flush=True)
     if boot.boot != "uefi":
         shutil.rmtree(disk, ignore_errors=True)
         return

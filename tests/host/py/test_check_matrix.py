@@ -331,6 +331,7 @@ class BootMode(unittest.TestCase):
         serial = fixture_text("p54c.log")
         rc, out = self.boot(1, serial, tap_part(serial))
         self.assertEqual(rc, 0, out)
+        self.assertRegex(out, r"(?m)^# boot p54c: \d+\.\d s, cpu \d+\.\d s$")
         self.assertIn("ok - p54c: volume log equals the serial log", out)
         o = self.tmp / "out"
         self.assertEqual((o / "p54c.status").read_text(), "0\n")
@@ -365,6 +366,24 @@ class BootMode(unittest.TestCase):
         self.assertNotEqual(rc, 0, out)
         self.assertIn("not ok - matrix: JOBS='zero' is not a positive number",
                       out)
+
+
+class RunTimed(unittest.TestCase):
+    def test_status_and_cpu_of_the_script_and_its_children(self):
+        with tempfile.TemporaryFile() as err:
+            status, cpu = cm.run_timed(
+                [PY, "-c", "import subprocess, sys; subprocess.run([sys."
+                 "executable, '-c', 'import time\\nt = time.process_time()"
+                 "\\nwhile time.process_time() - t < 0.3: pass']); "
+                 "raise SystemExit(3)"], err, None, 60)
+        self.assertEqual(status, 3)
+        self.assertGreaterEqual(cpu, 0.3)
+
+    def test_past_the_limit(self):
+        with tempfile.TemporaryFile() as err:
+            with self.assertRaises(cm.subprocess.TimeoutExpired):
+                cm.run_timed([PY, "-c", "import time; time.sleep(30)"], err,
+                             None, 0.5)
 
 
 class Argv(unittest.TestCase):
