@@ -1,14 +1,16 @@
 """`make run` / `make bench`: QEMU's failures fail them, and CPU, SMP, ARGS
 are data that no shell (nor make) runs.  A bad -cpu makes QEMU stop at once, so
-most of these take about a second; one boots for real (a few seconds)."""
+most of these take about a second; one boots for real (a few seconds), and
+one has a fake QEMU play a failed run."""
 
+import json
 import shutil
 import subprocess
 import tempfile
 import unittest
 from pathlib import Path
 
-from support import ROOT, make_env
+from support import ROOT, fake_qemu, make_env
 
 
 class MakeRun(unittest.TestCase):
@@ -99,9 +101,23 @@ class MakeRun(unittest.TestCase):
         self.assertTrue(self.log.is_file())
 
     def test_failing_run_fails(self):
-        rc, out, err = self.make("CPU=Nehalem", "ARGS=tests=selftest/fails-*")
+        # QEMU exits as isa-debug-exit makes it for verdict 1 (status 3),
+        # with a log whose only test failed: make run must fail.  A fake
+        # QEMU (support.fake_qemu) plays the boot; the real boot above
+        # shows the harness's side, tests/host/py/test_qemu_boot.py every
+        # status.
+        log = ("BdsDxe: starting Boot0002\r\nTAP version 13\r\n"
+               "not ok 1 - selftest/fails-by-design\r\n1..1\r\n"
+               "# summary: passed=0 failed=1 skipped=0\r\n")
+        env = fake_qemu(self.tmp, 3, log)
+        rc, out, err = self.make("CPU=Nehalem", "ARGS=tests=selftest/fails-*",
+                                 env_extra={"PATH": env["PATH"],
+                                            **{k: v for k, v in env.items()
+                                               if k.startswith("FAKE_")}})
         self.assertNotEqual(rc, 0, out + err)
         self.assertIn("not ok 1 - selftest/fails-by-design", out)
+        argv = json.loads((self.tmp / "fake.argv.json").read_text())
+        self.assertIn("Nehalem", argv)
 
 
 if __name__ == "__main__":
