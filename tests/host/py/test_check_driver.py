@@ -111,38 +111,39 @@ class Driver(unittest.TestCase):
                               re.M).group(1))
         self.assertGreaterEqual(cpu, 0.3, out)
 
+    def run_two(self, code, weight):
+        """Stages a and b, each code.format(d=a scratch folder, me=its
+        name, other=the other's), under a weight limit of 2."""
+        d = tempfile.mkdtemp(prefix="pmu-check-two-")
+        self.addCleanup(shutil.rmtree, d, True)
+        with mock.patch.dict("os.environ", {"CHECK_WEIGHT": "2"}):
+            return self.run_stages(*(
+                stage(me, code.format(d=d, me=me, other=other),
+                      weight=weight)
+                for me, other in (("a", "b"), ("b", "a"))))
+
     def test_independent_stages_run_side_by_side(self):
         # Each waits until the other has started (a file each): run one
         # after the other, the first would wait forever.
-        d = tempfile.mkdtemp(prefix="pmu-check-side-")
-        self.addCleanup(shutil.rmtree, d, True)
-        code = ("import os, time\n"
-                "open(os.path.join({d!r}, {me!r}), 'w').close()\n"
-                "end = time.time() + 10\n"
-                "while not os.path.exists(os.path.join({d!r}, {other!r})):\n"
-                "    assert time.time() < end, 'alone'\n"
-                "    time.sleep(0.01)\n"
-                "print('ok - {me}: saw {other}')\n")
-        with mock.patch.dict("os.environ", {"CHECK_WEIGHT": "2"}):
-            rc, out, last = self.run_stages(
-                stage("a", code.format(d=d, me="a", other="b")),
-                stage("b", code.format(d=d, me="b", other="a")))
+        rc, out, last = self.run_two(
+            "import os, time\n"
+            "open(os.path.join({d!r}, {me!r}), 'w').close()\n"
+            "end = time.time() + 10\n"
+            "while not os.path.exists(os.path.join({d!r}, {other!r})):\n"
+            "    assert time.time() < end, 'alone'\n"
+            "    time.sleep(0.01)\n"
+            "print('ok - {me}: saw {other}')\n", weight=1)
         self.assertEqual(last, "2 passed, 0 failed", out)
 
     def test_weight_limit_keeps_stages_apart(self):
         # Weight 2 each under a limit of 2: never both at once.
-        d = tempfile.mkdtemp(prefix="pmu-check-apart-")
-        self.addCleanup(shutil.rmtree, d, True)
-        code = ("import os, time\n"
-                "p = os.path.join({d!r}, 'running')\n"
-                "fd = os.open(p, os.O_CREAT | os.O_EXCL)\n"
-                "time.sleep(0.3)\n"
-                "os.close(fd); os.unlink(p)\n"
-                "print('ok - {me}: alone')\n")
-        with mock.patch.dict("os.environ", {"CHECK_WEIGHT": "2"}):
-            rc, out, last = self.run_stages(
-                stage("a", code.format(d=d, me="a"), weight=2),
-                stage("b", code.format(d=d, me="b"), weight=2))
+        rc, out, last = self.run_two(
+            "import os, time\n"
+            "p = os.path.join({d!r}, 'running')\n"
+            "fd = os.open(p, os.O_CREAT | os.O_EXCL)\n"
+            "time.sleep(0.3)\n"
+            "os.close(fd); os.unlink(p)\n"
+            "print('ok - {me}: alone')\n", weight=2)
         self.assertEqual(last, "2 passed, 0 failed", out)
 
     def test_needed_stage_ends_first(self):
