@@ -99,8 +99,10 @@ STAGES = (     # in the order they are started when several could be
           "Intel PT: decoder vs libipt, model streams, fuzz smoke"),
     Stage("py", [PY, "tests/host/py/run.py"], "lines", 600,
           "host tool tests (Python)", needs=("build",)),
+    # Compiles with make -jN but mostly runs one or two small binaries:
+    # weight 1, so that it runs beside the boots, not after them.
     Stage("host", ["tools/host-test.sh"], "summary", 900,
-          "host unit tests (cmocka)", weight=2),
+          "host unit tests (cmocka)"),
 )
 
 OK_LINE = re.compile(r"^ok - ")
