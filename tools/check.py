@@ -51,6 +51,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import proctime
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "check"
 PY = sys.executable
@@ -193,7 +195,7 @@ def _run(stage, res):
                             n_bad += 1
                             res.failed += 1
                         res.lines.append(line)
-                rc, res.cpu = _wait(proc)
+                rc, res.cpu = proctime.wait_cpu(proc)
             finally:
                 timer.cancel()
     except OSError as e:
@@ -218,17 +220,6 @@ def _run(stage, res):
                        "failed")
     elif n_ok + n_bad == 0:
         res.say(False, f"{stage.name}: reported no checks: {last}")
-
-
-def _wait(proc):
-    """(exit status, CPU seconds) of the stage's process: wait4 gives the
-    user and system time of it and of every process it waited for."""
-    try:
-        _, status, ru = os.wait4(proc.pid, 0)
-    except ChildProcessError:
-        return proc.wait(), 0.0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, ru.ru_utime + ru.ru_stime
 
 
 def weight_limit():

@@ -35,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import boottable  # noqa: E402
 import logcheck  # noqa: E402
+import proctime  # noqa: E402
 import pmulog  # noqa: E402
 import volumelog  # noqa: E402
 
@@ -184,13 +185,12 @@ def run_timed(argv, err, env, limit):
     timer = threading.Timer(limit, kill)
     timer.start()
     try:
-        _, status, ru = os.wait4(proc.pid, 0)
+        status, cpu = proctime.wait_cpu(proc)
     finally:
         timer.cancel()
-    proc.returncode = os.waitstatus_to_exitcode(status)
     if killed:
         raise subprocess.TimeoutExpired(argv, limit)
-    return proc.returncode, ru.ru_utime + ru.ru_stime
+    return status, cpu
 
 
 def run_boot(boot, media, out):

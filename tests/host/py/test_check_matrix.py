@@ -6,6 +6,7 @@ import unittest
 import shutil
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 from support import (FIXTURES, PY, TOOLS, LogDir, check_matrix, fake_qemu,
                      fixture_text, need_image, not_ok_lines, ok_lines,
@@ -366,6 +367,32 @@ class BootMode(unittest.TestCase):
         self.assertNotEqual(rc, 0, out)
         self.assertIn("not ok - matrix: JOBS='zero' is not a positive number",
                       out)
+
+
+class BootEnv(unittest.TestCase):
+    def entry(self, boot, cpu):
+        boots, errors = boottable.loads(
+            f"boots:\n - name: e\n   boot: {boot}\n   cpu: {cpu}\n"
+            "   verdict: pass\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+        self.assertEqual(errors, [])
+        return boots[0]
+
+    def test_bochs_gets_an_alsa_with_no_device(self):
+        out = Path(tempfile.mkdtemp(prefix="pmu-boot-env-"))
+        self.addCleanup(shutil.rmtree, out, True)
+        env = cm.boot_env(self.entry("bochs-cd", "pentium"), out)
+        conf = Path(env["ALSA_CONFIG_PATH"])
+        self.assertEqual(conf.parent, out)
+        self.assertEqual(conf.read_bytes(), b"")
+
+    def test_qemu_boots_keep_the_environment(self):
+        out = Path(tempfile.mkdtemp(prefix="pmu-boot-env-"))
+        self.addCleanup(shutil.rmtree, out, True)
+        with mock.patch.dict("os.environ", {"ALSA_CONFIG_PATH": "/x"}):
+            env = cm.boot_env(self.entry("uefi", "Nehalem"), out)
+        self.assertEqual(env["ALSA_CONFIG_PATH"], "/x")
 
 
 class RunTimed(unittest.TestCase):
