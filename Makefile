@@ -66,7 +66,8 @@ EFI_SECTIONS := -j .text -j .reloc -j .data -j .dynamic -j .dynsym -j .rela
 # Sources both builds share, then each mode's own: arch/x86/<mode>/ and
 # bench/<mode>/ hold what differs by CPU mode, boot/efi/ and boot/bios/ the
 # firmware entries (docs/boot.md).
-COMMON_SRCS := $(wildcard arch/x86/*.c pmu/*.c lib/*.c harness/*.c \
+COMMON_SRCS := $(wildcard arch/x86/*.c pmu/*.c pmu/*/*.c pmu/*/*/*.c \
+		 lib/*.c harness/*.c \
 		 bench/*.c tests/*/*.c tests/*/*.S boot/*.c)
 COMMON_SRCS := $(filter-out tests/host/%,$(COMMON_SRCS))
 SRCS := $(COMMON_SRCS) $(wildcard boot/efi/*.c arch/x86/x86_64/*.c \
@@ -214,7 +215,7 @@ $(HB)/pt-fuzz: tools/pt/pt_fuzz.c lib/pt_decode.c lib/pt_timing.c \
 # routines run where the parent decodes them), with the model's packet
 # generator; the i386 routines with -m32.
 PT_MG_SRCS := $(wildcard bench/b_*.c) bench/registry.c pmu/sem.c \
-	      lib/fmt.c arch/x86/decode.c pmu/pt_gen.c lib/pt_encode.c \
+	      lib/fmt.c arch/x86/decode.c pmu/pt/gen.c lib/pt_encode.c \
 	      tests/host/bench/single_step.c tools/pt/pt_modelgen.c \
 	      tools/pt/tool.c
 PT_MG_CFLAGS := $(HOST_CFLAGS) -DHOST_TEST -MMD -MP

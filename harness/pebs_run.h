@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include "test.h"
 #include "../arch/x86/trace.h"
-#include "../pmu/perfmon_ds.h"
+#include "../pmu/perfmon/ds/driver.h"
 
 #define PEBS_RUN_CTRS 4
 #define PEBS_RUN_MAX 48		/* expected records kept (more counted) */

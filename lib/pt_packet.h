@@ -17,7 +17,7 @@
  * PSB.  pt_dec_sync() moves the cursor forward to the next PSB (sync
  * from any offset).
  *
- * Encoding (pt_enc_*): the model's packet generator (pmu/pt_gen.c) and
+ * Encoding (pt_enc_*): the model's packet generator (pmu/pt/gen.c) and
  * tests build streams with it; each writes one packet into a buffer. */
 #ifndef LIB_PT_PACKET_H
 #define LIB_PT_PACKET_H

@@ -1,8 +1,8 @@
 /* detect: CPU identification and PMU presence probe (see detect.h). */
 #include "detect.h"
-#include "netburst.h"
-#include "p5.h"
-#include "p6.h"
+#include "netburst/netburst.h"
+#include "p5/p5.h"
+#include "p6/p6.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/safe.h"
 #include "../lib/string.h"

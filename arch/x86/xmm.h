@@ -1,7 +1,7 @@
 /* xmm: read and load the XMM registers as a block.  The harness is built
  * with -mgeneral-regs-only, so no compiled code touches them: inside the
  * tracer's #DB handling they still hold what the traced code left (the
- * state an adaptive PEBS record's XMM group stores, pmu/pebs.h), and a
+ * state an adaptive PEBS record's XMM group stores, pmu/perfmon/pebs/regs.h), and a
  * test can load known values before a traced run.
  *
  * x86-64: XMM0-XMM15, SSE is on in IA-32e mode under UEFI (CR4.OSFXSR,

@@ -19,9 +19,9 @@
 #define TESTS_BTS_BTS_TEST_H
 
 #include "../perfmon/perfmon_test.h"
-#include "../../pmu/ds.h"
+#include "../../pmu/perfmon/ds/regs.h"
 #include "../../harness/need.h"
-#include "../../pmu/perfmon_ds.h"
+#include "../../pmu/perfmon/ds/driver.h"
 #include "../../bench/oracle.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"

@@ -1,5 +1,5 @@
 /* Host stub for tests/host/test_p5.c: links the P5 reference model
- * (pmu/p5_model.c) and supplies the bounds of the model registry that
+ * (pmu/p5/model.c) and supplies the bounds of the model registry that
  * pmu/model.c walks.
  *
  * On the target, linker.ld brackets the input sections .data.pmu_models
@@ -16,9 +16,9 @@
  * objects placed in a user section, so the bounds cover the object
  * exactly.
  *
- * Do not list pmu/p5_model.c in host-sources next to this file (it would
+ * Do not list pmu/p5/model.c in host-sources next to this file (it would
  * be linked twice). */
-#include "pmu/p5_model.c"
+#include "pmu/p5/model.c"
 
 /* The end bound is model_p5 + sizeof(struct pmu_model), computed by the
  * compiler rather than written by hand. */

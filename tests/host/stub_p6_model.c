@@ -1,5 +1,5 @@
 /* Host stub for tests/host/test_p6*.c: links the P6 reference model
- * (pmu/p6_model.c) and supplies the bounds of the model registry that
+ * (pmu/p6/model.c) and supplies the bounds of the model registry that
  * pmu/model.c walks, the way tests/host/stub_p5_model.c does for the P5
  * (see there why the model's source is compiled into this file): the
  * registry holds exactly the P6 model.
@@ -8,8 +8,8 @@
  * apic_lvtpc_deliver() here counts the calls and records mask_after, so
  * the tests can see when the model raises one.
  *
- * Do not list pmu/p6_model.c in host-sources next to this file. */
-#include "pmu/p6_model.c"
+ * Do not list pmu/p6/model.c in host-sources next to this file. */
+#include "pmu/p6/model.c"
 #include "tests/host/stub_p6_model.h"
 
 __attribute__((used)) static void pmu_models_bounds(void)

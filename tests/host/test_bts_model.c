@@ -1,6 +1,6 @@
-/* Host tests for pmu/bts_model.c: bts_model_step() on hand-made steps
+/* Host tests for pmu/perfmon/bts/model.c: bts_model_step() on hand-made steps
  * against a DS area and a BTS buffer in host memory.  The rules, from
- * pmu/ds_model.h and SDM Vol. 3B §17.4.5-§17.4.9 (order no.
+ * pmu/perfmon/ds/model.h and SDM Vol. 3B §17.4.5-§17.4.9 (order no.
  * 253669-060US):
  *   - a record only with TR and BTS both set, for a retired taken near
  *     branch or a far transfer; none for a Jcc not taken or another step;
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "pmu/ds_model.h"
+#include "pmu/perfmon/ds/model.h"
 #include "pmu/sem.h"
 #include "arch/x86/paging.h"
 
@@ -31,7 +31,7 @@
 
 #include "tests/host/dec_flags.h"
 
-/* host-sources: pmu/bts_model.c pmu/ds.c pmu/sem.c lib/fmt.c */
+/* host-sources: pmu/perfmon/bts/model.c pmu/perfmon/ds/regs.c pmu/sem.c lib/fmt.c */
 
 #define REC 24u
 #define K 4u			/* records in the buffer */

@@ -1,6 +1,6 @@
-/* host-sources: pmu/netburst_regs.c pmu/netburst_events.c pmu/sem.c lib/fmt.c lib/string.c */
-/* Host tests for the NetBurst (Pentium 4) PMU rules (pmu/netburst_regs.c)
- * and event table (pmu/netburst_events.c).
+/* host-sources: pmu/netburst/regs.c pmu/netburst/events.c pmu/sem.c lib/fmt.c lib/string.c */
+/* Host tests for the NetBurst (Pentium 4) PMU rules (pmu/netburst/regs.c)
+ * and event table (pmu/netburst/events.c).
  *
  * Every expected value is written here from the SDM, not taken from the
  * code under test: SDM Vol. 3B, order no. 253669-060US, Figure 18-47
@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/netburst.h"
+#include "pmu/netburst/netburst.h"
 #include "pmu/sem.h"
 #include "arch/x86/trace.h"
 

@@ -1,4 +1,4 @@
-/* Host tests for the NetBurst driver (pmu/netburst.c) and its ops table,
+/* Host tests for the NetBurst driver (pmu/netburst/driver.c) and its ops table,
  * over a stub backend: a register file in this test that answers the
  * NetBurst MSRs with the hardware's #GP rules and logs every access, so
  * the order of the driver's writes, and that a refused setup writes
@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/netburst.h"
+#include "pmu/netburst/netburst.h"
 #include "pmu/driver.h"
 #include "pmu/backend.h"
 #include "pmu/detect.h"
@@ -30,7 +30,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/netburst.c pmu/netburst_regs.c pmu/netburst_events.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: pmu/netburst/driver.c pmu/netburst/regs.c pmu/netburst/events.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,8 +1,8 @@
 /* Host tests for the Pentium (P5) PMU: the CESR field logic and the
- * counter-control rule (pmu/p5_cesr.c), the event table's semantic counts
- * (pmu/p5_events.c), the reference model (pmu/p5_model.c behind
+ * counter-control rule (pmu/p5/regs.c), the event table's semantic counts
+ * (pmu/p5/events.c), the reference model (pmu/p5/model.c behind
  * pmu/model.c) fed synthetic single-step events of mixed CPL, and the
- * driver's half/shadow logic (pmu/p5.c: p5_program() leaves the counter
+ * driver's half/shadow logic (pmu/p5/driver.c: p5_program() leaves the counter
  * stopped, p5_start() sets its CC) over a stub backend that dispatches to
  * the model, counts the accesses and injects faults.  The ops table and
  * the order of p5_program()'s accesses, through the real backend and its
@@ -25,7 +25,7 @@
 #include <string.h>
 #include <ctype.h>
 
-#include "pmu/p5.h"
+#include "pmu/p5/p5.h"
 #include "pmu/model.h"
 #include "pmu/backend.h"
 #include "pmu/detect.h"
@@ -38,7 +38,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/stub_p5_model.c pmu/model.c tests/host/stub_smp.c pmu/p5_cesr.c pmu/p5_events.c pmu/p5.c pmu/driver.c pmu/p6.c pmu/p6_regs.c pmu/p6_events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/stub_p5_model.c pmu/model.c tests/host/stub_smp.c pmu/p5/regs.c pmu/p5/events.c pmu/p5/driver.c pmu/driver.c pmu/p6/driver.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define CTR_TOP (1ull << 40)

@@ -1,6 +1,6 @@
 /* Host tests for the P6 family PMU: the generations and the counter-write
- * rule (pmu/p6_regs.c), the event table (pmu/p6_events.c), the config
- * encoding, and the reference model (pmu/p6_model.c behind pmu/model.c)
+ * rule (pmu/p6/regs.c), the event table (pmu/p6/events.c), the config
+ * encoding, and the reference model (pmu/p6/model.c behind pmu/model.c)
  * fed synthetic single-step events.  The driver is in test_p6_driver.c.
  *
  * Every expected value is written by hand from SDM Vol. 3B (order no.
@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/p6.h"
+#include "pmu/p6/p6.h"
 #include "pmu/model.h"
 #include "pmu/backend.h"
 #include "pmu/detect.h"
@@ -30,7 +30,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/stub_p6_model.c pmu/model.c tests/host/stub_smp.c pmu/p6_regs.c pmu/p6_events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/stub_p6_model.c pmu/model.c tests/host/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define TOP (1ull << 40)

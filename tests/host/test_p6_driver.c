@@ -1,4 +1,4 @@
-/* Host tests for the P6 driver (pmu/p6.c) and its ops table, over a stub
+/* Host tests for the P6 driver (pmu/p6/driver.c) and its ops table, over a stub
  * backend that hands every access to the P6 reference model and logs the
  * writes, so the order of the driver's writes and the shared-EN start/stop
  * can be checked value by value.
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/p6.h"
+#include "pmu/p6/p6.h"
 #include "pmu/driver.h"
 #include "pmu/model.h"
 #include "pmu/backend.h"
@@ -25,7 +25,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/stub_p6_model.c pmu/model.c tests/host/stub_smp.c pmu/p6_regs.c pmu/p6_events.c pmu/p6.c pmu/evtsel.c pmu/driver.c pmu/p5.c pmu/p5_cesr.c pmu/p5_events.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/stub_p6_model.c pmu/model.c tests/host/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/p6/driver.c pmu/evtsel.c pmu/driver.c pmu/p5/driver.c pmu/p5/regs.c pmu/p5/events.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define SEL0 0x186

@@ -1,5 +1,5 @@
-/* Host tests for pmu/pebs_layout.c and the precise-event table
- * (pmu/pebs_events.c).
+/* Host tests for pmu/perfmon/pebs/regs.c and the precise-event table
+ * (pmu/perfmon/pebs/events.c).
  *
  * Every expected value is typed here from the sources, not computed with
  * the module's helpers:
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/pebs.h"
+#include "pmu/perfmon/pebs/regs.h"
 #include "pmu/sem.h"
 
 #include <stdarg.h>
@@ -38,7 +38,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/pebs_layout.c pmu/pebs_events.c */
+/* host-sources: pmu/perfmon/pebs/regs.c pmu/perfmon/pebs/events.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

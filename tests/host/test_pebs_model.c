@@ -1,4 +1,4 @@
-/* Host tests for pmu/pebs_model.c: pebs_model_assist() on hand-made
+/* Host tests for pmu/perfmon/pebs/model.c: pebs_model_assist() on hand-made
  * steps against a DS area and a PEBS buffer in host memory, in the 32-bit
  * DS format and (as a check that it is unchanged) the 64-bit one.
  *
@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "pmu/ds_model.h"
+#include "pmu/perfmon/ds/model.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/xmm.h"
 
@@ -33,7 +33,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/pebs_model.c pmu/ds.c pmu/pebs_layout.c lib/fmt.c */
+/* host-sources: pmu/perfmon/pebs/model.c pmu/perfmon/ds/regs.c pmu/perfmon/pebs/regs.c lib/fmt.c */
 
 #define CAP 3u			/* records the buffer holds */
 #define GUARD 64u		/* bytes past it that must stay 0xa5 */

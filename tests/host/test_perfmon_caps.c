@@ -1,5 +1,5 @@
-/* Host tests for pmu/perfmon_caps.c and the capability table
- * (pmu/perfmon_table.c): CPUID.0AH decoded per version, the version rules
+/* Host tests for pmu/perfmon/caps.c and the capability table
+ * (pmu/perfmon/caps_table.c): CPUID.0AH decoded per version, the version rules
  * that follow from it, and every row of the table.
  *
  * Every expected value is written here by hand from the SDM (Vol. 2A CPUID
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/perfmon.h"
+#include "pmu/perfmon/perfmon.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,7 +35,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/perfmon_caps.c pmu/perfmon_table.c lib/fmt.c */
+/* host-sources: pmu/perfmon/caps.c pmu/perfmon/caps_table.c lib/fmt.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

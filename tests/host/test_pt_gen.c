@@ -1,6 +1,6 @@
-/* Host tests for pmu/pt_gen.c, the PT model's packet generator: hand-made
+/* Host tests for pmu/pt/gen.c, the PT model's packet generator: hand-made
  * trace steps (struct insn_event) in, the exact byte stream out.  The
- * rules (pmu/pt_gen.h, pt_gen.c; Intel SDM Vol. 3C, order no.
+ * rules (pmu/pt/gen.h, pt_gen.c; Intel SDM Vol. 3C, order no.
  * 326019-060US):
  *   - start: PSB, [TSC], [TMA], CBR, PSBEND (§36.2.7.3, §36.3.7, Table
  *     36-50 row 2b); the first step at a traced CPL: [CYC(0) with
@@ -28,8 +28,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/pt_gen.h"
-#include "pmu/pt.h"
+#include "pmu/pt/gen.h"
+#include "pmu/pt/pt.h"
 #include "lib/pt_packet.h"
 #include "arch/x86/decode.h"
 
@@ -39,7 +39,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/pt_gen.c lib/pt_encode.c arch/x86/decode.c */
+/* host-sources: pmu/pt/gen.c lib/pt_encode.c arch/x86/decode.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define STREAM_MAX 65536

@@ -1,10 +1,10 @@
 /* Host tests for the PT model, its capability table and the driver
- * (pmu/pt_model.c, pmu/pt_caps.c, pmu/pt.c), the driver programming the
+ * (pmu/pt/model.c, pmu/pt/caps.c, pmu/pt/driver.c), the driver programming the
  * model directly (pmu_wrmsr / pmu_rdmsr are this file's, routed to
  * pt_model_wrmsr / pt_model_rdmsr and logged).  The rules, typed from
  * Intel SDM Vol. 3C, order no. 326019-060US:
  *   - CPUID.14H (Tables 36-11, 36-12): the rows' values as the public
- *     dumps show them (pmu/pt_caps.c names them), every row with a
+ *     dumps show them (pmu/pt/caps.c names them), every row with a
  *     matching arch-perfmon row of the same name, single-range output and
  *     encoding 0 of MTCFreq, CycThresh and PSBFreq;
  *   - pt_caps(): CPUID where CPUID.07H:EBX[25] is set (leaf 14H needed),
@@ -34,11 +34,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "pmu/pt.h"
-#include "pmu/pt_gen.h"
+#include "pmu/pt/pt.h"
+#include "pmu/pt/gen.h"
 #include "pmu/backend.h"
 #include "pmu/model.h"
-#include "pmu/perfmon.h"
+#include "pmu/perfmon/perfmon.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/trap.h"
 
@@ -48,7 +48,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/pt_model.c pmu/pt.c pmu/pt_caps.c pmu/pt_gen.c lib/pt_encode.c arch/x86/decode.c pmu/perfmon_caps.c pmu/perfmon_table.c lib/fmt.c */
+/* host-sources: pmu/pt/model.c pmu/pt/driver.c pmu/pt/caps.c pmu/pt/gen.c lib/pt_encode.c arch/x86/decode.c pmu/perfmon/caps.c pmu/perfmon/caps_table.c lib/fmt.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

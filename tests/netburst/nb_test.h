@@ -4,7 +4,7 @@
  * Hyper-Threading; §18.15.5.5 halting; §18.15.5.6 cascading; §18.15.5.7
  * extended cascading and its PMI erratum; Table 18-63 "Performance Counter
  * MSRs and Associated CCCR and ESCR MSRs"; the Chapter 19 NetBurst event
- * tables) rather than taken from pmu/netburst_regs.c, so that a wrong rule
+ * tables) rather than taken from pmu/netburst/regs.c, so that a wrong rule
  * in the driver cannot also make an expectation wrong.  Event-select and
  * event-mask values the tests use are checked against Linux
  * perf_event_p4.h as well.
@@ -17,7 +17,7 @@
 #define TESTS_NETBURST_NB_TEST_H
 
 #include "../../harness/pmu_run.h"
-#include "../../pmu/netburst.h"
+#include "../../pmu/netburst/netburst.h"
 #include "../../pmu/backend.h"
 #include "../../lib/fmt.h"
 

@@ -1,5 +1,5 @@
 /* p5/event-0xNN-ctrN: every event select code on each counter (SDM Vol. 3B
- * Table 19-38, pmu/p5_events.c).  A code that selects no event on that
+ * Table 19-38, pmu/p5/events.c).  A code that selects no event on that
  * counter of this CPU (reserved, the other counter's, or an MMX event on a
  * Pentium without MMX) must be refused by the driver.  A modelled event
  * counts exactly what the oracle saw in a CPL 3 run of call-ret (CC=010,

@@ -6,7 +6,7 @@
 #define TESTS_P5_P5_TEST_H
 
 #include "../../harness/pmu_run.h"
-#include "../../pmu/p5.h"
+#include "../../pmu/p5/p5.h"
 
 /* The counter-control codes: { counts at CPL 0-2, at CPL 3, clocks }. */
 static const struct {
@@ -63,7 +63,7 @@ static inline void p5_setup(struct pmu_run *r, const char *bench, uint64_t n,
 }
 
 /* Clocks (duration): the steps of the run in which the event happened,
- * for events whose duration the model can see (pmu/p5_model.c). */
+ * for events whose duration the model can see (pmu/p5/model.c). */
 static inline uint64_t p5_duration(const struct pmu_run *r, unsigned ctr,
 				   int *modelled)
 {

@@ -2,14 +2,14 @@
  * (Vol. 3B, order no. 253669-060US, §18.22: Figure 18-60, §18.22.1-3)
  * rather than taken from the driver, so that a wrong rule there cannot
  * also make an expectation wrong.  What an event counts is the event
- * table's (pmu/p6_events.c, the one mapping of pmu/sem.h); how CMASK, INV
+ * table's (pmu/p6/events.c, the one mapping of pmu/sem.h); how CMASK, INV
  * and E filter it is tests/perfmon/evtsel_sdm.h's.  Running and comparing
  * is harness/pmu_run.h's. */
 #ifndef TESTS_P6_P6_TEST_H
 #define TESTS_P6_P6_TEST_H
 
 #include "../../harness/pmu_run.h"
-#include "../../pmu/p6.h"
+#include "../../pmu/p6/p6.h"
 #include "../perfmon/evtsel_sdm.h"
 #include "../../lib/fmt.h"
 

@@ -3,7 +3,7 @@
  * Record Format for Intel Core i7 Processor Family" and the Core 2
  * record before it, Table 18-44 (Haswell), Table 18-55 (Skylake); the
  * adaptive PEBS record groups of later editions) rather than taken from
- * pmu/pebs_layout.c, so a wrong offset there fails here; and the steps
+ * pmu/perfmon/pebs/regs.c, so a wrong offset there fails here; and the steps
  * every record test shares: build a run, check every field of every
  * record against the trace. */
 #ifndef TESTS_PEBS_PEBS_TEST_H
@@ -12,8 +12,8 @@
 #include "../../harness/pebs_run.h"
 #include "../../harness/pmu_run.h"
 #include "../../pmu/backend.h"
-#include "../../pmu/perfmon.h"
-#include "../../pmu/perfmon_ds.h"
+#include "../../pmu/perfmon/perfmon.h"
+#include "../../pmu/perfmon/ds/driver.h"
 #include "../../pmu/sem.h"
 
 /* Formats 0-3, byte offsets (-1: absent) by field. */
@@ -54,7 +54,7 @@ static inline int sdm_pebs_reg(unsigned f)
 /* The 32-bit DS format's record (SDM Vol. 3B §17.4.9, the 40-byte PEBS
  * record figure): EFLAGS, linear IP, EAX, EBX, ECX, EDX, ESI, EDI, EBP,
  * ESP, 4 bytes each - the order of S_FLAGS .. S_SP.  An i386 run on a
- * CPU without DTES64 writes it whatever the record format (pmu/ds.h
+ * CPU without DTES64 writes it whatever the record format (pmu/perfmon/ds/regs.h
  * ds_format64()), PEBS on PMC0 only (one counter-reset slot). */
 #define SDM_PEBS32_SIZE 40u
 static inline int sdm_pebs32_offset(unsigned f)
@@ -76,7 +76,7 @@ static inline int pebs_ds32(void)
 #define SDM_LBR 24u
 
 /* The events the tests sample, per record format: the precise events of
- * each generation's table (pmu/pebs.h cites them). */
+ * each generation's table (pmu/perfmon/pebs/regs.h cites them). */
 struct sdm_event {
 	uint8_t event, umask;
 	uint32_t sem;

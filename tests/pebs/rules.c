@@ -8,7 +8,7 @@
  *     PMC0-3 (§18.8.1.1, Table 18-54 "No PEBS on PMC4-PMC7"), Ice Lake on
  *     every counter with PEBS_BASELINE; only precise events before that;
  *   - a DS area that fails its checks is refused before IA32_DS_AREA is
- *     written (pmu/ds.h lists the rules);
+ *     written (pmu/perfmon/ds/regs.h lists the rules);
  *   - PERF_CAPABILITIES.PEBS_TRAP (bit 6) clear: fault-like records, the
  *     state before the eventing instruction and its own RIP. */
 #include "pebs_test.h"

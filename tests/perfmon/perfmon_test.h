@@ -9,7 +9,7 @@
 
 #include "../../harness/pmu_run.h"
 #include "../../pmu/backend.h"
-#include "../../pmu/perfmon.h"
+#include "../../pmu/perfmon/perfmon.h"
 #include "../../arch/x86/trap.h"
 #include "evtsel_sdm.h"
 

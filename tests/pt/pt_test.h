@@ -47,7 +47,7 @@
 #include "../../harness/need.h"
 #include "../../pmu/backend.h"
 #include "../../pmu/model.h"
-#include "../../pmu/pt.h"
+#include "../../pmu/pt/pt.h"
 #include "../../bench/oracle.h"
 #include "../../arch/x86/decode.h"
 #include "../../lib/pt_packet.h"

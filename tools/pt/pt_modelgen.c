@@ -9,7 +9,7 @@
  * the harness's tracer makes it (arch/x86/trace.c): the class from
  * decode_insn (arch/x86/decode.h), EV_TAKEN when a branch did not fall
  * through, CPL 3, retired (0 for a REP iteration that is not the last).
- * The steps are fed to the model's packet generator (pmu/pt_gen.h) under
+ * The steps are fed to the model's packet generator (pmu/pt/gen.h) under
  * each configuration below, with the model clock advancing by a stride per
  * step from a start clock (stride 1: the clock is the step number).
  *
@@ -47,8 +47,8 @@
 #include "arch/x86/trace.h"
 #include "arch/x86/trace_classify.h"
 #include "bench/bench.h"
-#include "pmu/pt.h"
-#include "pmu/pt_gen.h"
+#include "pmu/pt/pt.h"
+#include "pmu/pt/gen.h"
 #include "tests/host/bench/single_step.h"
 #include "tools/pt/tool.h"
 

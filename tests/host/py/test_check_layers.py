@@ -26,7 +26,7 @@ CLEAN = {
     "bench/basic.S": '#include "bench.h"\n',
     "pmu/detect.h": '#include "../arch/x86/cpu.h"\n',
     "pmu/backend.h": '#include "detect.h"\n#include "lib/fmt.h"\n',
-    "pmu/p5.h": "",
+    "pmu/p5/p5.h": "",
     "arch/x86/cpu.h": '#include "../../lib/fmt.h"\n',
     "arch/x86/trap.c": '#include "cpu.h"\n',
     "lib/fmt.h": "",
@@ -73,9 +73,9 @@ class Layers(unittest.TestCase):
         self.assertIn("not ok - layers: only boot/ includes boot/", out)
 
     def test_root_relative_include(self):
-        self.assertViolation({"lib/fmt.h": '#include "pmu/p5.h"\n'},
+        self.assertViolation({"lib/fmt.h": '#include "pmu/p5/p5.h"\n'},
                              "lib/ includes only lib/",
-                             'lib/fmt.h:1: #include "pmu/p5.h" -> pmu/p5.h')
+                             'lib/fmt.h:1: #include "pmu/p5/p5.h" -> pmu/p5/p5.h')
 
     def test_arch_includes_pmu(self):
         self.assertViolation({"arch/x86/trap.c": '#include "../../pmu/p5.h"\n'},
@@ -96,7 +96,7 @@ class Layers(unittest.TestCase):
         self.assertViolation({"boot/main.c": '#include "../pmu/p5.h"\n'},
                              "boot/ names no PMU generation",
                              'boot/main.c:1: #include "../pmu/p5.h" -> '
-                             "pmu/p5.h")
+                             "pmu/p5/p5.h")
         self.assertViolation({"boot/leave.c": "int k = PMU_P5;\n"},
                              "boot/ names no PMU generation",
                              "boot/leave.c:1: mentions PMU_P5")

@@ -1,0 +1,416 @@
+/* netburst_model: reference model of the NetBurst (Pentium 4 / Xeon,
+ * family 15) PMU - ESCRs, CCCRs and 18 counters - driven by the oracle's
+ * events (pmu/model.h).  Citations: SDM Vol. 3B, order no. 253669-060US;
+ * the layout and the pure rules are netburst.h / netburst_regs.c, shared
+ * with the driver.
+ *
+ * Register file: one per physical core, shared by both logical processors
+ * (§18.16): a step of either thread reads and writes the same counters,
+ * CCCRs and ESCRs.  Reset (model_activate): everything 0 ("The CCCRs are
+ * initialized to all 0s on reset", §18.15.3).
+ * - Counters 0x300-0x311: 40 bits (§18.15.2).  A write takes the value
+ *   as given; one setting any of bits 63:40 raises #GP(0) (SDM Vol. 2B
+ *   WRMSR: "#GP(0) if ... the value in EDX:EAX sets bits that are
+ *   reserved in the MSR").  Counts wrap from 2^40 - 1 to 0.  A write
+ *   leaves OVF and a pending PMI as they are.
+ * - CCCRs 0x360-0x371 (§18.15.3, Figure 18-46; §18.16.2, Figure 18-48):
+ *   read back as written.  #GP(0) for NB_CCCR_RESERVED, for bit 11
+ *   except where extended cascading exists (nb_ext_cascade_exists(),
+ *   §18.15.5.7: kept, without effect in the model), and for OVF_PMI_T1
+ *   (bit 27) without Hyper-Threading.  An active-thread field other than
+ *   11B without HT ("must be set to 11B") is kept and applied as written.
+ *   OVF (bit 31) is kept as written: it is "a sticky flag that must be
+ *   explicitly cleared by software", which clears it by writing the CCCR
+ *   with OVF = 0; the model's choice is that writing OVF = 1 sets it
+ *   (what a cascaded counter then sees, see below).  A write also starts
+ *   the counter's edge detector afresh (deasserted) and, when it leaves
+ *   OVF clear, cancels a PMI still pending from the overflow it
+ *   acknowledges (model choice, see PMI below).
+ * - ESCRs (§18.15.1, Figure 18-45; §18.16.1, Figure 18-47): those of
+ *   nb_escrs[] that this model number has.  #GP(0) for NB_ESCR_RESERVED
+ *   and, without HT, for T1_OS/T1_USR (bits 1:0, reserved there).  Any
+ *   other MSR in 0x3A0-0x3E1 - no ESCR there (0x3BF: there is no
+ *   SSU_ESCR1), or IQ_ESCR0/1 on models 3 and later (Table 18-63) - reads
+ *   and writes as #GP(0), as an absent MSR does.  TAG_ENABLE and the tag
+ *   value are kept without effect: the model tags no uops (§18.15.6).
+ * - IA32_MISC_ENABLE (0x1A0) reads NB_MISC_PERFMON | NB_MISC_BTS_UNAVAIL
+ *   | NB_MISC_PEBS_UNAVAIL (SDM Vol. 4 Table 2-2: bit 7 performance
+ *   monitoring available, bits 11/12 BTS/PEBS unavailable: the model has
+ *   neither); a write is not modelled.  Every other MSR answers
+ *   BE_NOT_MODELLED, PEBS_ENABLE (0x3F1) and PEBS_MATRIX_VERT (0x3F2)
+ *   included: no PEBS, no replay tagging.
+ * - RDPMC (SDM Vol. 2B RDPMC): ECX[4:0] is the counter (0-17); with
+ *   ECX[31] set ("fast" read) EAX = the counter's low 32 bits and EDX =
+ *   0, else all 40 bits.  Another ECX bit set, or a counter above 17, is
+ *   #GP(0).  The 32-bit counters 18-25 of the 64-bit Xeon MP with L3
+ *   (Vol. 2B Table 4-2) are not modelled: the model has no L3.
+ *
+ * Model clock and threads: one traced step of either logical processor is
+ * one clock of the core.  Thread 0 is the processor the harness runs on,
+ * thread 1 the sibling (model_on_sibling()).  Active logical processors
+ * (§18.16.2: a halted processor is inactive): thread 0 is always active -
+ * it runs the harness, or polls the firmware while the sibling runs;
+ * thread 1 is active only while it runs harness code, else the firmware
+ * keeps it halted.  So a step of thread 1 has both active, a step of
+ * thread 0 exactly one, and without HT there is one, always.  The CCCR's
+ * active-thread field then passes: 00 never (no clock has none active),
+ * 01 with one, 10 with both, 11 with at least one.
+ *
+ * Counting, per clock and per counter: the counter counts when ENABLE is
+ * set (§18.15.3) or when CASCADE is set and the OVF flag of its alternate
+ * (nb_cascade_from(), §18.15.5.6) was set at the start of the clock, and
+ * its active-thread field passes.  So a cascaded counter starts on the
+ * clock after its alternate overflowed, and halts both ways §18.15.5.5
+ * gives: clear its CASCADE, or clear the alternate's OVF.  Extended
+ * cascading (bit 11) has no effect.  Its ESCR is nb_escr_for(counter,
+ * ESCR select); the ESCR delivers n = the event table's count for one
+ * single step (nb_event_step()) when its event select names an event of
+ * that ESCR, every event-mask bit set is modelled, and the ESCR's OS/USR
+ * flag of the executing thread (T0_* or T1_*; without HT bits 3/2) is set
+ * for the step's CPL (nb_escr_counts_at()); else - an ESCR select that
+ * names no ESCR included - n = 0.  An event or event-mask bit the trace
+ * cannot see (NB_NOT_MODELLED) thus delivers 0 every clock: it counts
+ * nothing, and COMPLEMENT with threshold 0 counts every clock (documented
+ * model convention).  Events the SDM counts for both threads whatever T0/T1 say
+ * (§18.16.1) are counted per thread.  The CCCR turns n into the
+ * increment (§18.15.3, nb_cccr_filter()): n itself without COMPARE; with
+ * COMPARE 1 when n > THRESHOLD (COMPLEMENT: n <= THRESHOLD), with EDGE
+ * only on a clock where that became true.  The edge detector is clocked
+ * only while the counter counts.  An aggregated step (e->more further
+ * identical steps) is that many clocks, each filtered on its own.
+ *
+ * Overflow and PMI (§18.15.3, §18.16.2): a counter that wraps overflows; with
+ * FORCE_OVF, which "forces a counter overflow on every counter
+ * increment", so does every clock in which it increments.  Overflow sets
+ * OVF (sticky).  With OVF_PMI_T0 / OVF_PMI_T1 set it owes a PMI to thread
+ * 0 / 1 - except on the CPUs of the erratum "performance counters do not
+ * generate PMI in cascade mode or extended cascade mode" (§18.15.5.7,
+ * nb_cascade_pmi_erratum()) when its CCCR has CASCADE or bit 11 set.
+ * "The PMI is generated on the next event count after the counter has
+ * overflowed": the model raises it at the counter's next clock with an
+ * increment of 1 or more - a later clock: counts after the wrap within the
+ * same clock do not raise it, the model's resolution being one clock.
+ * Its threads are the OVF_PMI bits at the overflow.  The model can only
+ * interrupt the processor that executes the step: model_raise_pmi(1),
+ * which masks the LVTPC on delivery as NetBurst does, once per clock for
+ * all the counters whose PMI that clock raises, after the clock's counts
+ * (so a handler finds the count that raised it, and OVF set again with
+ * FORCE_OVF).  A PMI due to the other thread (not executing traced code)
+ * is dropped (model limit).  A
+ * PMI still pending when software writes the CCCR with OVF clear is
+ * cancelled: the write acknowledges that overflow (model choice; the SDM
+ * does not say).
+ *
+ * Not modelled: tagging and at-retirement bogus/non-bogus distinctions
+ * beyond what the event table says (NB_ZERO / NB_NOT_MODELLED), PEBS and
+ * replay tagging, the thread-independent events above, counters 18-25.
+ *
+ * CPUs: any family 15 processor.  A model number the SDM does not list
+ * (5, 7 and up) behaves as model 6, the last NetBurst - no IQ_ESCR0/1,
+ * no cascade-PMI erratum - except that CCCR bit 11 stays reserved there:
+ * the model takes every per-model rule from netburst_regs.c with the
+ * CPU's own signature, as the driver and the tests do, and
+ * nb_ext_cascade_exists() grants extended cascading to the models
+ * §18.15.5.7 names (2, 3, 4, 6) only.
+ */
+#include "netburst.h"
+#include "../model.h"
+#include "../backend.h"
+#include "../detect.h"
+#include "../../arch/x86/trap.h"
+
+#define NB_RDPMC_INDEX 0x1fu
+#define NB_RDPMC_FAST (1u << 31)
+/* pmi_pending: the threads a counter owes a PMI */
+#define PMI_TO(thread) (1u << (thread))
+
+static struct {
+	uint64_t ctr[NB_COUNTERS];
+	uint64_t cccr[NB_COUNTERS];
+	uint64_t escr[NB_ESCRS];		/* by position in nb_escrs[] */
+	struct nb_edge edge[NB_COUNTERS];
+	uint8_t pmi_pending[NB_COUNTERS];	/* PMI_TO() bits */
+	struct cpu_sig sig;
+	int ht;
+} m;
+
+/* One clock of the core: who executes it, how many processors are
+ * active. */
+struct nb_clock {
+	unsigned thread;
+	unsigned active;
+};
+
+static void nbm_reset(void)
+{
+	const struct cpu_info *ci = cpu_info();
+
+	m = (typeof(m)){ .sig = ci->sig, .ht = nb_has_ht(ci) };
+}
+
+/* Every family 15 model: one the SDM does not list behaves as model 6
+ * (see the top). */
+static const char *nbm_cannot(const struct cpu_info *ci)
+{
+	if (ci->sig.family != 15)
+		return "not a family 15 (NetBurst) processor";
+	return 0;
+}
+
+/* ---- registers */
+
+static int in_bank(uint32_t msr, uint32_t base, unsigned *n)
+{
+	if (msr < base || msr >= base + NB_COUNTERS)
+		return 0;
+	*n = msr - base;
+	return 1;
+}
+
+/* The slot in m.escr of the ESCR at msr, -1 when this model has none
+ * there. */
+static int escr_slot(uint32_t msr)
+{
+	const struct nb_escr *x = nb_escr_at(msr);
+
+	return nb_escr_exists(x, &m.sig) ? (int)(x - nb_escrs) : -1;
+}
+
+static int is_escr_range(uint32_t msr)
+{
+	return msr >= NB_ESCR_FIRST && msr <= NB_ESCR_LAST;
+}
+
+static uint64_t cccr_reserved(unsigned c)
+{
+	uint64_t r = NB_CCCR_RESERVED;
+
+	/* NB_CCCR_RESERVED leaves bit 11 to this test */
+	if (!nb_ext_cascade_exists(c, &m.sig))
+		r |= NB_CCCR_EXT_CASCADE;
+	if (!m.ht)
+		r |= NB_CCCR_OVF_PMI_T1;
+	return r;
+}
+
+static uint64_t escr_reserved(void)
+{
+	return NB_ESCR_RESERVED | (m.ht ? 0 : NB_ESCR_T1_BITS);
+}
+
+static int nbm_rdmsr(uint32_t msr, uint64_t *v)
+{
+	unsigned n;
+	int slot;
+
+	if (in_bank(msr, NB_MSR_COUNTER0, &n)) {
+		*v = m.ctr[n];
+		return 0;
+	}
+	if (in_bank(msr, NB_MSR_CCCR0, &n)) {
+		*v = m.cccr[n];
+		return 0;
+	}
+	if (is_escr_range(msr)) {
+		slot = escr_slot(msr);
+		if (slot < 0)
+			return VEC_GP;
+		*v = m.escr[slot];
+		return 0;
+	}
+	if (msr == NB_MSR_MISC_ENABLE) {
+		*v = NB_MISC_PERFMON | NB_MISC_BTS_UNAVAIL |
+		     NB_MISC_PEBS_UNAVAIL;
+		return 0;
+	}
+	return BE_NOT_MODELLED;
+}
+
+static int cccr_write(unsigned c, uint64_t v)
+{
+	if (v & cccr_reserved(c))
+		return VEC_GP;
+	m.cccr[c] = v;
+	m.edge[c] = (struct nb_edge){ 0 };
+	if (!(v & NB_CCCR_OVF))
+		m.pmi_pending[c] = 0;
+	return 0;
+}
+
+static int nbm_wrmsr(uint32_t msr, uint64_t v)
+{
+	unsigned n;
+	int slot;
+
+	if (in_bank(msr, NB_MSR_COUNTER0, &n)) {
+		if (v & ~NB_CTR_MASK)
+			return VEC_GP;
+		m.ctr[n] = v;
+		return 0;
+	}
+	if (in_bank(msr, NB_MSR_CCCR0, &n))
+		return cccr_write(n, v);
+	if (is_escr_range(msr)) {
+		slot = escr_slot(msr);
+		if (slot < 0 || (v & escr_reserved()))
+			return VEC_GP;
+		m.escr[slot] = v;
+		return 0;
+	}
+	return BE_NOT_MODELLED;
+}
+
+static int nbm_rdpmc(uint32_t idx, uint64_t *v)
+{
+	unsigned c = idx & NB_RDPMC_INDEX;
+
+	if ((idx & ~(NB_RDPMC_INDEX | NB_RDPMC_FAST)) || c >= NB_COUNTERS)
+		return VEC_GP;
+	*v = idx & NB_RDPMC_FAST ? (uint32_t)m.ctr[c] : m.ctr[c];
+	return 0;
+}
+
+/* ---- counting */
+
+static unsigned field(uint64_t v, uint64_t mask, unsigned shift)
+{
+	return (unsigned)((v & mask) >> shift);
+}
+
+/* What counter c's ESCR delivers in one clock of step e on thread. */
+static uint64_t delivered(unsigned c, const struct insn_event *e,
+			  unsigned thread)
+{
+	unsigned sel = field(m.cccr[c], NB_CCCR_ESCR_SEL_MASK,
+			     NB_CCCR_ESCR_SEL_SHIFT);
+	const struct nb_escr *x = nb_escr_for(c, sel, &m.sig);
+	const struct nb_event *ev;
+	struct insn_event one;
+	uint64_t escr;
+	unsigned emask;
+
+	if (!x)
+		return 0;
+	escr = m.escr[x - nb_escrs];
+	emask = field(escr, NB_ESCR_EMASK_MASK, NB_ESCR_EMASK_SHIFT);
+	ev = nb_event_for(x->msr, field(escr, NB_ESCR_EVENT_MASK,
+					NB_ESCR_EVENT_SHIFT));
+	if (!ev || !nb_emask_modelled(ev, emask) ||
+	    !nb_escr_counts_at(escr, thread, e->cpl, m.ht))
+		return 0;
+	if (!e->more)
+		return nb_event_step(ev, emask, e);
+	one = *e;	/* the count of one clock of an aggregated step */
+	one.more = 0;
+	return nb_event_step(ev, emask, &one);
+}
+
+static int active_passes(uint64_t cccr, unsigned active)
+{
+	switch (field(cccr, NB_CCCR_ACTIVE_MASK, NB_CCCR_ACTIVE_SHIFT)) {
+	case NB_ACTIVE_NONE:
+		return active == 0;
+	case NB_ACTIVE_SINGLE:
+		return active == 1;
+	case NB_ACTIVE_BOTH:
+		return active == 2;
+	default:
+		return active >= 1;
+	}
+}
+
+/* ovf: the counters whose OVF was set at the start of the clock. */
+static int counting(unsigned c, uint32_t ovf, unsigned active)
+{
+	uint64_t cccr = m.cccr[c];
+	int from = nb_cascade_from(c);
+	int started = (cccr & NB_CCCR_ENABLE) ||
+		      ((cccr & NB_CCCR_CASCADE) && from >= 0 &&
+		       (ovf >> from & 1));
+
+	return started && active_passes(cccr, active);
+}
+
+static void raise_pmi(unsigned to, unsigned thread)
+{
+	/* only the executing processor's APIC is in reach: a PMI owed to
+	 * the other thread is dropped (model limit, see the top) */
+	if (to & PMI_TO(thread))
+		(void)model_raise_pmi(1);
+}
+
+static int pmi_suppressed(uint64_t cccr)
+{
+	return nb_cascade_pmi_erratum(&m.sig) &&
+	       (cccr & (NB_CCCR_CASCADE | NB_CCCR_EXT_CASCADE));
+}
+
+static void overflowed(unsigned c)
+{
+	uint64_t cccr = m.cccr[c];
+	unsigned to = (cccr & NB_CCCR_OVF_PMI_T0 ? PMI_TO(0) : 0) |
+		      (cccr & NB_CCCR_OVF_PMI_T1 ? PMI_TO(1) : 0);
+
+	m.cccr[c] = cccr | NB_CCCR_OVF;
+	if (to && !pmi_suppressed(cccr))
+		m.pmi_pending[c] = (uint8_t)to;
+}
+
+/* Adds inc to counter c; returns the threads (PMI_TO()) whose PMI, owed
+ * from an earlier overflow, this count raises. */
+static unsigned add(unsigned c, uint64_t inc)
+{
+	unsigned due = m.pmi_pending[c];
+	uint64_t sum;
+
+	if (!inc)
+		return 0;
+	m.pmi_pending[c] = 0;
+	sum = m.ctr[c] + inc;
+	m.ctr[c] = sum & NB_CTR_MASK;
+	if (sum > NB_CTR_MASK || (m.cccr[c] & NB_CCCR_FORCE_OVF))
+		overflowed(c);
+	return due;
+}
+
+/* One clock for the counters in live, whose ESCRs deliver n[]. */
+static void tick(const struct nb_clock *k, uint32_t live, const uint64_t *n)
+{
+	uint32_t ovf = 0;
+	unsigned due = 0;
+
+	for (unsigned c = 0; c < NB_COUNTERS; c++)
+		if (m.cccr[c] & NB_CCCR_OVF)
+			ovf |= 1u << c;
+	for (unsigned c = 0; c < NB_COUNTERS; c++) {
+		if (!(live >> c & 1) || !counting(c, ovf, k->active))
+			continue;
+		due |= add(c, nb_cccr_filter(m.cccr[c], &m.edge[c], n[c]));
+	}
+	/* after the clock's counts: an NMI is taken inside the raise */
+	if (due)
+		raise_pmi(due, k->thread);
+}
+
+static void nbm_event(const struct insn_event *e)
+{
+	struct nb_clock k = { .thread = model_on_sibling() ? 1 : 0 };
+	uint64_t n[NB_COUNTERS] = { 0 };
+	uint32_t live = 0;
+
+	k.active = k.thread && m.ht ? 2 : 1;
+	for (unsigned c = 0; c < NB_COUNTERS; c++) {
+		if (!(m.cccr[c] & (NB_CCCR_ENABLE | NB_CCCR_CASCADE)))
+			continue;
+		live |= 1u << c;
+		n[c] = delivered(c, e, k.thread);
+	}
+	if (!live)
+		return;
+	for (uint64_t i = 0; i <= e->more; i++)
+		tick(&k, live, n);
+}
+
+PMU_MODEL(netburst, PMU_NETBURST,
+	  "netburst (ESCR/CCCR, 18 counters, SDM Vol. 3B 18.15-18.16)",
+	  nbm_reset, nbm_rdmsr, nbm_wrmsr, nbm_rdpmc, nbm_event, nbm_cannot);

@@ -1,0 +1,163 @@
+/* p6_model: reference model of the P6 family PMU (SDM Vol. 3B, order no.
+ * 253669-060US, §18.22), driven by the oracle's events (pmu/model.h).
+ *
+ * - MSRs: the model claims PerfEvtSel0/1 (0x186, 0x187) and PerfCtr0/1
+ *   (0xC1, 0xC2) only.  Every other MSR answers BE_NOT_MODELLED: a P6 has
+ *   many more (the TSC, the MTRRs, the machine-check banks, the APIC base,
+ *   the last-branch records...) that the model does not pretend to know.
+ * - PerfEvtSel: read back as written.  A write setting a reserved bit -
+ *   bit 21 (AnyThread is architectural perfmon v3's, §18.2.3) or any of
+ *   bits 63:32 - raises #GP(0) and changes nothing (SDM Vol. 2B WRMSR:
+ *   "#GP(0) if ... the value in EDX:EAX sets bits that are reserved in the
+ *   MSR").  Bit 22 of PerfEvtSel1 is kept as written and has no effect:
+ *   EN "is only present in the PerfEvtSel0 MSR" (§18.22.1), yet drivers
+ *   that ran on P6 hardware set it in PerfEvtSel1 too without a fault, so
+ *   the model does not call it reserved.  A new selection starts with its
+ *   edge detector deasserted.
+ * - PerfCtr: 40 bits; a write takes EAX sign-extended from bit 31 into
+ *   bits 39:32 and ignores EDX (§18.22.2), so it never faults.  Counts
+ *   wrap from 2^40 - 1 to 0.
+ * - Counting: nothing counts while PerfEvtSel0.EN is clear; it enables
+ *   both counters (§18.22.1).  Each counter counts at CPL 0 with OS, at
+ *   CPL 1-3 with USR.  A step's event count n is the sum of the event
+ *   table's semantic counts (p6_events[]) for that step; CMASK, INV and E
+ *   turn it into the increment per model cycle (evtsel_cycles(): the
+ *   rule of §18.22.1, pmu/evtsel.h).  A step the counter does not see
+ *   (another CPL, EN clear) deasserts its edge detector.
+ * - Events the trace cannot observe (sem 0), codes the SDM's tables do
+ *   not list for this generation and counter ("undefined counter
+ *   results"), and unit masks an event does not define count nothing -
+ *   with any CMASK, INV or E, since their per-cycle count is unknown.
+ * - PC is kept; it selects what the PMi pin signals, which the model does
+ *   not have.
+ * - INT: when a counter with INT set wraps to 0 (overflow), the model
+ *   raises a PMI through the local APIC (model_raise_pmi(), mask_after=1:
+ *   the LVTPC is masked on delivery, docs/apic.md), once per wrap, after
+ *   the step's increment.  The P6 has no overflow status: a handler finds
+ *   the counter that wrapped by its small value.
+ * - RDPMC: counters 0 and 1, #GP(0) for any other index; never #UD (every
+ *   P6 has RDPMC).  CR4.PCE at CPL 3 is the model layer's (pmu/model.c).
+ */
+#include "p6.h"
+#include "../model.h"
+#include "../backend.h"
+#include "../detect.h"
+#include "../sem.h"
+#include "../../arch/x86/trap.h"
+
+static struct {
+	uint64_t sel[P6_COUNTERS];
+	uint64_t ctr[P6_COUNTERS];
+	struct evtsel_edge edge[P6_COUNTERS];
+	unsigned gen;
+} m;
+
+static void p6m_reset(void)
+{
+	for (unsigned c = 0; c < P6_COUNTERS; c++) {
+		m.sel[c] = 0;
+		m.ctr[c] = 0;
+		evtsel_idle(&m.edge[c]);
+	}
+	m.gen = p6_gen_of(&cpu_info()->sig);
+}
+
+static int p6m_rdmsr(uint32_t msr, uint64_t *v)
+{
+	switch (msr) {
+	case P6_MSR_PERFEVTSEL0:
+	case P6_MSR_PERFEVTSEL1:
+		*v = m.sel[msr - P6_MSR_PERFEVTSEL0];
+		return 0;
+	case P6_MSR_PERFCTR0:
+	case P6_MSR_PERFCTR1:
+		*v = m.ctr[msr - P6_MSR_PERFCTR0];
+		return 0;
+	default:
+		return BE_NOT_MODELLED;
+	}
+}
+
+static int p6m_wrmsr(uint32_t msr, uint64_t v)
+{
+	unsigned c;
+
+	switch (msr) {
+	case P6_MSR_PERFEVTSEL0:
+	case P6_MSR_PERFEVTSEL1:
+		if (v & P6_EVTSEL_RESERVED)
+			return VEC_GP;
+		c = msr - P6_MSR_PERFEVTSEL0;
+		m.sel[c] = v;
+		evtsel_idle(&m.edge[c]);
+		return 0;
+	case P6_MSR_PERFCTR0:
+	case P6_MSR_PERFCTR1:
+		m.ctr[msr - P6_MSR_PERFCTR0] = p6_ctr_written(v);
+		return 0;
+	default:
+		return BE_NOT_MODELLED;
+	}
+}
+
+static int p6m_rdpmc(uint32_t idx, uint64_t *v)
+{
+	if (idx >= P6_COUNTERS)
+		return VEC_GP;
+	*v = m.ctr[idx];
+	return 0;
+}
+
+static int counts_at(const struct evtsel *s, unsigned cpl)
+{
+	return cpl == 0 ? s->os : s->usr;
+}
+
+/* The step's event count n for a counted event (one single step: the
+ * per-cycle count CMASK compares); -1 when nothing is known of it. */
+static int64_t step_count(const struct evtsel *s, unsigned ctr,
+			  const struct insn_event *e)
+{
+	const struct p6_event *ev = p6_event_for(s->event, ctr, m.gen);
+
+	if (!ev || !ev->sem || !p6_umask_ok(ev, s->umask))
+		return -1;
+	return (int64_t)sem_once_mask(ev->sem, e);
+}
+
+static void add(unsigned c, uint64_t inc, int intr)
+{
+	uint64_t sum = m.ctr[c] + inc;
+
+	m.ctr[c] = sum & P6_CTR_MASK;
+	if (intr && (sum >> P6_CTR_BITS))
+		(void)model_raise_pmi(1);
+}
+
+static void count(unsigned c, const struct insn_event *e)
+{
+	struct evtsel s = evtsel_decode(m.sel[c]);
+	int64_t n;
+
+	if (!counts_at(&s, e->cpl) || (n = step_count(&s, c, e)) < 0) {
+		evtsel_idle(&m.edge[c]);
+		return;
+	}
+	add(c, evtsel_cycles(&s, &m.edge[c], (uint64_t)n,
+			     1 + (uint64_t)e->more), s.intr);
+}
+
+static void p6m_event(const struct insn_event *e)
+{
+	int en = (m.sel[0] & EVTSEL_EN) != 0;
+
+	for (unsigned c = 0; c < P6_COUNTERS; c++) {
+		if (en)
+			count(c, e);
+		else
+			evtsel_idle(&m.edge[c]);
+	}
+}
+
+PMU_MODEL(p6, PMU_P6, "p6 (PerfEvtSel0/1, PerfCtr0/1, SDM Vol. 3B 18.22)",
+	  p6m_reset, p6m_rdmsr, p6m_wrmsr, p6m_rdpmc, p6m_event);

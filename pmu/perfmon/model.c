@@ -1,0 +1,549 @@
+/* perfmon_model: reference model of architectural performance
+ * monitoring v1-v5 (perfmon.h), driven by the oracle's events
+ * (pmu/model.h).  It stands in for the PMU perfmon_caps() describes: the
+ * CPU's CPUID where it reports one, else the capability table's row for
+ * the CPU (QEMU under TCG reports CPUID.0AH as zero).
+ *
+ * Registers (SDM Vol. 3B, order no. 253669-060US, §18.2; Vol. 4
+ * Table 2-2).  An MSR the modelled PMU lacks raises #GP(0), as on
+ * hardware; so does a write that sets a reserved bit (Vol. 2B WRMSR).
+ *   - IA32_PERFEVTSELx (x < GP counters): the fields of pmu/evtsel.h;
+ *     AnyThread only on v3+ without EDX[15]; bits 63:32 reserved (the
+ *     TSX qualifiers and adaptive-PEBS bits of later parts are not
+ *     modelled).
+ *   - IA32_PMCx: a write takes EAX sign-extended to the counter width
+ *     (§18.2.6, EDX ignored); IA32_A_PMCx (0x4C1+) exist only with
+ *     IA32_PERF_CAPABILITIES bit 13 and take the full width (bits above
+ *     it: #GP).  Fixed counters take the full width too (bits above it:
+ *     #GP).  Counters wrap to 0 past their width.
+ *   - v2+: IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL (its GP bits are
+ *     set at reset, so v1 software counts, §18.2.2), IA32_PERF_GLOBAL_
+ *     STATUS (read-only), IA32_PERF_GLOBAL_OVF_CTRL (write 1 to clear;
+ *     reads 0).  v4+: the same address is GLOBAL_STATUS_RESET, and
+ *     GLOBAL_STATUS_SET (write 1 to set; reads 0) and GLOBAL_INUSE
+ *     (read-only: bit n PERFEVTSELn's event select is not 0, bit 32+i
+ *     fixed counter i enabled at some CPL, bit 63 some PMI enabled).
+ *   - IA32_PERF_CAPABILITIES: read-only, where the PMU has it.
+ *   - IA32_DEBUGCTL: LBR (0) and BTF (1) are kept without effect,
+ *     FREEZE_LBRS_ON_PMI (11) and FREEZE_PERFMON_ON_PMI (12) act (v2+);
+ *     a write of any other bit is not modelled.
+ *   - Everything else: not modelled (BE_NOT_MODELLED).
+ *
+ * Counting, per traced step (one model cycle, or 1 + more identical
+ * ones) at the step's CPL: OS counts at CPL 0, USR at CPL 1-3.  A GP
+ * counter counts when EN, its GLOBAL_CTRL bit (v2+) and no freeze allow
+ * it: the event's per-cycle count through the CMASK/INV/E rule
+ * (pmu/evtsel.h).  Fixed counter 0 counts instructions retired, 1 the
+ * model clock, 2 the reference clock (SEM_REF_PER_CLOCK per model cycle),
+ * 3 (slots) nothing: not modelled.  Events the trace cannot see count
+ * nothing.  Steps of the sibling logical processor (model_on_sibling())
+ * count only on counters with AnyThread set (v3+).
+ *
+ * Overflow: a counter that wraps sets its GLOBAL_STATUS bit (v2+); with
+ * its INT / PMI bit the model raises a PMI through the local APIC,
+ * masking LVTPC on delivery as these processors do.  With DEBUGCTL bit 12
+ * the PMI freezes the counters: v2/v3 clear GLOBAL_CTRL; v4+ set
+ * GLOBAL_STATUS.CTR_FRZ (and LBR_FRZ with bit 11), and counters count
+ * nothing while CTR_FRZ is set (§18.2.4.1).
+ *
+ * RDPMC: ECX[30] selects the fixed counters; an index past the counters
+ * that exist, or other high bits, is #GP(0) (Vol. 2B RDPMC).
+ *
+ * The DS save area (pmu/perfmon/ds/model.h, docs/pebs.md): IA32_DS_AREA,
+ * IA32_PEBS_ENABLE, MSR_PEBS_DATA_CFG, MSR_PEBS_LD_LAT and
+ * IA32_MISC_ENABLE's BTS/PEBS bits are ds_model.c's; IA32_DEBUGCTL takes
+ * TR, BTS, BTINT and BTS_OFF_* there.  Per step of this thread: the LBR
+ * stack and BTS see taken branches; a PEBS counter (IA32_PEBS_ENABLE)
+ * that wraps sets its status bit, and after the counters the step's
+ * PEBS assist writes one record for all of them (pmu/perfmon/pebs/model.c),
+ * consumes their status bits and reloads them from the DS reset slots;
+ * the precise events of pmu/perfmon/pebs/regs.h count what their table says.  A DS
+ * buffer reaching its threshold sets GLOBAL_STATUS bit 62 (v2+) and
+ * raises the PMI.  The sibling's steps take no part in any of it.
+ *
+ * Intel PT (pmu/pt/pt.h, pmu/pt/model.c): the IA32_RTIT_* MSRs, where the
+ * modelled CPU has PT (pt_caps()), are pt_model.c's; each step of this
+ * thread goes to its packet generator (pmu/pt/gen.c) at the model clock.
+ */
+#include "perfmon.h"
+#include "ds/model.h"
+#include "../pt/pt.h"
+#include "../model.h"
+#include "../backend.h"
+#include "../sem.h"
+#include "../../arch/x86/cpu.h"
+#include "../../arch/x86/trap.h"
+
+static struct {
+	const struct perfmon_caps *c;
+	uint64_t evtsel[PERFMON_MAX_GP], pmc[PERFMON_MAX_GP];
+	uint64_t fixed[PERFMON_MAX_FIXED];
+	struct evtsel_edge edge[PERFMON_MAX_GP];
+	uint64_t fixed_ctrl, global_ctrl, status, debugctl;
+	uint64_t gp_mask, fixed_mask;
+	uint64_t pebs_hit;		/* PEBS counters that overflowed in the
+					 * step (GLOBAL numbering) */
+	struct step_regs before;	/* the state the last step left */
+	int have_before;
+} m;
+
+static uint64_t bits_mask(unsigned bits)
+{
+	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+static void pm_reset(void)
+{
+	const struct perfmon_caps *c = perfmon_caps(0);
+
+	m = (typeof(m)){ .c = c };
+	ds_model_reset(c);
+	pt_model_reset();
+	if (!c)
+		return;
+	m.gp_mask = bits_mask(c->gp_width);
+	m.fixed_mask = bits_mask(c->fixed_width);
+	/* GP enables set at reset (SDM Vol. 3B §18.2.2) */
+	if (c->version >= 2)
+		m.global_ctrl = bits_mask(c->gp);
+}
+
+static const char *pm_cannot(const struct cpu_info *ci)
+{
+	const char *why = 0;
+
+	(void)ci;
+	return perfmon_caps(&why) ? 0 : why;
+}
+
+static int is_gp(uint32_t msr, uint32_t base, unsigned *n)
+{
+	if (msr < base || msr >= base + PERFMON_MAX_GP)
+		return 0;
+	*n = msr - base;
+	return 1;
+}
+
+static uint64_t inuse(void)
+{
+	uint64_t v = 0, pmi = 0;
+
+	for (unsigned n = 0; n < m.c->gp; n++) {
+		if (m.evtsel[n] & EVTSEL_EVENT_MASK)
+			v |= 1ull << n;
+		pmi |= m.evtsel[n] & EVTSEL_INT;
+	}
+	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++) {
+		unsigned f = FIXED_CTRL_FIELD(m.fixed_ctrl, i);
+
+		if (f & (FIXED_CTRL_OS | FIXED_CTRL_USR))
+			v |= 1ull << (GLOBAL_FIXED_SHIFT + i);
+		pmi |= f & FIXED_CTRL_PMI;
+	}
+	return v | (pmi ? 1ull << 63 : 0);
+}
+
+/* The v2+ global registers: 0 and *v, #GP, or 1 when msr is not one. */
+static int global_rd(uint32_t msr, uint64_t *v)
+{
+	unsigned v4 = m.c->version >= 4;
+
+	switch (msr) {
+	case MSR_IA32_FIXED_CTR_CTRL: *v = m.fixed_ctrl; return 0;
+	case MSR_IA32_PERF_GLOBAL_CTRL: *v = m.global_ctrl; return 0;
+	case MSR_IA32_PERF_GLOBAL_STATUS: *v = m.status; return 0;
+	case MSR_IA32_PERF_GLOBAL_OVF_CTRL: *v = 0; return 0;
+	case MSR_IA32_PERF_GLOBAL_STATUS_SET: *v = 0; return v4 ? 0 : VEC_GP;
+	case MSR_IA32_PERF_GLOBAL_INUSE: *v = v4 ? inuse() : 0;
+		return v4 ? 0 : VEC_GP;
+	default: return 1;
+	}
+}
+
+static int global_wr(uint32_t msr, uint64_t v)
+{
+	uint64_t status = perfmon_status_bits(m.c);
+	unsigned v4 = m.c->version >= 4;
+
+	switch (msr) {
+	case MSR_IA32_FIXED_CTR_CTRL:
+		if (v & ~perfmon_fixed_ctrl_valid(m.c))
+			return VEC_GP;
+		m.fixed_ctrl = v;
+		return 0;
+	case MSR_IA32_PERF_GLOBAL_CTRL:
+		if (v & ~perfmon_global_counters(m.c))
+			return VEC_GP;
+		m.global_ctrl = v;
+		return 0;
+	case MSR_IA32_PERF_GLOBAL_STATUS:
+		return VEC_GP;
+	case MSR_IA32_PERF_GLOBAL_OVF_CTRL:
+		if (v & ~status)
+			return VEC_GP;
+		m.status &= ~v;
+		return 0;
+	case MSR_IA32_PERF_GLOBAL_STATUS_SET:
+		/* CondChgd is the processor's alone (§18.2.4.2) */
+		if (!v4 || (v & ~(status & ~GLOBAL_STATUS_COND_CHGD)))
+			return VEC_GP;
+		m.status |= v;
+		return 0;
+	case MSR_IA32_PERF_GLOBAL_INUSE:
+		return VEC_GP;
+	default:
+		return 1;
+	}
+}
+
+static int fixed_index(uint32_t msr, unsigned *i)
+{
+	if (msr < MSR_IA32_FIXED_CTR(0) ||
+	    msr >= MSR_IA32_FIXED_CTR(PERFMON_MAX_FIXED))
+		return 0;
+	*i = msr - MSR_IA32_FIXED_CTR(0);
+	return 1;
+}
+
+/* v1 has none of the v2+ registers (FIXED_CTR_CTRL .. GLOBAL_INUSE). */
+static int v1_absent(uint32_t msr)
+{
+	return msr >= MSR_IA32_FIXED_CTR_CTRL &&
+	       msr <= MSR_IA32_PERF_GLOBAL_INUSE ? VEC_GP : BE_NOT_MODELLED;
+}
+
+static uint64_t debugctl_valid(void)
+{
+	return DEBUGCTL_LBR | DEBUGCTL_BTF | ds_model_debugctl_bits() |
+	       (m.c->version >= 2 ? DEBUGCTL_FREEZE_LBRS_ON_PMI |
+				    DEBUGCTL_FREEZE_PERFMON_ON_PMI : 0);
+}
+
+static int pm_rdmsr(uint32_t msr, uint64_t *v)
+{
+	unsigned n;
+	int r;
+
+	if (!m.c)
+		return BE_NOT_MODELLED;
+	r = ds_model_rdmsr(msr, v);
+	if (r != 1)
+		return r;
+	r = pt_model_rdmsr(msr, v);
+	if (r != 1)
+		return r;
+	if (is_gp(msr, MSR_IA32_PERFEVTSEL(0), &n)) {
+		*v = m.evtsel[n];
+		return n < m.c->gp ? 0 : VEC_GP;
+	}
+	if (is_gp(msr, MSR_IA32_PMC(0), &n) ||
+	    (perfmon_full_width(m.c) && is_gp(msr, MSR_IA32_A_PMC(0), &n))) {
+		*v = m.pmc[n];
+		return n < m.c->gp ? 0 : VEC_GP;
+	}
+	if (is_gp(msr, MSR_IA32_A_PMC(0), &n))
+		return VEC_GP;
+	if (fixed_index(msr, &n)) {
+		*v = m.fixed[n];
+		return perfmon_fixed_exists(m.c, n) ? 0 : VEC_GP;
+	}
+	if (msr == MSR_IA32_PERF_CAPABILITIES) {
+		*v = m.c->perf_caps;
+		return m.c->has_perf_caps ? 0 : VEC_GP;
+	}
+	if (msr == MSR_IA32_DEBUGCTL) {
+		*v = m.debugctl;
+		return 0;
+	}
+	if (m.c->version < 2)
+		return v1_absent(msr);
+	r = global_rd(msr, v);
+	return r == 1 ? BE_NOT_MODELLED : r;
+}
+
+static int evtsel_wr(unsigned n, uint64_t v)
+{
+	if (n >= m.c->gp || (v & ~perfmon_evtsel_valid(m.c)))
+		return VEC_GP;
+	m.evtsel[n] = v;
+	evtsel_idle(&m.edge[n]);
+	return 0;
+}
+
+static int pm_wrmsr(uint32_t msr, uint64_t v)
+{
+	unsigned n;
+	int r;
+
+	if (!m.c)
+		return BE_NOT_MODELLED;
+	r = ds_model_wrmsr(msr, v);
+	if (r != 1)
+		return r;
+	r = pt_model_wrmsr(msr, v);
+	if (r != 1)
+		return r;
+	if (is_gp(msr, MSR_IA32_PERFEVTSEL(0), &n))
+		return evtsel_wr(n, v);
+	if (is_gp(msr, MSR_IA32_PMC(0), &n)) {
+		if (n >= m.c->gp)
+			return VEC_GP;
+		m.pmc[n] = (uint64_t)(int64_t)(int32_t)(uint32_t)v & m.gp_mask;
+		return 0;
+	}
+	if (is_gp(msr, MSR_IA32_A_PMC(0), &n)) {
+		if (!perfmon_full_width(m.c) || n >= m.c->gp ||
+		    (v & ~m.gp_mask))
+			return VEC_GP;
+		m.pmc[n] = v;
+		return 0;
+	}
+	if (fixed_index(msr, &n)) {
+		if (!perfmon_fixed_exists(m.c, n) || (v & ~m.fixed_mask))
+			return VEC_GP;
+		m.fixed[n] = v;
+		return 0;
+	}
+	if (msr == MSR_IA32_PERF_CAPABILITIES)
+		return VEC_GP;
+	if (msr == MSR_IA32_DEBUGCTL) {
+		if (v & ~debugctl_valid())
+			return BE_NOT_MODELLED;
+		m.debugctl = v;
+		return 0;
+	}
+	if (m.c->version < 2)
+		return v1_absent(msr);
+	r = global_wr(msr, v);
+	return r == 1 ? BE_NOT_MODELLED : r;
+}
+
+static int pm_rdpmc(uint32_t idx, uint64_t *v)
+{
+	unsigned n = idx & ~RDPMC_FIXED;
+
+	if (!m.c)
+		return VEC_GP;
+	if (idx & RDPMC_FIXED) {
+		if (n >= PERFMON_MAX_FIXED || !perfmon_fixed_exists(m.c, n))
+			return VEC_GP;
+		*v = m.fixed[n];
+		return 0;
+	}
+	if (n >= m.c->gp)
+		return VEC_GP;
+	*v = m.pmc[n];
+	return 0;
+}
+
+/* ---- counting */
+
+static int frozen(void)
+{
+	return m.c->version >= 4 && (m.status & GLOBAL_STATUS_CTR_FRZ);
+}
+
+static int global_on(unsigned bit)
+{
+	return m.c->version < 2 || (m.global_ctrl >> bit & 1);
+}
+
+/* Adds inc to *ctr of width mask; 1 when it wrapped. */
+static int add(uint64_t *ctr, uint64_t inc, uint64_t mask)
+{
+	uint64_t before = *ctr;
+
+	*ctr = (before + inc) & mask;
+	return inc && (inc > mask - before);
+}
+
+/* What an event select / unit mask counts: an architectural event, or a
+ * precise event of this PMU's PEBS format (pmu/perfmon/pebs/regs.h); 0: nothing the
+ * trace sees. */
+static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
+{
+	const struct perfmon_event *ev = perfmon_event_for(s->event, s->umask);
+	const struct pebs_event *pe = 0;
+
+	if (ds_model_has_pebs())
+		pe = pebs_event_for(perfmon_pebs_format(m.c), s->event,
+				    s->umask);
+	if (data)
+		*data = pe ? pe->data : PEBS_DATA_NONE;
+	return ev ? ev->sem : pe ? pe->sem : 0;
+}
+
+/* A counter (GLOBAL numbering) wrapped: its status bit (v2+; fixed
+ * counters exist from v2); on this thread a PEBS counter also waits for
+ * the step's assist. */
+static void overflowed(unsigned bit, int sibling)
+{
+	if (m.c->version >= 2)
+		m.status |= 1ull << bit;
+	if (!sibling && (ds_model_pebs_enable() >> bit & 1))
+		m.pebs_hit |= 1ull << bit;
+}
+
+/* One GP counter over a step; returns 1 when it asks for a PMI. */
+static int gp_step(unsigned n, const struct insn_event *e, int sibling)
+{
+	struct evtsel s = evtsel_decode(m.evtsel[n]);
+	int at = e->cpl ? s.usr : s.os;
+	uint64_t inc;
+
+	if (sibling && !s.any)
+		return 0;
+	if (!s.en || !global_on(n) || frozen() || !at) {
+		evtsel_idle(&m.edge[n]);
+		return 0;
+	}
+	inc = evtsel_cycles(&s, &m.edge[n], sem_once_mask(event_sem(&s, 0), e),
+			    1 + (uint64_t)e->more);
+	if (!add(&m.pmc[n], inc, m.gp_mask))
+		return 0;
+	overflowed(n, sibling);
+	return s.intr;
+}
+
+static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
+{
+	unsigned f = FIXED_CTRL_FIELD(m.fixed_ctrl, i);
+	const struct perfmon_event *ev = perfmon_fixed_event(i);
+	unsigned at = e->cpl ? FIXED_CTRL_USR : FIXED_CTRL_OS;
+	uint64_t inc;
+
+	if (!perfmon_fixed_exists(m.c, i) || !(f & at) || frozen() ||
+	    !global_on(GLOBAL_FIXED_SHIFT + i) ||
+	    (sibling && !(f & FIXED_CTRL_ANY)))
+		return 0;
+	inc = sem_step_mask(ev->sem, e);
+	if (!add(&m.fixed[i], inc, m.fixed_mask))
+		return 0;
+	overflowed(GLOBAL_FIXED_SHIFT + i, sibling);
+	return !!(f & FIXED_CTRL_PMI);
+}
+
+/* The PMI, and with DEBUGCTL.FREEZE_PERFMON_ON_PMI the freeze. */
+static void pmi(void)
+{
+	if (m.debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) {
+		if (m.c->version >= 4)
+			m.status |= GLOBAL_STATUS_CTR_FRZ;
+		else
+			m.global_ctrl = 0;
+	}
+	if (m.c->version >= 4 && (m.debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI))
+		m.status |= GLOBAL_STATUS_LBR_FRZ;
+	model_raise_pmi(1);
+}
+
+/* The Adaptive_Record bits of the counters in mask. */
+static uint64_t adaptive_of(uint64_t mask)
+{
+	uint64_t v = 0;
+
+	for (unsigned n = 0; n < m.c->gp; n++)
+		if ((mask >> n & 1) && (m.evtsel[n] & EVTSEL_ADAPTIVE))
+			v |= 1ull << n;
+	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
+		if ((mask >> (GLOBAL_FIXED_SHIFT + i) & 1) &&
+		    (m.fixed_ctrl >> (FIXED_CTRL_ADAPTIVE_SHIFT + 4 * i) & 1))
+			v |= 1ull << (GLOBAL_FIXED_SHIFT + i);
+	return v;
+}
+
+/* The data address kind of the lowest GP counter in mask. */
+static enum pebs_data data_of(uint64_t mask)
+{
+	enum pebs_data data = PEBS_DATA_NONE;
+
+	for (unsigned n = 0; n < m.c->gp; n++)
+		if (mask >> n & 1) {
+			struct evtsel s = evtsel_decode(m.evtsel[n]);
+
+			(void)event_sem(&s, &data);
+			break;
+		}
+	return data;
+}
+
+/* The PEBS assist of the step (pmu/perfmon/pebs/model.c writes the record): the
+ * counters reload from the DS area, their overflow is consumed; 1 when
+ * the buffer reached its threshold. */
+static int pebs_assist(const struct insn_event *e)
+{
+	struct pebs_assist a = {
+		.e = e,
+		.before = m.have_before && m.before.rip == e->rip ?
+			  &m.before : 0,
+		.applicable = m.pebs_hit,
+		.status = m.status,
+		.adaptive = adaptive_of(m.pebs_hit),
+		.data = data_of(m.pebs_hit),
+		.tsc = rdtsc(),
+	};
+	int full = pebs_model_assist(&a, m.pmc, m.fixed);
+
+	for (unsigned n = 0; n < m.c->gp; n++)
+		m.pmc[n] &= m.gp_mask;
+	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
+		m.fixed[i] &= m.fixed_mask;
+	m.status &= ~m.pebs_hit;
+	m.pebs_hit = 0;
+	return full;
+}
+
+/* A DS buffer reached its interrupt threshold: OvfBuffer (v2+). */
+static int buffer_pmi(void)
+{
+	if (m.c->version >= 2)
+		m.status |= GLOBAL_STATUS_OVF_BUF;
+	return 1;
+}
+
+/* This thread's step: LBRs, BTS, the PEBS assist. */
+static int ds_step(const struct insn_event *e)
+{
+	int want_pmi = 0;
+
+	pebs_model_lbr_step(e, m.debugctl);
+	if (bts_model_step(e, m.debugctl))
+		want_pmi |= buffer_pmi();
+	if (m.pebs_hit && pebs_assist(e))
+		want_pmi |= buffer_pmi();
+	if (e->after) {
+		m.before = *e->after;
+		m.have_before = 1;
+	}
+	return want_pmi;
+}
+
+static void pm_event(const struct insn_event *e)
+{
+	int sibling = model_on_sibling(), want_pmi = 0;
+
+	if (!m.c)
+		return;
+	for (unsigned n = 0; n < m.c->gp; n++)
+		want_pmi |= gp_step(n, e, sibling);
+	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
+		want_pmi |= fixed_step(i, e, sibling);
+	if (!sibling) {
+		want_pmi |= ds_step(e);
+		pt_model_step(e, model_clock());
+	}
+	if (want_pmi && !sibling)
+		pmi();
+}
+
+static const struct pmu_model model_perfmon
+	__attribute__((used, section(".data.pmu_models"), aligned(8))) = {
+	.kind = PMU_ARCH,
+	.name = "arch-perfmon v1-v5 (SDM Vol. 3B 18.2)",
+	.reset = pm_reset,
+	.rdmsr = pm_rdmsr,
+	.wrmsr = pm_wrmsr,
+	.rdpmc = pm_rdpmc,
+	.event = pm_event,
+	.cannot_model = pm_cannot,
+};

@@ -1,0 +1,262 @@
+/* pebs_model: the PEBS assist of the arch-perfmon reference model
+ * (pmu/perfmon/ds/model.h): one record per step in which PEBS counters
+ * overflowed, written into the PEBS buffer IA32_DS_AREA points at, with
+ * the state the trace carries for that step.
+ *
+ * What the model writes (pmu/perfmon/pebs/regs.h has the layouts and citations):
+ *   - where: at the PEBS index, when the whole record fits below the
+ *     absolute maximum; otherwise nothing, and no signal (SDM Vol. 3B
+ *     §18.8.1.1: "No signaling is generated when PEBS buffer is full");
+ *     the index then advances by the record size;
+ *   - when: in the step whose event made the counter wrap (the model has
+ *     no skid: the eventing instruction is the one that overflowed), and
+ *     the counter reloads from its DS counter-reset slot;
+ *   - RFLAGS, RIP and the GPRs (formats 0-3; the GPR group of formats
+ *     4-5): with PERF_CAPABILITIES.PEBS_TRAP (bit 6) the state after the
+ *     eventing instruction, RIP that of the next one; without it the
+ *     state before it, RIP the eventing instruction's (all zero when the
+ *     trace did not deliver the step before);
+ *   - 90H (formats 1-2): IA32_PERF_GLOBAL_STATUS at the assist, the
+ *     counter's own overflow bit included; (format 3) the PEBS counters
+ *     the record is for; the basic group's applicable counters likewise;
+ *   - data linear address / memory-info address: the first load (store)
+ *     of the step for a precise load (store) event, else 0;
+ *   - eventing IP (format 2 on, the basic group's IP): the instruction
+ *     that caused the event;
+ *   - TSC (format 3, basic group): RDTSC at the assist, inside the #DB
+ *     handling of that step;
+ *   - XMM group: XMM0-15 as the traced code left them (arch/x86/xmm.h);
+ *   - LBR group: the last taken branches recorded while DEBUGCTL.LBR was
+ *     set (newest first), info 0;
+ *   - the 32-bit DS format (pmu/perfmon/ds/regs.h ds_format64(): no DTES64 outside
+ *     IA-32e mode): the 40-byte record {EFLAGS, EIP, EAX .. ESP} of SDM
+ *     Vol. 3B §17.4.9 whatever the record format, from the same state;
+ *   - not modelled, written as 0: data source encoding, load latency, TSX
+ *     information (formats 1-3 and the memory-info group), the LBR info
+ *     word. */
+#include "../ds/model.h"
+#include "../../../arch/x86/paging.h"
+#include "../../../arch/x86/xmm.h"
+#include "../../../lib/string.h"
+
+static struct {
+	uint64_t from[LBR_MODEL_DEPTH], to[LBR_MODEL_DEPTH];
+	unsigned top, n;
+} lbr;
+
+void pebs_model_lbr_step(const struct insn_event *e, uint64_t debugctl)
+{
+	if (!e) {
+		lbr.top = lbr.n = 0;
+		return;
+	}
+	if (!(debugctl & DEBUGCTL_LBR) || !ds_model_branch(e))
+		return;
+	lbr.top = (lbr.top + 1) % LBR_MODEL_DEPTH;
+	lbr.from[lbr.top] = e->rip;
+	lbr.to[lbr.top] = e->next_rip;
+	if (lbr.n < LBR_MODEL_DEPTH)
+		lbr.n++;
+}
+
+void pebs_model_lbr(unsigned k, uint64_t *from, uint64_t *to)
+{
+	unsigned i = (lbr.top + LBR_MODEL_DEPTH - k % LBR_MODEL_DEPTH) %
+		     LBR_MODEL_DEPTH;
+
+	*from = k < lbr.n ? lbr.from[i] : 0;
+	*to = k < lbr.n ? lbr.to[i] : 0;
+}
+
+static void put64(uint8_t *rec, unsigned off, uint64_t v)
+{
+	memcpy(rec + off, &v, sizeof(v));	/* little-endian, as stored */
+}
+
+/* The registers the record reports: after the step (trap-like) or
+ * before it (fault-like). */
+static const struct step_regs *state_of(const struct pebs_assist *a,
+					int trap)
+{
+	static const struct step_regs none;
+
+	if (trap)
+		return a->e->after ? a->e->after : &none;
+	return a->before ? a->before : &none;
+}
+
+static uint64_t ip_of(const struct pebs_assist *a, int trap)
+{
+	return trap ? a->e->next_rip : a->e->rip;
+}
+
+/* The data address of the sampled access: the step's first load or
+ * store, by the event's kind. */
+static uint64_t data_addr(const struct pebs_assist *a)
+{
+	const struct insn_event *e = a->e;
+
+	if (a->data == PEBS_DATA_NONE || (e->flags & EV_ACCESS_UNKNOWN))
+		return 0;
+	for (unsigned i = 0; i < e->n_access; i++)
+		if (e->access[i].store == (a->data == PEBS_DATA_STORE))
+			return e->access[i].addr;
+	return 0;
+}
+
+static void fixed_record(uint8_t *rec, unsigned fmt,
+			 const struct pebs_assist *a, int trap)
+{
+	const struct step_regs *r = state_of(a, trap);
+
+	for (unsigned f = 0; f < PEBS_F_NR; f++) {
+		int off = pebs_field_offset(fmt, (enum pebs_field)f);
+		int gpr = pebs_field_gpr((enum pebs_field)f);
+		uint64_t v = 0;
+
+		if (off < 0)
+			continue;
+		if (gpr >= 0)
+			v = r->gpr[gpr];
+		else if (f == PEBS_F_FLAGS)
+			v = r->rflags;
+		else if (f == PEBS_F_IP)
+			v = ip_of(a, trap);
+		else if (f == PEBS_F_STATUS)
+			v = fmt >= 3 ? a->applicable : a->status;
+		else if (f == PEBS_F_DLA)
+			v = data_addr(a);
+		else if (f == PEBS_F_EVENTING_IP)
+			v = a->e->rip;
+		else if (f == PEBS_F_TSC)
+			v = a->tsc;
+		put64(rec, (unsigned)off, v);
+	}
+}
+
+/* The 32-bit DS format's record (pmu/perfmon/pebs/regs.h): EFLAGS, EIP, EAX-ESP, 4
+ * bytes each, the same state the 64-bit records take. */
+static void record32(uint8_t *rec, const struct pebs_assist *a, int trap)
+{
+	const struct step_regs *r = state_of(a, trap);
+
+	for (unsigned f = 0; f < PEBS_F_R8; f++) {
+		int off = pebs32_field_offset((enum pebs_field)f);
+		int gpr = pebs_field_gpr((enum pebs_field)f);
+		uint32_t v;
+
+		if (gpr >= 0)
+			v = (uint32_t)r->gpr[gpr];
+		else if (f == PEBS_F_FLAGS)
+			v = (uint32_t)r->rflags;
+		else
+			v = (uint32_t)ip_of(a, trap);
+		memcpy(rec + off, &v, sizeof(v));
+	}
+}
+
+static void gprs_group(uint8_t *g, const struct pebs_assist *a, int trap)
+{
+	const struct step_regs *r = state_of(a, trap);
+
+	put64(g, 0, r->rflags);
+	put64(g, 8, ip_of(a, trap));
+	for (unsigned i = 0; i < 16; i++)
+		put64(g, 16 + 8 * i, r->gpr[i]);
+}
+
+static void xmms_group(uint8_t *g)
+{
+	uint64_t x[2 * XMM_REGS];
+
+	xmm_read_all(x);
+	for (unsigned i = 0; i < 2 * XMM_REGS; i++)
+		put64(g, 8 * i, x[i]);
+}
+
+static void lbrs_group(uint8_t *g, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t from, to;
+
+		pebs_model_lbr(k, &from, &to);
+		put64(g, PEBS_LBR_ENTRY_SIZE * k, from);
+		put64(g, PEBS_LBR_ENTRY_SIZE * k + 8, to);
+		put64(g, PEBS_LBR_ENTRY_SIZE * k + 16, 0);
+	}
+}
+
+static void adaptive_record(uint8_t *rec, const struct pebs_assist *a,
+			    int trap)
+{
+	uint64_t cfg = a->adaptive ? ds_model_pebs_cfg() : 0;
+	struct pebs_adaptive l;
+
+	pebs_adaptive_layout(cfg, a->adaptive != 0, &l);
+	put64(rec, PEBS_BASIC_FORMAT_SIZE,
+	      (uint64_t)l.size << PEBS_SIZE_SHIFT | cfg);
+	put64(rec, PEBS_BASIC_IP, a->e->rip);
+	put64(rec, PEBS_BASIC_APPLICABLE, a->applicable);
+	put64(rec, PEBS_BASIC_TSC, a->tsc);
+	if (l.meminfo) {
+		put64(rec, l.meminfo, data_addr(a));
+		for (unsigned off = 8; off < PEBS_MEMINFO_SIZE; off += 8)
+			put64(rec, l.meminfo + off, 0);
+	}
+	if (l.gprs)
+		gprs_group(rec + l.gprs, a, trap);
+	if (l.xmms)
+		xmms_group(rec + l.xmms);
+	if (l.lbrs)
+		lbrs_group(rec + l.lbrs, l.n_lbr);
+}
+
+static void reload(const void *area, const struct ds_layout *l,
+		   uint64_t applicable, uint64_t *gp, uint64_t *fixed)
+{
+	for (unsigned b = 0; b < 64; b++) {
+		int is_fixed = b >= GLOBAL_FIXED_SHIFT;
+		unsigned n = is_fixed ? b - GLOBAL_FIXED_SHIFT : b;
+
+		if (!(applicable >> b & 1) ||
+		    ds_reset_offset(l, n, is_fixed) < 0 ||
+		    n >= (is_fixed ? PERFMON_MAX_FIXED : PERFMON_MAX_GP))
+			continue;
+		(is_fixed ? fixed : gp)[n] = ds_get_reset(area, l, n,
+							   is_fixed);
+	}
+}
+
+int pebs_model_assist(const struct pebs_assist *a, uint64_t *gp_reload,
+		      uint64_t *fixed_reload)
+{
+	const struct perfmon_caps *c = perfmon_caps(0);
+	const struct ds_layout *l;
+	uint8_t *area = ds_model_area(&l);
+	unsigned fmt, size;
+	uint64_t index, max;
+	int trap;
+
+	if (!area || !c)
+		return 0;
+	fmt = perfmon_pebs_format(c);
+	trap = perfmon_pebs_trap(c);
+	size = l->ds64 ? pebs_record_size(fmt, ds_model_pebs_cfg(),
+					  a->adaptive != 0) :
+			 PEBS_RECORD32_SIZE;
+	index = ds_get(area, l, DS_PEBS_INDEX);
+	max = ds_get(area, l, DS_PEBS_MAX);
+	reload(area, l, a->applicable, gp_reload, fixed_reload);
+	if (index < ds_get(area, l, DS_PEBS_BASE) || index + size > max ||
+	    !ds_reachable(index, size) || !paging_range_writable(index, size))
+		return 0;
+	if (!l->ds64)
+		record32((uint8_t *)(uintptr_t)index, a, trap);
+	else if (fmt >= 4)
+		adaptive_record((uint8_t *)(uintptr_t)index, a, trap);
+	else
+		fixed_record((uint8_t *)(uintptr_t)index, fmt, a, trap);
+	index += size;
+	ds_put(area, l, DS_PEBS_INDEX, index);
+	return index >= ds_get(area, l, DS_PEBS_THRESH);
+}

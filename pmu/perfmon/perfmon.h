@@ -1,0 +1,222 @@
+/* perfmon: register layout of architectural performance monitoring,
+ * versions 1 to 5 (Intel SDM Vol. 3B, order no. 253669-060US, §18.2
+ * "Architectural Performance Monitoring"; CPUID leaf 0AH: Vol. 2A, CPUID
+ * "Architectural Performance Monitoring Leaf"; MSR addresses: Vol. 4
+ * Table 2-2 "IA-32 Architectural MSRs").  The PerfEvtSel fields are
+ * pmu/evtsel.h's, shared with the P6 family.
+ *
+ * What each version adds (§18.2.1-§18.2.5):
+ *   v1 GP counters IA32_PMCx / IA32_PERFEVTSELx, their number and width
+ *      and the architectural events from CPUID.0AH (EBX bit set: event
+ *      NOT available);
+ *   v2 fixed-function counters (IA32_FIXED_CTRx, IA32_FIXED_CTR_CTRL),
+ *      IA32_PERF_GLOBAL_CTRL, _STATUS, _OVF_CTRL; IA32_DEBUGCTL bit 12
+ *      freezes the counters on a PMI by clearing GLOBAL_CTRL;
+ *   v3 AnyThread (PerfEvtSel bit 21, FIXED_CTR_CTRL bit 2 + 4n);
+ *   v4 GLOBAL_STATUS_RESET (the old OVF_CTRL address), _SET, _INUSE; the
+ *      PMI freeze sets GLOBAL_STATUS.CTR_FRZ (bit 59) instead of
+ *      clearing GLOBAL_CTRL, and counters stay frozen while it is set;
+ *   v5 CPUID.0AH:ECX fixed-counter bitmap (fixed counter i exists when
+ *      ECX[i] is set or EDX[4:0] > i), EDX[15] AnyThread deprecated.
+ */
+#ifndef PMU_PERFMON_H
+#define PMU_PERFMON_H
+
+#include <stdint.h>
+#include "../evtsel.h"
+#include "../../arch/x86/msr.h"	/* IA32_DEBUGCTL, IA32_PERF_CAPABILITIES */
+
+#define PERFMON_MAX_GP 8	/* IA32_PERFEVTSEL0-7 0x186-0x18D (Vol. 4) */
+#define PERFMON_MAX_FIXED 4	/* IA32_FIXED_CTR0-3 0x309-0x30C */
+
+#define MSR_IA32_PMC(n) (0xc1u + (n))
+#define MSR_IA32_PERFEVTSEL(n) (0x186u + (n))
+#define MSR_IA32_A_PMC(n) (0x4c1u + (n))	/* full-width writes */
+#define MSR_IA32_FIXED_CTR(n) (0x309u + (n))
+#define MSR_IA32_FIXED_CTR_CTRL 0x38du
+#define MSR_IA32_PERF_GLOBAL_STATUS 0x38eu
+#define MSR_IA32_PERF_GLOBAL_CTRL 0x38fu
+#define MSR_IA32_PERF_GLOBAL_OVF_CTRL 0x390u	/* v2, v3 */
+#define MSR_IA32_PERF_GLOBAL_STATUS_RESET 0x390u	/* v4+ */
+#define MSR_IA32_PERF_GLOBAL_STATUS_SET 0x391u	/* v4+ */
+#define MSR_IA32_PERF_GLOBAL_INUSE 0x392u	/* v4+ */
+
+/* IA32_DEBUGCTL (Vol. 3B §17.4.1, Figure 17-3). */
+#define DEBUGCTL_LBR (1ull << 0)
+#define DEBUGCTL_BTF (1ull << 1)
+#define DEBUGCTL_FREEZE_PERFMON_ON_PMI (1ull << 12)
+#define DEBUGCTL_FREEZE_LBRS_ON_PMI (1ull << 11)
+
+/* IA32_FIXED_CTR_CTRL (§18.2.2, Figure 18-2): four bits per counter n at
+ * 4n: bits 1:0 enable (0 off, 1 OS, 2 USR, 3 all rings), bit 2 AnyThread
+ * (v3+), bit 3 PMI on overflow. */
+#define FIXED_CTRL_BITS 4
+#define FIXED_CTRL_OS 1u
+#define FIXED_CTRL_USR 2u
+#define FIXED_CTRL_ANY 4u
+#define FIXED_CTRL_PMI 8u
+#define FIXED_CTRL_FIELD(ctrl, n) ((unsigned)((ctrl) >> (4 * (n))) & 0xf)
+
+/* IA32_PERF_GLOBAL_CTRL / _STATUS (§18.2.2, Figures 18-3, 18-4; v4
+ * additions §18.2.4, Figure 18-7): bit n GP counter n, bit 32 + n fixed
+ * counter n. */
+#define GLOBAL_FIXED_SHIFT 32
+#define GLOBAL_STATUS_TRACE_TOPA_PMI (1ull << 55)
+#define GLOBAL_STATUS_LBR_FRZ (1ull << 58)
+#define GLOBAL_STATUS_CTR_FRZ (1ull << 59)
+#define GLOBAL_STATUS_ASCI (1ull << 60)
+#define GLOBAL_STATUS_OVF_UNCORE (1ull << 61)
+#define GLOBAL_STATUS_OVF_BUF (1ull << 62)	/* DS buffer (PEBS/BTS) */
+#define GLOBAL_STATUS_COND_CHGD (1ull << 63)
+
+/* IA32_PERF_CAPABILITIES (Vol. 3B §18.6.2.4 / Vol. 4 Table 2-2, present
+ * when CPUID.01H:ECX.PDCM[15] = 1). */
+#define PERF_CAP_LBR_FMT_MASK 0x3full
+#define PERF_CAP_PEBS_TRAP (1ull << 6)
+#define PERF_CAP_PEBS_ARCH_REG (1ull << 7)
+#define PERF_CAP_PEBS_FMT_SHIFT 8
+#define PERF_CAP_PEBS_FMT_MASK (0xfull << PERF_CAP_PEBS_FMT_SHIFT)
+#define PERF_CAP_SMM_FREEZE (1ull << 12)
+#define PERF_CAP_FW_WRITE (1ull << 13)
+#define PERF_CAP_PEBS_BASELINE (1ull << 14)
+#define PERF_CAP_PERF_METRICS (1ull << 15)
+
+/* RDPMC's ECX (Vol. 2B RDPMC): bit 30 selects the fixed counters. */
+#define RDPMC_FIXED (1u << 30)
+
+/* CPUID.0AH (Vol. 2A). */
+#define CPUID0A_EDX_ANY_DEPRECATED (1u << 15)
+
+/* The architectural events (§18.2.1.2, Table 18-1): EBX bit i set means
+ * event i is not available; only the first EAX[31:24] bits are defined. */
+enum perfmon_arch_event {
+	ARCH_EV_CORE_CYCLES,		/* 3CH/00H UnHalted Core Cycles */
+	ARCH_EV_INSTRUCTIONS,		/* C0H/00H Instructions Retired */
+	ARCH_EV_REF_CYCLES,		/* 3CH/01H UnHalted Reference Cycles */
+	ARCH_EV_LLC_REFERENCES,		/* 2EH/4FH LLC Reference */
+	ARCH_EV_LLC_MISSES,		/* 2EH/41H LLC Misses */
+	ARCH_EV_BRANCHES,		/* C4H/00H Branch Instruction Retired */
+	ARCH_EV_BRANCH_MISSES,		/* C5H/00H Branch Misses Retired */
+	ARCH_EV_TOPDOWN_SLOTS,		/* A4H/01H Topdown Slots */
+	ARCH_EV_NR
+};
+
+/*
+ * What a PMU offers: from CPUID.0AH (and IA32_PERF_CAPABILITIES) of the
+ * CPU, or, where CPUID reports nothing (QEMU under TCG), from the row of
+ * the capability table (pmu/perfmon/caps_table.c) for the CPU the model stands
+ * in for.  source says which: the "# pmu:" line prints caps=cpuid or
+ * caps=model:<name>, and never claims CPUID said what it did not.
+ */
+struct perfmon_caps {
+	unsigned version;
+	unsigned gp, gp_width;
+	uint32_t fixed_mask;		/* bit i: fixed counter i exists */
+	unsigned fixed, fixed_width;	/* EDX[4:0] (contiguous count), width */
+	unsigned ebx_len;		/* EAX[31:24] */
+	uint32_t events_unavail;	/* EBX */
+	int any_deprecated;		/* v5: EDX[15] */
+	int has_perf_caps;		/* IA32_PERF_CAPABILITIES exists */
+	uint64_t perf_caps;
+	const char *source;		/* "cpuid" or "model:<name>" */
+};
+
+/* A row of the capability table: what the CPU's CPUID.0AH registers and
+ * IA32_PERF_CAPABILITIES hold, with where that fact comes from. */
+struct perfmon_caps_row {
+	unsigned family, model;
+	const char *name;		/* "Skylake" ... (caps=model:<name>) */
+	uint32_t eax, ebx, ecx, edx;	/* CPUID.0AH as the CPU reports it */
+	int has_perf_caps;
+	uint64_t perf_caps;
+	const char *cite;		/* the source of the row */
+};
+
+/* Decodes CPUID.0AH as the SDM says, per version: fixed counters only
+ * from v2 (EDX), the fixed-counter bitmap and AnyThread deprecation only
+ * from v5 (ECX, EDX[15]).  source is stored as given. */
+void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
+			 uint32_t edx, struct perfmon_caps *c);
+/* The table row for a family-6 model, or NULL. */
+const struct perfmon_caps_row *perfmon_caps_row_for(unsigned family,
+						    unsigned model);
+extern const struct perfmon_caps_row perfmon_caps_table[];
+extern const unsigned perfmon_caps_table_len;
+/* The row's capabilities, source "model:<name>". */
+void perfmon_caps_from_row(const struct perfmon_caps_row *r,
+			   struct perfmon_caps *c);
+/* Does architectural event ev exist: within EBX's length, EBX bit clear? */
+int perfmon_event_available(const struct perfmon_caps *c,
+			    enum perfmon_arch_event ev);
+int perfmon_fixed_exists(const struct perfmon_caps *c, unsigned n);
+/* AnyThread may be set: v3 or later, not deprecated (v5 EDX[15]). */
+int perfmon_any_allowed(const struct perfmon_caps *c);
+/* PerfEvtSel bits a WRMSR may set on this PMU (others: #GP). */
+uint64_t perfmon_evtsel_valid(const struct perfmon_caps *c);
+/* FIXED_CTR_CTRL bits that exist (fields of existing counters; ANY only
+ * where allowed; PMI from v2). */
+uint64_t perfmon_fixed_ctrl_valid(const struct perfmon_caps *c);
+/* GLOBAL_CTRL / GLOBAL_STATUS bits for the counters that exist. */
+uint64_t perfmon_global_counters(const struct perfmon_caps *c);
+/* Bits of GLOBAL_STATUS that GLOBAL_OVF_CTRL / STATUS_RESET may clear
+ * (and, v4, STATUS_SET may set). */
+uint64_t perfmon_status_bits(const struct perfmon_caps *c);
+/* The PEBS record format of IA32_PERF_CAPABILITIES[11:8] (0 without). */
+unsigned perfmon_pebs_format(const struct perfmon_caps *c);
+/* Extended PEBS with adaptive records (PERF_CAPABILITIES bit 14 with
+ * format 4 or later): PEBS on every counter, the Adaptive_Record bits
+ * (PerfEvtSel bit 34, FIXED_CTR_CTRL bit 32 + 4i; pmu/perfmon/pebs/regs.h). */
+int perfmon_pebs_baseline(const struct perfmon_caps *c);
+/* IA32_PERF_CAPABILITIES[6] PEBS_TRAP: 1 when a PEBS record is written
+ * after the sampled instruction retired (trap-like: RIP is the next
+ * instruction's, the registers the state after it), 0 without the MSR. */
+int perfmon_pebs_trap(const struct perfmon_caps *c);
+/* Full-width writes through IA32_A_PMCx (PERF_CAPABILITIES bit 13). */
+int perfmon_full_width(const struct perfmon_caps *c);
+
+/* ---- events (pmu/perfmon/events.c) */
+
+/* An architectural event (§18.2.1.2, Table 18-1) and what the trace
+ * sees of it: sem, the counts of pmu/sem.h it is the sum of, or 0 with
+ * why_not. */
+struct perfmon_event {
+	uint8_t event, umask;
+	enum perfmon_arch_event arch;
+	const char *name;
+	uint32_t sem;
+	const char *why_not;
+};
+extern const struct perfmon_event perfmon_arch_events[ARCH_EV_NR];
+/* The architectural event an event select / unit mask pair names, or
+ * NULL (a model-specific event). */
+const struct perfmon_event *perfmon_event_for(unsigned event, unsigned umask);
+/* What fixed counter i counts (§18.2.2, Table 18-2): FC0 instructions
+ * retired, FC1 core cycles, FC2 reference cycles, FC3 topdown slots, as
+ * the architectural event of the same meaning; NULL past 3. */
+const struct perfmon_event *perfmon_fixed_event(unsigned i);
+#define PERFMON_MODEL_SPECIFIC "a model-specific event: the model knows " \
+	"the architectural events only"
+
+/* ---- the driver (pmu/perfmon/driver.c) */
+
+struct pmu_driver;
+extern const struct pmu_driver perfmon_driver;
+
+/* The capabilities the driver and the model work with: CPUID's where it
+ * reports a version, else the table row of this CPU; NULL when neither
+ * (*why then says why). */
+const struct perfmon_caps *perfmon_caps(const char **why);
+/* Under the model only: make the driver and the model stand in for a PMU
+ * with capabilities c (a test of a version rule this CPU lacks); NULL
+ * goes back to the CPU's own.  The model is reset.  Returns -1 when the
+ * backend is not the model. */
+int perfmon_caps_stand_in(const struct perfmon_caps *c);
+int perfmon_caps_standing_in(void);
+
+/* Counter numbers of the ops table: GP counter n is n; fixed counter i is
+ * perfmon_fixed_ctr(i) = the number of GP counters + i. */
+unsigned perfmon_fixed_ctr(unsigned i);
+/* 1 (and *i) for a fixed counter's number, 0 for a GP counter's. */
+int perfmon_is_fixed(unsigned ctr, unsigned *i);
+
+#endif
