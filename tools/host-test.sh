@@ -1,6 +1,6 @@
 #!/bin/bash
 # host-test.sh: build and run the host unit tests (cmocka) of the pure-logic
-# modules.  Each tests/host/test_*.c names the module sources it needs on a
+# modules.  Each tests/host/**/test_*.c names the module sources it needs on a
 # line "/* host-sources: a.c b.c */"; make builds it with those into
 # build/host/test/<name> (tests/host/host.mk: each source compiled once for
 # all the tests, nothing rebuilt that is up to date), then the binaries run
@@ -45,9 +45,10 @@ if [ $# -gt 0 ]; then
 	done
 else
 	names=()
-	for src in tests/host/test_*.c; do
-		names+=("$(basename "$src" .c)")
-	done
+	while IFS= read -r src; do
+		src=${src#tests/host/}
+		names+=("${src%.c}")
+	done < <(find tests/host -name 'test_*.c' -path 'tests/host/*' | LC_ALL=C sort)
 fi
 
 # make -k builds what it can: one test that fails to build hides none of

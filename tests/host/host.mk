@@ -1,12 +1,13 @@
 # tests/host/host.mk: the host unit tests (cmocka) built by make, included
-# by the Makefile.  Each tests/host/test_NAME.c names the module sources it
-# needs on a line "/* host-sources: a.c b.c */"; it is linked with them
-# into $(HT)/test_NAME.  Every source is compiled once into
+# by the Makefile.  They mirror the product tree: the tests of pmu/p5/ are
+# tests/host/pmu/p5/test_*.c.  Each tests/host/PATH/test_NAME.c names the
+# module sources it needs on a line "/* host-sources: a.c b.c */"; it is
+# linked with them into $(HT)/PATH/test_NAME.  Every source is compiled once into
 # $(HT)/obj/SOURCE.o, shared by all the tests that name it, with -MMD
 # dependency files, so a second run rebuilds nothing.
 #
 #   make host-test-bins          every test binary
-#   make $(HT)/test_NAME         one
+#   make $(HT)/PATH/test_NAME    one (PATH as under tests/host/)
 #
 # tools/host-test.sh builds the $(HT)/test_NAME.ok markers instead (one
 # for a binary that is up to date: see below) and runs the binaries.
@@ -14,7 +15,9 @@
 # AddressSanitizer/UBSan, which are used when the compiler supports them.
 
 HT       := $(HB)/test
-HT_TESTS := $(basename $(notdir $(wildcard tests/host/test_*.c)))
+HT_TESTS := $(patsubst tests/host/%.c,%,$(wildcard tests/host/test_*.c \
+	    tests/host/*/test_*.c tests/host/*/*/test_*.c \
+	    tests/host/*/*/*/test_*.c))
 HT_BINS  := $(addprefix $(HT)/,$(HT_TESTS))
 
 # Recursive (=) and probed once at most, when a recipe first needs them,
@@ -65,7 +68,7 @@ $(HT)/obj/%.c.o: %.c $(HT)/flags | deps-build
 	@$(CC) $(HT_CFLAGS) -MMD -MP -c $< -o $@
 
 # As host-test.sh always built them: no -D__ASSEMBLY__ (the .S defines
-# it, tests/host/decode_benches.S).
+# it, tests/host/arch/x86/decode_benches.S).
 $(HT)/obj/%.S.o: %.S $(HT)/flags | deps-build
 	@mkdir -p $(@D)
 	@echo "  HOSTAS  $<"
@@ -82,6 +85,7 @@ $(HT_BINS): $(HT)/%: $(HT)/obj/tests/host/%.c.o $(HT)/flags
 		"host-sources names options ($(filter -%,$(HT_SRCS_$*)));" \
 		"it takes source files only" >&2; exit 1)
 	@echo "  HOSTLD  $@"
+	@mkdir -p $(@D)
 	@$(CC) $(HT_CFLAGS) $(filter %.o,$^) -o $@ $(HT_LIBS)
 
 # test_NAME.ok: made only when the binary was (make -k goes on past a

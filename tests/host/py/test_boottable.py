@@ -199,7 +199,7 @@ class RealTable(unittest.TestCase):
             self.assertEqual(boot.verdict, "pass", name)
             self.assertEqual(boot.cfg_file, "tests/fixtures/cfg/" + file)
             fixture[name] = (ROOT / boot.cfg_file).read_bytes()
-        host_c = (ROOT / "tests" / "host" / "test_cfgtext.c").read_text()
+        host_c = (ROOT / "tests" / "host" / "boot" / "test_cfgtext.c").read_text()
         for file in host_only:
             self.assertIn(f'.file = "{file}"', host_c, file)
         # the fixtures are what make_fixtures.py writes
@@ -253,7 +253,7 @@ class RealTable(unittest.TestCase):
                       lines("serial-no-uart"))
         self.assertIn("^# error: ", lines("serial-no-uart"))
         self.assertIn("nothing written", lines("serial-no-uart"))
-        opts_c = (ROOT / "tests" / "host" / "test_options.c").read_text()
+        opts_c = (ROOT / "tests" / "host" / "boot" / "test_options.c").read_text()
         for port in ("0x80", "0xf0", "0xcf8"):
             self.assertIn(f'.text = "serial={port} tests=detect/*"', opts_c)
 

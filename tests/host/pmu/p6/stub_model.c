@@ -1,6 +1,6 @@
 /* Host stub for tests/host/test_p6*.c: links the P6 reference model
  * (pmu/p6/model.c) and supplies the bounds of the model registry that
- * pmu/model.c walks, the way tests/host/stub_p5_model.c does for the P5
+ * pmu/model.c walks, the way tests/host/pmu/p5/stub_model.c does for the P5
  * (see there why the model's source is compiled into this file): the
  * registry holds exactly the P6 model.
  *
@@ -10,7 +10,7 @@
  *
  * Do not list pmu/p6/model.c in host-sources next to this file. */
 #include "pmu/p6/model.c"
-#include "tests/host/stub_p6_model.h"
+#include "tests/host/pmu/p6/stub_model.h"
 
 __attribute__((used)) static void pmu_models_bounds(void)
 {

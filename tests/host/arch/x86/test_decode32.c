@@ -21,8 +21,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "tests/host/dec_flags.h"
-#include "tests/host/decode_fmt.h"
+#include "tests/host/arch/x86/dec_flags.h"
+#include "tests/host/arch/x86/decode_fmt.h"
 
 /* host-sources: arch/x86/decode.c */
 

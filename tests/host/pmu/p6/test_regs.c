@@ -11,7 +11,7 @@
  * from the events' names in Tables 19-35, 19-36 and 19-37.
  *
  * Stubs: cpu_info() returns a signature the test sets; trap_set_hook()
- * does nothing; tests/host/stub_p6_model.c holds the model registry and
+ * does nothing; tests/host/pmu/p6/stub_model.c holds the model registry and
  * counts the PMIs the model raises. */
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +22,7 @@
 #include "pmu/detect.h"
 #include "arch/x86/trace.h"
 #include "arch/x86/trap.h"
-#include "tests/host/stub_p6_model.h"
+#include "tests/host/pmu/p6/stub_model.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,7 +30,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/stub_p6_model.c pmu/model.c tests/host/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/pmu/p6/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define TOP (1ull << 40)

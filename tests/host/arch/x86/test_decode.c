@@ -3,7 +3,7 @@
  * flags and data accesses (loads/stores, stack included), generated tables
  * for the opcode families, encodings that must be unclassified, and a walk
  * over every benchmark routine of bench/ (assembled into this test by
- * tests/host/decode_benches.S).
+ * tests/host/arch/x86/decode_benches.S).
  *
  * Every classified encoding lists exactly its own bytes, so the table
  * checks itself (listed bytes == expected length), and each is decoded
@@ -26,10 +26,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "tests/host/dec_flags.h"
-#include "tests/host/decode_fmt.h"
+#include "tests/host/arch/x86/dec_flags.h"
+#include "tests/host/arch/x86/decode_fmt.h"
 
-/* host-sources: arch/x86/decode.c tests/host/decode_benches.S */
+/* host-sources: arch/x86/decode.c tests/host/arch/x86/decode_benches.S */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,4 +1,4 @@
-/* Host stub for tests/host/test_p5.c: links the P5 reference model
+/* Host stub for tests/host/pmu/p5/test_regs.c: links the P5 reference model
  * (pmu/p5/model.c) and supplies the bounds of the model registry that
  * pmu/model.c walks.
  *

@@ -28,7 +28,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "tests/host/dec_flags.h"
+#include "tests/host/arch/x86/dec_flags.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -17,7 +17,7 @@
 #include "pmu/detect.h"
 #include "arch/x86/trace.h"
 #include "arch/x86/trap.h"
-#include "tests/host/stub_p6_model.h"
+#include "tests/host/pmu/p6/stub_model.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,7 +25,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/stub_p6_model.c pmu/model.c tests/host/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/p6/driver.c pmu/evtsel.c pmu/driver.c pmu/p5/driver.c pmu/p5/regs.c pmu/p5/events.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/pmu/p6/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/p6/driver.c pmu/evtsel.c pmu/driver.c pmu/p5/driver.c pmu/p5/regs.c pmu/p5/events.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define SEL0 0x186

@@ -21,7 +21,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "tests/host/dec_flags.h"
+#include "tests/host/arch/x86/dec_flags.h"
 
 /* host-sources: bench/oracle.c pmu/sem.c lib/fmt.c */
 

@@ -29,7 +29,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "tests/host/dec_flags.h"
+#include "tests/host/arch/x86/dec_flags.h"
 
 /* host-sources: pmu/perfmon/bts/model.c pmu/perfmon/ds/regs.c pmu/sem.c lib/fmt.c */
 
