@@ -2,6 +2,7 @@
 #include "pmu_run.h"
 #include "need.h"
 #include "../pmu/backend.h"
+#include "../pmu/generation.h"
 #include "../pmu/inject.h"
 #include "../arch/x86/cpu.h"
 #include "../lib/fmt.h"

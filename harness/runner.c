@@ -10,6 +10,7 @@
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 #include "../pmu/detect.h"
+#include "../pmu/generation.h"
 
 #define MAX_TESTS 512
 #define MAX_ITEMS 64

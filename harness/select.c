@@ -1,6 +1,7 @@
 /* select: which tests a tests= option chooses (see runner.h). */
 #include "runner.h"
 #include "test.h"
+#include "../pmu/generation.h"
 #include "../lib/string.h"
 
 static int group_is_literal(const char *pat)
@@ -11,39 +12,14 @@ static int group_is_literal(const char *pat)
 	return *pat == '/';
 }
 
-/* The groups of one PMU generation each, and the kind they need. */
-static const struct {
-	const char *group;
-	enum pmu_kind kind;
-} generation_groups[] = {
-	{ "p5/", PMU_P5 },
-	{ "p6/", PMU_P6 },
-	{ "netburst/", PMU_NETBURST },
-	{ "perfmon/", PMU_ARCH },
-	{ "bts/", PMU_ARCH },		/* the DS area: arch perfmon's */
-	{ "pebs/", PMU_ARCH },
-	{ "pt/", PMU_ARCH },		/* Intel PT: only with arch perfmon */
-};
-
-static int has_prefix(const char *s, const char *prefix)
-{
-	while (*prefix && *s == *prefix) {
-		s++;
-		prefix++;
-	}
-	return !*prefix;
-}
-
+/* A test of a generation's group (pmu/<gen>/generation.c lists them)
+ * applies only on a CPU of that generation's kind; the others (apic/,
+ * arch/, detect/, ...) everywhere. */
 int runner_applicable(const struct test *t, enum pmu_kind k)
 {
-	for (unsigned i = 0; i < sizeof(generation_groups) /
-			       sizeof(generation_groups[0]); i++) {
-		const char *g = generation_groups[i].group;
+	const struct pmu_generation *g = pmu_generation_of_test(t->name);
 
-		if (has_prefix(t->name, g))
-			return generation_groups[i].kind == k;
-	}
-	return 1;
+	return !g || g->kind == k;
 }
 
 static int matches(const struct test *t, const char *globs, int restricted)

@@ -1,6 +1,7 @@
 /* backend: hw and model implementations and their selection (backend.h). */
 #include "backend.h"
 #include "inject.h"
+#include "generation.h"
 #include "model.h"
 #include "../arch/x86/safe.h"
 #include "../arch/x86/trap.h"

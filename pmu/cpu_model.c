@@ -252,14 +252,6 @@ const char *pmu_unsupported_reason(enum cpu_vendor v, unsigned family)
 	return "no driver in this harness";
 }
 
-const char *pmu_kind_name(enum pmu_kind k)
-{
-	static const char *const names[] = { "none", "p5", "p6", "netburst",
-					     "arch-perfmon", "unsupported" };
-
-	return names[k];
-}
-
 /*
  * P5: CTR0/CTR1, 40 bits (SDM Vol. 3B §18.23); P6: PerfCtr0/1, 40 bits
  * (§18.22); NetBurst: 18 counters of 40 bits (§18.16.2).

@@ -48,7 +48,6 @@ const char *cpu_model_name(enum cpu_vendor v, unsigned family, unsigned model,
  * rule by family. */
 enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
 			   unsigned arch_version);
-const char *pmu_kind_name(enum pmu_kind k);
 /* For PMU_UNSUPPORTED: which PMU it is and why no driver drives it. */
 const char *pmu_unsupported_reason(enum cpu_vendor v, unsigned family);
 /* Counter count and width fixed by the generation (0 for arch-perfmon,

@@ -1,8 +1,6 @@
 /* detect: CPU identification and PMU presence probe (see detect.h). */
 #include "detect.h"
-#include "netburst/netburst.h"
-#include "p5/p5.h"
-#include "p6/p6.h"
+#include "generation.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/safe.h"
 #include "../lib/string.h"
@@ -99,46 +97,27 @@ static void read_arch_perfmon(struct cpu_info *ci)
 	}
 }
 
-/*
- * A harmless value per PMU kind: an event selection with every enable and
- * privilege bit clear, so nothing starts counting.  P5 CESR ES0=ES1=0x16
- * with CC=000 (§18.23.1); P6/arch PerfEvtSel0 event 0xC0 without EN
- * (§18.2.1.1, §18.22); NetBurst CRU_ESCR0 event select 2 (instr_retired)
- * without T0/T1 OS/USR flags (§18.16.1).
- */
-static const struct {
-	enum pmu_kind kind;
-	uint32_t msr;
-	uint64_t value;
-} probe_table[] = {
-	{ PMU_P5, P5_MSR_CESR, 0x16u << P5_HALF_SHIFT | 0x16u },
-	{ PMU_P6, P6_MSR_PERFEVTSEL0, P6_EVENT_INST_RETIRED },
-	{ PMU_NETBURST, NB_MSR_CRU_ESCR0,
-	  (uint64_t)NB_EVENT_INSTR_RETIRED << NB_ESCR_EVENT_SHIFT },
-	{ PMU_ARCH, P6_MSR_PERFEVTSEL0, P6_EVENT_INST_RETIRED },
-};
-
+/* The generation's probe (its pmu/<gen>/generation.c says which
+ * selection register and why the value counts nothing): write a harmless
+ * event selection, read it back, restore the old value. */
 static void probe_counters(struct cpu_info *ci)
 {
+	const struct pmu_generation *g = pmu_generation_for(ci->pmu);
 	struct pmu_probe *p = &ci->probe;
 	uint64_t old = 0;
 
 	memset(p, 0, sizeof(*p));
-	for (unsigned i = 0; i < sizeof(probe_table) / sizeof(probe_table[0]);
-	     i++) {
-		if (probe_table[i].kind != ci->pmu)
-			continue;
-		p->done = 1;
-		p->msr = probe_table[i].msr;
-		p->wrote = probe_table[i].value;
-		if (rdmsr_safe(p->msr, &old))
-			old = 0;
-		p->wr_vector = wrmsr_safe(p->msr, p->wrote);
-		p->rd_vector = rdmsr_safe(p->msr, &p->read);
-		p->present = !p->wr_vector && !p->rd_vector &&
-			     p->read == p->wrote;
-		(void)wrmsr_safe(p->msr, old);
-	}
+	if (!g || !g->probe.msr)
+		return;
+	p->done = 1;
+	p->msr = g->probe.msr;
+	p->wrote = g->probe.value;
+	if (rdmsr_safe(p->msr, &old))
+		old = 0;
+	p->wr_vector = wrmsr_safe(p->msr, p->wrote);
+	p->rd_vector = rdmsr_safe(p->msr, &p->read);
+	p->present = !p->wr_vector && !p->rd_vector && p->read == p->wrote;
+	(void)wrmsr_safe(p->msr, old);
 }
 
 const struct cpu_info *cpu_detect(void)

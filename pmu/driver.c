@@ -1,22 +1,9 @@
-/* driver: the table of PMU drivers and the "# pmu:" line (driver.h). */
+/* driver: what every PMU driver shares: its errors, its MSR accesses
+ * through the backend, and the "# pmu:" line (driver.h). */
 #include "driver.h"
 #include "backend.h"
+#include "generation.h"
 #include "../lib/fmt.h"
-
-/* Weak: a host test links the drivers it tests and no others (an absent
- * one is NULL here); the image links them all. */
-#define DRIVER(name) extern const struct pmu_driver name __attribute__((weak))
-DRIVER(p5_driver);
-DRIVER(p6_driver);
-DRIVER(perfmon_driver);
-DRIVER(nb_driver);
-
-static const struct pmu_driver *const drivers[] = {
-	&p5_driver,
-	&p6_driver,
-	&perfmon_driver,
-	&nb_driver,
-};
 
 int pmu_fail(struct pmu_err *e, int vector, const char *fmt, ...)
 {
@@ -29,12 +16,24 @@ int pmu_fail(struct pmu_err *e, int vector, const char *fmt, ...)
 	return -1;
 }
 
-const struct pmu_driver *pmu_driver_for(enum pmu_kind k)
+int pmu_wrmsr(uint32_t msr, uint64_t v, const char *what, struct pmu_err *e)
 {
-	for (unsigned i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
-		if (drivers[i] && drivers[i]->kind == k)
-			return drivers[i];
-	return NULL;
+	int vec = be_wrmsr(msr, v);
+
+	if (vec)
+		return pmu_fail(e, vec, "WRMSR %s (0x%x)=0x%llx raised vector "
+				"%d", what, msr, (unsigned long long)v, vec);
+	return 0;
+}
+
+int pmu_rdmsr(uint32_t msr, uint64_t *v, const char *what, struct pmu_err *e)
+{
+	int vec = be_rdmsr(msr, v);
+
+	if (vec)
+		return pmu_fail(e, vec, "RDMSR %s (0x%x) raised vector %d",
+				what, msr, vec);
+	return 0;
 }
 
 /* Kinds without a driver yet: what CPUID reports, or the generation's
@@ -77,24 +76,4 @@ void pmu_describe(const struct cpu_info *ci, char *buf, unsigned size)
 	fmt_snprintf(buf, size, "kind=%s %s present=%s probe=\"%s\"",
 		     pmu_kind_name(ci->pmu), fields,
 		     p->present ? "yes" : "no", probe);
-}
-
-int pmu_wrmsr(uint32_t msr, uint64_t v, const char *what, struct pmu_err *e)
-{
-	int vec = be_wrmsr(msr, v);
-
-	if (vec)
-		return pmu_fail(e, vec, "WRMSR %s (0x%x)=0x%llx raised vector "
-				"%d", what, msr, (unsigned long long)v, vec);
-	return 0;
-}
-
-int pmu_rdmsr(uint32_t msr, uint64_t *v, const char *what, struct pmu_err *e)
-{
-	int vec = be_rdmsr(msr, v);
-
-	if (vec)
-		return pmu_fail(e, vec, "RDMSR %s (0x%x) raised vector %d",
-				what, msr, vec);
-	return 0;
 }

@@ -78,11 +78,9 @@ struct pmu_driver {
 			    unsigned size);
 };
 
-/* The driver of a PMU kind, or NULL when none is built yet. */
-const struct pmu_driver *pmu_driver_for(enum pmu_kind k);
 /* The "# pmu:" line's text after "pmu: ": kind=, the generation's fields
- * (its describe hook, else the shape CPUID or the generation fixes), then
- * present= and the probe. */
+ * (its driver's describe hook, else the shape CPUID or the generation
+ * fixes), then present= and the probe. */
 void pmu_describe(const struct cpu_info *ci, char *buf, unsigned size);
 
 #endif

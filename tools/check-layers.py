@@ -8,11 +8,25 @@ arch/ -> lib/.  A file may #include "..." only files of its own layer or a
 lower one (a quoted include is resolved like the compiler does: next to the
 including file first, then from the tree's root, which the build passes as
 -I.).  Besides: only boot/ includes boot/, only tests/ includes tests/,
-lib/ includes only lib/, arch/ only arch/ and lib/; boot/ names no PMU
-generation (no pmu/p5*.h, p6*, netburst*, p4*, core*, arch_perfmon*
-header, no PMU_P5/PMU_P6/PMU_NETBURST/PMU_ARCH); every .c/.S under tests/
-(but tests/host/) holds a TEST(.  Host unit tests (tests/host/) may include
-any module they test.
+lib/ includes only lib/, arch/ only arch/ and lib/; every .c/.S under
+tests/ (but tests/host/) holds a TEST(.  Host unit tests (tests/host/) may
+include any module they test.
+
+The PMU generations are read from the tree, not from a list: every folder
+pmu/GEN/ is one, and the kinds they drive are the `.kind = PMU_X` of their
+pmu/GEN/generation.c descriptors.  boot/ and harness/ are generation-
+independent: they include no header of a generation folder, and boot/
+names no generation's PMU_X kind.
+
+Units: a .c and the header of the same name beside it (pmu/p5/driver.c and
+pmu/p5/driver.h).  Within pmu/ and harness/:
+  - each header belongs to one .c: every function or object a header
+    declares is defined in the .c of its unit (or nowhere: a header
+    without a .c is a layout of macros, types and inline functions);
+  - no include cycle: the units' #include graph has no cycle;
+  - no call cycle: the graph "unit A's .c names a function or object
+    that unit B's header declares" has no cycle (calls through a
+    function pointer, such as a driver's ops table, are not edges).
 
 Prints one "ok - layers: RULE" or "not ok - layers: RULE: violations" line
 per rule, then the violations, and exits 1 when any rule is broken.
@@ -22,7 +36,6 @@ import argparse
 import os
 import re
 import sys
-from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
 # Layer of each top-level directory: higher numbers sit higher.
@@ -31,9 +44,9 @@ LAYERS = {"boot": 6, "tests": 5, "harness": 4, "bench": 4, "pmu": 3,
 SOURCE_EXT = (".c", ".h", ".S")
 HOST_TESTS = "tests/host/"
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
-GENERATION_HEADERS = ("pmu/p5*.h", "pmu/p6*.h", "pmu/netburst*.h",
-                      "pmu/p4*.h", "pmu/core*.h", "pmu/arch_perfmon*.h")
-GENERATION_NAMES = re.compile(r"\bPMU_(P5|P6|NETBURST|ARCH)")
+KIND = re.compile(r"\.kind\s*=\s*(PMU_[A-Z0-9_]+)")
+# The folders whose units must form no cycle.
+UNIT_DIRS = ("pmu", "harness")
 
 RULES = (
     ("down", "includes go down the layers (boot > tests > harness, bench > "
@@ -42,10 +55,17 @@ RULES = (
     ("tests", "only tests/ includes tests/"),
     ("lib", "lib/ includes only lib/"),
     ("arch", "arch/ includes only arch/ and lib/"),
-    ("generation", "boot/ names no PMU generation"),
+    ("generation", "boot/ and harness/ are generation-independent (no "
+                   "header of a pmu/GEN/ folder, no PMU_ kind of one in "
+                   "boot/)"),
     ("only-tests", "every .c/.S under tests/ (but tests/host/) defines a "
                    "TEST("),
     ("resolve", "every quoted include names a file of the layers"),
+    ("owner", "each header of pmu/ and harness/ declares only what its own "
+              ".c defines"),
+    ("include-cycle", "no include cycle between units of pmu/ and "
+                      "harness/"),
+    ("call-cycle", "no call cycle between units of pmu/ and harness/"),
 )
 
 
@@ -71,6 +91,22 @@ def sources(root):
     return out
 
 
+def generations(root):
+    """{folder name: [PMU_ kinds]} of the folders under pmu/."""
+    out = {}
+    base = root / "pmu"
+    if not base.is_dir():
+        return out
+    for d in sorted(p for p in base.iterdir() if p.is_dir()):
+        desc = d / "generation.c"
+        kinds = []
+        if desc.is_file():
+            kinds = KIND.findall(strip_comments(
+                desc.read_text(errors="replace")))
+        out[d.name] = kinds
+    return out
+
+
 def resolve(root, rel, inc):
     """The tree-relative path a quoted #include of rel names, or None when
     it names no file in the tree."""
@@ -83,26 +119,252 @@ def resolve(root, rel, inc):
     return None
 
 
+# ---- C text, crudely but enough for this tree's style ---------------------
+
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+STRING = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
+IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+# "struct cpu_info" names a type, not the function cpu_info().
+TAG = re.compile(r"\b(?:struct|union|enum)\s+\w+")
+
+
+def strip_comments(text):
+    """The text with comments blanked (newlines kept for line numbers)."""
+    return COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
+def code_of(text):
+    """Comments, strings and preprocessor lines blanked."""
+    text = STRING.sub('""', strip_comments(text))
+    lines = text.split("\n")
+    out, cont = [], False
+    for line in lines:
+        if cont or line.lstrip().startswith("#"):
+            cont = line.endswith("\\")
+            out.append("")
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def top_level_statements(code):
+    """The file-scope statements: text up to a ';' at brace depth 0, or a
+    brace block with what precedes it (a definition)."""
+    stmts, cur, depth = [], [], 0
+    for ch in code:
+        cur.append(ch)
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                stmts.append("".join(cur))
+                cur = []
+        elif ch == ";" and depth == 0:
+            stmts.append("".join(cur))
+            cur = []
+    return [" ".join(s.split()) for s in stmts if s.strip()]
+
+
+def declared_name(stmt):
+    """The function or object an external declaration in a header names,
+    or None (types, typedefs, macros, inline definitions)."""
+    s = stmt.strip()
+    if s.startswith(("typedef", "static", "struct", "enum", "union")) and \
+            "(" not in s.split("{")[0] and not s.startswith("static"):
+        # struct x { ... }; enum ...; union ...
+        return None
+    if s.startswith(("typedef", "static")) or s.endswith("}"):
+        return None
+    if "(" in s:
+        head = s.split("(")[0]
+        # a function pointer object: int (*x)(...)
+        if head.rstrip().endswith("(") or head.strip() == "":
+            return None
+        names = IDENT.findall(head)
+        return names[-1] if names else None
+    if s.startswith("extern"):
+        names = IDENT.findall(s.split("[")[0].split("=")[0])
+        return names[-1] if names else None
+    return None
+
+
+def defined_names(code):
+    """Functions and objects a .c defines with external linkage."""
+    out = set()
+    for s in top_level_statements(code):
+        if s.startswith(("static", "typedef", "extern", "struct",
+                         "enum", "union")) and not (
+                s.startswith(("struct", "enum", "union")) and
+                ("(" in s.split("{")[0] or "=" in s)):
+            continue
+        head = s.split("{")[0].split("=")[0]
+        if "(" in head:
+            names = IDENT.findall(head.split("(")[0])
+        else:
+            names = IDENT.findall(head.split("[")[0])
+        if names:
+            out.add(names[-1])
+    return out
+
+
+def unit_of(rel):
+    """The unit a pmu/ or harness/ source belongs to (its path without the
+    extension), or None."""
+    if top(rel) not in UNIT_DIRS or not rel.endswith((".c", ".h")):
+        return None
+    return rel[:-2]
+
+
+def cycles(graph):
+    """The strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
+def cycle_path(graph, comp, label):
+    """One closed walk through a component, for the message."""
+    comp = set(comp)
+    start = min(comp)
+    path, seen, v = [start], {start}, start
+    while True:
+        nxt = sorted(w for w in graph.get(v, ()) if w in comp)
+        back = [w for w in nxt if w == start]
+        fresh = [w for w in nxt if w not in seen]
+        if back and (len(path) > 1 or not fresh):
+            path.append(start)
+            break
+        if not fresh:
+            path.append(nxt[0] if nxt else start)
+            break
+        v = fresh[0]
+        path.append(v)
+        seen.add(v)
+    steps = []
+    for a, b in zip(path, path[1:]):
+        why = label.get((a, b))
+        steps.append(f"{a} -> {b}" + (f" ({why})" if why else ""))
+    return "; ".join(steps)
+
+
+def check_units(root, texts, v):
+    """The owner, include-cycle and call-cycle rules over pmu/ and
+    harness/."""
+    units = {}
+    for rel in texts:
+        u = unit_of(rel)
+        if u:
+            units.setdefault(u, []).append(rel)
+    code = {rel: code_of(texts[rel]) for u in units for rel in units[u]}
+    # What each unit's header declares, and which .c defines what.
+    declares = {}
+    defines = {}
+    for u, rels in units.items():
+        if u + ".h" in rels:
+            names = set()
+            for s in top_level_statements(code[u + ".h"]):
+                n = declared_name(s)
+                if n:
+                    names.add(n)
+            declares[u] = names
+        if u + ".c" in rels:
+            defines[u] = defined_names(code[u + ".c"])
+    definer = {}
+    for u, names in defines.items():
+        for n in names:
+            definer.setdefault(n, u)
+    for u, names in sorted(declares.items()):
+        for n in sorted(names):
+            d = definer.get(n)
+            if d is not None and d != u:
+                v["owner"].append(f"{u}.h declares {n}, which {d}.c "
+                                  f"defines")
+    # Include graph between units.
+    inc_graph, inc_label = {}, {}
+    for u, rels in units.items():
+        for rel in rels:
+            for n, line in enumerate(texts[rel].splitlines(), 1):
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                t = resolve(root, rel, m.group(1))
+                tu = unit_of(t) if t else None
+                if tu and tu != u and tu in units:
+                    inc_graph.setdefault(u, set()).add(tu)
+                    inc_label.setdefault((u, tu), f"{rel}:{n}")
+    for comp in cycles(inc_graph):
+        v["include-cycle"].append(cycle_path(inc_graph, comp, inc_label))
+    # Call graph: a unit's .c naming a function or object another unit's
+    # .c defines.
+    call_graph, call_label = {}, {}
+    for u, rels in units.items():
+        if u + ".c" not in rels:
+            continue
+        body = TAG.sub(" ", code[u + ".c"])
+        for ident in set(IDENT.findall(body)):
+            o = definer.get(ident)
+            if o and o != u:
+                call_graph.setdefault(u, set()).add(o)
+                call_label.setdefault((u, o), ident)
+    for comp in cycles(call_graph):
+        v["call-cycle"].append(cycle_path(call_graph, comp, call_label))
+
+
 def check(root):
     """Returns {rule id: [violation text, ...]} for the tree at root."""
     v = {rid: [] for rid, _ in RULES}
+    gens = generations(root)
+    kinds = sorted({k for ks in gens.values() for k in ks})
+    kind_re = re.compile(r"\b(" + "|".join(kinds) + r")\b") if kinds \
+        else None
+    texts = {}
     for rel in sources(root):
         try:
             text = (root / rel).read_text(errors="replace")
         except OSError as e:
             v["resolve"].append(f"{rel}: cannot read: {e}")
             continue
+        texts[rel] = text
         layer = top(rel)
         host = rel.startswith(HOST_TESTS)
         if layer == "tests" and not host and rel.endswith((".c", ".S")) \
                 and "TEST(" not in text:
             v["only-tests"].append(f"{rel}: no TEST(")
-        for n, line in enumerate(text.splitlines(), 1):
-            if layer == "boot":
-                m = GENERATION_NAMES.search(line)
+        if layer == "boot" and kind_re:
+            for n, line in enumerate(strip_comments(text).splitlines(), 1):
+                m = kind_re.search(line)
                 if m:
                     v["generation"].append(f"{rel}:{n}: mentions "
                                            f"{m.group(0)}")
+        for n, line in enumerate(text.splitlines(), 1):
             m = INCLUDE.match(line)
             if not m:
                 continue
@@ -117,8 +379,9 @@ def check(root):
                 v["resolve"].append(f"{where} -> {target}: outside the "
                                     "layers")
                 continue
-            if layer == "boot" and any(fnmatchcase(target, g)
-                                       for g in GENERATION_HEADERS):
+            parts = PurePosixPath(target).parts
+            if layer in ("boot", "harness") and len(parts) > 2 and \
+                    parts[0] == "pmu" and parts[1] in gens:
                 v["generation"].append(f"{where} -> {target}")
             if host:
                 continue        # host tests include what they test
@@ -133,6 +396,7 @@ def check(root):
                 v["lib"].append(arrow)
             if layer == "arch" and tl not in ("arch", "lib"):
                 v["arch"].append(arrow)
+    check_units(root, texts, v)
     return v
 
 

@@ -4,6 +4,7 @@
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/safe.h"
 #include "../../pmu/detect.h"
+#include "../../pmu/generation.h"
 
 static int printable(const char *s)
 {

@@ -9,8 +9,15 @@
 #include <string.h>
 
 #include "pmu/cpu_model.h"
+#include "pmu/driver.h"
+#include "pmu/generation.h"
 
-/* host-sources: pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: pmu/cpu_model.c pmu/generation.c pmu/p5/generation.c pmu/p6/generation.c pmu/netburst/generation.c pmu/perfmon/generation.c pmu/pt/generation.c lib/fmt.c lib/string.c */
+
+/* pmu_kind_name() answers from the generations' descriptors, linked as the
+ * image links them; their drivers are not run here, so each is an empty
+ * ops table. */
+const struct pmu_driver p5_driver, p6_driver, nb_driver, perfmon_driver;
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define INTEL VENDOR_INTEL

@@ -20,6 +20,7 @@
 
 #include "pmu/netburst/netburst.h"
 #include "pmu/driver.h"
+#include "pmu/generation.h"
 #include "pmu/backend.h"
 #include "pmu/detect.h"
 #include "arch/x86/trap.h"
@@ -30,7 +31,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/netburst/driver.c pmu/netburst/regs.c pmu/netburst/events.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: pmu/netburst/driver.c pmu/netburst/regs.c pmu/netburst/events.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c pmu/netburst/generation.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

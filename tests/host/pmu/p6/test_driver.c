@@ -12,6 +12,7 @@
 
 #include "pmu/p6/p6.h"
 #include "pmu/driver.h"
+#include "pmu/generation.h"
 #include "pmu/model.h"
 #include "pmu/backend.h"
 #include "pmu/detect.h"
@@ -25,7 +26,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/pmu/p6/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/p6/driver.c pmu/evtsel.c pmu/driver.c pmu/p5/driver.c pmu/p5/regs.c pmu/p5/events.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/pmu/p6/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/p6/driver.c pmu/evtsel.c pmu/driver.c pmu/p5/driver.c pmu/p5/regs.c pmu/p5/events.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c pmu/p5/generation.c pmu/p6/generation.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define SEL0 0x186

@@ -1,0 +1,12 @@
+/* pmu/pt/generation.c: Intel Processor Trace's descriptor (generation.h):
+ * a feature of the architectural-perfmon machines the harness drives,
+ * with its own test groups and no PMU driver of its own (pt.h is its
+ * interface). */
+#include "../generation.h"
+
+PMU_GENERATION(pt,
+	.name = "pt",
+	.kind = PMU_ARCH,
+	.feature = 1,
+	.groups = { "pt/" },
+);
