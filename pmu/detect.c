@@ -1,8 +1,9 @@
 /* detect: CPU identification and PMU presence probe (see detect.h). */
 #include "detect.h"
 #include "netburst/netburst.h"
-#include "p5/p5.h"
-#include "p6/p6.h"
+#include "p5/regs.h"
+#include "p6/regs.h"
+#include "p6/events.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/safe.h"
 #include "../lib/string.h"
