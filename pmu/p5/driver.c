@@ -1,6 +1,9 @@
-/* p5: the Pentium PMU driver (see p5.h).  Every register access goes
- * through pmu/backend.h. */
-#include "p5.h"
+/* pmu/p5/driver.c: the Pentium PMU driver (driver.h): the CESR shadow,
+ * the SDM's order of programming a counter, and the ops table.  Every
+ * register access goes through pmu/backend.h. */
+#include "driver.h"
+#include "regs.h"
+#include "events.h"
 #include "../backend.h"
 #include "../detect.h"
 #include "../../lib/fmt.h"
@@ -23,18 +26,6 @@ int p5_rdpmc_usable(void)
 {
 	return p5_has_rdpmc() && !(backend_current()->id == BE_HW &&
 				   p5_erratum74(&cpu_info()->sig));
-}
-
-struct pmu_config p5_config(const struct p5_half *h)
-{
-	struct pmu_config c = { cesr_set_half(0, 0, h), 0 };
-
-	return c;
-}
-
-struct p5_half p5_half_of(const struct pmu_config *c)
-{
-	return cesr_get_half((uint32_t)c->sel, 0);
 }
 
 /* Counter names for messages (pmu_wrmsr adds the number). */

@@ -1,4 +1,4 @@
-/* p5_events: the Pentium event table.
+/* pmu/p5/events.c: the Pentium event table and its lookups (events.h).
  *
  * Codes, names and counter restrictions: SDM Vol. 3B Table 19-38
  * ("Events That Can Be Counted with Pentium Processor Performance-
@@ -9,7 +9,7 @@
  * CTR1, and 0x39 is reserved on CTR1.  The codes are hexadecimal numbers
  * of the 6-bit ES field (some public tables misread them as binary).
  */
-#include "p5.h"
+#include "events.h"
 
 /* E(code, counters, mmx, duration, name, source, why-not-modelled) */
 #define E(code, ctrs, mmx, dur, name, ...) \
@@ -171,23 +171,9 @@ const struct p5_event *p5_event_for(unsigned code, unsigned ctr, int mmx_cpu)
 	return 0;
 }
 
-int p5_is_mmx_cpu(const struct cpu_sig *s)
-{
-	return s->family == 5 && (s->model == 4 || s->model == 8);
-}
-
 int p5_duration_modelled(const struct p5_event *ev)
 {
 	return ev->sem && !(ev->sem & (ev->sem - 1));
-}
-
-/* Linux-era perfctr (x86.c) disables RDPMC on these parts for "Pentium
- * Erratum 74": family 5 model 4 stepping 4, and stepping 3 when the
- * processor type is 1 (OverDrive). */
-int p5_erratum74(const struct cpu_sig *s)
-{
-	return s->family == 5 && s->model == 4 &&
-	       (s->stepping == 4 || (s->stepping == 3 && s->type == 1));
 }
 
 enum sem p5_duration_sem(const struct p5_event *ev)

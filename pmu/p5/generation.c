@@ -1,5 +1,6 @@
 /* pmu/p5/generation.c: the Pentium (P5) PMU's descriptor (generation.h). */
-#include "p5.h"
+#include "driver.h"
+#include "regs.h"
 #include "../generation.h"
 
 /* The presence probe: CESR with ES0 = ES1 = 0x16 and CC = 000 in both

@@ -1,4 +1,4 @@
-/* p5_model: reference model of the Pentium PMU (SDM Vol. 3B §18.23.1),
+/* pmu/p5/model.c: reference model of the Pentium PMU (SDM Vol. 3B §18.23.1),
  * driven by the oracle's events (pmu/model.h).
  *
  * - MSRs: the model claims CESR (0x11), CTR0 (0x12) and CTR1 (0x13) only.
@@ -25,7 +25,8 @@
  *   other indices; #UD on a Pentium without it (no RDPMC instruction).
  *   CR4.PCE at CPL 3 is the model layer's (pmu/model.c).
  */
-#include "p5.h"
+#include "regs.h"
+#include "events.h"
 #include "../model.h"
 #include "../backend.h"
 #include "../detect.h"

@@ -1,5 +1,7 @@
-/* p5_cesr: CESR field encoding and the counter-control rule (p5.h). */
-#include "p5.h"
+/* pmu/p5/regs.c: the CESR's field encoding, the counter-control rule, a
+ * counter's pmu_config, and which Pentium a signature is (regs.h).  Pure
+ * logic: host-tested. */
+#include "regs.h"
 
 static unsigned half_shift(unsigned ctr)
 {
@@ -32,4 +34,30 @@ int cesr_reserved(uint64_t v)
 int p5_cc_counts_at(unsigned cc, unsigned cpl)
 {
 	return (cc & (cpl == 3 ? P5_CC_CPL3 : P5_CC_CPL012)) != 0;
+}
+
+struct pmu_config p5_config(const struct p5_half *h)
+{
+	struct pmu_config c = { cesr_set_half(0, 0, h), 0 };
+
+	return c;
+}
+
+struct p5_half p5_half_of(const struct pmu_config *c)
+{
+	return cesr_get_half((uint32_t)c->sel, 0);
+}
+
+int p5_is_mmx_cpu(const struct cpu_sig *s)
+{
+	return s->family == 5 && (s->model == 4 || s->model == 8);
+}
+
+/* Linux-era perfctr (x86.c) disables RDPMC on these parts for "Pentium
+ * Erratum 74": family 5 model 4 stepping 4, and stepping 3 when the
+ * processor type is 1 (OverDrive). */
+int p5_erratum74(const struct cpu_sig *s)
+{
+	return s->family == 5 && s->model == 4 &&
+	       (s->stepping == 4 || (s->stepping == 3 && s->type == 1));
 }

@@ -1,12 +1,15 @@
-/* p6: the P6 family PMU driver (see p6.h).  Every register access goes
- * through pmu/backend.h.
+/* pmu/p6/driver.c: the P6 family PMU driver (driver.h): one counter
+ * stopped while the other runs, the SDM's order of changing an event, and
+ * the ops table.  Every register access goes through pmu/backend.h.
  *
  * State: the PerfEvtSel values last written (the shadow, checked against
  * the registers before every change), the programmed selection of each
  * counter (its USR/OS wait for p6_start()) and which counters run.  A
  * counter runs when its USR or OS is set and PerfEvtSel0.EN is set; the
  * driver keeps EN set exactly while one of them runs. */
-#include "p6.h"
+#include "driver.h"
+#include "regs.h"
+#include "events.h"
 #include "../backend.h"
 #include "../detect.h"
 #include "../../lib/fmt.h"
@@ -21,11 +24,6 @@ static int initialized;
 unsigned p6_gen(void)
 {
 	return p6_gen_of(&cpu_info()->sig);
-}
-
-uint64_t p6_shadow(unsigned ctr)
-{
-	return ctr < P6_COUNTERS ? shadow[ctr] : 0;
 }
 
 /* Register names for messages (pmu_wrmsr adds the number). */

@@ -1,4 +1,4 @@
-/* p6_events: the P6 family event table.
+/* pmu/p6/events.c: the P6 family event table and its lookups (events.h).
  *
  * Codes, names, unit masks and counter restrictions: SDM Vol. 3B (order
  * no. 253669-060US) §19.17 Table 19-37 ("Events That Can Be Counted with
@@ -42,7 +42,8 @@
  * (decoded or executed but not retired), micro-ops, stalls, x87/MMX/SSE,
  * interrupts, power states - is not in the trace: sem 0, with the reason.
  */
-#include "p6.h"
+#include "events.h"
+#include "regs.h"
 #include "../sem.h"
 
 /* E(code, counters, generations, unit-mask bits, name, sem, why-not) */

@@ -1,5 +1,7 @@
 /* pmu/p6/generation.c: the P6 family PMU's descriptor (generation.h). */
-#include "p6.h"
+#include "driver.h"
+#include "events.h"
+#include "regs.h"
 #include "../generation.h"
 
 /* The presence probe: PerfEvtSel0 with event 0xC0 (instructions retired)

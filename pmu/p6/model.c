@@ -1,5 +1,6 @@
-/* p6_model: reference model of the P6 family PMU (SDM Vol. 3B, order no.
- * 253669-060US, §18.22), driven by the oracle's events (pmu/model.h).
+/* pmu/p6/model.c: reference model of the P6 family PMU (SDM Vol. 3B,
+ * order no. 253669-060US, §18.22), driven by the oracle's events
+ * (pmu/model.h).
  *
  * - MSRs: the model claims PerfEvtSel0/1 (0x186, 0x187) and PerfCtr0/1
  *   (0xC1, 0xC2) only.  Every other MSR answers BE_NOT_MODELLED: a P6 has
@@ -38,7 +39,8 @@
  * - RDPMC: counters 0 and 1, #GP(0) for any other index; never #UD (every
  *   P6 has RDPMC).  CR4.PCE at CPL 3 is the model layer's (pmu/model.c).
  */
-#include "p6.h"
+#include "regs.h"
+#include "events.h"
 #include "../model.h"
 #include "../backend.h"
 #include "../detect.h"

@@ -1,6 +1,6 @@
-/* p6_regs: the P6 generations and the counter-write rule (p6.h).  Pure
- * logic: host-tested. */
-#include "p6.h"
+/* pmu/p6/regs.c: the P6 generations, the counter-write rule and a
+ * counter's pmu_config (regs.h).  Pure logic: host-tested. */
+#include "regs.h"
 
 /* Family 6 models of the P6 family, as pmu/cpu_model.c's table names
  * them (its sources: SDM Vol. 4 Table 2-1 and AP-485): the Pentium II

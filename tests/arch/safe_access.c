@@ -6,7 +6,7 @@
 #include "../../arch/x86/safe.h"
 #include "../../arch/x86/trap.h"
 #include "../../pmu/detect.h"
-#include "../../pmu/p5/p5.h"
+#include "../../pmu/p5/driver.h"
 
 #define POISON 0x5afe5afe5afe5afeull
 

@@ -6,7 +6,9 @@
 #define TESTS_P5_P5_TEST_H
 
 #include "../../harness/pmu_run.h"
-#include "../../pmu/p5/p5.h"
+#include "../../pmu/p5/regs.h"
+#include "../../pmu/p5/events.h"
+#include "../../pmu/p5/driver.h"
 
 /* The counter-control codes: { counts at CPL 0-2, at CPL 3, clocks }. */
 static const struct {

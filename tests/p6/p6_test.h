@@ -9,7 +9,9 @@
 #define TESTS_P6_P6_TEST_H
 
 #include "../../harness/pmu_run.h"
-#include "../../pmu/p6/p6.h"
+#include "../../pmu/p6/regs.h"
+#include "../../pmu/p6/events.h"
+#include "../../pmu/p6/driver.h"
 #include "../perfmon/evtsel_sdm.h"
 #include "../../lib/fmt.h"
 

@@ -2,7 +2,7 @@
  * of pmu/driver.h) on the model backend, and for the order in which
  * p5_program() touches the registers.
  *
- * Unlike test_p5.c, which stubs be_rdmsr/be_wrmsr/be_rdpmc, this links the
+ * Unlike test_regs.c, which stubs be_rdmsr/be_wrmsr/be_rdpmc, this links the
  * real pmu/backend.c: backend_select(BACKEND_MODEL, ...) puts the P5
  * reference model behind the driver, as backend=model does on the target,
  * and the backend's access log (be_log_open) records every access the
@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/p5/p5.h"
+#include "pmu/p5/regs.h"
+#include "pmu/p5/events.h"
+#include "pmu/p5/driver.h"
 #include "pmu/driver.h"
 #include "pmu/generation.h"
 #include "pmu/backend.h"

@@ -6,7 +6,7 @@
  * stopped, p5_start() sets its CC) over a stub backend that dispatches to
  * the model, counts the accesses and injects faults.  The ops table and
  * the order of p5_program()'s accesses, through the real backend and its
- * access log, are in test_p5_driver.c.
+ * access log, are in tests/host/pmu/p5/test_driver.c.
  *
  * Every expected value here is written by hand from the CESR text of SDM
  * Vol. 3B §18.23.1 (seed 001): ES0 bits 5:0, CC0 8:6, PC0 9, ES1 21:16,
@@ -25,7 +25,9 @@
 #include <string.h>
 #include <ctype.h>
 
-#include "pmu/p5/p5.h"
+#include "pmu/p5/regs.h"
+#include "pmu/p5/events.h"
+#include "pmu/p5/driver.h"
 #include "pmu/model.h"
 #include "pmu/backend.h"
 #include "pmu/detect.h"

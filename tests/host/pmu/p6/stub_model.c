@@ -1,4 +1,4 @@
-/* Host stub for tests/host/test_p6*.c: links the P6 reference model
+/* Host stub for tests/host/pmu/p6/test_*.c: links the P6 reference model
  * (pmu/p6/model.c) and supplies the bounds of the model registry that
  * pmu/model.c walks, the way tests/host/pmu/p5/stub_model.c does for the P5
  * (see there why the model's source is compiled into this file): the

@@ -1,5 +1,6 @@
-/* stub_p6_model: what tests/host/pmu/p6/stub_model.c records of the PMIs the
- * P6 model raises (its apic_lvtpc_deliver() stands in for the APIC). */
+/* tests/host/pmu/p6/stub_model.h: what stub_model.c records of the PMIs
+ * the P6 model raises (its apic_lvtpc_deliver() stands in for the
+ * APIC). */
 #ifndef TESTS_HOST_STUB_P6_MODEL_H
 #define TESTS_HOST_STUB_P6_MODEL_H
 

@@ -1,7 +1,7 @@
 /* Host tests for the P6 family PMU: the generations and the counter-write
  * rule (pmu/p6/regs.c), the event table (pmu/p6/events.c), the config
  * encoding, and the reference model (pmu/p6/model.c behind pmu/model.c)
- * fed synthetic single-step events.  The driver is in test_p6_driver.c.
+ * fed synthetic single-step events.  The driver is in test_driver.c.
  *
  * Every expected value is written by hand from SDM Vol. 3B (order no.
  * 253669-060US) §18.22: PerfEvtSel event 7:0, unit mask 15:8, USR 16 (CPL
@@ -16,7 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/p6/p6.h"
+#include "pmu/p6/regs.h"
+#include "pmu/p6/events.h"
 #include "pmu/model.h"
 #include "pmu/backend.h"
 #include "pmu/detect.h"
@@ -182,8 +183,8 @@ static void test_ctr_written(void **state)
 
 /* ==== 2. the event table =============================================== */
 
-/* The modelled events and what they count, by hand (p6_events.c says why
- * far transfers are branches). */
+/* The modelled events and what they count, by hand (pmu/p6/events.c says
+ * why far transfers are branches). */
 static const struct {
 	unsigned code;
 	const char *name;
