@@ -1,6 +1,8 @@
 /* runner: runs the registered tests and reports them as TAP (runner.h). */
 #include "runner.h"
 #include "clock.h"
+#include "select.h"
+#include "tcase.h"
 #include "test.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/pmi.h"
@@ -13,28 +15,9 @@
 #include "../pmu/generation.h"
 
 #define MAX_TESTS 512
-#define MAX_ITEMS 64
-#define ITEM_LEN 240
 
 extern const struct test __pmu_tests_start[], __pmu_tests_end[];
 extern char ImageBase[];
-
-struct item {
-	char key[40];
-	char val[ITEM_LEN];
-};
-
-struct tcase {
-	const struct test *test;
-	unsigned checks, failed;
-	int skipped;
-	char skip_reason[160];
-	struct item values[MAX_ITEMS];
-	unsigned n_values, dropped_values;
-	char failures[8][ITEM_LEN];
-	unsigned n_failures;
-	void (*after)(void);	/* runs outside any catch frame (after_test) */
-};
 
 /* The state a test stopped at its root frame may leave behind (trap.h:
  * the frames nested in it never ran their clean-up). */
@@ -51,53 +34,6 @@ struct run_clock {
 };
 
 static struct tcase current;
-
-int check(struct tcase *t, int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	t->checks++;
-	if (ok)
-		return 1;
-	t->failed++;
-	if (t->n_failures < 8) {
-		va_start(ap, fmt);
-		fmt_vsnprintf(t->failures[t->n_failures++], ITEM_LEN, fmt, ap);
-		va_end(ap);
-	}
-	return 0;
-}
-
-void value(struct tcase *t, const char *key, const char *fmt, ...)
-{
-	struct item *it;
-	va_list ap;
-
-	if (t->n_values == MAX_ITEMS) {
-		t->dropped_values++;
-		return;
-	}
-	it = &t->values[t->n_values++];
-	str_copy(it->key, key, sizeof(it->key));
-	va_start(ap, fmt);
-	fmt_vsnprintf(it->val, sizeof(it->val), fmt, ap);
-	va_end(ap);
-}
-
-void after_test(struct tcase *t, void (*fn)(void))
-{
-	t->after = fn;
-}
-
-void skip(struct tcase *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	t->skipped = 1;
-	va_start(ap, fmt);
-	fmt_vsnprintf(t->skip_reason, sizeof(t->skip_reason), fmt, ap);
-	va_end(ap);
-}
 
 static unsigned collect(const struct test **list, const char *globs,
 			unsigned *not_applicable)

@@ -1,5 +1,5 @@
-/* select: which tests a tests= option chooses (see runner.h). */
-#include "runner.h"
+/* select: which tests a tests= option chooses (select.h). */
+#include "select.h"
 #include "test.h"
 #include "../pmu/generation.h"
 #include "../lib/string.h"

@@ -148,19 +148,23 @@ def code_of(text):
 
 
 def top_level_statements(code):
-    """The file-scope statements: text up to a ';' at brace depth 0, or a
-    brace block with what precedes it (a definition)."""
-    stmts, cur, depth = [], [], 0
+    """The file-scope statements: text up to a ';' at brace and paren
+    depth 0, or a brace block with what precedes it (a definition)."""
+    stmts, cur, depth, paren = [], [], 0, 0
     for ch in code:
         cur.append(ch)
-        if ch == "{":
+        if ch == "(":
+            paren += 1
+        elif ch == ")":
+            paren -= 1
+        elif ch == "{":
             depth += 1
         elif ch == "}":
             depth -= 1
-            if depth == 0:
+            if depth == 0 and paren == 0:
                 stmts.append("".join(cur))
                 cur = []
-        elif ch == ";" and depth == 0:
+        elif ch == ";" and depth == 0 and paren == 0:
             stmts.append("".join(cur))
             cur = []
     return [" ".join(s.split()) for s in stmts if s.strip()]
@@ -193,6 +197,10 @@ def defined_names(code):
     """Functions and objects a .c defines with external linkage."""
     out = set()
     for s in top_level_statements(code):
+        # top-level asm, and registrations (TEST(), PMU_MODEL(),
+        # PMU_GENERATION()): static objects in a linker section
+        if s.startswith(("__asm__", "asm")) or re.match(r"[A-Z_][A-Z0-9_]*\s*\(", s):
+            continue
         if s.startswith(("static", "typedef", "extern", "struct",
                          "enum", "union")) and not (
                 s.startswith(("struct", "enum", "union")) and
@@ -203,7 +211,9 @@ def defined_names(code):
             names = IDENT.findall(head.split("(")[0])
         else:
             names = IDENT.findall(head.split("[")[0])
-        if names:
+        # a type and a name at least ("d;" alone is the declarator tail
+        # of a struct definition, already split off)
+        if len(names) >= 2:
             out.add(names[-1])
     return out
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* Before cmocka.h: test.h declares a skip() that cmocka makes a macro. */
-#include "harness/runner.h"
+#include "harness/select.h"
 #include "harness/test.h"
 #include "pmu/driver.h"
 

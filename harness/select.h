@@ -1,0 +1,22 @@
+/* select: which tests a tests= option chooses on a CPU (select.c). */
+#ifndef HARNESS_SELECT_H
+#define HARNESS_SELECT_H
+
+#include "../pmu/cpu_model.h"
+
+struct test;
+
+/* Is the test chosen by a comma-separated glob list?  (Pure; host-tested.)
+ * Manual tests need a pattern whose group part has no wildcard. */
+int runner_selected(const struct test *t, const char *globs);
+/* A test of a PMU generation's group (the groups its
+ * pmu/<gen>/generation.c names) applies to a CPU with that kind of PMU
+ * only; others always apply. */
+int runner_applicable(const struct test *t, enum pmu_kind k);
+/* On a CPU with PMU kind k, a test that does not apply is chosen like a
+ * manual one: only by a pattern that names its group without wildcards
+ * (it then runs and SKIPs with its reason). */
+int runner_selected_on(const struct test *t, const char *globs,
+		       enum pmu_kind k);
+
+#endif
