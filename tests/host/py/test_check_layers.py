@@ -13,7 +13,8 @@ CLEAN = {
                    '#include "../pmu/detect.h"\n#include <efi.h>\n',
     "boot/options.h": "",
     "tests/test.h": '#include "../harness/runner.h"\n',
-    "tests/p5/cc.c": '#include "../test.h"\n#include "../../pmu/p5.h"\n'
+    "tests/p5/cc.c": '#include "../test.h"\n'
+                     '#include "../../pmu/p5/driver.h"\n'
                      "TEST(cc, x) {}\n",
     "tests/bench/helpers.h": "",
     "tests/host/test_x.c": '#include "../../boot/options.h"\n'
@@ -25,8 +26,16 @@ CLEAN = {
                      '#include "../pmu/backend.h"\n',
     "bench/basic.S": '#include "bench.h"\n',
     "pmu/detect.h": '#include "../arch/x86/cpu.h"\n',
-    "pmu/backend.h": '#include "detect.h"\n#include "lib/fmt.h"\n',
-    "pmu/p5/p5.h": "",
+    "pmu/backend.h": '#include "detect.h"\n#include "lib/fmt.h"\n'
+                     "int be_rd(void);\n",
+    "pmu/p5/driver.h": '#include "regs.h"\nint p5_init(void);\n',
+    "pmu/p5/driver.c": '#include "driver.h"\n#include "../backend.h"\n'
+                       "int p5_init(void) { return be_rd(); }\n",
+    "pmu/p5/regs.h": "#define P5_MSR_CESR 0x11\n",
+    "pmu/p5/generation.c": '#include "driver.h"\n'
+                           "PMU_GENERATION(p5, .kind = PMU_P5, "
+                           '.groups = { "p5/" });\n',
+    "pmu/backend.c": '#include "backend.h"\nint be_rd(void) { return 0; }\n',
     "arch/x86/cpu.h": '#include "../../lib/fmt.h"\n',
     "arch/x86/trap.c": '#include "cpu.h"\n',
     "lib/fmt.h": "",
@@ -62,7 +71,7 @@ class Layers(unittest.TestCase):
         rc, out = self.tree()
         self.assertEqual(rc, 0, out)
         self.assertEqual(not_ok_lines(out), [])
-        self.assertEqual(len(ok_lines(out)), 8)
+        self.assertEqual(len(ok_lines(out)), 11)
 
     def test_upward_include(self):
         out = self.assertViolation(
@@ -73,12 +82,13 @@ class Layers(unittest.TestCase):
         self.assertIn("not ok - layers: only boot/ includes boot/", out)
 
     def test_root_relative_include(self):
-        self.assertViolation({"lib/fmt.h": '#include "pmu/p5/p5.h"\n'},
+        self.assertViolation({"lib/fmt.h": '#include "pmu/p5/regs.h"\n'},
                              "lib/ includes only lib/",
-                             'lib/fmt.h:1: #include "pmu/p5/p5.h" -> pmu/p5/p5.h')
+                             'lib/fmt.h:1: #include "pmu/p5/regs.h" -> pmu/p5/regs.h')
 
     def test_arch_includes_pmu(self):
-        self.assertViolation({"arch/x86/trap.c": '#include "../../pmu/p5.h"\n'},
+        self.assertViolation({"arch/x86/trap.c":
+                              '#include "../../pmu/p5/regs.h"\n'},
                              "arch/ includes only arch/ and lib/",
                              "arch/x86/trap.c:1")
 
@@ -93,16 +103,59 @@ class Layers(unittest.TestCase):
                              "(bench/ is below tests/)")
 
     def test_boot_names_a_generation(self):
-        self.assertViolation({"boot/main.c": '#include "../pmu/p5.h"\n'},
-                             "boot/ names no PMU generation",
-                             'boot/main.c:1: #include "../pmu/p5.h" -> '
-                             "pmu/p5/p5.h")
+        # The generations are the folders under pmu/, their kinds what
+        # their generation.c says: a new one is covered without a list.
+        gen = {"pmu/zen9/ops.h": "",
+               "pmu/zen9/generation.c": "PMU_GENERATION(zen9, "
+                                        ".kind = PMU_ZEN9);\n"}
+        self.assertViolation({"boot/main.c": '#include "../pmu/p5/regs.h"\n'},
+                             "boot/ and harness/ are generation-independent",
+                             'boot/main.c:1: #include "../pmu/p5/regs.h" -> '
+                             "pmu/p5/regs.h")
+        self.assertViolation(dict(gen, **{"harness/run.c":
+                                          '#include "../pmu/zen9/ops.h"\n'}),
+                             "boot/ and harness/ are generation-independent",
+                             "harness/run.c:1: #include "
+                             '"../pmu/zen9/ops.h" -> pmu/zen9/ops.h')
         self.assertViolation({"boot/leave.c": "int k = PMU_P5;\n"},
-                             "boot/ names no PMU generation",
+                             "boot/ and harness/ are generation-independent",
                              "boot/leave.c:1: mentions PMU_P5")
-        self.assertViolation({"boot/x.c": "case PMU_ARCH_PERFMON:\n"},
-                             "boot/ names no PMU generation",
-                             "mentions PMU_ARCH")
+        self.assertViolation(dict(gen, **{"boot/x.c": "case PMU_ZEN9:\n"}),
+                             "boot/ and harness/ are generation-independent",
+                             "mentions PMU_ZEN9")
+        # a kind no generation.c names is no generation's
+        rc, out = self.tree({"boot/x.c": "case PMU_NONE:\n"})
+        self.assertEqual(rc, 0, out)
+
+    def test_header_belongs_to_one_c(self):
+        self.assertViolation({"pmu/p5/regs.h": "int p5_init(void);\n"},
+                             "declares only what its own .c defines",
+                             "pmu/p5/regs.h declares p5_init, which "
+                             "pmu/p5/driver.c defines")
+
+    def test_include_cycle(self):
+        self.assertViolation({"pmu/detect.h": '#include "backend.h"\n'},
+                             "no include cycle",
+                             "pmu/backend -> pmu/detect (pmu/backend.h:1); "
+                             "pmu/detect -> pmu/backend (pmu/detect.h:1)")
+
+    def test_call_cycle(self):
+        out = self.assertViolation(
+            {"pmu/backend.c": '#include "backend.h"\n'
+                              '#include "p5/driver.h"\n'
+                              "int be_rd(void) { return p5_init(); }\n"},
+            "no call cycle",
+            "pmu/backend -> pmu/p5/driver (p5_init); "
+            "pmu/p5/driver -> pmu/backend (be_rd)")
+        # the includes alone form no cycle (backend.c includes driver.h,
+        # driver.h includes only regs.h)
+        self.assertIn("ok - layers: no include cycle", out)
+
+    def test_call_through_ops_table_is_no_edge(self):
+        rc, out = self.tree({"pmu/backend.c":
+                             '#include "backend.h"\n'
+                             "int be_rd(void) { return ops->init(); }\n"})
+        self.assertEqual(rc, 0, out)
 
     def test_tests_hold_only_tests(self):
         self.assertViolation({"tests/runner.c": "void run(void) {}\n"},
@@ -118,7 +171,7 @@ class Layers(unittest.TestCase):
     def test_host_tests_are_exempt(self):
         rc, out = self.tree({"tests/host/test_y.c":
                              '#include "../../boot/options.h"\n'
-                             '#include "../../pmu/p5.h"\n'})
+                             '#include "../../pmu/p5/driver.c"\n'})
         self.assertEqual(rc, 0, out)
 
     def test_no_tree(self):
