@@ -122,11 +122,6 @@ void pmi_disarm(void)
 	write_flags(flags);
 }
 
-int pmi_armed(void)
-{
-	return pmi.armed;
-}
-
 uint64_t pmi_count(void)
 {
 	return pmi.count;

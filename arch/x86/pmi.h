@@ -56,7 +56,6 @@ typedef void (*pmi_callback)(const struct pmi_record *r, void *ctx);
  * the count and the last record. */
 int pmi_arm(enum pmi_path path);
 void pmi_disarm(void);
-int pmi_armed(void);
 
 uint64_t pmi_count(void);
 /* The last record into *r; 0 when there was none since pmi_arm(). */

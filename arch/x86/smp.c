@@ -48,7 +48,7 @@ static struct {
 	int checked, ready;
 	char why[WHY_LEN];
 	const struct smp_cpu *bsp, *sib;
-	struct topo bsp_topo, sib_topo;
+	struct topo bsp_topo;
 } smp = { .why_not = "smp_init() not called" };
 
 /* Written on the sibling only, around fn; read anywhere. */
@@ -88,16 +88,6 @@ const struct smp_cpu *smp_bsp_cpu(void)
 const struct smp_cpu *smp_sibling_cpu(void)
 {
 	return smp.ready ? smp.sib : NULL;
-}
-
-const struct topo *smp_bsp_topo(void)
-{
-	return smp.ready ? &smp.bsp_topo : NULL;
-}
-
-const struct topo *smp_sibling_topo(void)
-{
-	return smp.ready ? &smp.sib_topo : NULL;
 }
 
 /* ---- the sibling's side */
@@ -309,7 +299,6 @@ static int check_sibling(void)
 	}
 	if (!topology_agrees(&p))
 		return 0;
-	smp.sib_topo = p.topo;
 	return 1;
 }
 

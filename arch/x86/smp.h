@@ -111,12 +111,9 @@ int smp_sibling_run_timeout(void (*fn)(void *), void *arg,
 int smp_on_sibling(void);
 
 /* Where the two processors are (valid once smp_sibling_ready() said yes):
- * the firmware's entries, and each one's topology as CPUID decoded on
- * it. */
+ * the firmware's entries. */
 const struct smp_cpu *smp_bsp_cpu(void);
 const struct smp_cpu *smp_sibling_cpu(void);
-const struct topo *smp_bsp_topo(void);
-const struct topo *smp_sibling_topo(void);
 
 /* The firmware service's name, or NULL when there is none. */
 const char *smp_service(void);

@@ -228,11 +228,6 @@ void watchdog_unavailable(const char *why)
 		wd.why = why;
 }
 
-int watchdog_ready(void)
-{
-	return wd.ready;
-}
-
 const char *watchdog_describe(void)
 {
 	if (!wd.ready)

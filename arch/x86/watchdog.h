@@ -63,7 +63,6 @@ struct wd_event {
 const char *watchdog_init(const struct acpi_timers *t);
 /* No watchdog, for the reason given (e.g. the ACPI tables have none). */
 void watchdog_unavailable(const char *why);
-int watchdog_ready(void);
 /* One line for the log: the timer, the pin and its route, or why none. */
 const char *watchdog_describe(void);
 /* Puts back the HPET timer, the counter's enable and the I/O APIC entry
