@@ -89,7 +89,20 @@ OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 	image floppy ovmf-vars run check host-test bench lava clean ptdecode \
 	pt-tools fuzz
 
-all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf
+all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf $(B)/pmu-generations.txt
+
+# The PMU generations built into the image, for the host tools (the boot
+# table's kinds, logcheck's "# pmu: kind=" words): each
+# pmu/<gen>/generation.c's descriptor, preprocessed with
+# PMU_GENERATION_LISTING (pmu/generation.h) into one line
+# "pmu_generation_listing: .name = "p5", .kind = PMU_P5, ...", read by
+# tools/generations.py.  Derived from the descriptors, never copied.
+GEN_SRCS := $(wildcard pmu/*/generation.c)
+$(B)/pmu-generations.txt: $(GEN_SRCS) pmu/generation.h | deps-build
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	@$(CC) -E -P -DPMU_GENERATION_LISTING $(CFLAGS32) $(GEN_SRCS) | \
+		grep '^pmu_generation_listing:' >$@.tmp && mv $@.tmp $@
 
 deps-build:
 	@tools/deps.sh $(BUILD_PKGS)
