@@ -1,4 +1,4 @@
-/* pebs_run: see pebs_run.h. */
+/* harness/pebs_run.c: see pebs_run.h. */
 #include "pebs_run.h"
 #include "need.h"
 #include "pmi_run.h"
@@ -9,111 +9,43 @@
 #include "../bench/oracle.h"
 #include "../lib/string.h"
 #include "../pmu/backend.h"
-#include "../pmu/sem.h"
+#include "../pmu/perfmon/caps.h"
+#include "../pmu/perfmon/driver.h"
+#include "../pmu/perfmon/regs.h"
+#include "../pmu/perfmon/ds/driver.h"
+#include "../pmu/perfmon/ds/regs.h"
+#include "../pmu/perfmon/pebs/regs.h"
 
 #define BUF_BYTES (256u * 1024)
 
 static uint8_t ds_area[1024] __attribute__((aligned(64)));
 
+/* The trace sink of the run: the model's (inner) first, then the
+ * rules, whose records go into r->exp while there is room. */
 struct tap {
 	struct pebs_run *r;
 	trace_sink inner;
-	uint64_t left[PEBS_RUN_CTRS];
-	struct step_regs prev;
-	int have_prev;
-	uint64_t from[PEBS_RUN_LBR], to[PEBS_RUN_LBR];
-	unsigned n_br;
+	struct pebs_expect x;
 };
-
-static int counts_at(const struct pebs_ctr *c, int cpl)
-{
-	if (c->bit >= GLOBAL_FIXED_SHIFT)
-		return cpl ? !!(c->sel & FIXED_CTRL_USR) :
-			     !!(c->sel & FIXED_CTRL_OS);
-	return cpl ? !!(c->sel & EVTSEL_USR) : !!(c->sel & EVTSEL_OS);
-}
-
-static void push_branch(struct tap *p, const struct insn_event *e)
-{
-	if (!(p->r->debugctl & DEBUGCTL_LBR) ||
-	    !(sem_once(SEM_TAKEN, e) || sem_once(SEM_FAR, e)))
-		return;
-	for (unsigned k = PEBS_RUN_LBR - 1; k > 0; k--) {
-		p->from[k] = p->from[k - 1];
-		p->to[k] = p->to[k - 1];
-	}
-	p->from[0] = e->rip;
-	p->to[0] = e->next_rip;
-	p->n_br++;
-}
-
-static void first_access(struct pebs_step *s, const struct insn_event *e)
-{
-	s->access_known = !(e->flags & EV_ACCESS_UNKNOWN);
-	for (int i = e->n_access - 1; i >= 0; i--)
-		*(e->access[i].store ? &s->store : &s->load) = e->access[i].addr;
-}
-
-static void record(struct tap *p, const struct insn_event *e,
-		   uint64_t applicable)
-{
-	struct pebs_run *r = p->r;
-	struct pebs_step *s;
-
-	if (r->n_exp++ >= PEBS_RUN_MAX)
-		return;
-	s = &r->exp[r->n_exp - 1];
-	*s = (struct pebs_step){ .rip = e->rip, .next_rip = e->next_rip,
-				 .cpl = e->cpl, .applicable = applicable,
-				 .n_branches = p->n_br };
-	if (e->after)
-		s->after = *e->after;
-	s->have_before = p->have_prev && p->prev.rip == e->rip;
-	if (s->have_before)
-		s->before = p->prev;
-	first_access(s, e);
-	for (unsigned k = 0; k < PEBS_RUN_LBR; k++) {
-		s->from[k] = p->from[k];
-		s->to[k] = p->to[k];
-	}
-}
 
 static void tap_sink(const struct insn_event *e, void *ctx)
 {
 	struct tap *p = ctx;
 	struct pebs_run *r = p->r;
-	uint64_t applicable = 0;
+	struct pebs_step *s = r->n_exp < PEBS_RUN_MAX ? &r->exp[r->n_exp] : 0;
 
 	if (p->inner)
 		p->inner(e, 0);
-	push_branch(p, e);
-	for (unsigned c = 0; c < r->n_ctr; c++) {
-		uint64_t inc = counts_at(&r->ctr[c], e->cpl) ?
-			       sem_once_mask(r->ctr[c].sem, e) : 0;
-
-		if (!inc)
-			continue;
-		if (inc < p->left[c]) {
-			p->left[c] -= inc;
-			continue;
-		}
-		applicable |= 1ull << r->ctr[c].bit;
-		p->left[c] = r->ctr[c].reload;
-	}
-	if (applicable)
-		record(p, e, applicable);
-	if (e->after) {
-		p->prev = *e->after;
-		p->have_prev = 1;
-	}
+	if (pebs_expect_step(&p->x, e, s))
+		r->n_exp++;
 }
 
 static void tap_start(struct tap *p, struct pebs_run *r, trace_sink inner)
 {
-	*p = (struct tap){ .r = r, .inner = inner };
+	p->r = r;
+	p->inner = inner;
 	r->n_exp = 0;
-	for (unsigned c = 0; c < r->n_ctr; c++)
-		p->left[c] = r->ctr[c].period;
+	pebs_expect_start(&p->x, r->ctr, r->n_ctr, r->debugctl);
 }
 
 /* ---- PMIs */
