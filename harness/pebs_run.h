@@ -1,8 +1,9 @@
 /* harness/pebs_run.h: the harness steps of a PEBS test - a DS area and
  * a PEBS buffer of a given capacity and threshold, counters armed with
- * their periods and DS reset values, the benchmark run with a tap on the
- * trace that works out, from the trace alone, which steps must give a
- * record and with what state, and the PMIs the buffer raises.
+ * their periods and DS reset values (pmu/perfmon/pebs/sample.h), the
+ * benchmark run with a tap on the trace that works out, from the trace
+ * alone, which steps must give a record and with what state, and the
+ * PMIs the buffer raises; each step a check of the test.
  *
  * The tap applies the SDM's rules of pmu/perfmon/pebs/expect.h, not the
  * model's code, to each traced step.

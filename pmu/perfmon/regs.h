@@ -110,8 +110,9 @@ enum perfmon_arch_event {
  * What a PMU offers: from CPUID.0AH (and IA32_PERF_CAPABILITIES) of the
  * CPU, or, where CPUID reports nothing (QEMU under TCG), from the row of
  * the capability table (pmu/perfmon/caps_table.c) for the CPU the model
- * stands in for (pmu/perfmon/caps.c decides).  source says which: the "# pmu:" line prints caps=cpuid or
- * caps=model:<name>, and never claims CPUID said what it did not.
+ * stands in for (pmu/perfmon/caps.c decides).  source says which: the
+ * "# pmu:" line prints caps=cpuid or caps=model:<name>, and never claims
+ * CPUID said what it did not.
  */
 struct perfmon_caps {
 	unsigned version;

@@ -81,7 +81,7 @@ static inline int pebs_ds32(void)
 #define SDM_LBR 24u
 
 /* The events the tests sample, per record format: the precise events of
- * each generation's table (pmu/perfmon/pebs/regs.h cites them). */
+ * each generation's table (pmu/perfmon/pebs/events.c cites them). */
 struct sdm_event {
 	uint8_t event, umask;
 	uint32_t sem;

@@ -9,6 +9,8 @@
 #include "../regs.h"
 #include "../ds/model.h"
 
+#define LBR_MODEL_DEPTH 32
+
 static struct {
 	uint64_t from[LBR_MODEL_DEPTH], to[LBR_MODEL_DEPTH];
 	unsigned top, n;

@@ -7,8 +7,6 @@
 #include <stdint.h>
 #include "../../../arch/x86/trace.h"
 
-#define LBR_MODEL_DEPTH 32
-
 /* An empty stack (the model's reset). */
 void lbr_model_reset(void);
 /* One step of this thread with IA32_DEBUGCTL = debugctl: while
