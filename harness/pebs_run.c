@@ -1,4 +1,4 @@
-/* pebs_run: see pebs_run.h. */
+/* harness/pebs_run.c: see pebs_run.h. */
 #include "pebs_run.h"
 #include "need.h"
 #include "pmi_run.h"
@@ -9,111 +9,39 @@
 #include "../bench/oracle.h"
 #include "../lib/string.h"
 #include "../pmu/backend.h"
-#include "../pmu/sem.h"
+#include "../pmu/perfmon/caps.h"
+#include "../pmu/perfmon/pebs/sample.h"
 
 #define BUF_BYTES (256u * 1024)
 
 static uint8_t ds_area[1024] __attribute__((aligned(64)));
 
+/* The trace sink of the run: the model's (inner) first, then the
+ * rules, whose records go into r->exp while there is room. */
 struct tap {
 	struct pebs_run *r;
 	trace_sink inner;
-	uint64_t left[PEBS_RUN_CTRS];
-	struct step_regs prev;
-	int have_prev;
-	uint64_t from[PEBS_RUN_LBR], to[PEBS_RUN_LBR];
-	unsigned n_br;
+	struct pebs_expect x;
 };
-
-static int counts_at(const struct pebs_ctr *c, int cpl)
-{
-	if (c->bit >= GLOBAL_FIXED_SHIFT)
-		return cpl ? !!(c->sel & FIXED_CTRL_USR) :
-			     !!(c->sel & FIXED_CTRL_OS);
-	return cpl ? !!(c->sel & EVTSEL_USR) : !!(c->sel & EVTSEL_OS);
-}
-
-static void push_branch(struct tap *p, const struct insn_event *e)
-{
-	if (!(p->r->debugctl & DEBUGCTL_LBR) ||
-	    !(sem_once(SEM_TAKEN, e) || sem_once(SEM_FAR, e)))
-		return;
-	for (unsigned k = PEBS_RUN_LBR - 1; k > 0; k--) {
-		p->from[k] = p->from[k - 1];
-		p->to[k] = p->to[k - 1];
-	}
-	p->from[0] = e->rip;
-	p->to[0] = e->next_rip;
-	p->n_br++;
-}
-
-static void first_access(struct pebs_step *s, const struct insn_event *e)
-{
-	s->access_known = !(e->flags & EV_ACCESS_UNKNOWN);
-	for (int i = e->n_access - 1; i >= 0; i--)
-		*(e->access[i].store ? &s->store : &s->load) = e->access[i].addr;
-}
-
-static void record(struct tap *p, const struct insn_event *e,
-		   uint64_t applicable)
-{
-	struct pebs_run *r = p->r;
-	struct pebs_step *s;
-
-	if (r->n_exp++ >= PEBS_RUN_MAX)
-		return;
-	s = &r->exp[r->n_exp - 1];
-	*s = (struct pebs_step){ .rip = e->rip, .next_rip = e->next_rip,
-				 .cpl = e->cpl, .applicable = applicable,
-				 .n_branches = p->n_br };
-	if (e->after)
-		s->after = *e->after;
-	s->have_before = p->have_prev && p->prev.rip == e->rip;
-	if (s->have_before)
-		s->before = p->prev;
-	first_access(s, e);
-	for (unsigned k = 0; k < PEBS_RUN_LBR; k++) {
-		s->from[k] = p->from[k];
-		s->to[k] = p->to[k];
-	}
-}
 
 static void tap_sink(const struct insn_event *e, void *ctx)
 {
 	struct tap *p = ctx;
 	struct pebs_run *r = p->r;
-	uint64_t applicable = 0;
+	struct pebs_step *s = r->n_exp < PEBS_RUN_MAX ? &r->exp[r->n_exp] : 0;
 
 	if (p->inner)
 		p->inner(e, 0);
-	push_branch(p, e);
-	for (unsigned c = 0; c < r->n_ctr; c++) {
-		uint64_t inc = counts_at(&r->ctr[c], e->cpl) ?
-			       sem_once_mask(r->ctr[c].sem, e) : 0;
-
-		if (!inc)
-			continue;
-		if (inc < p->left[c]) {
-			p->left[c] -= inc;
-			continue;
-		}
-		applicable |= 1ull << r->ctr[c].bit;
-		p->left[c] = r->ctr[c].reload;
-	}
-	if (applicable)
-		record(p, e, applicable);
-	if (e->after) {
-		p->prev = *e->after;
-		p->have_prev = 1;
-	}
+	if (pebs_expect_step(&p->x, e, s))
+		r->n_exp++;
 }
 
 static void tap_start(struct tap *p, struct pebs_run *r, trace_sink inner)
 {
-	*p = (struct tap){ .r = r, .inner = inner };
+	p->r = r;
+	p->inner = inner;
 	r->n_exp = 0;
-	for (unsigned c = 0; c < r->n_ctr; c++)
-		p->left[c] = r->ctr[c].period;
+	pebs_expect_start(&p->x, r->ctr, r->n_ctr, r->debugctl);
 }
 
 /* ---- PMIs */
@@ -127,125 +55,41 @@ static void on_pmi(const struct pmi_record *rec, void *ctx)
 	if (pmi_r->pmis++)
 		return;
 	pmi_r->lvtpc_in_pmi = apic_lvtpc();
-	(void)be_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS, &pmi_r->status_in_pmi);
+	(void)pebs_sample_status(&pmi_r->status_in_pmi);
 }
 
 /* ---- set-up */
 
-static uint64_t top_of(const struct perfmon_caps *c, unsigned bit)
-{
-	unsigned w = bit >= GLOBAL_FIXED_SHIFT ? c->fixed_width : c->gp_width;
-
-	return w >= 64 ? ~0ull : (1ull << w) - 1;
-}
-
-static unsigned ctr_of(unsigned bit)
-{
-	return bit >= GLOBAL_FIXED_SHIFT ?
-	       perfmon_fixed_ctr(bit - GLOBAL_FIXED_SHIFT) : bit;
-}
-
-static int program(struct tcase *t, const struct perfmon_caps *c,
-		   const struct pebs_ctr *k)
-{
-	uint64_t sel = k->sel | (k->adaptive && k->bit < GLOBAL_FIXED_SHIFT ?
-				 EVTSEL_ADAPTIVE : 0);
-	struct pmu_err e;
-
-	return check(t, perfmon_driver.program(ctr_of(k->bit),
-			&(struct pmu_config){ sel, 0 }, &e) == 0 &&
-		     perfmon_driver.reset(ctr_of(k->bit),
-					  top_of(c, k->bit) - k->period + 1,
-					  &e) == 0, "counter bit %u: %s",
-		     k->bit, e.msg);
-}
-
-static int any_adaptive(const struct pebs_run *r)
-{
-	for (unsigned c = 0; c < r->n_ctr; c++)
-		if (r->ctr[c].adaptive)
-			return 1;
-	return 0;
-}
-
-static int install(struct tcase *t, const struct perfmon_caps *c,
-		   struct pebs_run *r)
+/* The PEBS buffer for r's capacity of records of the driver's size. */
+static int buffer(struct tcase *t, struct pebs_run *r, struct pebs_sample *s)
 {
 	static uint8_t *buf;
-	struct perfmon_ds s = { .area = ds_area, .use_pebs = 1 };
-	uint64_t base;
-	struct pmu_err e;
 
 	if (!buf && !(buf = need_alloc(t, "the PEBS buffer", BUF_BYTES, 4096)))
 		return 0;
-	r->record_size = perfmon_pebs_record_size(r->cfg, any_adaptive(r));
+	r->record_size = pebs_sample_record_size(r->cfg, r->ctr, r->n_ctr);
 	if (!check(t, r->record_size && r->capacity * r->record_size <=
 		   BUF_BYTES, "%u records of %u bytes", r->capacity,
 		   r->record_size))
 		return 0;
 	r->buf = buf;
 	r->area = ds_area;
-	base = r->base = (uintptr_t)buf;
-	s.pebs = (struct ds_buffer){ base, base,
-		base + (uint64_t)r->capacity * r->record_size,
-		base + (uint64_t)(r->thresh ? r->thresh : r->capacity) *
-		       r->record_size };
-	for (unsigned k = 0; k < r->n_ctr; k++) {
-		const struct pebs_ctr *p = &r->ctr[k];
-		uint64_t v = top_of(c, p->bit) - p->reload + 1;
-
-		if (p->bit >= GLOBAL_FIXED_SHIFT)
-			s.fixed_reset[p->bit - GLOBAL_FIXED_SHIFT] = v;
-		else
-			s.gp_reset[p->bit] = v;
-	}
-	return check(t, perfmon_ds_install(&s, &e) == 0, "DS install: %s",
-		     e.msg);
+	r->base = (uintptr_t)buf;
+	*s = (struct pebs_sample){ .ctr = r->ctr, .n_ctr = r->n_ctr,
+				   .cfg = r->cfg, .debugctl = r->debugctl,
+				   .area = ds_area, .base = r->base,
+				   .capacity = r->capacity,
+				   .thresh = r->thresh,
+				   .record_size = r->record_size };
+	return 1;
 }
 
-/* Fixed counters' Adaptive_Record bits, which the driver's fields lack. */
-static int fixed_adaptive(struct tcase *t, const struct pebs_run *r)
+static int arm(struct tcase *t, struct pebs_run *r, struct pebs_sample *s)
 {
-	uint64_t ctrl, add = 0;
+	char why[240];
 
-	for (unsigned k = 0; k < r->n_ctr; k++)
-		if (r->ctr[k].adaptive && r->ctr[k].bit >= GLOBAL_FIXED_SHIFT)
-			add |= 1ull << (FIXED_CTRL_ADAPTIVE_SHIFT + 4 *
-					(r->ctr[k].bit - GLOBAL_FIXED_SHIFT));
-	return !add ||
-	       check(t, be_rdmsr(MSR_IA32_FIXED_CTR_CTRL, &ctrl) == 0 &&
-		     be_wrmsr(MSR_IA32_FIXED_CTR_CTRL, ctrl | add) == 0,
-		     "FIXED_CTR_CTRL adaptive bits 0x%llx",
-		     (unsigned long long)add);
-}
-
-static int arm(struct tcase *t, const struct perfmon_caps *c,
-	       struct pebs_run *r, uint64_t *mask)
-{
-	struct pmu_err e;
-	uint64_t dbg = 0;
-
-	*mask = 0;
-	for (unsigned k = 0; k < r->n_ctr; k++) {
-		if (!program(t, c, &r->ctr[k]))
-			return 0;
-		*mask |= 1ull << r->ctr[k].bit;
-	}
-	if (!install(t, c, r))
-		return 0;
-	for (unsigned k = 0; k < r->n_ctr; k++)
-		if (!check(t, perfmon_driver.start(ctr_of(r->ctr[k].bit),
-						   &e) == 0, "start: %s",
-			   e.msg))
-			return 0;
-	if (!fixed_adaptive(t, r) ||
-	    !check(t, perfmon_pebs_enable(*mask, r->cfg, &e) == 0,
-		   "PEBS enable 0x%llx: %s", (unsigned long long)*mask, e.msg))
-		return 0;
-	return !r->debugctl ||
-	       check(t, be_rdmsr(MSR_IA32_DEBUGCTL, &dbg) == 0 &&
-		     be_wrmsr(MSR_IA32_DEBUGCTL, dbg | r->debugctl) == 0,
-		     "DEBUGCTL |= 0x%llx", (unsigned long long)r->debugctl);
+	return buffer(t, r, s) &&
+	       check(t, pebs_sample_arm(s, why, sizeof(why)) == 0, "%s", why);
 }
 
 /* ---- the run */
@@ -273,23 +117,13 @@ static void exec_bench(void *arg)
 	x->r->tsc1 = rdtsc();
 }
 
-static void finish(struct tcase *t, struct pebs_run *r)
+static void finish(struct tcase *t, struct pebs_run *r,
+		   const struct pebs_sample *s)
 {
 	struct pmu_err e;
-	const struct ds_layout *l = 0;
-	struct ds_layout lay;
 
-	for (unsigned k = 0; k < r->n_ctr; k++) {
-		(void)perfmon_driver.stop(ctr_of(r->ctr[k].bit), &e);
-		(void)perfmon_driver.read(ctr_of(r->ctr[k].bit),
-					  &r->count_after[k], &e);
-	}
-	if (r->debugctl)
-		(void)be_wrmsr(MSR_IA32_DEBUGCTL, 0);
-	if (perfmon_ds_layout(&lay, &e) == 0)
-		l = &lay;
-	r->index = l ? ds_get(ds_area, l, DS_PEBS_INDEX) : 0;
-	check(t, perfmon_ds_remove(&e) == 0, "DS remove: %s", e.msg);
+	check(t, pebs_sample_end(s, r->count_after, &r->index, &e) == 0,
+	      "DS remove: %s", e.msg);
 	value(t, "pebs_records", "%u expected by the trace, %u fit, index "
 	      "+0x%llx, record %u bytes", r->n_exp, pebs_run_written(r),
 	      (unsigned long long)(r->index - r->base), r->record_size);
@@ -303,15 +137,15 @@ int pebs_run(struct tcase *t, struct pebs_run *r)
 	trace_sink sink = backend_current()->sink;
 	struct tap tap;
 	struct exec x = { t, r, b, &tap, 0 };
+	struct pebs_sample s;
 	struct pmu_err e;
 	struct fault f;
-	uint64_t mask;
 	int rc;
 
 	r->pmis = 0;
 	if (!check(t, c && b, "no capabilities or no bench %s", r->bench) ||
 	    !need_bench_data(t, b) ||
-	    !check(t, perfmon_driver.init(&e) == 0, "init: %s", e.msg) ||
+	    !check(t, pebs_sample_reset(&e) == 0, "init: %s", e.msg) ||
 	    !apic_ready(t))
 		return 0;
 	r->range_lo = (uintptr_t)b->fn;
@@ -321,14 +155,14 @@ int pebs_run(struct tcase *t, struct pebs_run *r)
 	if (!sink && !check(t, bench_exec(b, r->n, r->cpl, 0, tap_sink, &tap,
 					  &f) == 0, "trace of %s", b->name))
 		return 0;
-	if (!arm(t, c, r, &mask)) {
-		(void)perfmon_ds_remove(&e);
+	if (!arm(t, r, &s)) {
+		(void)pebs_sample_abort(&e);
 		return 0;
 	}
 	pmi_r = r;
 	rc = pmi_run(PMI_PATH_NMI, exec_bench, &x, &f);
-	finish(t, r);
-	(void)perfmon_driver.init(&e);
+	finish(t, r, &s);
+	(void)pebs_sample_reset(&e);
 	return check(t, rc == 0 && x.ok, "run of %s: pmi_run %d, ran %d",
 		     b->name, rc, x.ok);
 }

@@ -1,14 +1,12 @@
-/* pebs_run: the harness steps of a PEBS test - a DS area and a PEBS
- * buffer of a given capacity and threshold, counters armed with their
- * periods and DS reset values, the benchmark run with a tap on the trace
- * that works out, from the trace alone, which steps must give a record
- * and with what state, and the PMIs the buffer raises.
+/* harness/pebs_run.h: the harness steps of a PEBS test - a DS area and
+ * a PEBS buffer of a given capacity and threshold, counters armed with
+ * their periods and DS reset values (pmu/perfmon/pebs/sample.h), the
+ * benchmark run with a tap on the trace that works out, from the trace
+ * alone, which steps must give a record and with what state, and the
+ * PMIs the buffer raises; each step a check of the test.
  *
- * The tap counts each PEBS counter's events by the SDM's rule, not by the
- * model's code: a counter preset `period` events below its top wraps at
- * the period-th event, and each record reloads it `reload` events below
- * (SDM Vol. 3B §18.6.2.4.1, §18.8.1.1 "PEBS Counter Reset").  A step in
- * which counters wrap is one record, for all of them.
+ * The tap applies the SDM's rules of pmu/perfmon/pebs/expect.h, not the
+ * model's code, to each traced step.
  *
  * Under the model the benchmark runs single-stepped with the model fed
  * before the tap sees the step.  On hardware the benchmark is traced
@@ -20,34 +18,11 @@
 #include <stdint.h>
 #include "test.h"
 #include "../arch/x86/trace.h"
-#include "../pmu/perfmon/ds/driver.h"
+#include "../pmu/perfmon/pebs/expect.h"
 
-#define PEBS_RUN_CTRS 4
+#define PEBS_RUN_CTRS PEBS_EXPECT_CTRS
 #define PEBS_RUN_MAX 48		/* expected records kept (more counted) */
-#define PEBS_RUN_LBR 32
-
-struct pebs_ctr {
-	unsigned bit;		/* GLOBAL numbering: n GP n, 32 + i fixed i */
-	uint64_t sel;		/* GP: PerfEvtSel (EN clear); fixed: its
-				 * FIXED_CTR_CTRL field */
-	uint32_t sem;		/* what the event counts (pmu/sem.h) */
-	uint64_t period;	/* events to the first record */
-	uint64_t reload;	/* events between records (DS reset) */
-	int adaptive;		/* Adaptive_Record */
-};
-
-/* A step that must give a record, as the trace saw it. */
-struct pebs_step {
-	uint64_t rip, next_rip;
-	uint8_t cpl;
-	struct step_regs after, before;
-	int have_before;
-	uint64_t load, store;	/* first load / store address (0: none) */
-	int access_known;
-	uint64_t applicable;	/* counters that wrapped in the step */
-	uint64_t from[PEBS_RUN_LBR], to[PEBS_RUN_LBR];	/* newest first */
-	unsigned n_branches;	/* taken branches before, this one included */
-};
+#define PEBS_RUN_LBR PEBS_EXPECT_LBR
 
 struct pebs_run {
 	const char *bench;

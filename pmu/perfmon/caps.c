@@ -1,9 +1,15 @@
-/* perfmon_caps: what an architectural-perfmon PMU offers, decoded from
- * CPUID.0AH by the rules of each version (perfmon.h), and the version
- * rules that follow from it.  Pure logic: host-tested.  The capability
- * table itself is pmu/perfmon/caps_table.c. */
-#include "perfmon.h"
-#include "pebs/regs.h"
+/* pmu/perfmon/caps.c: the capabilities in force (caps.h).  CPUID.0AH is
+ * decoded by the rules of each version (regs.h); where it reports no
+ * version (QEMU under TCG), the capability table's row for this CPU
+ * (caps_table.c) stands in; under the model a test may stand in a PMU of
+ * another version.  The decoding is host-tested
+ * (tests/host/pmu/perfmon/test_caps.c). */
+#include "caps.h"
+#include "caps_table.h"
+#include "ds/regs.h"
+#include "../backend.h"
+#include "../detect.h"
+#include "../model.h"
 #include "../../lib/fmt.h"
 
 void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
@@ -36,8 +42,9 @@ void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
 			    (edx & CPUID0A_EDX_ANY_DEPRECATED);
 }
 
-void perfmon_caps_from_row(const struct perfmon_caps_row *r,
-			   struct perfmon_caps *c)
+/* The row's capabilities, source "model:<name>". */
+static void perfmon_caps_from_row(const struct perfmon_caps_row *r,
+				  struct perfmon_caps *c)
 {
 	static char source[48];
 
@@ -48,95 +55,67 @@ void perfmon_caps_from_row(const struct perfmon_caps_row *r,
 	c->perf_caps = r->has_perf_caps ? r->perf_caps : 0;
 }
 
-const struct perfmon_caps_row *perfmon_caps_row_for(unsigned family,
-						    unsigned model)
+/* ---- the capabilities in force */
+
+static struct perfmon_caps own, stand_in;
+static int own_done, standing_in;
+static const char *own_why;
+
+static void compute_own(void)
 {
-	for (unsigned i = 0; i < perfmon_caps_table_len; i++)
-		if (perfmon_caps_table[i].family == family &&
-		    perfmon_caps_table[i].model == model)
-			return &perfmon_caps_table[i];
+	const struct cpu_info *ci = cpu_info();
+	const struct perfmon_caps_row *row;
+
+	own_done = 1;
+	own_why = 0;
+	if (ci->arch_version) {
+		own.source = "cpuid";
+		perfmon_caps_decode(ci->arch_cpuid[0], ci->arch_cpuid[1],
+				    ci->arch_cpuid[2], ci->arch_cpuid[3], &own);
+		own.has_perf_caps = ci->perf_caps_valid;
+		own.perf_caps = ci->perf_caps;
+		return;
+	}
+	row = perfmon_caps_row_for(ci->sig.family, ci->sig.model);
+	if (row) {
+		perfmon_caps_from_row(row, &own);
+		return;
+	}
+	own.version = 0;
+	own_why = "CPUID.0AH reports no version and the capability table "
+		  "has no row for this family/model";
+}
+
+const struct perfmon_caps *perfmon_caps(const char **why)
+{
+	if (standing_in)
+		return &stand_in;
+	if (!own_done)
+		compute_own();
+	if (why)
+		*why = own_why;
+	return own.version ? &own : 0;
+}
+
+int perfmon_caps_stand_in(const struct perfmon_caps *c)
+{
+	if (backend_current()->id != BE_MODEL)
+		return -1;
+	standing_in = c != 0;
+	if (c)
+		stand_in = *c;
+	if (model_active())
+		model_active()->reset();
 	return 0;
 }
 
-int perfmon_event_available(const struct perfmon_caps *c,
-			    enum perfmon_arch_event ev)
+int perfmon_caps_standing_in(void)
 {
-	return c->version && (unsigned)ev < c->ebx_len &&
-	       !(c->events_unavail >> ev & 1);
+	return standing_in;
 }
 
-int perfmon_fixed_exists(const struct perfmon_caps *c, unsigned n)
+int perfmon_ds64(void)
 {
-	return n < PERFMON_MAX_FIXED && (c->fixed_mask >> n & 1);
-}
-
-int perfmon_any_allowed(const struct perfmon_caps *c)
-{
-	return c->version >= 3 && !c->any_deprecated;
-}
-
-uint64_t perfmon_evtsel_valid(const struct perfmon_caps *c)
-{
-	uint64_t v = EVTSEL_DEFINED;
-
-	if (!perfmon_any_allowed(c))
-		v &= ~EVTSEL_ANY;
-	if (perfmon_pebs_baseline(c))
-		v |= EVTSEL_ADAPTIVE;
-	return v;
-}
-
-uint64_t perfmon_fixed_ctrl_valid(const struct perfmon_caps *c)
-{
-	uint64_t v = 0;
-	unsigned field = FIXED_CTRL_OS | FIXED_CTRL_USR | FIXED_CTRL_PMI |
-			 (perfmon_any_allowed(c) ? FIXED_CTRL_ANY : 0);
-
-	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
-		if (perfmon_fixed_exists(c, i))
-			v |= (uint64_t)field << (FIXED_CTRL_BITS * i) |
-			     (perfmon_pebs_baseline(c) ? 1ull <<
-			      (FIXED_CTRL_ADAPTIVE_SHIFT + 4 * i) : 0);
-	return v;
-}
-
-uint64_t perfmon_global_counters(const struct perfmon_caps *c)
-{
-	uint64_t v = c->gp >= 64 ? ~0ull : (1ull << c->gp) - 1;
-
-	return v | (uint64_t)c->fixed_mask << GLOBAL_FIXED_SHIFT;
-}
-
-uint64_t perfmon_status_bits(const struct perfmon_caps *c)
-{
-	uint64_t v = perfmon_global_counters(c) | GLOBAL_STATUS_OVF_BUF |
-		     GLOBAL_STATUS_COND_CHGD;
-
-	if (c->version >= 4)
-		v |= GLOBAL_STATUS_LBR_FRZ | GLOBAL_STATUS_CTR_FRZ;
-	return v;
-}
-
-unsigned perfmon_pebs_format(const struct perfmon_caps *c)
-{
-	return c->has_perf_caps ?
-	       (unsigned)((c->perf_caps & PERF_CAP_PEBS_FMT_MASK) >>
-			  PERF_CAP_PEBS_FMT_SHIFT) : 0;
-}
-
-int perfmon_pebs_baseline(const struct perfmon_caps *c)
-{
-	return c->has_perf_caps && c->version >= 2 &&
-	       (c->perf_caps & PERF_CAP_PEBS_BASELINE) &&
-	       perfmon_pebs_format(c) >= 4;
-}
-
-int perfmon_pebs_trap(const struct perfmon_caps *c)
-{
-	return c->has_perf_caps && (c->perf_caps & PERF_CAP_PEBS_TRAP);
-}
-
-int perfmon_full_width(const struct perfmon_caps *c)
-{
-	return c->has_perf_caps && (c->perf_caps & PERF_CAP_FW_WRITE);
+	return ds_format64(DS_BUILD_IA32E,
+			   !!(cpu_info()->f1_ecx & CPUID1_ECX_DTES64));
 }

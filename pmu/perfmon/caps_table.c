@@ -1,7 +1,8 @@
-/* perfmon_table: the architectural-perfmon capabilities of the CPUs the
- * reference model can stand in for, one row per family-6 model, as the
- * CPU reports them in CPUID.0AH and IA32_PERF_CAPABILITIES.  QEMU under
- * TCG reports CPUID.0AH as zero, so under the model these rows, labelled
+/* pmu/perfmon/caps_table.c: the architectural-perfmon capabilities of
+ * the CPUs the reference model can stand in for, one row per family-6
+ * model (perfmon_caps_row_for() finds it), as the CPU reports them in
+ * CPUID.0AH and IA32_PERF_CAPABILITIES.  QEMU under TCG reports
+ * CPUID.0AH as zero, so under the model these rows, labelled
  * caps=model:<name>, are what the driver sees; where CPUID reports a
  * version the driver uses CPUID (caps=cpuid) and never this table.
  *
@@ -31,13 +32,13 @@
  * one dump of a part with that family/model; "derived" and "assumed" say
  * what they say.
  */
-#include "perfmon.h"
+#include "caps_table.h"
 
 #define ROW(f, m, n, a, b, c, d, pc, has, why)                              \
 	{ .family = f, .model = m, .name = n, .eax = a, .ebx = b, .ecx = c,  \
 	  .edx = d, .has_perf_caps = has, .perf_caps = pc, .cite = why }
 
-const struct perfmon_caps_row perfmon_caps_table[] = {
+static const struct perfmon_caps_row perfmon_caps_table[] = {
 	/* Yonah (Core Solo/Duo): SDM Vol. 3B ch. 18 "Performance Monitoring
 	 * (Intel Core Solo and Intel Core Duo Processors)": architectural
 	 * perfmon v1, 2 GP counters of 40 bits, no fixed counters, no PEBS.
@@ -253,5 +254,15 @@ const struct perfmon_caps_row perfmon_caps_table[] = {
 	    "assumed: bit 16 clear"),
 };
 
-const unsigned perfmon_caps_table_len =
+static const unsigned perfmon_caps_table_len =
 	sizeof(perfmon_caps_table) / sizeof(perfmon_caps_table[0]);
+
+const struct perfmon_caps_row *perfmon_caps_row_for(unsigned family,
+						    unsigned model)
+{
+	for (unsigned i = 0; i < perfmon_caps_table_len; i++)
+		if (perfmon_caps_table[i].family == family &&
+		    perfmon_caps_table[i].model == model)
+			return &perfmon_caps_table[i];
+	return 0;
+}

@@ -1,9 +1,9 @@
-/* perfmon: the architectural performance monitoring driver, versions 1
- * to 5 (perfmon.h), one ops table whose behaviour follows the version of
- * the capabilities it runs with.  Every register access goes through
- * pmu/backend.h.
+/* pmu/perfmon/driver.c: the architectural performance monitoring
+ * driver, versions 1 to 5 (driver.h), one ops table whose behaviour
+ * follows the version of the capabilities in force (caps.h).  Every
+ * register access goes through pmu/backend.h.
  *
- * Counters: GP counters 0..gp-1, then the fixed counters (perfmon.h).
+ * Counters: GP counters 0..gp-1, then the fixed counters (driver.h).
  * Two enables gate a counter from v2 on: its own (PerfEvtSel.EN, a
  * FIXED_CTR_CTRL field) and its IA32_PERF_GLOBAL_CTRL bit.  program()
  * leaves the counter stopped, cleared, its event written with EN clear
@@ -11,73 +11,13 @@
  * GLOBAL_CTRL bit; stop() clears them in the opposite order.  The driver
  * keeps shadows of GLOBAL_CTRL and FIXED_CTR_CTRL, which hold the bits of
  * several counters. */
-#include "perfmon.h"
-#include "ds/driver.h"
+#include "driver.h"
+#include "caps.h"
+#include "events.h"
+#include "regs.h"
 #include "../pt/pt.h"
-#include "../backend.h"
 #include "../detect.h"
-#include "../driver.h"
-#include "../model.h"
 #include "../../lib/fmt.h"
-
-/* ---- capabilities */
-
-static struct perfmon_caps own, stand_in;
-static int own_done, standing_in;
-static const char *own_why;
-
-static void compute_own(void)
-{
-	const struct cpu_info *ci = cpu_info();
-	const struct perfmon_caps_row *row;
-
-	own_done = 1;
-	own_why = 0;
-	if (ci->arch_version) {
-		own.source = "cpuid";
-		perfmon_caps_decode(ci->arch_cpuid[0], ci->arch_cpuid[1],
-				    ci->arch_cpuid[2], ci->arch_cpuid[3], &own);
-		own.has_perf_caps = ci->perf_caps_valid;
-		own.perf_caps = ci->perf_caps;
-		return;
-	}
-	row = perfmon_caps_row_for(ci->sig.family, ci->sig.model);
-	if (row) {
-		perfmon_caps_from_row(row, &own);
-		return;
-	}
-	own.version = 0;
-	own_why = "CPUID.0AH reports no version and the capability table "
-		  "has no row for this family/model";
-}
-
-const struct perfmon_caps *perfmon_caps(const char **why)
-{
-	if (standing_in)
-		return &stand_in;
-	if (!own_done)
-		compute_own();
-	if (why)
-		*why = own_why;
-	return own.version ? &own : 0;
-}
-
-int perfmon_caps_stand_in(const struct perfmon_caps *c)
-{
-	if (backend_current()->id != BE_MODEL)
-		return -1;
-	standing_in = c != 0;
-	if (c)
-		stand_in = *c;
-	if (model_active())
-		model_active()->reset();
-	return 0;
-}
-
-int perfmon_caps_standing_in(void)
-{
-	return standing_in;
-}
 
 /* ---- counters */
 
@@ -470,7 +410,7 @@ static void perfmon_describe(const struct cpu_info *ci, char *buf,
 	/* ds=64|32: the DS save area and PEBS record layout in use: 64 in
 	 * IA-32e mode (the x86-64 build) and where CPUID.01H:ECX.DTES64 is
 	 * set, else 32 (SDM Vol. 3B, order no. 253669-060US, §17.4.9.1 "64
-	 * Bit Format of the DS Save Area"; pmu/perfmon/ds/driver.h). */
+	 * Bit Format of the DS Save Area"; pmu/perfmon/caps.h). */
 	fmt_snprintf(buf, size, "caps=%s version=%u counters=%u width=%u "
 		     "fixed=%u fixed_width=%u fixed_mask=0x%x ebx_len=%u "
 		     "events_unavailable=0x%x any_thread=%s "

@@ -1,8 +1,8 @@
-/* perfmon_events: the architectural events (Intel SDM Vol. 3B, order no.
- * 253669-060US, §18.2.1.2 "Pre-defined Architectural Performance
- * Events", Table 18-1; topdown slots: §18.2.5) and the fixed counters'
- * events (§18.2.2, Table 18-2), with what the single-step trace sees of
- * each.
+/* pmu/perfmon/events.c: the architectural events (Intel SDM Vol. 3B,
+ * order no. 253669-060US, §18.2.1.2 "Pre-defined Architectural
+ * Performance Events", Table 18-1; topdown slots: §18.2.5) and the fixed
+ * counters' events (§18.2.2, Table 18-2), with what the single-step
+ * trace sees of each.
  *
  * Meanings in the trace's counts (pmu/sem.h):
  *   - Instruction Retired (C0H/00H) and fixed counter 0: instructions;
@@ -19,7 +19,7 @@
  *   - LLC references/misses, branch mispredictions and topdown slots are
  *     not in the trace.
  */
-#include "perfmon.h"
+#include "events.h"
 #include "../sem.h"
 
 #define CACHE "cache behaviour is not in the trace"

@@ -1,6 +1,7 @@
-/* perfmon_model: reference model of architectural performance
- * monitoring v1-v5 (perfmon.h), driven by the oracle's events
- * (pmu/model.h).  It stands in for the PMU perfmon_caps() describes: the
+/* pmu/perfmon/model.c: reference model of architectural performance
+ * monitoring v1-v5 (regs.h), driven by the oracle's events
+ * (pmu/model.h).  It stands in for the PMU perfmon_caps() (caps.h)
+ * describes: the
  * CPU's CPUID where it reports one, else the capability table's row for
  * the CPU (QEMU under TCG reports CPUID.0AH as zero).
  *
@@ -49,24 +50,33 @@
  * RDPMC: ECX[30] selects the fixed counters; an index past the counters
  * that exist, or other high bits, is #GP(0) (Vol. 2B RDPMC).
  *
- * The DS save area (pmu/perfmon/ds/model.h, docs/pebs.md): IA32_DS_AREA,
+ * The DS save area (pmu/perfmon/ds/model.c, docs/pebs.md): IA32_DS_AREA,
  * IA32_PEBS_ENABLE, MSR_PEBS_DATA_CFG, MSR_PEBS_LD_LAT and
- * IA32_MISC_ENABLE's BTS/PEBS bits are ds_model.c's; IA32_DEBUGCTL takes
- * TR, BTS, BTINT and BTS_OFF_* there.  Per step of this thread: the LBR
- * stack and BTS see taken branches; a PEBS counter (IA32_PEBS_ENABLE)
- * that wraps sets its status bit, and after the counters the step's
- * PEBS assist writes one record for all of them (pmu/perfmon/pebs/model.c),
- * consumes their status bits and reloads them from the DS reset slots;
- * the precise events of pmu/perfmon/pebs/regs.h count what their table says.  A DS
+ * IA32_MISC_ENABLE's BTS/PEBS bits are the DS model's; IA32_DEBUGCTL
+ * takes TR, BTS, BTINT and BTS_OFF_* there.  Per step of this thread: the
+ * LBR stack (pmu/perfmon/lbr/model.c) and BTS (pmu/perfmon/bts/model.c)
+ * see taken branches; a PEBS counter (IA32_PEBS_ENABLE) that wraps sets
+ * its status bit, and after the counters the step's PEBS assist writes
+ * one record for all of them (pmu/perfmon/pebs/model.c), consumes their
+ * status bits and reloads them from the DS reset slots; the precise
+ * events of pmu/perfmon/pebs/events.c count what their table says.  A DS
  * buffer reaching its threshold sets GLOBAL_STATUS bit 62 (v2+) and
- * raises the PMI.  The sibling's steps take no part in any of it.
+ * raises the PMI.  The sibling's steps take no part in any of it.  This
+ * file resets each of those parts with its own.
  *
  * Intel PT (pmu/pt/pt.h, pmu/pt/model.c): the IA32_RTIT_* MSRs, where the
- * modelled CPU has PT (pt_caps()), are pt_model.c's; each step of this
+ * modelled CPU has PT (pt_caps()), are the PT model's; each step of this
  * thread goes to its packet generator (pmu/pt/gen.c) at the model clock.
  */
-#include "perfmon.h"
+#include "caps.h"
+#include "events.h"
+#include "regs.h"
+#include "bts/model.h"
 #include "ds/model.h"
+#include "lbr/model.h"
+#include "pebs/events.h"
+#include "pebs/model.h"
+#include "pebs/regs.h"
 #include "../pt/pt.h"
 #include "../model.h"
 #include "../backend.h"
@@ -98,6 +108,7 @@ static void pm_reset(void)
 
 	m = (typeof(m)){ .c = c };
 	ds_model_reset(c);
+	lbr_model_reset();
 	pt_model_reset();
 	if (!c)
 		return;
@@ -358,8 +369,8 @@ static int add(uint64_t *ctr, uint64_t inc, uint64_t mask)
 }
 
 /* What an event select / unit mask counts: an architectural event, or a
- * precise event of this PMU's PEBS format (pmu/perfmon/pebs/regs.h); 0: nothing the
- * trace sees. */
+ * precise event of this PMU's PEBS format (pmu/perfmon/pebs/events.c); 0:
+ * nothing the trace sees. */
 static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 {
 	const struct perfmon_event *ev = perfmon_event_for(s->event, s->umask);
@@ -467,9 +478,9 @@ static enum pebs_data data_of(uint64_t mask)
 	return data;
 }
 
-/* The PEBS assist of the step (pmu/perfmon/pebs/model.c writes the record): the
- * counters reload from the DS area, their overflow is consumed; 1 when
- * the buffer reached its threshold. */
+/* The PEBS assist of the step (pmu/perfmon/pebs/model.c writes the
+ * record): the counters reload from the DS area, their overflow is
+ * consumed; 1 when the buffer reached its threshold. */
 static int pebs_assist(const struct insn_event *e)
 {
 	struct pebs_assist a = {
@@ -506,7 +517,7 @@ static int ds_step(const struct insn_event *e)
 {
 	int want_pmi = 0;
 
-	pebs_model_lbr_step(e, m.debugctl);
+	lbr_model_step(e, m.debugctl);
 	if (bts_model_step(e, m.debugctl))
 		want_pmi |= buffer_pmi();
 	if (m.pebs_hit && pebs_assist(e))

@@ -21,6 +21,7 @@
 #include "../perfmon/perfmon_test.h"
 #include "../../pmu/perfmon/ds/regs.h"
 #include "../../harness/need.h"
+#include "../../pmu/perfmon/bts/driver.h"
 #include "../../pmu/perfmon/ds/driver.h"
 #include "../../bench/oracle.h"
 #include "../../lib/fmt.h"

@@ -12,8 +12,13 @@
 #include "../../harness/pebs_run.h"
 #include "../../harness/pmu_run.h"
 #include "../../pmu/backend.h"
-#include "../../pmu/perfmon/perfmon.h"
+#include "../../pmu/perfmon/caps.h"
+#include "../../pmu/perfmon/driver.h"
+#include "../../pmu/perfmon/regs.h"
 #include "../../pmu/perfmon/ds/driver.h"
+#include "../../pmu/perfmon/ds/regs.h"
+#include "../../pmu/perfmon/pebs/events.h"
+#include "../../pmu/perfmon/pebs/regs.h"
 #include "../../pmu/sem.h"
 
 /* Formats 0-3, byte offsets (-1: absent) by field. */
@@ -76,7 +81,7 @@ static inline int pebs_ds32(void)
 #define SDM_LBR 24u
 
 /* The events the tests sample, per record format: the precise events of
- * each generation's table (pmu/perfmon/pebs/regs.h cites them). */
+ * each generation's table (pmu/perfmon/pebs/events.c cites them). */
 struct sdm_event {
 	uint8_t event, umask;
 	uint32_t sem;

@@ -9,7 +9,11 @@
 
 #include "../../harness/pmu_run.h"
 #include "../../pmu/backend.h"
-#include "../../pmu/perfmon/perfmon.h"
+#include "../../pmu/perfmon/caps.h"
+#include "../../pmu/perfmon/caps_table.h"
+#include "../../pmu/perfmon/driver.h"
+#include "../../pmu/perfmon/events.h"
+#include "../../pmu/perfmon/regs.h"
 #include "../../arch/x86/trap.h"
 #include "evtsel_sdm.h"
 

@@ -23,7 +23,7 @@ struct version_case {
 };
 
 /* The SDM's reading of CPUID.0AH, written here independently of
- * pmu/perfmon/caps.c. */
+ * pmu/perfmon/caps.c and regs.c. */
 struct sdm_caps {
 	unsigned version, gp, globals, v4, any;
 	unsigned fixed[PERFMON_MAX_FIXED];

@@ -1,5 +1,5 @@
-/* bts_model: Branch Trace Store records of the arch-perfmon reference
- * model (ds_model.h: bts_model_step).
+/* pmu/perfmon/bts/model.c: Branch Trace Store records of the
+ * arch-perfmon reference model (model.h).
  *
  * Citations: Intel SDM Vol. 3B, order no. 253669-060US: §17.4.1
  * (IA32_DEBUGCTL, Figure 17-3: TR bit 6, BTS bit 7, BTINT bit 8,
@@ -9,8 +9,8 @@
  * Buffer" (circular buffer when BTINT is clear, interrupt at the
  * threshold when it is set), §17.4.9.4 "Setting Up CPL-Qualified BTS".
  *
- * What is a branch here: ds_model_branch(), the one rule BTS and the LBRs
- * share - a retired near branch the trace marks taken (SEM_TAKEN) or a
+ * What is a branch here: ds_model_branch() (pmu/perfmon/ds/model.h), the
+ * one rule BTS and the LBRs share - a retired near branch the trace marks taken (SEM_TAKEN) or a
  * far transfer the decoder names (SEM_FAR: INT n, IRET, far CALL/JMP/RET,
  * SYSCALL ...).  A Jcc not taken is no branch record.
  *
@@ -22,7 +22,9 @@
  * The DS area's fields are read from memory at each branch, as the
  * processor does.  A record is written only where all of it lies in
  * [base, max) and the live page tables map it writable. */
+#include "model.h"
 #include "../ds/model.h"
+#include "../ds/regs.h"
 #include "../../../arch/x86/paging.h"
 #include "../../../lib/string.h"
 

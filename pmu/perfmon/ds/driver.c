@@ -1,8 +1,12 @@
-/* perfmon_ds: installing a DS save area and enabling PEBS on it
- * (pmu/perfmon/ds/driver.h).  BTS is pmu/perfmon/bts/driver.c. */
+/* pmu/perfmon/ds/driver.c: installing a DS save area and enabling PEBS
+ * on it (driver.h).  BTS is pmu/perfmon/bts/driver.c, on top of this
+ * file: taking the DS area away turns BTS off here, with the DEBUGCTL
+ * bits of ds/regs.h, so that nothing here calls up into BTS. */
 #include "driver.h"
+#include "../caps.h"
+#include "../pebs/events.h"
+#include "../pebs/regs.h"
 #include "../../backend.h"
-#include "../../detect.h"
 #include "../../evtsel.h"
 #include "../../../arch/x86/msr.h"
 #include "../../../arch/x86/paging.h"
@@ -40,12 +44,6 @@ int perfmon_pebs_available(void)
 static unsigned fmt_of(const struct perfmon_caps *c)
 {
 	return perfmon_pebs_available() ? perfmon_pebs_format(c) : 0;
-}
-
-int perfmon_ds64(void)
-{
-	return ds_format64(DS_BUILD_IA32E,
-			   !!(cpu_info()->f1_ecx & CPUID1_ECX_DTES64));
 }
 
 int perfmon_ds_layout(struct ds_layout *l, struct pmu_err *e)
@@ -174,7 +172,8 @@ static int gp_refusal(unsigned n, unsigned fmt, int baseline,
 	if (!baseline && !pebs_event_for(fmt, s.event, s.umask))
 		return pmu_fail(e, 0, "PMC%u: event 0x%02x umask 0x%02x is not "
 				"a precise event of PEBS format %u "
-				"(pmu/perfmon/pebs/events.c)", n, s.event, s.umask, fmt);
+				"(pmu/perfmon/pebs/events.c)", n, s.event, s.umask,
+				fmt);
 	return 0;
 }
 
@@ -267,18 +266,30 @@ int perfmon_pebs_enable(uint64_t mask, uint64_t cfg, struct pmu_err *e)
 	return pmu_wrmsr(MSR_IA32_PEBS_ENABLE, mask, "IA32_PEBS_ENABLE", e);
 }
 
-int perfmon_pebs_disable(struct pmu_err *e)
+static int pebs_disable(struct pmu_err *e)
 {
 	if (!perfmon_pebs_available())
 		return 0;
 	return pmu_wrmsr(MSR_IA32_PEBS_ENABLE, 0, "IA32_PEBS_ENABLE", e);
 }
 
+int perfmon_ds_debugctl(uint64_t clear, uint64_t set, struct pmu_err *e)
+{
+	uint64_t v;
+
+	if (pmu_rdmsr(MSR_IA32_DEBUGCTL, &v, "IA32_DEBUGCTL", e))
+		return -1;
+	return pmu_wrmsr(MSR_IA32_DEBUGCTL, (v & ~clear) | set,
+			 "IA32_DEBUGCTL", e);
+}
+
+/* PEBS and BTS off (perfmon_bts_disable()'s write), then the area. */
 int perfmon_ds_remove(struct pmu_err *e)
 {
-	int r = perfmon_pebs_disable(e);
+	int r = pebs_disable(e);
 
-	r |= perfmon_bts_available() ? perfmon_bts_disable(e) : 0;
+	r |= perfmon_bts_available() ?
+	     perfmon_ds_debugctl(DEBUGCTL_BTS_ALL, 0, e) : 0;
 	have_installed = 0;
 	if (perfmon_bts_available() || perfmon_pebs_available())
 		r |= pmu_wrmsr(MSR_IA32_DS_AREA, 0, "IA32_DS_AREA", e);

@@ -1,5 +1,5 @@
-/* ds_model: the DS registers of the arch-perfmon reference model
- * (pmu/perfmon/ds/model.h).
+/* pmu/perfmon/ds/model.c: the DS registers of the arch-perfmon reference
+ * model (model.h).
  *
  * Which PMUs have what (the capability rows of pmu/perfmon/caps_table.c):
  *   - BTS and the DS area: every modelled PMU (Yonah on; SDM Vol. 3B
@@ -10,15 +10,17 @@
  *     IA32_MISC_ENABLE bit 12 reads 1 there;
  *   - MSR_PEBS_LD_LAT: formats 1 and later (Nehalem's load latency,
  *     §18.8.1.2), bits 15:0; MSR_PEBS_DATA_CFG: formats 4-5 with
- *     PERF_CAPABILITIES.PEBS_BASELINE (bit 14), the bits of pmu/perfmon/pebs/regs.h.
+ *     PERF_CAPABILITIES.PEBS_BASELINE (bit 14), the bits of
+ *     pmu/perfmon/pebs/regs.h.
  * A register the modelled PMU lacks raises #GP, as do reserved bits and a
  * non-canonical IA32_DS_AREA (Vol. 2B WRMSR).  IA32_MISC_ENABLE reads
  * bit 7 (performance monitoring available) and bits 11/12 as above and
  * 0 elsewhere: the model knows nothing else of it; writes are not
  * modelled. */
 #include "model.h"
+#include "../caps.h"
+#include "../pebs/regs.h"
 #include "../../backend.h"
-#include "driver.h"
 #include "../../sem.h"
 #include "../../../arch/x86/cpu.h"
 #include "../../../arch/x86/msr.h"
@@ -36,14 +38,13 @@ static struct {
 void ds_model_reset(const struct perfmon_caps *c)
 {
 	d = (typeof(d)){ .c = c };
-	pebs_model_lbr_step(0, 0);
 	if (!c)
 		return;
 	d.pebs = c->version >= 2 && c->has_perf_caps;
 	d.fmt = d.pebs ? perfmon_pebs_format(c) : 0;
 	d.baseline = d.pebs && (c->perf_caps & PERF_CAP_PEBS_BASELINE);
-	/* the processor's DS format: the driver's answer (SDM Vol. 3B
-	 * §17.4.9.1; pmu/perfmon/ds/driver.h) */
+	/* the processor's DS format: the driver's answer too (SDM Vol. 3B
+	 * §17.4.9.1; pmu/perfmon/caps.h) */
 	ds_layout_for(d.fmt, perfmon_ds64(), &d.l);
 }
 
@@ -52,15 +53,16 @@ int ds_model_has_pebs(void)
 	return d.c && d.pebs;
 }
 
-int ds_model_has_bts(void)
+/* BTS and the DS area exist (IA32_MISC_ENABLE bit 11 clear): on every
+ * modelled PMU. */
+static int ds_model_has_bts(void)
 {
 	return d.c != 0;
 }
 
 uint64_t ds_model_debugctl_bits(void)
 {
-	return ds_model_has_bts() ? DEBUGCTL_TR | DEBUGCTL_BTS |
-	       DEBUGCTL_BTINT | DEBUGCTL_BTS_OFF_OS | DEBUGCTL_BTS_OFF_USR : 0;
+	return ds_model_has_bts() ? DEBUGCTL_BTS_ALL : 0;
 }
 
 static uint64_t enable_valid(void)

@@ -1,11 +1,12 @@
-/* ds: the DS save area layouts, field access on memory images of them,
- * and ds_check(), the rules a DS area and its buffers must pass before
- * BTS or PEBS is enabled (pmu/perfmon/ds/regs.h lists them).  Pure logic: host-tested.
+/* pmu/perfmon/ds/regs.c: the DS save area layouts, field access on
+ * memory images of them, and ds_check(), the rules a DS area and its
+ * buffers must pass before BTS or PEBS is enabled (regs.h lists them).
+ * Pure logic: host-tested (tests/host/pmu/perfmon/ds/test_regs.c).
  *
  * Layouts: Intel SDM Vol. 3B §17.4.9 (the 32-bit DS save area),
  * §17.4.9.1 (the 64-bit DS save area); the counter-reset slots:
  * 8 GP + 4 fixed through PEBS format 4, 32 GP + 16 fixed with format 5
- * (pmu/perfmon/ds/regs.h).  Fields are little-endian and accessed a byte at a time,
+ * (regs.h).  Fields are little-endian and accessed a byte at a time,
  * so an image at any alignment (a host buffer, a misaligned test area)
  * is read and written the same way. */
 #include "regs.h"
@@ -63,7 +64,8 @@ void ds_layout_for(unsigned fmt, int ds64, struct ds_layout *l)
 	};
 }
 
-unsigned ds_field_offset(const struct ds_layout *l, enum ds_field f)
+/* Byte offset of field f. */
+static unsigned ds_field_offset(const struct ds_layout *l, enum ds_field f)
 {
 	return (unsigned)f * l->field_size;
 }

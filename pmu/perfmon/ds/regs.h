@@ -1,5 +1,6 @@
-/* ds: the Debug Store (DS) save area, the BTS records it points at, and
- * the checks a DS area must pass before anything is enabled.
+/* pmu/perfmon/ds/regs.h: the Debug Store (DS) save area, the BTS records
+ * it points at, and the checks a DS area must pass before anything is
+ * enabled (ds/regs.c).
  *
  * Citations: Intel SDM Vol. 3B, order no. 253669-060US, §17.4.9 "BTS and
  * DS Save Area" (the 32-bit DS save area and BTS record), §17.4.9.1 "64
@@ -7,9 +8,10 @@
  * where CPUID.01H:ECX.DTES64[2] is set), §17.4.9.2 "Setting Up the DS
  * Save Area", §17.4.9.3 "Setting Up the BTS Buffer", §17.4.9.4 "Setting
  * Up CPL-Qualified BTS"; IA32_DEBUGCTL §17.4.1 (Figure 17-3); the PEBS
- * counter-reset slots: §18.6.2.4 (Core 2; as pmu/perfmon/pebs/regs.h cites) and the
- * adaptive-PEBS section of chapter 18 (format 5: 32 GP + 16 fixed slots; Linux commit "perf/x86/
- * intel: Enable PEBS format 5", K. Liang, 2022); IA32_DS_AREA 600H,
+ * counter-reset slots: §18.6.2.4 (Core 2; as pmu/perfmon/pebs/regs.h
+ * cites) and the adaptive-PEBS section of chapter 18 (format 5: 32 GP +
+ * 16 fixed slots; Linux commit "perf/x86/intel: Enable PEBS format 5",
+ * K. Liang, 2022); IA32_DS_AREA 600H,
  * IA32_PEBS_ENABLE 3F1H, MSR_PEBS_DATA_CFG 3F2H, MSR_PEBS_LD_LAT 3F6H:
  * Vol. 4 Tables 2-2 and 2-20.
  *
@@ -24,8 +26,8 @@
  *
  * BTS record: 64-bit 24 bytes {from 00H, to 08H, flags 10H (bit 4:
  * branch predicted)}; 32-bit 12 bytes {from 0, to 4, flags 8}. */
-#ifndef PMU_DS_H
-#define PMU_DS_H
+#ifndef PMU_PERFMON_DS_REGS_H
+#define PMU_PERFMON_DS_REGS_H
 
 #include <stdint.h>
 
@@ -41,6 +43,9 @@
 					 * 0: circular buffer */
 #define DEBUGCTL_BTS_OFF_OS (1ull << 9)	/* no BTS records at CPL 0 */
 #define DEBUGCTL_BTS_OFF_USR (1ull << 10) /* no BTS records at CPL > 0 */
+/* All of them: what BTS sets and what taking it off clears. */
+#define DEBUGCTL_BTS_ALL (DEBUGCTL_TR | DEBUGCTL_BTS | DEBUGCTL_BTINT | \
+			  DEBUGCTL_BTS_OFF_OS | DEBUGCTL_BTS_OFF_USR)
 
 enum ds_field {
 	DS_BTS_BASE, DS_BTS_INDEX, DS_BTS_MAX, DS_BTS_THRESH,
@@ -95,8 +100,6 @@ static inline int ds_reachable(uint64_t a, uint64_t len)
  * 32-bit DS format.  The 32-bit format has one reset slot (gp 1, fixed
  * 0) whatever the format. */
 void ds_layout_for(unsigned fmt, int ds64, struct ds_layout *l);
-/* Byte offset of field f. */
-unsigned ds_field_offset(const struct ds_layout *l, enum ds_field f);
 /* Byte offset of the counter-reset slot of GP counter n (fixed = 0) or
  * fixed counter n (fixed = 1); -1 when the layout has no such slot. */
 int ds_reset_offset(const struct ds_layout *l, unsigned n, int fixed);

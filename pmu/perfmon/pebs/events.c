@@ -1,6 +1,7 @@
-/* pebs_events: the precise events the harness samples with PEBS, per
- * record format (= per generation), with what the single-step trace sees
- * of each (pmu/sem.h) and whether the record carries a data address.
+/* pmu/perfmon/pebs/events.c: the precise events the harness samples
+ * with PEBS (events.h), per record format (= per generation), with what
+ * the single-step trace sees of each (pmu/sem.h) and whether the record
+ * carries a data address.
  *
  * Sources, per generation (Intel SDM Vol. 3B, order no. 253669-060US,
  * chapter 18, and later editions for Ice Lake; the Linux files are
@@ -41,7 +42,7 @@
  * precise all-branches event is BR_INST_RETIRED.ALL_BRANCHES_PEBS,
  * C4H/04H ("PEBS": "2"), as on Haswell.
  */
-#include "regs.h"
+#include "events.h"
 #include "../../sem.h"
 
 #define INSTRUCTIONS SEM_BIT(SEM_INSTRUCTIONS)
@@ -49,7 +50,7 @@
 #define LOADS SEM_BIT(SEM_LOADS)
 #define STORES SEM_BIT(SEM_STORES)
 
-const struct pebs_event pebs_events[] = {
+static const struct pebs_event pebs_events[] = {
 	/* format 0: Core 2 */
 	{ .event = 0xc0, .umask = 0x00, .fmt_lo = 0, .fmt_hi = 0,
 	  .name = "INST_RETIRED.ANY_P", .sem = INSTRUCTIONS,
@@ -97,7 +98,8 @@ const struct pebs_event pebs_events[] = {
 	  .data = PEBS_DATA_NONE, .cite = "SDM adaptive PEBS; ICL json" },
 };
 
-const unsigned pebs_events_len = sizeof(pebs_events) / sizeof(pebs_events[0]);
+static const unsigned pebs_events_len =
+	sizeof(pebs_events) / sizeof(pebs_events[0]);
 
 const struct pebs_event *pebs_event_for(unsigned fmt, unsigned event,
 					unsigned umask)

@@ -1,9 +1,9 @@
-/* pebs_model: the PEBS assist of the arch-perfmon reference model
- * (pmu/perfmon/ds/model.h): one record per step in which PEBS counters
+/* pmu/perfmon/pebs/model.c: the PEBS assist of the arch-perfmon
+ * reference model (model.h): one record per step in which PEBS counters
  * overflowed, written into the PEBS buffer IA32_DS_AREA points at, with
  * the state the trace carries for that step.
  *
- * What the model writes (pmu/perfmon/pebs/regs.h has the layouts and citations):
+ * What the model writes (regs.h has the layouts and citations):
  *   - where: at the PEBS index, when the whole record fits below the
  *     absolute maximum; otherwise nothing, and no signal (SDM Vol. 3B
  *     §18.8.1.1: "No signaling is generated when PEBS buffer is full");
@@ -27,46 +27,23 @@
  *     handling of that step;
  *   - XMM group: XMM0-15 as the traced code left them (arch/x86/xmm.h);
  *   - LBR group: the last taken branches recorded while DEBUGCTL.LBR was
- *     set (newest first), info 0;
- *   - the 32-bit DS format (pmu/perfmon/ds/regs.h ds_format64(): no DTES64 outside
- *     IA-32e mode): the 40-byte record {EFLAGS, EIP, EAX .. ESP} of SDM
- *     Vol. 3B §17.4.9 whatever the record format, from the same state;
+ *     set (newest first; pmu/perfmon/lbr/model.c), info 0;
+ *   - the 32-bit DS format (pmu/perfmon/ds/regs.h ds_format64(): no
+ *     DTES64 outside IA-32e mode): the 40-byte record {EFLAGS, EIP,
+ *     EAX .. ESP} of SDM Vol. 3B §17.4.9 whatever the record format,
+ *     from the same state;
  *   - not modelled, written as 0: data source encoding, load latency, TSX
  *     information (formats 1-3 and the memory-info group), the LBR info
  *     word. */
+#include "model.h"
+#include "../caps.h"
+#include "../regs.h"
 #include "../ds/model.h"
+#include "../ds/regs.h"
+#include "../lbr/model.h"
 #include "../../../arch/x86/paging.h"
 #include "../../../arch/x86/xmm.h"
 #include "../../../lib/string.h"
-
-static struct {
-	uint64_t from[LBR_MODEL_DEPTH], to[LBR_MODEL_DEPTH];
-	unsigned top, n;
-} lbr;
-
-void pebs_model_lbr_step(const struct insn_event *e, uint64_t debugctl)
-{
-	if (!e) {
-		lbr.top = lbr.n = 0;
-		return;
-	}
-	if (!(debugctl & DEBUGCTL_LBR) || !ds_model_branch(e))
-		return;
-	lbr.top = (lbr.top + 1) % LBR_MODEL_DEPTH;
-	lbr.from[lbr.top] = e->rip;
-	lbr.to[lbr.top] = e->next_rip;
-	if (lbr.n < LBR_MODEL_DEPTH)
-		lbr.n++;
-}
-
-void pebs_model_lbr(unsigned k, uint64_t *from, uint64_t *to)
-{
-	unsigned i = (lbr.top + LBR_MODEL_DEPTH - k % LBR_MODEL_DEPTH) %
-		     LBR_MODEL_DEPTH;
-
-	*from = k < lbr.n ? lbr.from[i] : 0;
-	*to = k < lbr.n ? lbr.to[i] : 0;
-}
 
 static void put64(uint8_t *rec, unsigned off, uint64_t v)
 {
@@ -134,8 +111,8 @@ static void fixed_record(uint8_t *rec, unsigned fmt,
 	}
 }
 
-/* The 32-bit DS format's record (pmu/perfmon/pebs/regs.h): EFLAGS, EIP, EAX-ESP, 4
- * bytes each, the same state the 64-bit records take. */
+/* The 32-bit DS format's record (regs.h): EFLAGS, EIP, EAX-ESP, 4 bytes
+ * each, the same state the 64-bit records take. */
 static void record32(uint8_t *rec, const struct pebs_assist *a, int trap)
 {
 	const struct step_regs *r = state_of(a, trap);
@@ -179,7 +156,7 @@ static void lbrs_group(uint8_t *g, unsigned n)
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t from, to;
 
-		pebs_model_lbr(k, &from, &to);
+		lbr_model_entry(k, &from, &to);
 		put64(g, PEBS_LBR_ENTRY_SIZE * k, from);
 		put64(g, PEBS_LBR_ENTRY_SIZE * k + 8, to);
 		put64(g, PEBS_LBR_ENTRY_SIZE * k + 16, 0);

@@ -1,7 +1,8 @@
-/* pebs_layout: where each field of a PEBS record lies (formats 0-3), the
- * adaptive record groups (formats 4-5), record sizes, and which counters
- * take PEBS per record format.  Pure logic: host-tested.  Citations are
- * those of pmu/perfmon/pebs/regs.h. */
+/* pmu/perfmon/pebs/regs.c: where each field of a PEBS record lies
+ * (formats 0-3), the adaptive record groups (formats 4-5), record sizes,
+ * and which counters take PEBS per record format.  Pure logic:
+ * host-tested (tests/host/pmu/perfmon/pebs/test_regs.c).  Citations are
+ * those of regs.h. */
 #include "regs.h"
 
 #define PEBS_FIXED_FORMATS 4	/* formats 0-3: fixed-layout records */
@@ -11,63 +12,50 @@
 #define GLOBAL_FIXED_BIT 32	/* GLOBAL_CTRL: fixed counter i at 32 + i */
 
 /* One field of the fixed-layout records: its byte offset, the first
- * format that has it, its log name and, for a GPR, its encoding. */
+ * format that has it and, for a GPR, its encoding. */
 struct pebs_field_desc {
 	uint8_t offset;
 	uint8_t since;
 	int8_t gpr;
-	const char *name;
 };
 
 /* Core 2 record (§18.6.2.4), Table 18-23 (format 1: 90H-A8H), Table
  * 18-44 (format 2: B0H, B8H), Table 18-55 (format 3: C0H). */
 static const struct pebs_field_desc fields[PEBS_F_NR] = {
-	[PEBS_F_FLAGS] = { 0x00, 0, -1, "RFLAGS" },
-	[PEBS_F_IP] = { 0x08, 0, -1, "RIP" },
-	[PEBS_F_AX] = { 0x10, 0, 0, "RAX" },
-	[PEBS_F_BX] = { 0x18, 0, 3, "RBX" },
-	[PEBS_F_CX] = { 0x20, 0, 1, "RCX" },
-	[PEBS_F_DX] = { 0x28, 0, 2, "RDX" },
-	[PEBS_F_SI] = { 0x30, 0, 6, "RSI" },
-	[PEBS_F_DI] = { 0x38, 0, 7, "RDI" },
-	[PEBS_F_BP] = { 0x40, 0, 5, "RBP" },
-	[PEBS_F_SP] = { 0x48, 0, 4, "RSP" },
-	[PEBS_F_R8] = { 0x50, 0, 8, "R8" },
-	[PEBS_F_R9] = { 0x58, 0, 9, "R9" },
-	[PEBS_F_R10] = { 0x60, 0, 10, "R10" },
-	[PEBS_F_R11] = { 0x68, 0, 11, "R11" },
-	[PEBS_F_R12] = { 0x70, 0, 12, "R12" },
-	[PEBS_F_R13] = { 0x78, 0, 13, "R13" },
-	[PEBS_F_R14] = { 0x80, 0, 14, "R14" },
-	[PEBS_F_R15] = { 0x88, 0, 15, "R15" },
-	[PEBS_F_STATUS] = { 0x90, 1, -1, "GLOBAL_STATUS" },
-	[PEBS_F_DLA] = { 0x98, 1, -1, "DATA_LINEAR_ADDRESS" },
-	[PEBS_F_DSE] = { 0xa0, 1, -1, "DATA_SOURCE" },
-	[PEBS_F_LAT] = { 0xa8, 1, -1, "LATENCY" },
-	[PEBS_F_EVENTING_IP] = { 0xb0, 2, -1, "EVENTING_IP" },
-	[PEBS_F_TSX] = { 0xb8, 2, -1, "TSX" },
-	[PEBS_F_TSC] = { 0xc0, 3, -1, "TSC" },
+	[PEBS_F_FLAGS] = { 0x00, 0, -1 },	/* RFLAGS */
+	[PEBS_F_IP] = { 0x08, 0, -1 },	/* RIP */
+	[PEBS_F_AX] = { 0x10, 0, 0 },	/* RAX */
+	[PEBS_F_BX] = { 0x18, 0, 3 },	/* RBX */
+	[PEBS_F_CX] = { 0x20, 0, 1 },	/* RCX */
+	[PEBS_F_DX] = { 0x28, 0, 2 },	/* RDX */
+	[PEBS_F_SI] = { 0x30, 0, 6 },	/* RSI */
+	[PEBS_F_DI] = { 0x38, 0, 7 },	/* RDI */
+	[PEBS_F_BP] = { 0x40, 0, 5 },	/* RBP */
+	[PEBS_F_SP] = { 0x48, 0, 4 },	/* RSP */
+	[PEBS_F_R8] = { 0x50, 0, 8 },	/* R8 */
+	[PEBS_F_R9] = { 0x58, 0, 9 },	/* R9 */
+	[PEBS_F_R10] = { 0x60, 0, 10 },	/* R10 */
+	[PEBS_F_R11] = { 0x68, 0, 11 },	/* R11 */
+	[PEBS_F_R12] = { 0x70, 0, 12 },	/* R12 */
+	[PEBS_F_R13] = { 0x78, 0, 13 },	/* R13 */
+	[PEBS_F_R14] = { 0x80, 0, 14 },	/* R14 */
+	[PEBS_F_R15] = { 0x88, 0, 15 },	/* R15 */
+	[PEBS_F_STATUS] = { 0x90, 1, -1 },	/* GLOBAL_STATUS */
+	[PEBS_F_DLA] = { 0x98, 1, -1 },	/* DATA_LINEAR_ADDRESS */
+	[PEBS_F_DSE] = { 0xa0, 1, -1 },	/* DATA_SOURCE */
+	[PEBS_F_LAT] = { 0xa8, 1, -1 },	/* LATENCY */
+	[PEBS_F_EVENTING_IP] = { 0xb0, 2, -1 },	/* EVENTING_IP */
+	[PEBS_F_TSX] = { 0xb8, 2, -1 },	/* TSX */
+	[PEBS_F_TSC] = { 0xc0, 3, -1 },	/* TSC */
 };
 
 /* The 32-bit record (§17.4.9): the first ten fields of the 64-bit one, in
- * the same order, 4 bytes each. */
-static const char *const names32[PEBS_F_R8] = {
-	[PEBS_F_FLAGS] = "EFLAGS", [PEBS_F_IP] = "EIP",
-	[PEBS_F_AX] = "EAX", [PEBS_F_BX] = "EBX", [PEBS_F_CX] = "ECX",
-	[PEBS_F_DX] = "EDX", [PEBS_F_SI] = "ESI", [PEBS_F_DI] = "EDI",
-	[PEBS_F_BP] = "EBP", [PEBS_F_SP] = "ESP",
-};
-
+ * the same order, 4 bytes each (EFLAGS, EIP, EAX .. ESP). */
 int pebs32_field_offset(enum pebs_field f)
 {
 	if ((unsigned)f >= PEBS_F_R8)
 		return -1;
 	return (int)((unsigned)f * PEBS_RECORD32_FIELD);
-}
-
-const char *pebs32_field_name(enum pebs_field f)
-{
-	return (unsigned)f < PEBS_F_R8 ? names32[f] : "?";
 }
 
 /* Record bytes of formats 0-3. */
@@ -86,11 +74,6 @@ int pebs_field_offset(unsigned fmt, enum pebs_field f)
 	    fields[f].since > fmt)
 		return -1;
 	return fields[f].offset;
-}
-
-const char *pebs_field_name(enum pebs_field f)
-{
-	return field_known(f) ? fields[f].name : "?";
 }
 
 int pebs_field_gpr(enum pebs_field f)

@@ -1,6 +1,7 @@
-/* pebs: Processor Event-Based Sampling record formats 0-5, the adaptive
- * record groups, which counters take PEBS and which events are precise,
- * per record format (= per microarchitecture generation).
+/* pmu/perfmon/pebs/regs.h: Processor Event-Based Sampling record formats
+ * 0-5, the adaptive record groups and which counters take PEBS, per
+ * record format (= per microarchitecture generation) (pebs/regs.c); the
+ * precise events are pebs/events.h's.
  *
  * Citations (Intel SDM Vol. 3B, order no. 253669-060US, chapter 18, and
  * later editions for formats 4-5):
@@ -24,13 +25,14 @@
  *     groups, MSR_PEBS_DATA_CFG); PEBS on every GP and fixed counter with
  *     PERF_CAPABILITIES.PEBS_BASELINE; the Adaptive_Record bit, PERFEVTSEL
  *     bit 34 and FIXED_CTR_CTRL bit 32 + 4i.  Format 5 is format 4's
- *     record with the larger DS counter-reset area (pmu/perfmon/ds/regs.h).
+ *     record with the larger DS counter-reset area
+ *     (pmu/perfmon/ds/regs.h).
  * The layouts were checked against Linux arch/x86/events/perf_event.h
  * (struct pebs_record_core/_nhm/_hsw/_skl, pebs_basic, pebs_meminfo,
  * pebs_gprs, pebs_xmm, lbr_entry) and kvm-unit-tests x86/pmu_pebs.c.
  */
-#ifndef PMU_PEBS_H
-#define PMU_PEBS_H
+#ifndef PMU_PERFMON_PEBS_REGS_H
+#define PMU_PERFMON_PEBS_REGS_H
 
 #include <stdint.h>
 
@@ -56,8 +58,6 @@ enum pebs_field {
 /* Byte offset of field f in a format-fmt record (fmt 0-3), or -1 when
  * that format has no such field (and for fmt >= 4: adaptive). */
 int pebs_field_offset(unsigned fmt, enum pebs_field f);
-/* "RFLAGS", "GLOBAL_STATUS" ...: for logs. */
-const char *pebs_field_name(enum pebs_field f);
 /* The register a GPR field holds, as an encoding number (RAX 0, RCX 1,
  * RDX 2, RBX 3, RSP 4, RBP 5, RSI 6, RDI 7, R8 8 ... R15 15), or -1. */
 int pebs_field_gpr(enum pebs_field f);
@@ -68,9 +68,9 @@ unsigned pebs_fixed_record_size(unsigned fmt);
  * The 32-bit PEBS record: the record of the 32-bit DS format (SDM Vol. 3B
  * §17.4.9, the 40-byte "PEBS Record Format" figure; the Pentium 4's, used
  * wherever the DS save area is the 32-bit one: outside IA-32e mode on a
- * processor without DTES64, pmu/perfmon/ds/regs.h ds_format64()).  Ten 4-byte fields:
- * 00H EFLAGS, 04H linear IP, 08H EAX, 0CH EBX, 10H ECX, 14H EDX, 18H ESI,
- * 1CH EDI, 20H EBP, 24H ESP.  "Nominally the register values are those at
+ * processor without DTES64, pmu/perfmon/ds/regs.h ds_format64()).  Ten
+ * 4-byte fields: 00H EFLAGS, 04H linear IP, 08H EAX, 0CH EBX, 10H ECX,
+ * 14H EDX, 18H ESI, 1CH EDI, 20H EBP, 24H ESP.  "Nominally the register values are those at
  * the beginning of the instruction that caused the event"; the linear IP
  * is EIP as a linear address.  PERF_CAPABILITIES' record format does not
  * change it: formats 0-5 all describe 64-bit records.
@@ -80,8 +80,6 @@ unsigned pebs_fixed_record_size(unsigned fmt);
 /* Byte offset of field f (PEBS_F_FLAGS .. PEBS_F_SP) in the 32-bit
  * record, or -1 (R8-R15 and every field after them). */
 int pebs32_field_offset(enum pebs_field f);
-/* "EFLAGS", "EIP", "EAX" ...: for logs; "?" for a field it lacks. */
-const char *pebs32_field_name(enum pebs_field f);
 
 /* MSR_PEBS_DATA_CFG (formats 4-5): which groups follow the basic one. */
 #define PEBS_CFG_MEMINFO (1ull << 0)
@@ -140,26 +138,12 @@ uint64_t pebs_capable_counters(unsigned fmt, unsigned gp, uint32_t fixed_mask,
 uint64_t pebs_enable_valid(unsigned fmt, unsigned gp, uint32_t fixed_mask,
 			   int baseline);
 
-/* What a precise event samples, as the trace sees it. */
+/* What a precise event samples, as the trace sees it (the precise
+ * events, pebs/events.h; the model's assist, pebs/model.h). */
 enum pebs_data {
 	PEBS_DATA_NONE,		/* no data address */
 	PEBS_DATA_LOAD,		/* the sampled load's linear address */
 	PEBS_DATA_STORE,	/* the sampled store's */
 };
-struct pebs_event {
-	uint8_t event, umask;
-	uint8_t fmt_lo, fmt_hi;	/* the formats (generations) it is precise
-				 * on */
-	const char *name;	/* the SDM's name */
-	uint32_t sem;		/* pmu/sem.h counts it is the sum of */
-	enum pebs_data data;
-	const char *cite;
-};
-/* The precise event with this event select / unit mask in format fmt,
- * or NULL. */
-const struct pebs_event *pebs_event_for(unsigned fmt, unsigned event,
-					unsigned umask);
-extern const struct pebs_event pebs_events[];
-extern const unsigned pebs_events_len;
 
 #endif

@@ -38,7 +38,7 @@
 #include "pmu/pt/gen.h"
 #include "pmu/backend.h"
 #include "pmu/model.h"
-#include "pmu/perfmon/perfmon.h"
+#include "pmu/perfmon/caps_table.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/trap.h"
 
@@ -48,7 +48,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/pt/model.c pmu/pt/driver.c pmu/pt/caps.c pmu/pt/gen.c lib/pt_encode.c arch/x86/decode.c pmu/perfmon/caps.c pmu/perfmon/caps_table.c lib/fmt.c */
+/* host-sources: pmu/pt/model.c pmu/pt/driver.c pmu/pt/caps.c pmu/pt/gen.c lib/pt_encode.c arch/x86/decode.c pmu/perfmon/caps_table.c lib/fmt.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

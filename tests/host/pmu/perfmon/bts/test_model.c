@@ -1,6 +1,6 @@
 /* Host tests for pmu/perfmon/bts/model.c: bts_model_step() on hand-made steps
  * against a DS area and a BTS buffer in host memory.  The rules, from
- * pmu/perfmon/ds/model.h and SDM Vol. 3B §17.4.5-§17.4.9 (order no.
+ * pmu/perfmon/bts/model.h and SDM Vol. 3B §17.4.5-§17.4.9 (order no.
  * 253669-060US):
  *   - a record only with TR and BTS both set, for a retired taken near
  *     branch or a far transfer; none for a Jcc not taken or another step;
@@ -19,7 +19,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "pmu/perfmon/bts/model.h"
 #include "pmu/perfmon/ds/model.h"
+#include "pmu/perfmon/ds/regs.h"
 #include "pmu/sem.h"
 #include "arch/x86/paging.h"
 
@@ -65,7 +67,7 @@ int paging_range_writable(uint64_t va, uint64_t len)
 	return va + len <= hole_lo || va >= hole_hi;
 }
 
-/* The rule ds_model.c states: SEM_TAKEN or SEM_FAR. */
+/* The rule pmu/perfmon/ds/model.c states: SEM_TAKEN or SEM_FAR. */
 int ds_model_branch(const struct insn_event *e)
 {
 	return sem_once(SEM_TAKEN, e) || sem_once(SEM_FAR, e);

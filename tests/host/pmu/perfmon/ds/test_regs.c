@@ -1,6 +1,8 @@
-/* Host tests for pmu/perfmon/ds/regs.c: the DS save area layouts, field access on
- * memory images, and ds_check() - a good setup accepted, and each rule
- * of pmu/perfmon/ds/regs.h refused on its own, with a sentence naming the buffer.
+/* Host tests for pmu/perfmon/ds/regs.c (included here, for its static
+ * ds_field_offset()): the DS save area layouts, field access on memory
+ * images, and ds_check() - a good setup accepted, and each rule of
+ * pmu/perfmon/ds/regs.h refused on its own, with a sentence naming the
+ * buffer.
  *
  * Expected values typed from the SDM (Vol. 3B, order no. 253669-060US):
  *   - §17.4.9.1, 64-bit DS save area: 00H BTS buffer base, 08H BTS
@@ -25,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/perfmon/ds/regs.h"
+#include "pmu/perfmon/ds/regs.c"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,7 +35,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/perfmon/ds/regs.c lib/fmt.c */
+/* host-sources: lib/fmt.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

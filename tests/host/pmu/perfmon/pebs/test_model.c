@@ -18,12 +18,16 @@
  *   - the 64-bit (format 0, Core 2) record of §18.6.2.4: 144 bytes, RAX
  *     at 10H, RSP at 48H, the DS index at 28H.
  * perfmon_caps, the PEBS format and trap bit, ds_model_area() and
- * paging_range_writable() are stubs here. */
+ * paging_range_writable() are stubs here; the LBR stack
+ * (pmu/perfmon/lbr/model.c) is the real one, empty. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "pmu/perfmon/caps.h"
+#include "pmu/perfmon/regs.h"
 #include "pmu/perfmon/ds/model.h"
+#include "pmu/perfmon/pebs/model.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/xmm.h"
 
@@ -33,7 +37,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/perfmon/pebs/model.c pmu/perfmon/ds/regs.c pmu/perfmon/pebs/regs.c lib/fmt.c */
+/* host-sources: pmu/perfmon/pebs/model.c pmu/perfmon/lbr/model.c pmu/perfmon/ds/regs.c pmu/perfmon/pebs/regs.c lib/fmt.c */
 
 #define CAP 3u			/* records the buffer holds */
 #define GUARD 64u		/* bytes past it that must stay 0xa5 */

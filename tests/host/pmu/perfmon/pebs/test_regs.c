@@ -1,5 +1,5 @@
 /* Host tests for pmu/perfmon/pebs/regs.c and the precise-event table
- * (pmu/perfmon/pebs/events.c).
+ * (pmu/perfmon/pebs/events.c, included here for its static table).
  *
  * Every expected value is typed here from the sources, not computed with
  * the module's helpers:
@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "pmu/perfmon/pebs/regs.h"
+#include "pmu/perfmon/pebs/events.c"
 #include "pmu/sem.h"
 
 #include <stdarg.h>
@@ -38,7 +39,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/perfmon/pebs/regs.c pmu/perfmon/pebs/events.c */
+/* host-sources: pmu/perfmon/pebs/regs.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -103,8 +104,8 @@ static void test_field_offsets(void **state)
 	for (unsigned fmt = 0; fmt < 4; fmt++)
 		for (unsigned f = 0; f < PEBS_F_NR; f++)
 			if (pebs_field_offset(fmt, f) != expected[fmt][f])
-				fail_msg("format %u field %s: offset %d, SDM "
-					 "%d", fmt, pebs_field_name(f),
+				fail_msg("format %u field %u: offset %d, SDM "
+					 "%d", fmt, f,
 					 pebs_field_offset(fmt, f),
 					 expected[fmt][f]);
 	/* every field of format 0 is there, the rest are not */
@@ -147,17 +148,16 @@ static void test_record32(void **state)
 	(void)state;
 	assert_int_equal(PEBS_RECORD32_SIZE, 40);
 	for (unsigned i = 0; i < N(sdm); i++) {
-		assert_int_equal(pebs32_field_offset(sdm[i].f), sdm[i].off);
-		assert_string_equal(pebs32_field_name(sdm[i].f), sdm[i].name);
+		if (pebs32_field_offset(sdm[i].f) != sdm[i].off)
+			fail_msg("%s: offset %d, SDM %d", sdm[i].name,
+				 pebs32_field_offset(sdm[i].f), sdm[i].off);
 		/* the GPR fields name the same registers as the 64-bit ones */
 		if (sdm[i].off + 4 > last_end)
 			last_end = sdm[i].off + 4;
 	}
 	assert_int_equal(last_end, 40);
-	for (int f = PEBS_F_R8; f < PEBS_F_NR; f++) {
+	for (int f = PEBS_F_R8; f < PEBS_F_NR; f++)
 		assert_int_equal(pebs32_field_offset((enum pebs_field)f), -1);
-		assert_string_equal(pebs32_field_name((enum pebs_field)f), "?");
-	}
 	assert_int_equal(pebs32_field_offset(PEBS_F_NR), -1);
 	assert_int_equal(pebs32_field_offset((enum pebs_field)-1), -1);
 }
@@ -185,7 +185,7 @@ static void test_fixed_sizes(void **state)
 	assert_int_equal(pebs_record_size(6, 0xf, 1), 0);
 }
 
-static void test_gpr_and_names(void **state)
+static void test_gprs(void **state)
 {
 	static const struct {
 		enum pebs_field f;
@@ -204,11 +204,10 @@ static void test_gpr_and_names(void **state)
 	unsigned seen = 0;
 
 	(void)state;
-	for (unsigned i = 0; i < N(gprs); i++) {
-		assert_int_equal(pebs_field_gpr(gprs[i].f), gprs[i].gpr);
-		assert_string_equal(pebs_field_name(gprs[i].f),
-				    gprs[i].name);
-	}
+	for (unsigned i = 0; i < N(gprs); i++)
+		if (pebs_field_gpr(gprs[i].f) != gprs[i].gpr)
+			fail_msg("%s: encoding %d, SDM %d", gprs[i].name,
+				 pebs_field_gpr(gprs[i].f), gprs[i].gpr);
 	for (unsigned f = 0; f < PEBS_F_NR; f++) {
 		int g = pebs_field_gpr(f);
 
@@ -221,14 +220,6 @@ static void test_gpr_and_names(void **state)
 	assert_int_equal(pebs_field_gpr(PEBS_F_IP), -1);
 	assert_int_equal(pebs_field_gpr(PEBS_F_STATUS), -1);
 	assert_int_equal(pebs_field_gpr(PEBS_F_NR), -1);
-	assert_string_equal(pebs_field_name(PEBS_F_FLAGS), "RFLAGS");
-	assert_string_equal(pebs_field_name(PEBS_F_IP), "RIP");
-	assert_string_equal(pebs_field_name(PEBS_F_STATUS), "GLOBAL_STATUS");
-	for (unsigned f = 0; f < PEBS_F_NR; f++)
-		for (unsigned g = f + 1; g < PEBS_F_NR; g++)
-			assert_string_not_equal(pebs_field_name(f),
-						pebs_field_name(g));
-	assert_non_null(pebs_field_name(PEBS_F_NR));
 }
 
 /* kvm-unit-tests' size: basic 32 + meminfo 32 + GPRs 144 + XMMs 256 +
@@ -485,7 +476,7 @@ int main(void)
 		cmocka_unit_test(test_field_offsets_adaptive_and_bad),
 		cmocka_unit_test(test_record32),
 		cmocka_unit_test(test_fixed_sizes),
-		cmocka_unit_test(test_gpr_and_names),
+		cmocka_unit_test(test_gprs),
 		cmocka_unit_test(test_adaptive_sizes),
 		cmocka_unit_test(test_adaptive_offsets),
 		cmocka_unit_test(test_capable_counters),

@@ -1,4 +1,4 @@
-/* perfmon: register layout of architectural performance monitoring,
+/* pmu/perfmon/regs.h: register layout of architectural performance monitoring,
  * versions 1 to 5 (Intel SDM Vol. 3B, order no. 253669-060US, §18.2
  * "Architectural Performance Monitoring"; CPUID leaf 0AH: Vol. 2A, CPUID
  * "Architectural Performance Monitoring Leaf"; MSR addresses: Vol. 4
@@ -18,9 +18,14 @@
  *      clearing GLOBAL_CTRL, and counters stay frozen while it is set;
  *   v5 CPUID.0AH:ECX fixed-counter bitmap (fixed counter i exists when
  *      ECX[i] is set or EDX[4:0] > i), EDX[15] AnyThread deprecated.
+ *
+ * The lowest header of pmu/perfmon/: the MSRs and their bits, the
+ * capabilities type every unit of the folder works with (caps.h says
+ * where the capabilities in force come from), and regs.c's version rules
+ * over it.
  */
-#ifndef PMU_PERFMON_H
-#define PMU_PERFMON_H
+#ifndef PMU_PERFMON_REGS_H
+#define PMU_PERFMON_REGS_H
 
 #include <stdint.h>
 #include "../evtsel.h"
@@ -104,9 +109,10 @@ enum perfmon_arch_event {
 /*
  * What a PMU offers: from CPUID.0AH (and IA32_PERF_CAPABILITIES) of the
  * CPU, or, where CPUID reports nothing (QEMU under TCG), from the row of
- * the capability table (pmu/perfmon/caps_table.c) for the CPU the model stands
- * in for.  source says which: the "# pmu:" line prints caps=cpuid or
- * caps=model:<name>, and never claims CPUID said what it did not.
+ * the capability table (pmu/perfmon/caps_table.c) for the CPU the model
+ * stands in for (pmu/perfmon/caps.c decides).  source says which: the
+ * "# pmu:" line prints caps=cpuid or caps=model:<name>, and never claims
+ * CPUID said what it did not.
  */
 struct perfmon_caps {
 	unsigned version;
@@ -121,30 +127,9 @@ struct perfmon_caps {
 	const char *source;		/* "cpuid" or "model:<name>" */
 };
 
-/* A row of the capability table: what the CPU's CPUID.0AH registers and
- * IA32_PERF_CAPABILITIES hold, with where that fact comes from. */
-struct perfmon_caps_row {
-	unsigned family, model;
-	const char *name;		/* "Skylake" ... (caps=model:<name>) */
-	uint32_t eax, ebx, ecx, edx;	/* CPUID.0AH as the CPU reports it */
-	int has_perf_caps;
-	uint64_t perf_caps;
-	const char *cite;		/* the source of the row */
-};
+/* ---- the version rules (regs.c): which register bits, counters and
+ * events a PMU with capabilities c has.  Pure logic: host-tested. */
 
-/* Decodes CPUID.0AH as the SDM says, per version: fixed counters only
- * from v2 (EDX), the fixed-counter bitmap and AnyThread deprecation only
- * from v5 (ECX, EDX[15]).  source is stored as given. */
-void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
-			 uint32_t edx, struct perfmon_caps *c);
-/* The table row for a family-6 model, or NULL. */
-const struct perfmon_caps_row *perfmon_caps_row_for(unsigned family,
-						    unsigned model);
-extern const struct perfmon_caps_row perfmon_caps_table[];
-extern const unsigned perfmon_caps_table_len;
-/* The row's capabilities, source "model:<name>". */
-void perfmon_caps_from_row(const struct perfmon_caps_row *r,
-			   struct perfmon_caps *c);
 /* Does architectural event ev exist: within EBX's length, EBX bit clear? */
 int perfmon_event_available(const struct perfmon_caps *c,
 			    enum perfmon_arch_event ev);
@@ -173,50 +158,5 @@ int perfmon_pebs_baseline(const struct perfmon_caps *c);
 int perfmon_pebs_trap(const struct perfmon_caps *c);
 /* Full-width writes through IA32_A_PMCx (PERF_CAPABILITIES bit 13). */
 int perfmon_full_width(const struct perfmon_caps *c);
-
-/* ---- events (pmu/perfmon/events.c) */
-
-/* An architectural event (§18.2.1.2, Table 18-1) and what the trace
- * sees of it: sem, the counts of pmu/sem.h it is the sum of, or 0 with
- * why_not. */
-struct perfmon_event {
-	uint8_t event, umask;
-	enum perfmon_arch_event arch;
-	const char *name;
-	uint32_t sem;
-	const char *why_not;
-};
-extern const struct perfmon_event perfmon_arch_events[ARCH_EV_NR];
-/* The architectural event an event select / unit mask pair names, or
- * NULL (a model-specific event). */
-const struct perfmon_event *perfmon_event_for(unsigned event, unsigned umask);
-/* What fixed counter i counts (§18.2.2, Table 18-2): FC0 instructions
- * retired, FC1 core cycles, FC2 reference cycles, FC3 topdown slots, as
- * the architectural event of the same meaning; NULL past 3. */
-const struct perfmon_event *perfmon_fixed_event(unsigned i);
-#define PERFMON_MODEL_SPECIFIC "a model-specific event: the model knows " \
-	"the architectural events only"
-
-/* ---- the driver (pmu/perfmon/driver.c) */
-
-struct pmu_driver;
-extern const struct pmu_driver perfmon_driver;
-
-/* The capabilities the driver and the model work with: CPUID's where it
- * reports a version, else the table row of this CPU; NULL when neither
- * (*why then says why). */
-const struct perfmon_caps *perfmon_caps(const char **why);
-/* Under the model only: make the driver and the model stand in for a PMU
- * with capabilities c (a test of a version rule this CPU lacks); NULL
- * goes back to the CPU's own.  The model is reset.  Returns -1 when the
- * backend is not the model. */
-int perfmon_caps_stand_in(const struct perfmon_caps *c);
-int perfmon_caps_standing_in(void);
-
-/* Counter numbers of the ops table: GP counter n is n; fixed counter i is
- * perfmon_fixed_ctr(i) = the number of GP counters + i. */
-unsigned perfmon_fixed_ctr(unsigned i);
-/* 1 (and *i) for a fixed counter's number, 0 for a GP counter's. */
-int perfmon_is_fixed(unsigned ctr, unsigned *i);
 
 #endif

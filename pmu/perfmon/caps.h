@@ -1,0 +1,35 @@
+/* pmu/perfmon/caps.h: the capabilities the arch-perfmon driver and model
+ * work with (struct perfmon_caps, regs.h): decoded from CPUID.0AH, or the
+ * capability table's row for this CPU (caps_table.h), or a stand-in a
+ * test sets under the model. */
+#ifndef PMU_PERFMON_CAPS_H
+#define PMU_PERFMON_CAPS_H
+
+#include <stdint.h>
+#include "regs.h"
+
+/* Decodes CPUID.0AH as the SDM says, per version: fixed counters only
+ * from v2 (EDX), the fixed-counter bitmap and AnyThread deprecation only
+ * from v5 (ECX, EDX[15]).  source is stored as given. */
+void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
+			 uint32_t edx, struct perfmon_caps *c);
+
+/* The capabilities the driver and the model work with: CPUID's where it
+ * reports a version, else the table row of this CPU; NULL when neither
+ * (*why then says why). */
+const struct perfmon_caps *perfmon_caps(const char **why);
+/* Under the model only: make the driver and the model stand in for a PMU
+ * with capabilities c (a test of a version rule this CPU lacks); NULL
+ * goes back to the CPU's own.  The live model is reset (through the
+ * model registry, pmu/model.h).  Returns -1 when the backend is not the
+ * model. */
+int perfmon_caps_stand_in(const struct perfmon_caps *c);
+int perfmon_caps_standing_in(void);
+
+/* 1: this CPU in this build's mode uses the 64-bit DS format, 0: the
+ * 32-bit one (ds_format64() of DS_BUILD_IA32E and CPUID.01H:ECX.DTES64,
+ * pmu/perfmon/ds/regs.h).  The driver and the model use the same
+ * answer. */
+int perfmon_ds64(void);
+
+#endif

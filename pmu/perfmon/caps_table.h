@@ -1,0 +1,24 @@
+/* pmu/perfmon/caps_table.h: the capability table of the CPUs the
+ * reference model stands in for (caps_table.c says where each value
+ * comes from). */
+#ifndef PMU_PERFMON_CAPS_TABLE_H
+#define PMU_PERFMON_CAPS_TABLE_H
+
+#include <stdint.h>
+
+/* A row of the capability table: what the CPU's CPUID.0AH registers and
+ * IA32_PERF_CAPABILITIES hold, with where that fact comes from. */
+struct perfmon_caps_row {
+	unsigned family, model;
+	const char *name;		/* "Skylake" ... (caps=model:<name>) */
+	uint32_t eax, ebx, ecx, edx;	/* CPUID.0AH as the CPU reports it */
+	int has_perf_caps;
+	uint64_t perf_caps;
+	const char *cite;		/* the source of the row */
+};
+
+/* The table row for a family-6 model, or NULL. */
+const struct perfmon_caps_row *perfmon_caps_row_for(unsigned family,
+						    unsigned model);
+
+#endif

@@ -1,0 +1,30 @@
+/* pmu/perfmon/pebs/model.h: the PEBS assist of the arch-perfmon reference
+ * model (pebs/model.c), which pmu/perfmon/model.c calls in a step in
+ * which PEBS counters overflowed. */
+#ifndef PMU_PERFMON_PEBS_MODEL_H
+#define PMU_PERFMON_PEBS_MODEL_H
+
+#include <stdint.h>
+#include "../../../arch/x86/trace.h"
+#include "regs.h"
+
+/* The assist for the PEBS counters that overflowed in step e. */
+struct pebs_assist {
+	const struct insn_event *e;
+	const struct step_regs *before;	/* state before e (fault-like
+					 * records); NULL: not known */
+	uint64_t applicable;		/* GLOBAL numbering */
+	uint64_t status;		/* GLOBAL_STATUS at the assist */
+	uint64_t adaptive;		/* of applicable: Adaptive_Record */
+	enum pebs_data data;		/* of the lowest applicable counter */
+	uint64_t tsc;			/* TSC at the assist */
+};
+/* Writes one record unless the buffer is full (index + record > maximum:
+ * dropped, no signal), advances the index, and gives the counter-reset
+ * values of the applicable counters (gp_reload[n], fixed_reload[i]; left
+ * alone for others).  Returns 1 when the index has reached the threshold
+ * after a record (GLOBAL_STATUS bit 62 and a PMI), else 0. */
+int pebs_model_assist(const struct pebs_assist *a, uint64_t *gp_reload,
+		      uint64_t *fixed_reload);
+
+#endif

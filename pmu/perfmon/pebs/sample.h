@@ -1,0 +1,51 @@
+/* pmu/perfmon/pebs/sample.h: PEBS sampling of one run, through the
+ * arch-perfmon drivers (pebs/sample.c): the counters of pebs/expect.h
+ * preset `period` events below their top, a DS area whose PEBS buffer
+ * the caller owns, the counter-reset slots `reload` events below the top
+ * (SDM Vol. 3B §18.6.2.4.1, §18.8.1.1 "PEBS Counter Reset"), PEBS on;
+ * then the counters read back and the DS area taken away.  The harness
+ * (harness/pebs_run.c) runs the benchmark in between. */
+#ifndef PMU_PERFMON_PEBS_SAMPLE_H
+#define PMU_PERFMON_PEBS_SAMPLE_H
+
+#include <stdint.h>
+#include "expect.h"
+#include "../../driver.h"
+
+struct pebs_sample {
+	const struct pebs_ctr *ctr;	/* the counters sampled */
+	unsigned n_ctr;
+	uint64_t cfg;			/* MSR_PEBS_DATA_CFG */
+	uint64_t debugctl;		/* IA32_DEBUGCTL bits during the run */
+	void *area;			/* the DS save area's memory */
+	uint64_t base;			/* the PEBS buffer's linear address */
+	unsigned capacity;		/* records it holds */
+	unsigned thresh;		/* records to the threshold (0:
+					 * capacity) */
+	unsigned record_size;		/* pebs_sample_record_size() */
+};
+
+/* A clean PMU (the arch-perfmon driver's init): before and after. */
+int pebs_sample_reset(struct pmu_err *e);
+/* The PEBS record bytes of this PMU with cfg, adaptive when one of the
+ * n counters is (the DS driver's answer); 0 without capabilities. */
+unsigned pebs_sample_record_size(uint64_t cfg, const struct pebs_ctr *ctr,
+				 unsigned n);
+/* Programs and presets each counter, installs the DS area, starts the
+ * counters, sets the fixed counters' Adaptive_Record bits (which the
+ * driver's fields lack), enables PEBS on them with cfg and sets the
+ * DEBUGCTL bits.  -1 at the first refusal, why naming the step and the
+ * driver's sentence (the caller then calls pebs_sample_abort()). */
+int pebs_sample_arm(const struct pebs_sample *s, char *why, unsigned size);
+/* After a refused arm: PEBS and BTS off, the DS area taken away. */
+int pebs_sample_abort(struct pmu_err *e);
+/* IA32_PERF_GLOBAL_STATUS now (from the PMI handler): 0 or a vector. */
+int pebs_sample_status(uint64_t *v);
+/* Stops the counters and reads them (count[k] for ctr[k]), clears
+ * DEBUGCTL where debugctl set bits, reads the PEBS index (*index; 0 when
+ * the PMU has no DS layout) and takes the DS area away: -1 when that
+ * last step fails. */
+int pebs_sample_end(const struct pebs_sample *s, uint64_t *count,
+		    uint64_t *index, struct pmu_err *e);
+
+#endif
