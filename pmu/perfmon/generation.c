@@ -1,6 +1,7 @@
 /* pmu/perfmon/generation.c: the architectural performance monitoring
  * PMU's descriptor, with the DS save area's PEBS and BTS (generation.h). */
-#include "perfmon.h"
+#include "driver.h"
+#include "regs.h"
 #include "../generation.h"
 
 /* The presence probe: IA32_PERFEVTSEL0 with event 0xC0 (instructions
