@@ -9,7 +9,8 @@ lower one (a quoted include is resolved like the compiler does: next to the
 including file first, then from the tree's root, which the build passes as
 -I.).  Besides: only boot/ includes boot/, only tests/ includes tests/,
 lib/ includes only lib/, arch/ only arch/ and lib/; every .c/.S under
-tests/ (but tests/host/) holds a TEST(.  Host unit tests (tests/host/) may
+tests/ (but tests/host/) holds a TEST(, but for a group's shared steps,
+tests/GROUP/GROUP_run.c.  Host unit tests (tests/host/) may
 include any module they test.
 
 The PMU generations are read from the tree, not from a list: every folder
@@ -59,7 +60,7 @@ RULES = (
                    "header of a pmu/GEN/ folder, no PMU_ kind of one in "
                    "boot/)"),
     ("only-tests", "every .c/.S under tests/ (but tests/host/) defines a "
-                   "TEST("),
+                   "TEST( or is its group's shared tests/GROUP/GROUP_run.c"),
     ("resolve", "every quoted include names a file of the layers"),
     ("owner", "each header of pmu/ and harness/ declares only what its own "
               ".c defines"),
@@ -89,6 +90,13 @@ def sources(root):
                     out.append((Path(dirpath) / f).relative_to(root)
                                .as_posix())
     return out
+
+
+def group_run(rel):
+    """tests/GROUP/GROUP_run.c: the steps a group's tests share (the PEBS
+    run of pebs/), which belong to no generation-independent layer."""
+    parts = PurePosixPath(rel).parts
+    return len(parts) == 3 and parts[2] == f"{parts[1]}_run.c"
 
 
 def generations(root):
@@ -366,7 +374,7 @@ def check(root):
         layer = top(rel)
         host = rel.startswith(HOST_TESTS)
         if layer == "tests" and not host and rel.endswith((".c", ".S")) \
-                and "TEST(" not in text:
+                and "TEST(" not in text and not group_run(rel):
             v["only-tests"].append(f"{rel}: no TEST(")
         if layer == "boot" and kind_re:
             for n, line in enumerate(strip_comments(text).splitlines(), 1):

@@ -9,7 +9,7 @@
 #ifndef TESTS_PEBS_PEBS_TEST_H
 #define TESTS_PEBS_PEBS_TEST_H
 
-#include "../../harness/pebs_run.h"
+#include "pebs_run.h"
 #include "../../harness/pmu_run.h"
 #include "../../pmu/backend.h"
 #include "../../pmu/perfmon/caps.h"

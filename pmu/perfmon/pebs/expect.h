@@ -1,7 +1,7 @@
 /* pmu/perfmon/pebs/expect.h: which steps of a trace must give a PEBS
  * record, and with what, by the SDM's rules alone (pebs/expect.c) - not
  * by the model's code, so that a test can hold the model and hardware to
- * them (harness/pebs_run.c feeds it the traced steps).
+ * them (tests/pebs/pebs_run.c feeds it the traced steps).
  *
  * The rules: a PEBS counter preset `period` events below its top wraps
  * at the period-th event, and each record reloads it `reload` events

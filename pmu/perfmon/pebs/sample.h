@@ -4,7 +4,7 @@
  * the caller owns, the counter-reset slots `reload` events below the top
  * (SDM Vol. 3B §18.6.2.4.1, §18.8.1.1 "PEBS Counter Reset"), PEBS on;
  * then the counters read back and the DS area taken away.  The harness
- * (harness/pebs_run.c) runs the benchmark in between. */
+ * (tests/pebs/pebs_run.c) runs the benchmark in between. */
 #ifndef PMU_PERFMON_PEBS_SAMPLE_H
 #define PMU_PERFMON_PEBS_SAMPLE_H
 

@@ -162,6 +162,11 @@ class Layers(unittest.TestCase):
                              "defines a TEST(", "tests/runner.c: no TEST(")
         self.assertViolation({"tests/bench/gprs.S": "ret\n"},
                              "defines a TEST(", "tests/bench/gprs.S: no TEST(")
+        # a group's shared steps, named after it, and only so
+        rc, out = self.tree({"tests/pebs/pebs_run.c": "int run(void);\n"})
+        self.assertEqual(rc, 0, out)
+        self.assertViolation({"tests/pebs/p5_run.c": "int run(void);\n"},
+                             "defines a TEST(", "tests/pebs/p5_run.c: no TEST(")
 
     def test_unresolved_include(self):
         self.assertViolation({"pmu/x.c": '#include "nowhere.h"\n'},

@@ -1,16 +1,16 @@
-/* harness/pebs_run.c: see pebs_run.h. */
+/* tests/pebs/pebs_run.c: see pebs_run.h. */
 #include "pebs_run.h"
-#include "need.h"
-#include "pmi_run.h"
-#include "pmu_run.h"
-#include "../arch/x86/apic.h"
-#include "../arch/x86/cpu.h"
-#include "../arch/x86/xmm.h"
-#include "../bench/oracle.h"
-#include "../lib/string.h"
-#include "../pmu/backend.h"
-#include "../pmu/perfmon/caps.h"
-#include "../pmu/perfmon/pebs/sample.h"
+#include "../../harness/need.h"
+#include "../../harness/pmi_run.h"
+#include "../../harness/pmu_run.h"
+#include "../../arch/x86/apic.h"
+#include "../../arch/x86/cpu.h"
+#include "../../arch/x86/xmm.h"
+#include "../../bench/oracle.h"
+#include "../../lib/string.h"
+#include "../../pmu/backend.h"
+#include "../../pmu/perfmon/caps.h"
+#include "../../pmu/perfmon/pebs/sample.h"
 
 #define BUF_BYTES (256u * 1024)
 

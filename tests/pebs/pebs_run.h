@@ -1,4 +1,4 @@
-/* harness/pebs_run.h: the harness steps of a PEBS test - a DS area and
+/* tests/pebs/pebs_run.h: the harness steps of a PEBS test - a DS area and
  * a PEBS buffer of a given capacity and threshold, counters armed with
  * their periods and DS reset values (pmu/perfmon/pebs/sample.h), the
  * benchmark run with a tap on the trace that works out, from the trace
@@ -12,13 +12,13 @@
  * before the tap sees the step.  On hardware the benchmark is traced
  * first (the tap alone), then run at full speed with PEBS on; tests state
  * hardware tolerances themselves. */
-#ifndef HARNESS_PEBS_RUN_H
-#define HARNESS_PEBS_RUN_H
+#ifndef TESTS_PEBS_PEBS_RUN_H
+#define TESTS_PEBS_PEBS_RUN_H
 
 #include <stdint.h>
-#include "test.h"
-#include "../arch/x86/trace.h"
-#include "../pmu/perfmon/pebs/expect.h"
+#include "../../harness/test.h"
+#include "../../arch/x86/trace.h"
+#include "../../pmu/perfmon/pebs/expect.h"
 
 #define PEBS_RUN_CTRS PEBS_EXPECT_CTRS
 #define PEBS_RUN_MAX 48		/* expected records kept (more counted) */
