@@ -1,6 +1,6 @@
 /* detect: CPU identification and PMU presence probe (see detect.h). */
 #include "detect.h"
-#include "netburst/netburst.h"
+#include "netburst/regs.h"
 #include "p5/p5.h"
 #include "p6/p6.h"
 #include "../arch/x86/cpu.h"
