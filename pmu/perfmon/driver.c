@@ -13,7 +13,7 @@
  * several counters. */
 #include "perfmon.h"
 #include "ds/driver.h"
-#include "../pt/pt.h"
+#include "../pt/caps.h"
 #include "../backend.h"
 #include "../detect.h"
 #include "../driver.h"

@@ -67,7 +67,7 @@
  */
 #include "perfmon.h"
 #include "ds/model.h"
-#include "../pt/pt.h"
+#include "../pt/model.h"
 #include "../model.h"
 #include "../backend.h"
 #include "../sem.h"
