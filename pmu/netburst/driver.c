@@ -1,5 +1,6 @@
-/* netburst: the Pentium 4 / Xeon PMU driver (netburst.h).  Every register
- * access goes through pmu/backend.h (pmu_wrmsr/pmu_rdmsr, be_rdpmc).
+/* pmu/netburst/driver.c: the Pentium 4 / Xeon PMU driver (driver.h) on
+ * the layout and rules of regs.h and the event table of events.h.  Every
+ * register access goes through pmu/backend.h (pmu_wrmsr/pmu_rdmsr).
  *
  * A counter n (0-17) is the MSR 0x300 + n, controlled by the CCCR at
  * 0x360 + n, whose ESCR-select field picks the ESCR that feeds it events
@@ -19,7 +20,9 @@
  * may not take (erratum N15, Pentium 4 specification update, document
  * 249199).  event_config never picks counter 1: Linux p4.c notes that
  * "CCCR1 do not have P4_CCCR_ENABLE bit properly working". */
-#include "netburst.h"
+#include "driver.h"
+#include "regs.h"
+#include "events.h"
 #include "../backend.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
@@ -410,35 +413,6 @@ int nb_read_escr_of(unsigned ctr, uint64_t *v, struct pmu_err *e)
 int nb_clear_ovf(unsigned ctr, struct pmu_err *e)
 {
 	return cccr_clear(ctr, NB_CCCR_OVF, e);
-}
-
-int nb_ovf(unsigned ctr, struct pmu_err *e)
-{
-	uint64_t v = 0;
-
-	if (check_ctr(ctr, e) || read_cccr(ctr, &v, e))
-		return -1;
-	return !!(v & NB_CCCR_OVF);
-}
-
-/* ECX[4:0] the counter, bit 31 the fast read (SDM Vol. 2B RDPMC). */
-int nb_rdpmc(unsigned ctr, int fast, uint64_t *v, struct pmu_err *e)
-{
-	uint32_t ecx = ctr | (fast ? 1u << 31 : 0);
-	int vec;
-
-	if (check_ctr(ctr, e))
-		return -1;
-	vec = be_rdpmc(ecx, v);
-	if (vec)
-		return pmu_fail(e, vec, "RDPMC 0x%x raised vector %d", ecx,
-				vec);
-	return 0;
-}
-
-uint32_t nb_escr_msr_of(unsigned ctr)
-{
-	return ctr < NB_COUNTERS ? ctrs[ctr].escr_msr : 0;
 }
 
 /* ---- the ops table */

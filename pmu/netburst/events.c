@@ -1,4 +1,5 @@
-/* netburst_events: the NetBurst (Pentium 4 / Xeon) event table.
+/* pmu/netburst/events.c: the NetBurst (Pentium 4 / Xeon) event table
+ * (events.h) and what the model counts for each event-mask bit.
  *
  * Sources (SDM Vol. 3B, order no. 253669-060US, Chapter 19; the tables are
  * cited by title because their numbers change between editions):
@@ -104,9 +105,10 @@
  *       is never stopped while it runs traced code).
  * Everything else - trace cache, TLBs, caches, the bus, replays, machine
  * clears, x87/MMX/SSE uops, uop tagging - is not in the trace: those bits
- * are NB_NOT_MODELLED and count nothing (netburst.h).
+ * are NB_NOT_MODELLED and count nothing (events.h).
  */
-#include "netburst.h"
+#include "events.h"
+#include "regs.h"
 #include "../sem.h"
 #include "../../lib/string.h"
 

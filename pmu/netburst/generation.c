@@ -1,6 +1,7 @@
 /* pmu/netburst/generation.c: the Pentium 4 (NetBurst) PMU's descriptor
  * (generation.h). */
-#include "netburst.h"
+#include "driver.h"
+#include "regs.h"
 #include "../generation.h"
 
 /* The presence probe: CRU_ESCR0 with event select 2 (instr_retired) and

@@ -1,8 +1,8 @@
-/* netburst_model: reference model of the NetBurst (Pentium 4 / Xeon,
+/* pmu/netburst/model.c: reference model of the NetBurst (Pentium 4 / Xeon,
  * family 15) PMU - ESCRs, CCCRs and 18 counters - driven by the oracle's
  * events (pmu/model.h).  Citations: SDM Vol. 3B, order no. 253669-060US;
- * the layout and the pure rules are netburst.h / netburst_regs.c, shared
- * with the driver.
+ * the layout and the pure rules are regs.h / regs.c, the event table
+ * events.h / events.c, both shared with the driver.
  *
  * Register file: one per physical core, shared by both logical processors
  * (§18.16): a step of either thread reads and writes the same counters,
@@ -108,12 +108,13 @@
  * CPUs: any family 15 processor.  A model number the SDM does not list
  * (5, 7 and up) behaves as model 6, the last NetBurst - no IQ_ESCR0/1,
  * no cascade-PMI erratum - except that CCCR bit 11 stays reserved there:
- * the model takes every per-model rule from netburst_regs.c with the
- * CPU's own signature, as the driver and the tests do, and
- * nb_ext_cascade_exists() grants extended cascading to the models
- * §18.15.5.7 names (2, 3, 4, 6) only.
+ * the model takes every per-model rule from regs.c with the CPU's own
+ * signature, as the driver and the tests do, and nb_ext_cascade_exists()
+ * grants extended cascading to the models §18.15.5.7 names (2, 3, 4, 6)
+ * only.
  */
-#include "netburst.h"
+#include "regs.h"
+#include "events.h"
 #include "../model.h"
 #include "../backend.h"
 #include "../detect.h"

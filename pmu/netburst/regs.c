@@ -1,10 +1,10 @@
-/* netburst_regs: the NetBurst register layout as data and pure rules -
- * ESCR/CCCR encoding, the ESCR table and the CCCR ESCR-select mapping,
- * cascade pairs, the CCCR threshold filter (netburst.h).  No register is
- * touched here: the driver and the model share these rules, the host
+/* pmu/netburst/regs.c: the NetBurst register layout as data and pure
+ * rules - ESCR/CCCR encoding, the ESCR table and the CCCR ESCR-select
+ * mapping, cascade pairs, the per-model rules, Hyper-Threading from CPUID,
+ * the CCCR threshold filter, the ESCR's thread bits (regs.h).  No register
+ * is touched here: the driver and the model share these rules, the host
  * tests check them against their own transcription of the SDM. */
-#include "netburst.h"
-#include "../sem.h"
+#include "regs.h"
 
 #define BIT(v, n) ((unsigned)((v) >> (n)) & 1u)
 

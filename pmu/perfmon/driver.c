@@ -15,7 +15,7 @@
 #include "caps.h"
 #include "events.h"
 #include "regs.h"
-#include "../pt/pt.h"
+#include "../pt/caps.h"
 #include "../detect.h"
 #include "../../lib/fmt.h"
 

@@ -77,7 +77,7 @@
 #include "pebs/events.h"
 #include "pebs/model.h"
 #include "pebs/regs.h"
-#include "../pt/pt.h"
+#include "../pt/model.h"
 #include "../model.h"
 #include "../backend.h"
 #include "../sem.h"

@@ -1,4 +1,4 @@
-/* pt_caps: what Intel PT a CPU offers (pmu/pt/pt.h) - CPUID leaf 14H where
+/* pmu/pt/caps.c: what Intel PT a CPU offers (caps.h) - CPUID leaf 14H where
  * the CPU reports PT, else, under the model backend, the capability row
  * of the CPU the model stands in for (QEMU under TCG reports no PT: its
  * CPUID.07H:EBX[25] is clear).
@@ -31,7 +31,7 @@
  * no sub-leaf 1) but the arch-perfmon table has no Broadwell row, so it
  * has none here either.
  */
-#include "pt.h"
+#include "caps.h"
 #include "../backend.h"
 #include "../detect.h"
 #include "../../arch/x86/cpu.h"
@@ -42,7 +42,7 @@
 		    .ebx1 = b1, .source = "model:" n },                      \
 	  .cite = why }
 
-const struct pt_caps_row pt_caps_table[] = {
+static const struct pt_caps_row pt_caps_table[] = {
 	/* Skylake client (06_5E): CR3 filter, PSB/CYC, IP filter, MTC; ToPA
 	 * of many entries and single-range output; 2 address ranges, MTC
 	 * periods 0, 3, 6, 9, CycThresh 0-13, PSBFreq 0-5. */
@@ -87,7 +87,7 @@ const struct pt_caps_row pt_caps_table[] = {
 	       "1: 02490002 003F003F"),
 };
 
-const unsigned pt_caps_table_len =
+static const unsigned pt_caps_table_len =
 	sizeof(pt_caps_table) / sizeof(pt_caps_table[0]);
 
 const struct pt_caps_row *pt_caps_row_for(unsigned family, unsigned model)
@@ -187,11 +187,4 @@ int pt_mtc_freq_ok(const struct pt_caps *c, unsigned v)
 int pt_psb_freq_ok(const struct pt_caps *c, unsigned v)
 {
 	return v <= 15 && pt_has_cyc(c) && (c->ebx1 >> (16 + v) & 1);
-}
-
-/* Table 36-6 CycThresh: 0 no threshold, n the 2^(n-1) cycles of
- * encodings 1 (1), 2 (2), 3 (4) ... 15 (16K). */
-uint64_t pt_cyc_threshold_cycles(unsigned v)
-{
-	return v ? 1ull << ((v - 1) & 63) : 0;
 }

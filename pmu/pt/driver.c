@@ -1,8 +1,8 @@
-/* pt: the Intel PT driver (pmu/pt/pt.h): branch tracing with CYC, MTC and
- * TSC as asked, into a single-range output region, every register access
- * through the backend (pmu_wrmsr / pmu_rdmsr), so the same code programs
- * the real MSRs on hardware with PT and the PT model (pmu/pt/model.c)
- * elsewhere.  What the capabilities do not offer is refused before any
+/* pmu/pt/driver.c: the Intel PT driver (driver.h): branch tracing with
+ * CYC, MTC and TSC as asked, into a single-range output region, every
+ * register access through the backend (pmu_wrmsr / pmu_rdmsr), so the
+ * same code programs the real MSRs on hardware with PT and the PT model
+ * (pmu/pt/model.c) elsewhere.  What the capabilities do not offer is refused before any
  * register is touched.
  *
  * Citations: Intel SDM Vol. 3C, order no. 326019-060US: §36.2.7.2 Table
@@ -12,7 +12,9 @@
  * the mask, 63:32 the offset), §36.3.2 "Enabling and Configuring Trace
  * Generation" (the output MSRs and STATUS written with TraceEn clear,
  * IA32_RTIT_CTL last), Tables 36-11 and 36-12 (CPUID leaf 14H). */
-#include "pt.h"
+#include "driver.h"
+#include "regs.h"
+#include "caps.h"
 #include "../driver.h"
 
 #define MIN_REGION 128ull		/* MASK_PTRS bits 6:0 read as 1 */
@@ -69,8 +71,10 @@ static int check_psb(const struct pt_caps *caps, const struct pt_config *c,
 	return 0;
 }
 
-int pt_ctl_for(const struct pt_caps *caps, const struct pt_config *c,
-	       uint64_t *ctl, struct pmu_err *e)
+/* The IA32_RTIT_CTL value of c with TraceEn and BranchEn set, single-
+ * range output; -1 with e when caps do not offer what c asks. */
+static int ctl_for(const struct pt_caps *caps, const struct pt_config *c,
+		   uint64_t *ctl, struct pmu_err *e)
 {
 	if (!caps)
 		return pmu_fail(e, 0, "PT: this CPU has no Intel PT");
@@ -137,11 +141,13 @@ int pt_start(const struct pt_config *c, struct pmu_err *e)
 {
 	const char *why = 0;
 	const struct pt_caps *caps = pt_caps(&why);
-	uint64_t ctl;
+	uint64_t ctl = 0;	/* set when ctl_for() returns 0: GCC, which
+				 * inlines it, cannot see that pmu_fail()
+				 * never does */
 
 	if (!caps)
 		return pmu_fail(e, 0, "PT: no Intel PT: %s", why);
-	if (pt_ctl_for(caps, c, &ctl, e))
+	if (ctl_for(caps, c, &ctl, e))
 		return -1;
 	return pmu_wrmsr(MSR_IA32_RTIT_CTL, ctl, "IA32_RTIT_CTL", e);
 }

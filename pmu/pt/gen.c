@@ -1,4 +1,4 @@
-/* pt_gen: the PT model's packet generator (pmu/pt/gen.h).
+/* pmu/pt/gen.c: the PT model's packet generator (gen.h).
  *
  * Citations: Intel SDM Vol. 3C, order no. 326019-060US, chapter 36.  Why
  * each packet is where it is:
@@ -85,7 +85,7 @@
  *     32-bit protected mode (L=0, D=1).
  */
 #include "gen.h"
-#include "pt.h"
+#include "regs.h"
 #include "../../lib/pt_packet.h"
 #include "../../arch/x86/decode.h"
 
@@ -366,12 +366,6 @@ void pt_gen_start(struct pt_gen *g, uint64_t ctl, uint64_t clock,
 	};
 	if (write)
 		psb_plus(g, clock);
-}
-
-void pt_gen_set_code(struct pt_gen *g, pt_gen_code code, void *ctx)
-{
-	g->code = code;
-	g->code_ctx = ctx;
 }
 
 void pt_gen_step(struct pt_gen *g, const struct insn_event *e,

@@ -1,9 +1,9 @@
-/* pt_gen: the packet generator of the PT model - the stream the SDM
- * prescribes for BranchEn (+ CYCEn with CycThresh 0..15, MTCEn, TSCEn,
- * DisRETC) from a trace, one step at a time, with the model clock as
- * the cycle counter (Intel SDM Vol. 3C, order no. 326019-060US, chapter
- * 36: §36.3.6 cycle-accurate mode, §36.4.1 packet relationships and
- * ordering, §36.4.2 packet definitions, §36.7 Table 36-50 the packets
+/* pmu/pt/gen.h: the packet generator of the PT model (pmu/pt/gen.c) - the
+ * stream the SDM prescribes for BranchEn (+ CYCEn with CycThresh 0..15,
+ * MTCEn, TSCEn, DisRETC) from a trace, one step at a time, with the model
+ * clock as the cycle counter (Intel SDM Vol. 3C, order no. 326019-060US,
+ * chapter 36: §36.3.6 cycle-accurate mode, §36.4.1 packet relationships
+ * and ordering, §36.4.2 packet definitions, §36.7 Table 36-50 the packets
  * of each operation; docs/pt.md "The model's stream").
  *
  * Pure: it knows no MSR and no memory.  The PT model (pmu/pt/model.c)
@@ -11,10 +11,11 @@
  * too (model streams of the benchmarks for the libipt referee).  The one
  * thing it reads is the bytes of a near CALL (its length gives the return
  * address) and of a far transfer (is it INT n?), through a code source
- * (pt_gen_set_code(); by default the code at the RIP in this address
- * space, where the tracer itself decoded it).
+ * (the code and code_ctx of struct pt_gen, set after pt_gen_start(); by
+ * default the code at the RIP in this address space, where the tracer
+ * itself decoded it).
  *
- * What it writes (pt_gen.c gives the SDM sections):
+ * What it writes (gen.c gives the SDM sections):
  *   - at start (TraceEn 0 -> 1): PSB+ = PSB, [TSC], [TMA], CBR, PSBEND;
  *     the cycle counter starts at the enable's clock;
  *   - at the first step at a CPL the config traces: MODE.Exec and
@@ -68,8 +69,9 @@ struct pt_gen {
 	uint64_t ctl;			/* IA32_RTIT_CTL as started */
 	pt_gen_write write;		/* NULL: not started, or stopped */
 	void *ctx;
-	pt_gen_code code;		/* NULL: the code at rip */
-	void *code_ctx;
+	pt_gen_code code;		/* NULL: the code at rip; set after
+					 * pt_gen_start() for another source */
+	void *code_ctx;			/* code's ctx */
 	uint64_t bytes;			/* written since start */
 	uint64_t next_psb;		/* bytes at which PSB+ is due */
 	uint64_t cyc_clock;		/* clock of the last CYC / enable */
@@ -95,9 +97,6 @@ struct pt_gen {
  * default), writes PSB+. */
 void pt_gen_start(struct pt_gen *g, uint64_t ctl, uint64_t clock,
 		  unsigned cbr, pt_gen_write write, void *ctx);
-/* After pt_gen_start: where the instruction bytes come from (NULL: the
- * code at rip in this address space). */
-void pt_gen_set_code(struct pt_gen *g, pt_gen_code code, void *ctx);
 /* One traced step at clock (already advanced for it). */
 void pt_gen_step(struct pt_gen *g, const struct insn_event *e,
 		 uint64_t clock);

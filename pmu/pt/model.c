@@ -1,5 +1,5 @@
-/* pt_model: Intel PT in the arch-perfmon reference model (pmu/pt/pt.h
- * pt_model_*; pmu/perfmon/model.c calls it as it calls the DS part): the
+/* pmu/pt/model.c: Intel PT in the arch-perfmon reference model (model.h;
+ * pmu/perfmon/model.c calls it as it calls the DS part): the
  * IA32_RTIT_* MSRs of a CPU whose capabilities pt_caps() gives, and the
  * packets pmu/pt/gen.c generates from the trace, stored in the
  * single-range output region.  The PT MSRs exist only where the modelled
@@ -58,7 +58,9 @@
  * (MTC, TMA) and the TSC are all the model clock, so the core:bus ratio
  * CBR reports is 1.
  */
-#include "pt.h"
+#include "model.h"
+#include "regs.h"
+#include "caps.h"
 #include "gen.h"
 #include "../backend.h"
 #include "../model.h"

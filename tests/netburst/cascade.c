@@ -12,7 +12,7 @@
  *   OVF; Y counts every event after that one.  X = N1 + N2 - K (mod 2^40),
  *   and, each step adding 0 or 1 event, Y = N1 + N2 - K as well: the
  *   step that overflows X is not Y's, the next one is (the model starts a
- *   cascaded counter on the clock after the overflow, pmu/netburst/netburst.h).
+ *   cascaded counter on the clock after the overflow, pmu/netburst/model.c).
  *
  * Events per block (nb_test.h's bindings, all at CPL 3 of thread 0):
  *   BPU 0-3: global_power_events RUNNING - clocks: the model clock (one per
@@ -23,7 +23,7 @@
  *     threshold 0: 1 for every clock in which the ESCR delivered <= 0
  *     x87 uops.  The benchmarks execute no x87 instruction, so on hardware
  *     every clock counts too; the model delivers 0 for an event the trace
- *     cannot see (pmu/netburst/netburst.h), so every traced step counts;
+ *     cannot see (pmu/netburst/model.c), so every traced step counts;
  *   IQ 12-17: instr_retired NBOGUSNTAG - retired instructions, exact on
  *     hardware as well.
  */

@@ -18,6 +18,7 @@
  * ESCRs, and counters, that its CCCR select names for it in Table 18-63;
  * the bindings the tests use agree with nb_test.h's. */
 #include "nb_test.h"
+#include "../../pmu/netburst/events.h"
 
 /* An event of the table on the ESCR at msr, for a CCCR select, on this
  * model, or NULL. */

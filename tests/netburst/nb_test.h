@@ -17,7 +17,7 @@
 #define TESTS_NETBURST_NB_TEST_H
 
 #include "../../harness/pmu_run.h"
-#include "../../pmu/netburst/netburst.h"
+#include "../../pmu/netburst/driver.h"
 #include "../../pmu/backend.h"
 #include "../../lib/fmt.h"
 

@@ -47,7 +47,7 @@
 #include "arch/x86/trace.h"
 #include "arch/x86/trace_classify.h"
 #include "bench/bench.h"
-#include "pmu/pt/pt.h"
+#include "pmu/pt/regs.h"
 #include "pmu/pt/gen.h"
 #include "tests/host/bench/single_step.h"
 #include "tools/pt/tool.h"

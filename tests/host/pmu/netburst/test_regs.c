@@ -18,7 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pmu/netburst/netburst.h"
+#include "pmu/netburst/regs.h"
+#include "pmu/netburst/events.h"
 #include "pmu/sem.h"
 #include "arch/x86/trace.h"
 

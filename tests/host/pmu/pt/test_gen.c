@@ -1,6 +1,6 @@
 /* Host tests for pmu/pt/gen.c, the PT model's packet generator: hand-made
  * trace steps (struct insn_event) in, the exact byte stream out.  The
- * rules (pmu/pt/gen.h, pt_gen.c; Intel SDM Vol. 3C, order no.
+ * rules (pmu/pt/gen.h, gen.c; Intel SDM Vol. 3C, order no.
  * 326019-060US):
  *   - start: PSB, [TSC], [TMA], CBR, PSBEND (§36.2.7.3, §36.3.7, Table
  *     36-50 row 2b); the first step at a traced CPL: [CYC(0) with
@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "pmu/pt/gen.h"
-#include "pmu/pt/pt.h"
+#include "pmu/pt/regs.h"
 #include "lib/pt_packet.h"
 #include "arch/x86/decode.h"
 
@@ -131,13 +131,21 @@ static void run(uint64_t rip, uint64_t next, unsigned flags, unsigned cpl)
 #define MTC_FREQ(v) ((uint64_t)(v) << RTIT_CTL_MTCFREQ_SHIFT)
 #define PSB_FREQ(v) ((uint64_t)(v) << RTIT_CTL_PSBFREQ_SHIFT)
 
+/* The generator's code source: struct pt_gen's code and code_ctx, set
+ * after pt_gen_start() (which resets them to the code at the RIP). */
+static void set_code(struct pt_gen *gen, pt_gen_code src, void *ctx)
+{
+	gen->code = src;
+	gen->code_ctx = ctx;
+}
+
 static void start(uint64_t ctl, uint64_t clock)
 {
 	got.n = 0;
 	want.n = 0;
 	clk = clock;
 	pt_gen_start(&g, ctl, clock, 1, sink, &got);
-	pt_gen_set_code(&g, code_at, NULL);
+	set_code(&g, code_at, NULL);
 }
 
 /* ---- the expected stream ---------------------------------------------- */
@@ -396,7 +404,7 @@ static void test_call_stack_depth(void **state)
 
 	(void)state;
 	start(CTL_BASE, 0);
-	pt_gen_set_code(&g, code_at, &calls);
+	set_code(&g, code_at, &calls);
 	/* 65 nested CALLs: 0x10000 + 8n calls 0x10000 + 8(n + 1) and will
 	 * return to 0x10005 + 8n */
 	for (unsigned n = 0; n < 65; n++)
@@ -455,7 +463,7 @@ static void test_code_unknown(void **state)
 {
 	(void)state;
 	start(CTL_BASE, 0);
-	pt_gen_set_code(&g, no_code, NULL);
+	set_code(&g, no_code, NULL);
 	run(0x1000, 0x2000, CALL, 0);
 	run(0x2000, 0x1005, RET, 0);
 	pt_gen_stop(&g, clk);
@@ -477,7 +485,7 @@ static void test_default_code_source(void **state)
 
 	(void)state;
 	start(CTL_BASE, 0);
-	pt_gen_set_code(&g, NULL, NULL);
+	set_code(&g, NULL, NULL);
 	run(at, at + 0x15, CALL, 0);
 	run(at + 0x15, at + 5, RET, 0);
 	pt_gen_stop(&g, clk);

@@ -1,5 +1,9 @@
-/* netburst: the Pentium 4 / Xeon (NetBurst microarchitecture, family 15)
- * PMU - register layout, ESCR/CCCR tables, event bindings and the driver.
+/* pmu/netburst/regs.h: the Pentium 4 / Xeon (NetBurst microarchitecture,
+ * family 15) PMU's register layout - counters, CCCRs and ESCRs as masks and
+ * shifts, the ESCR table and the CCCR ESCR-select mapping, cascade pairs,
+ * the per-model rules and the CCCR's threshold filter (pmu/netburst/regs.c).
+ * The lowest header of the folder: the event table (events.h), the driver
+ * (driver.h) and the model (model.c) all build on it.
  *
  * Citations: Intel SDM Vol. 3B, order no. 253669-060US (September 2016):
  * §18.15 "Performance monitoring (processors based on Intel NetBurst
@@ -7,15 +11,12 @@
  * §18.15.1 ESCRs (Figure 18-45), §18.15.5.5 halting, §18.15.5.6
  * cascading, §18.15.5.7 extended cascading, §18.16.1-2 the ESCR and CCCR
  * with Hyper-Threading (Figures 18-47, 18-48), Table 18-63 "Performance
- * Counter MSRs and Associated CCCR and ESCR MSRs"; events: the Chapter 19
- * tables "Performance Monitoring Events For Intel NetBurst
- * Microarchitecture for Non-Retirement Counting" and "... for
- * At-Retirement Counting" (cited by title: their numbers change between
- * editions).  Older editions number the same sections §18.18.x
- * (§18.18.6.5 halting, §18.18.6.6 cascading).
+ * Counter MSRs and Associated CCCR and ESCR MSRs".  Older editions number
+ * the same sections §18.18.x (§18.18.6.5 halting, §18.18.6.6 cascading).
+ * The events are events.h's.
  *
  * The layout follows Linux's asm/perf_event_p4.h in style (fields as
- * masks and shifts, bindings as tables); the facts are the SDM's.
+ * masks and shifts, the ESCRs as a table); the facts are the SDM's.
  *
  * Counters: 18 of 40 bits at 0x300-0x311; counter n is controlled by the
  * CCCR at 0x360 + n.  Four blocks: BPU 0-3, MS 4-7, FLAME 8-11, IQ 12-17.
@@ -28,13 +29,12 @@
  * processor 0's events, T1_OS/T1_USR logical processor 1's; without it
  * bits 3/2 are OS/USR and bits 1:0 are reserved (Figure 18-45).  The PMU is
  * one per physical core, shared by both logical processors. */
-#ifndef PMU_NETBURST_H
-#define PMU_NETBURST_H
+#ifndef PMU_NETBURST_REGS_H
+#define PMU_NETBURST_REGS_H
 
 #include <stdint.h>
 #include "../cpu_model.h"
 #include "../detect.h"
-#include "../driver.h"
 
 #define NB_COUNTERS 18
 #define NB_CTR_BITS 40
@@ -57,7 +57,8 @@
 #define NB_MSR_IQ_ESCR1 0x3bb
 #define NB_MSR_SSU_ESCR0 0x3be
 
-/* instr_retired: CRU_ESCR0/1 event select 02H. */
+/* instr_retired: CRU_ESCR0/1 event select 02H (the event table's row,
+ * events.c, and the core's probe of the PMU, pmu/detect.c). */
 #define NB_EVENT_INSTR_RETIRED 0x02
 
 /* IA32_MISC_ENABLE (SDM Vol. 4 Table 2-2 / Table 2-53): bit 7
@@ -214,98 +215,10 @@ struct nb_edge {
 /* What the counter adds in one clock in which the ESCR delivered n. */
 uint64_t nb_cccr_filter(uint64_t cccr, struct nb_edge *st, uint64_t n);
 
-/* ---- the events (the Chapter 19 NetBurst tables, see the top) */
+/* ---- the ESCR's thread bits (§18.16.1, Figure 18-47) */
 
-/* How the model counts one event-mask bit. */
-enum nb_model_how {
-	NB_NOT_MODELLED,	/* the trace cannot see it: counts nothing */
-	NB_SEM,			/* sum of sem[] minus sum of sem_minus[] */
-	NB_ZERO,		/* the model's core never has it (no wrong-path
-				 * execution, no tagged uops, a perfect branch
-				 * predictor): exactly 0 */
-};
-
-struct nb_emask_bit {
-	const char *name;	/* "NBOGUSNTAG" */
-	uint8_t bit;		/* event-mask bit: ESCR bit 9 + bit */
-	uint8_t how;		/* enum nb_model_how */
-	uint32_t sem, sem_minus;	/* SEM_BIT()s of pmu/sem.h */
-};
-
-#define NB_MAX_EMASK 16
-
-struct nb_event {
-	const char *name;	/* "instr_retired" */
-	uint8_t select;		/* ESCR event select */
-	uint8_t escr_sel;	/* CCCR ESCR select */
-	uint32_t escr[2];	/* the ESCR MSR for thread 0 / thread 1 (the
-				 * ESCR0 / ESCR1 of the pair; one may be 0
-				 * where only one exists) */
-	uint32_t ctrs[2];	/* legal counters for thread 0 / 1 (bit n) */
-	uint8_t at_retirement;	/* in the at-retirement table */
-	uint8_t models_min;	/* the first model that has it (0) */
-	uint8_t n_bits;
-	struct nb_emask_bit bits[NB_MAX_EMASK];
-	const char *why_not;	/* for bits not modelled: what the trace
-				 * lacks */
-};
-
-extern const struct nb_event nb_events[];
-extern const unsigned nb_n_events;
-
-/* The event an ESCR at msr selects with event select code, or NULL. */
-const struct nb_event *nb_event_for(uint32_t escr_msr, unsigned select);
-const struct nb_event *nb_event_by_name(const char *name);
-/* The legal event-mask bits of an event. */
-uint32_t nb_emask_legal(const struct nb_event *ev);
-/* Is every set bit of emask modelled (NB_SEM or NB_ZERO)? */
-int nb_emask_modelled(const struct nb_event *ev, unsigned emask);
-/* What the event with emask adds in one traced step (one clock): the sum
- * over the set bits (NB_ZERO bits add 0).  Only for modelled masks. */
-uint64_t nb_event_step(const struct nb_event *ev, unsigned emask,
-		       const struct insn_event *e);
 /* Does ESCR value escr count at a CPL on a thread (0 or 1)?  Without HT
  * (ht = 0) bits 3/2 are OS/USR and thread must be 0. */
 int nb_escr_counts_at(uint64_t escr, unsigned thread, unsigned cpl, int ht);
-
-/* ---- the driver (pmu/netburst/driver.c): the ops table and what the nb tests
- * use beyond it.  A config is { .sel = the ESCR value, .aux = the CCCR
- * value }; the CCCR's ENABLE and OVF bits are the driver's (program()
- * refuses them), CASCADE is the config's: start() sets ENABLE, or for a
- * cascaded config CASCADE alone (the counter then starts when its
- * alternate overflows), and stop() clears both.  Functions return 0 or
- * -1 with a message. */
-extern const struct pmu_driver nb_driver;
-
-int nb_init(struct pmu_err *e);
-int nb_program(unsigned ctr, uint64_t escr, uint64_t cccr,
-	       struct pmu_err *e);
-int nb_start(unsigned ctr, struct pmu_err *e);
-int nb_stop(unsigned ctr, struct pmu_err *e);
-/* Programs counter `to` to count, with escr/cccr (cccr without CASCADE,
- * ENABLE, OVF), from the moment counter `from` overflows: CASCADE set,
- * ENABLE clear (§18.15.5.6).  Refuses, writing nothing, a pair that
- * nb_cascade_legal() does not allow (e.g. 12->16, 16->14, 13->17, 17->15,
- * or across blocks).  start(to) then arms it. */
-int nb_program_cascaded(unsigned from, unsigned to, uint64_t escr,
-			uint64_t cccr, struct pmu_err *e);
-/* Stops ctr, clears its CCCR and frees its ESCR for other setups. */
-int nb_release(unsigned ctr, struct pmu_err *e);
-int nb_read(unsigned ctr, uint64_t *v, struct pmu_err *e);
-/* Writes the counter (on hardware twice: erratum N15, doc. 249199). */
-int nb_write(unsigned ctr, uint64_t v, struct pmu_err *e);
-int nb_read_cccr(unsigned ctr, uint64_t *v, struct pmu_err *e);
-/* Writes a CCCR as given, without any check (the tests of halting by
- * clearing CASCADE or OVF by hand, and of the model's #GP). */
-int nb_write_cccr_raw(unsigned ctr, uint64_t v, struct pmu_err *e);
-int nb_read_escr_of(unsigned ctr, uint64_t *v, struct pmu_err *e);
-/* Clears the sticky OVF flag of ctr's CCCR (read-modify-write). */
-int nb_clear_ovf(unsigned ctr, struct pmu_err *e);
-/* OVF of ctr's CCCR: 0/1, or -1 with a message. */
-int nb_ovf(unsigned ctr, struct pmu_err *e);
-/* RDPMC of counter ctr (ECX = ctr; bit 31 fast: the low 32 bits). */
-int nb_rdpmc(unsigned ctr, int fast, uint64_t *v, struct pmu_err *e);
-/* The ESCR MSR ctr is programmed with, 0 when none. */
-uint32_t nb_escr_msr_of(unsigned ctr);
 
 #endif
