@@ -6,8 +6,8 @@
  * driver runs on hardware and on the reference model.  Counters are
  * numbered 0..shape.counters-1 in the generation's own order; a counter
  * is programmed with a generation-specific pmu_config (its layout is in
- * the generation's header: p5.h for the P5), then started, stopped, read
- * and reset.  program() follows the SDM's order for changing an event:
+ * the generation's regs.h: pmu/p5/regs.h for the P5), then started,
+ * stopped, read and reset.  program() follows the SDM's order for changing an event:
  * the counter is stopped and cleared before its event changes, and it is
  * left stopped; start() enables what program() set up. */
 #ifndef PMU_DRIVER_H

@@ -64,7 +64,7 @@
  * raises the PMI.  The sibling's steps take no part in any of it.  This
  * file resets each of those parts with its own.
  *
- * Intel PT (pmu/pt/pt.h, pmu/pt/model.c): the IA32_RTIT_* MSRs, where the
+ * Intel PT (pmu/pt/model.h, pmu/pt/model.c): the IA32_RTIT_* MSRs, where the
  * modelled CPU has PT (pt_caps()), are the PT model's; each step of this
  * thread goes to its packet generator (pmu/pt/gen.c) at the model clock.
  */

@@ -1,7 +1,7 @@
 /* pmu/pt/generation.c: Intel Processor Trace's descriptor (generation.h):
  * a feature of the architectural-perfmon machines the harness drives,
- * with its own test groups and no PMU driver of its own (pt.h is its
- * interface). */
+ * with its own test groups and no PMU driver of its own (its interface is
+ * pmu/pt/driver.h, its capabilities pmu/pt/caps.h). */
 #include "../generation.h"
 
 PMU_GENERATION(pt,

@@ -23,7 +23,7 @@
  *   tnt T|N <clock>           a conditional branch, a compressed RET (T)
  *   tip 0x<ip> <clock>        an indirect JMP/CALL, an uncompressed RET,
  *                             a far transfer: its target
- * These are worked out here from the trace and the SDM, not by pt_gen.c:
+ * These are worked out here from the trace and the SDM, not by pmu/pt/gen.c:
  * RET compression (Intel SDM Vol. 3C, order no. 326019-060US, §36.2.1.2
  * and §36.4.2.2 "Indirect Transfer Compression for Returns (RET)") with a
  * stack of the 64 youngest CALLs' next IPs (zero-length CALLs excluded),
