@@ -14,7 +14,7 @@ struct logname_time {
 	unsigned year, month, day, hour, minute, second;
 };
 
-/* The log file's state, in the order console.c meets them. */
+/* The log file's state, in the order boot/efi/logfile.c meets them. */
 enum logfile_state {
 	LOGFILE_OPEN,		/* writing \pmu-harness\<name> */
 	LOGFILE_NO_VOLUME,	/* the boot device has no file system */
