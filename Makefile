@@ -1,15 +1,15 @@
 # pmu-harness: build, boot and check.  `make run` and `make check` are the
 # two commands; both install what is missing from Debian's packages first.
 
-# Debian packages each job needs (tools/deps.sh installs them as root).
+# Debian packages each job needs (tools/build/deps.sh installs them as root).
 # gcc-multilib: the i386 build's 64-bit division helpers (libgcc -m32).
 BUILD_PKGS := gcc make binutils gnu-efi gcc-multilib
-# The image and the floppy (tools/mkimage.sh, tools/mkfloppy.sh): FAT
+# The image and the floppy (tools/boot/mkimage.sh, tools/boot/mkfloppy.sh): FAT
 # volumes (mtools, dosfstools), the hybrid ISO (xorriso), the BIOS loader
 # (isolinux, syslinux for the floppy, syslinux-common's COM32 modules).
 IMAGE_PKGS := mtools dosfstools xorriso isolinux syslinux syslinux-common
 RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
-# The Bochs boots of make check (tools/bochs-boot.sh).
+# The Bochs boots of make check (tools/boot/bochs-boot.sh).
 BOCHS_PKGS := bochs bochsbios vgabios
 # make check also runs the lab tools (tools/pmu-harness): pyserial for
 # capture, xmllint for the JUnit schema, Chromium for the HTML report,
@@ -91,15 +91,15 @@ OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf
 
 deps-build:
-	@tools/deps.sh $(BUILD_PKGS)
+	@tools/build/deps.sh $(BUILD_PKGS)
 deps-run:
-	@tools/deps.sh $(RUN_PKGS)
+	@tools/build/deps.sh $(RUN_PKGS)
 deps-check:
-	@tools/deps.sh $(CHECK_PKGS)
+	@tools/build/deps.sh $(CHECK_PKGS)
 deps-lava:
-	@tools/deps.sh $(LAVA_PKGS)
+	@tools/build/deps.sh $(LAVA_PKGS)
 deps-pt:
-	@tools/deps.sh $(BUILD_PKGS) $(PT_PKGS)
+	@tools/build/deps.sh $(BUILD_PKGS) $(PT_PKGS)
 
 $(B)/%.o: %.c | deps-build
 	@mkdir -p $(dir $@)
@@ -130,31 +130,31 @@ i386: $(B32)/pmu-harness.elf
 
 $(B)/pmu-harness.so: $(OBJS) linker.ld
 	$(LD) $(LDFLAGS) $(EFI_CRT) $(OBJS) -L$(EFI_LIB) -lgnuefi -o $@
-	@tools/check-elf.sh $@
+	@tools/build/check-elf.sh $@
 
 $(B)/pmu-harness.efi: $(B)/pmu-harness.so
 	$(OBJCOPY) $(EFI_SECTIONS) --target=efi-app-x86_64 $< $@
 
 image: $(B)/pmu-harness.img
 $(B)/pmu-harness.img: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf \
-		tools/mkimage.sh tools/bootmenu.sh | deps-run
-	tools/mkimage.sh $@ $< $(B32)/pmu-harness.elf
+		tools/boot/mkimage.sh tools/boot/bootmenu.sh | deps-run
+	tools/boot/mkimage.sh $@ $< $(B32)/pmu-harness.elf
 
-# A warm UEFI variable store (tools/qemu-boot.sh --vars): what OVMF left
+# A warm UEFI variable store (tools/boot/qemu-boot.sh --vars): what OVMF left
 # after one short boot of the image, which must pass.  Boots that start
 # from it skip OVMF's first-boot writes (1.5 s of each of make check's
 # UEFI boots); the boot table's `nvram: fresh` boots start empty.
 ovmf-vars: $(B)/ovmf-vars.fd
-$(B)/ovmf-vars.fd: $(B)/pmu-harness.img tools/qemu-boot.sh | deps-run
-	tools/qemu-boot.sh --image $< --cpu Skylake-Client \
+$(B)/ovmf-vars.fd: $(B)/pmu-harness.img tools/boot/qemu-boot.sh | deps-run
+	tools/boot/qemu-boot.sh --image $< --cpu Skylake-Client \
 		--args 'tests=detect/*' --log $(B)/ovmf-vars.log \
 		--save-vars $@.new
 	mv -f $@.new $@
 
 floppy: $(B)/pmu-harness-floppy.img
-$(B)/pmu-harness-floppy.img: $(B32)/pmu-harness.elf tools/mkfloppy.sh \
-		tools/bootmenu.sh | deps-run
-	tools/mkfloppy.sh $@ $<
+$(B)/pmu-harness-floppy.img: $(B32)/pmu-harness.elf tools/boot/mkfloppy.sh \
+		tools/boot/bootmenu.sh | deps-run
+	tools/boot/mkfloppy.sh $@ $<
 
 # ---- Intel PT host tools (docs/pt.md), from the same decoder source as
 # the harness (lib/pt_*.c) built by the host compiler.
@@ -257,7 +257,7 @@ run: export PMU_SMP = $(SMP)
 run: export PMU_ARGS = $(ARGS)
 run: export PMU_LOG = $(RUN_LOG)
 run: $(B)/pmu-harness.img | deps-run
-	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --smp "$$PMU_SMP" \
+	tools/boot/qemu-boot.sh --stream --cpu "$$PMU_CPU" --smp "$$PMU_SMP" \
 		--image $< --args "$$PMU_ARGS" --log "$$PMU_LOG"
 
 # The build is check.py's first stage (make -jN all image floppy), so that
@@ -269,7 +269,7 @@ host-test: | deps-check
 	tools/host-test.sh
 
 bench: $(B)/pmu-harness.img $(HB)/pt-bench | deps-run
-	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --image $< \
+	tools/boot/qemu-boot.sh --stream --cpu "$$PMU_CPU" --image $< \
 		--args 'tests=bench/*' --log $(B)/bench.log
 	$(HB)/pt-bench
 

@@ -20,10 +20,11 @@ import yaml
 VERDICTS = ("pass", "fail", "shutdown", "bail")
 VOLUME_LOGS = ("same", "prefix", "absent")
 # How a boot is run (docs/check.md, "Boot kinds"): uefi, OVMF under
-# qemu-system-x86_64 from build/pmu-harness.img (tools/qemu-boot.sh); bios-*,
-# SeaBIOS under qemu-system-i386 (qemu-boot.sh --bios MEDIUM); bochs-*,
-# Bochs (tools/bochs-boot.sh --medium MEDIUM).  kernel is the Multiboot ELF
-# (QEMU -kernel), disk and cd the image, floppy the floppy image.
+# qemu-system-x86_64 from build/pmu-harness.img (tools/boot/qemu-boot.sh);
+# bios-*, SeaBIOS under qemu-system-i386 (qemu-boot.sh --bios MEDIUM);
+# bochs-*, Bochs (tools/boot/bochs-boot.sh --medium MEDIUM).  kernel is the
+# Multiboot ELF (QEMU -kernel), disk and cd the image, floppy the floppy
+# image.
 BOOT_KINDS = ("uefi", "bios-kernel", "bios-disk", "bios-cd", "bios-floppy",
               "bochs-cd", "bochs-disk", "bochs-floppy")
 # Keys that only a UEFI boot takes (a BIOS boot has no boot volume log

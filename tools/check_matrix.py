@@ -7,8 +7,8 @@ and check each log (docs/check.md).
     check_matrix.py --logs DIR [--matrix FILE] [BOOT...]
 
 The first form boots each entry (JOBS at a time, default 2) through
-tools/qemu-boot.sh (UEFI from IMG; --bios for the bios-* kinds, from IMG,
-the 32-bit ELF or the floppy) or tools/bochs-boot.sh (bochs-* kinds) and
+tools/boot/qemu-boot.sh (UEFI from IMG; --bios for the bios-* kinds, from IMG,
+the 32-bit ELF or the floppy) or tools/boot/bochs-boot.sh (bochs-* kinds) and
 keeps, per boot, in DIR (default build/check):
 NAME.log (the serial capture), NAME.status (qemu-boot.sh's exit status),
 NAME.stderr (its messages), NAME.volume.log (the log file found on the boot
@@ -40,9 +40,9 @@ import pmulog  # noqa: E402
 import volumelog  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-QEMU_BOOT = ROOT / "tools" / "qemu-boot.sh"
-BOCHS_BOOT = ROOT / "tools" / "bochs-boot.sh"
-ESP_OFFSET = ROOT / "tools" / "esp-offset.sh"
+QEMU_BOOT = ROOT / "tools" / "boot" / "qemu-boot.sh"
+BOCHS_BOOT = ROOT / "tools" / "boot" / "bochs-boot.sh"
+ESP_OFFSET = ROOT / "tools" / "boot" / "esp-offset.sh"
 # The warm UEFI variable store of `nvram: warm` boots (make ovmf-vars).
 WARM_VARS = ROOT / "build" / "ovmf-vars.fd"
 # The medium each boot kind boots, by its option name (main's --image,

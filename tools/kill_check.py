@@ -4,7 +4,7 @@ the harness left on the boot volume (docs/check.md, stage `kill`).
 
     kill_check.py [--image IMG] [--out DIR] [--jobs N] [POINT...]
 
-Boots the image once per kill point through tools/qemu-boot.sh (--pidfile,
+Boots the image once per kill point through tools/boot/qemu-boot.sh (--pidfile,
 --keep), watches the serial capture, and kills QEMU with SIGKILL at the
 point: right after the k-th result line reached the serial port, or a
 fixed time after "TAP version 13" did.  A kill lands wherever the guest
@@ -37,7 +37,7 @@ import check_matrix  # noqa: E402
 import volumelog  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-QEMU_BOOT = ROOT / "tools" / "qemu-boot.sh"
+QEMU_BOOT = ROOT / "tools" / "boot" / "qemu-boot.sh"
 # Several dozen short tests that write a "# running" line, a result and a
 # YAML block each and flush after each (verbose=1): many writes and
 # flushes in well under a second of the run.

@@ -2,7 +2,7 @@
 
     checks = logcheck.check_boot(boot, log, status, volume, stderr="")
 
-boot is a boottable.Boot, log a pmulog.Log, status tools/qemu-boot.sh's
+boot is a boottable.Boot, log a pmulog.Log, status tools/boot/qemu-boot.sh's
 exit status for the boot (None: not known, which fails that check),
 volume the log file found on the boot volume (bytes, or its text), or a
 Missing saying why there is none.  serial_tap, when given, is the serial

@@ -9,6 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = ROOT / "tools"
+BOOT = TOOLS / "boot"      # the boot and image scripts
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PY = sys.executable
 
@@ -95,7 +96,7 @@ def fake_qemu(tmp, status, log_text, stderr="", volume_text=None):
                PATH=f"{fake.parent}:{os.environ['PATH']}")
     env.pop("FAKE_QEMU_VOLUME", None)
     env["FAKE_QEMU_ARGV"] = str(Path(tmp) / "fake.argv.json")
-    env["FAKE_QEMU_ESP_OFFSET"] = str(TOOLS / "esp-offset.sh")
+    env["FAKE_QEMU_ESP_OFFSET"] = str(BOOT / "esp-offset.sh")
     if volume_text is not None:
         (Path(tmp) / "fake.volume.log").write_text(volume_text, newline="")
         env["FAKE_QEMU_VOLUME"] = str(Path(tmp) / "fake.volume.log")
@@ -147,8 +148,8 @@ def ok_lines(out):
 
 def esp(disk):
     """disk@@OFFSET: mtools' name of the boot volume (the EFI system
-    partition) of a disk image (tools/esp-offset.sh)."""
-    off = subprocess.run([str(TOOLS / "esp-offset.sh"), str(disk)],
+    partition) of a disk image (tools/boot/esp-offset.sh)."""
+    off = subprocess.run([str(BOOT / "esp-offset.sh"), str(disk)],
                          check=True, capture_output=True,
                          text=True).stdout.strip()
     return f"{disk}@@{off}"

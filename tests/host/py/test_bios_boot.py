@@ -1,9 +1,9 @@
 """The legacy-BIOS boots (issue 13): boot kinds in the boot table, the
-checks of a BIOS log, the image's layout (tools/mkimage.sh,
-tools/esp-offset.sh), the menu (tools/bootmenu.sh, tools/bios-args.sh)
-and the argument checks of tools/qemu-boot.sh --bios and
-tools/bochs-boot.sh.  No real boot: a fake qemu-system-i386 records its
-arguments."""
+checks of a BIOS log, the image's layout (tools/boot/mkimage.sh,
+tools/boot/esp-offset.sh), the menu (tools/boot/bootmenu.sh,
+tools/boot/bios-args.sh) and the argument checks of
+tools/boot/qemu-boot.sh --bios and tools/boot/bochs-boot.sh.  No real
+boot: a fake qemu-system-i386 records its arguments."""
 
 import json
 import os
@@ -13,7 +13,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import IMAGE, PY, ROOT, TOOLS, LogDir, fake_qemu, need_image
+from support import (BOOT, IMAGE, PY, TOOLS, LogDir, fake_qemu,
+                     need_image)
 
 import boottable
 import check_matrix as cm
@@ -102,7 +103,7 @@ class Argv(unittest.TestCase):
                                     ("bios-cd", "cd", "i.img"),
                                     ("bios-floppy", "floppy", "f.img")):
             a = self.argv(kind)
-            self.assertEqual(a[0], str(TOOLS / "qemu-boot.sh"))
+            self.assertEqual(a[0], str(BOOT / "qemu-boot.sh"))
             self.assertEqual(a[a.index("--bios") + 1], medium)
             self.assertEqual(a[a.index("--image") + 1], image)
             self.assertEqual(a[a.index("--args") + 1], "tests=p5/*")
@@ -111,7 +112,7 @@ class Argv(unittest.TestCase):
     def test_bochs(self):
         a = self.argv("bochs-floppy", cpu="p4_willamette",
                       extra="    options: tests=detect/*\n    memory: 64\n")
-        self.assertEqual(a[0], str(TOOLS / "bochs-boot.sh"))
+        self.assertEqual(a[0], str(BOOT / "bochs-boot.sh"))
         self.assertEqual(a[a.index("--medium") + 1], "floppy")
         self.assertEqual(a[a.index("--image") + 1], "f.img")
         self.assertEqual(a[a.index("--cpu") + 1], "p4_willamette")
@@ -156,17 +157,17 @@ def run(argv, **kw):
 class Menu(unittest.TestCase):
     def test_refuses_line_breaks_and_module_separator(self):
         for words in ("a\nDEFAULT x", "a\rb", "tests=* --- x"):
-            p = run([str(TOOLS / "bootmenu.sh"), "/k.elf", words])
+            p = run([str(BOOT / "bootmenu.sh"), "/k.elf", words])
             self.assertEqual(p.returncode, 1, words)
             self.assertEqual(p.stdout, "")
 
     def test_padded(self):
-        p = run([str(TOOLS / "bootmenu.sh"), "/k.elf", "tests=p5/*", "4096"])
+        p = run([str(BOOT / "bootmenu.sh"), "/k.elf", "tests=p5/*", "4096"])
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(len(p.stdout.encode()), 4096)
         self.assertIn("DEFAULT args\nLABEL args\n", p.stdout)
         self.assertIn("  APPEND /k.elf tests=p5/*\n", p.stdout)
-        p = run([str(TOOLS / "bootmenu.sh"), "/k.elf", "x" * 5000, "4096"])
+        p = run([str(BOOT / "bootmenu.sh"), "/k.elf", "x" * 5000, "4096"])
         self.assertEqual(p.returncode, 1)
 
 
@@ -180,7 +181,7 @@ class Image(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp, True)
 
     def test_layout(self):
-        off = run([str(TOOLS / "esp-offset.sh"), str(IMAGE)])
+        off = run([str(BOOT / "esp-offset.sh"), str(IMAGE)])
         self.assertEqual(off.returncode, 0, off.stderr)
         off = int(off.stdout)
         self.assertEqual(off % (1 << 20), 0)
@@ -197,14 +198,14 @@ class Image(unittest.TestCase):
     def test_no_esp(self):
         f = self.tmp / "plain"
         f.write_bytes(b"\0" * 4096)
-        p = run([str(TOOLS / "esp-offset.sh"), str(f)])
+        p = run([str(BOOT / "esp-offset.sh"), str(f)])
         self.assertEqual(p.returncode, 1)
         self.assertIn("no MBR", p.stderr)
 
     def test_bios_args_rewrites_the_menu_in_place(self):
         img = self.tmp / "i.img"
         shutil.copyfile(IMAGE, img)
-        p = run([str(TOOLS / "bios-args.sh"), "iso", str(img),
+        p = run([str(BOOT / "bios-args.sh"), "iso", str(img),
                  "tests=detect/* verbose=1"])
         self.assertEqual(p.returncode, 0, p.stderr)
         out = self.tmp / "isolinux.cfg"
@@ -231,7 +232,7 @@ class Scripts(unittest.TestCase):
         bin_dir = self.tmp / "bin"
         shutil.copy(bin_dir / "qemu-system-x86_64",
                     bin_dir / "qemu-system-i386")
-        p = run([str(TOOLS / "qemu-boot.sh"), "--log",
+        p = run([str(BOOT / "qemu-boot.sh"), "--log",
                  str(self.tmp / "s.log"), *args], env=env)
         argv = self.tmp / "fake.argv.json"
         return p, json.loads(argv.read_text()) if argv.exists() else None
@@ -260,7 +261,7 @@ class Scripts(unittest.TestCase):
                      ("--medium", "cd", "--cpu", "pentium", "--mem", "0"),
                      ("--medium", "cd", "--cpu", "pentium", "--args",
                       "a\nb")):
-            p = run([str(TOOLS / "bochs-boot.sh"), "--image",
+            p = run([str(BOOT / "bochs-boot.sh"), "--image",
                      str(self.kernel), "--log", str(self.tmp / "b.log"),
                      *args])
             self.assertEqual(p.returncode, 3, args)

@@ -298,7 +298,7 @@ class BrokenTable(unittest.TestCase):
 
 
 class BootMode(unittest.TestCase):
-    """Booting through tools/qemu-boot.sh, with a fake QEMU that writes a
+    """Booting through tools/boot/qemu-boot.sh, with a fake QEMU that writes a
     fixture log to the serial file and to the boot volume."""
 
     @classmethod

@@ -1,4 +1,4 @@
-"""tools/qemu-boot.sh: its exit status is the harness's verdict only when
+"""tools/boot/qemu-boot.sh: its exit status is the harness's verdict only when
 QEMU's status and the log's summary agree.  A fake qemu-system-x86_64 on
 PATH writes a chosen log and exits with a chosen status, so every case
 takes a fraction of a second."""
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import IMAGE, ROOT, fake_qemu, need_image
+from support import BOOT, IMAGE, fake_qemu, need_image
 
 OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
 
@@ -29,7 +29,7 @@ class QemuBoot(unittest.TestCase):
 
     def boot(self, status, log_text, stderr="", extra=()):
         env = fake_qemu(self.tmp, status, log_text, stderr)
-        p = subprocess.run([str(ROOT / "tools" / "qemu-boot.sh"), "--image",
+        p = subprocess.run([str(BOOT / "qemu-boot.sh"), "--image",
                             str(IMAGE), "--cpu", "Nehalem", "--log",
                             str(self.tmp / "serial.log"), *extra],
                            stdin=subprocess.DEVNULL, capture_output=True,

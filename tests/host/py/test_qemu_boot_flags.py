@@ -1,4 +1,4 @@
-"""tools/qemu-boot.sh: the flags of issue 11 (--mem, --cfg-file,
+"""tools/boot/qemu-boot.sh: the flags of issue 11 (--mem, --cfg-file,
 --volume-free, --logdir-file, --readonly, --pidfile, --write-iops).  A
 fake qemu-system-x86_64 records its arguments; --keep keeps the disk it
 was given, which mtools then reads.  No real boot."""
@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import IMAGE, ROOT, esp, fake_qemu, need_image
+from support import BOOT, IMAGE, esp, fake_qemu, need_image
 
 LOG = ("TAP version 13\r\n# harness: pmu-harness 0.1.0\r\nok 1 - a/t1\r\n"
        "1..1\r\n# summary: passed=1 failed=0 skipped=0\r\n")
@@ -33,7 +33,7 @@ class Flags(unittest.TestCase):
         env = fake_qemu(self.tmp, 1, LOG)
         (self.tmp / "fake.argv.json").unlink(missing_ok=True)
         shutil.rmtree(self.keep, ignore_errors=True)
-        p = subprocess.run([str(ROOT / "tools" / "qemu-boot.sh"), "--image",
+        p = subprocess.run([str(BOOT / "qemu-boot.sh"), "--image",
                             str(IMAGE), "--cpu", "Nehalem", "--log",
                             str(self.tmp / "serial.log"), "--keep",
                             str(self.keep), *args, *extra],

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bootmenu.sh KERNEL [WORDS [SIZE]]: the SYSLINUX/ISOLINUX configuration of the
-# BIOS boot on stdout, shared by the image (tools/mkimage.sh) and the
-# floppy (tools/mkfloppy.sh).  KERNEL is the Multiboot ELF's path on the
+# BIOS boot on stdout, shared by the image (tools/boot/mkimage.sh) and the
+# floppy (tools/boot/mkfloppy.sh).  KERNEL is the Multiboot ELF's path on the
 # boot medium; mboot.c32 loads it and passes the rest of the APPEND line
 # as the Multiboot command line, "KERNEL option...": the harness takes the
 # words after the kernel's path as its options (docs/legacy-boot.md).
@@ -11,7 +11,7 @@
 # WORDS is one line of harness options, no newline, no control byte.
 # With SIZE, the text is padded with a last comment line to exactly SIZE
 # bytes (an error when it is longer): the image keeps its menu in a file
-# of fixed size that tools/bios-args.sh rewrites in place.
+# of fixed size that tools/boot/bios-args.sh rewrites in place.
 #
 # The menu shows on the screen and on COM1 at 115200 8N1 (SERIAL 0), the
 # harness's own port and speed, so a serial terminal alone can pick an
@@ -32,7 +32,7 @@ case " $words " in
 esac
 menu() {
 cat <<CFG
-# pmu-harness BIOS boot menu (tools/bootmenu.sh)
+# pmu-harness BIOS boot menu (tools/boot/bootmenu.sh)
 SERIAL 0 115200
 UI menu.c32
 PROMPT 0

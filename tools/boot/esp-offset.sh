@@ -2,12 +2,12 @@
 # esp-offset.sh IMG: the byte offset of the EFI system partition (the boot
 # volume of a UEFI boot) in the disk image IMG, for mtools' -i IMG@@OFFSET:
 #
-#   mcopy -i "build/pmu-harness.img@@$(tools/esp-offset.sh build/pmu-harness.img)" \
+#   mcopy -i "build/pmu-harness.img@@$(tools/boot/esp-offset.sh build/pmu-harness.img)" \
 #       my.cfg ::/pmu-harness.cfg
 #
-# The partition is the first MBR entry of type 0xEF (what tools/mkimage.sh
-# writes), or, on a GPT disk (an MBR entry of type 0xEE), the first GPT
-# entry whose type is the EFI system partition GUID
+# The partition is the first MBR entry of type 0xEF (what
+# tools/boot/mkimage.sh writes), or, on a GPT disk (an MBR entry of type
+# 0xEE), the first GPT entry whose type is the EFI system partition GUID
 # C12A7328-F81F-11D2-BA4B-00A0C93EC93B (UEFI 2.10, sections 5.2.2 and
 # 5.3.3).  Sectors are 512 bytes.  Exit status 1, with a message, when
 # there is none.

@@ -4,13 +4,13 @@
 #   - on legacy BIOS: ISOLINUX (El Torito no-emulation on a CD; the
 #     isohybrid MBR code on a USB stick or disk) -> mboot.c32 -> the
 #     32-bit Multiboot ELF (ELF, stored as /boot/pmu-harness.elf), menu
-#     from tools/bootmenu.sh;
+#     from tools/boot/bootmenu.sh;
 #   - on UEFI: \EFI\BOOT\BOOTX64.EFI (EFI, the x86-64 harness) on a FAT16
 #     EFI system partition appended after the ISO 9660 data: MBR partition
 #     2 of type 0xEF on a disk, the El Torito EFI boot image on a CD.
 # That FAT volume is the UEFI boot volume: it holds \pmu-harness.cfg (CFG,
 # when given) and the \pmu-harness\ log directory, and stays writable on a
-# disk.  tools/esp-offset.sh finds it for mtools.
+# disk.  tools/boot/esp-offset.sh finds it for mtools.
 # No root needed: xorriso, mkfs.fat and mtools work on plain files.
 # Write it to a USB stick with: dd if=IMG of=/dev/sdX bs=1M conv=fsync
 set -eu
@@ -39,7 +39,7 @@ mkdir -p "$tree/isolinux" "$tree/boot"
 cp "$isolinux/isolinux.bin" "$c32/ldlinux.c32" "$c32/libcom32.c32" \
    "$c32/mboot.c32" "$c32/menu.c32" "$c32/libutil.c32" "$tree/isolinux/"
 objcopy --strip-debug "$elf" "$tree/boot/pmu-harness.elf"
-# 4 KiB: room for the options tools/bios-args.sh writes into a copy.
+# 4 KiB: room for the options tools/boot/bios-args.sh writes into a copy.
 "$here/bootmenu.sh" /boot/pmu-harness.elf "" 4096 \
 	> "$tree/isolinux/isolinux.cfg"
 

@@ -1,13 +1,13 @@
 #!/bin/sh
 # bios-args.sh KIND IMG WORDS: make WORDS (harness options) the default
 # entry of the BIOS boot menu of IMG, a private copy that a boot script
-# is about to boot (tools/qemu-boot.sh --bios, tools/bochs-boot.sh), as
-# the UEFI boots write \pmu-harness.cfg into theirs.  Only the menu
-# changes: loader, kernel and layout stay the image's.
-#   KIND iso     IMG is tools/mkimage.sh's image: /isolinux/isolinux.cfg is
-#                rewritten in place, padded to its size (tools/bootmenu.sh),
+# is about to boot (qemu-boot.sh --bios, bochs-boot.sh, beside this
+# script in tools/boot/), as the UEFI boots write \pmu-harness.cfg into
+# theirs.  Only the menu changes: loader, kernel and layout stay the image's.
+#   KIND iso     IMG is mkimage.sh's image: /isolinux/isolinux.cfg is
+#                rewritten in place, padded to its size (bootmenu.sh),
 #                at the blocks xorriso reports for it
-#   KIND floppy  IMG is tools/mkfloppy.sh's floppy: \syslinux.cfg replaced
+#   KIND floppy  IMG is mkfloppy.sh's floppy: \syslinux.cfg replaced
 # WORDS are data: they go into the APPEND line, nowhere else.
 set -eu
 here=$(dirname "$0")

@@ -13,7 +13,7 @@
 #                  floppy  IMG is mkfloppy.sh's floppy, drive A:
 #                  For disk, cd and floppy, non-empty --args become the
 #                  default entry of the private copy's boot menu
-#                  (tools/bios-args.sh); else the menu's own default
+#                  (tools/boot/bios-args.sh); else the menu's own default
 #                  entry runs, after its 5 s timeout.  A BIOS boot
 #                  has no boot volume log: --cfg-file, --volume-free,
 #                  --logdir-file, --readonly and --write-iops are refused.

@@ -5,13 +5,16 @@
 #
 #   --image IMG    the medium (a private copy is booted)
 #   --medium M     what IMG is and how it is attached:
-#                  cd      tools/mkimage.sh's image, a CD-ROM (ata0-slave)
-#                  disk    tools/mkimage.sh's image, a flat disk (ata0-master)
-#                  floppy  tools/mkfloppy.sh's floppy, drive A:
+#                  cd      tools/boot/mkimage.sh's image, a CD-ROM
+#                          (ata0-slave)
+#                  disk    tools/boot/mkimage.sh's image, a flat disk
+#                          (ata0-master)
+#                  floppy  tools/boot/mkfloppy.sh's floppy, drive A:
 #   --cpu MODEL    Bochs CPU model (`bochs --help cpu`), e.g. pentium,
 #                  pentium_mmx, p4_willamette, core2_penryn_t9600
 #   --args WORDS   harness options: the default entry of the copy's boot
-#                  menu (tools/bios-args.sh); empty: the menu's own default
+#                  menu (tools/boot/bios-args.sh); empty: the menu's own
+#                  default
 #   --mem MIB      guest memory in MiB (default 128)
 #   --log FILE     COM1 as captured: SYSLINUX's menu, then the harness log
 #                  from "TAP version 13" on.  FILE.bochs keeps what Bochs

@@ -2,7 +2,7 @@
 # mkfloppy.sh IMG ELF: a 1.44 MB floppy image (FAT12) that boots the
 # 32-bit Multiboot ELF on legacy BIOS: SYSLINUX -> mboot.c32 -> ELF
 # (stored as \PMU.ELF without its debug sections), with the menu of
-# tools/bootmenu.sh in \syslinux.cfg.  For boards that boot neither USB
+# tools/boot/bootmenu.sh in \syslinux.cfg.  For boards that boot neither USB
 # nor CD (docs/legacy-boot.md).  No root needed: mkfs.fat, mtools and
 # Debian's syslinux (the mtools installer) work on plain files.
 # Write it to a floppy with: dd if=IMG of=/dev/fd0 bs=512 conv=fsync
