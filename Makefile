@@ -11,7 +11,7 @@ IMAGE_PKGS := mtools dosfstools xorriso isolinux syslinux syslinux-common
 RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
 # The Bochs boots of make check (tools/boot/bochs-boot.sh).
 BOCHS_PKGS := bochs bochsbios vgabios
-# make check also runs the lab tools (tools/pmu-harness): pyserial for
+# make check also runs the lab tools (tools/lab/pmu-harness): pyserial for
 # capture, xmllint for the JUnit schema, Chromium for the HTML report,
 # Perl's prove for TAP consumers.
 # Intel PT's host tools (docs/pt.md): libipt as the referee decoder, clang's
@@ -20,7 +20,7 @@ PT_PKGS    := libipt-dev clang libclang-rt-14-dev
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml \
 	      python3-serial libxml2-utils chromium perl $(BOCHS_PKGS) \
 	      $(PT_PKGS)
-# make lava: LAVA's dispatcher runs a job on QEMU locally (tools/lava).
+# make lava: LAVA's dispatcher runs a job on QEMU locally (tools/lab/lava).
 LAVA_PKGS  := $(RUN_PKGS) lava-dispatcher python3-jinja2
 
 CC      := gcc
@@ -173,7 +173,7 @@ $(HB)/ptdecode: tools/pt/ptdecode.c $(PT_LIB) $(PT_HDRS) $(PT_TOOL) \
 		-o $@
 
 # The referee, the model's streams, the fuzz target and the speed test
-# (tools/pt/; make check's pt stage, tools/pt_check.py, runs them).
+# (tools/pt/; make check's pt stage, tools/check/pt.py, runs them).
 # libipt (-lipt, Debian's libipt-dev 2.0.5) decodes and encodes for the
 # referee and is the speed test's yardstick; clang builds the libFuzzer
 # target with ASan and UBSan.
@@ -243,8 +243,8 @@ $(HB)/pt-modelgen-i386: $(PT_MG32) tests/host/bench/host.ld
 
 -include $(PT_MG64:.o=.d) $(PT_MG32:.o=.d)
 
-# The host unit tests (cmocka), each module compiled once (tools/host-test.sh
-# builds them with make -j and runs them).
+# The host unit tests (cmocka), each module compiled once
+# (tools/check/host-test.sh builds them with make -j and runs them).
 include tests/host/host.mk
 
 # make fuzz: the fuzz target for FUZZ_TIME seconds (tools/pt/fuzz.sh).
@@ -263,10 +263,10 @@ run: $(B)/pmu-harness.img | deps-run
 # The build is check.py's first stage (make -jN all image floppy), so that
 # its time is counted and the host stages run beside it.
 check: | deps-check
-	$(PYTHON) tools/check.py
+	$(PYTHON) -m tools.check.check
 
 host-test: | deps-check
-	tools/host-test.sh
+	tools/check/host-test.sh
 
 bench: $(B)/pmu-harness.img $(HB)/pt-bench | deps-run
 	tools/boot/qemu-boot.sh --stream --cpu "$$PMU_CPU" --image $< \
@@ -274,7 +274,7 @@ bench: $(B)/pmu-harness.img $(HB)/pt-bench | deps-run
 	$(HB)/pt-bench
 
 lava: $(B)/pmu-harness.img | deps-lava
-	$(PYTHON) tools/lava/run.py --image $< --out $(B)/lava
+	$(PYTHON) -m tools.lab.lava.run --image $< --out $(B)/lava
 
 clean:
 	rm -rf $(B)

@@ -8,8 +8,8 @@
 #   make host-test-bins          every test binary
 #   make $(HT)/test_NAME         one
 #
-# tools/host-test.sh builds the $(HT)/test_NAME.ok markers instead (one
-# for a binary that is up to date: see below) and runs the binaries.
+# tools/check/host-test.sh builds the $(HT)/test_NAME.ok markers instead
+# (one for a binary that is up to date: see below) and runs the binaries.
 # HOST_TEST_SANITIZE=0 (environment or command line) builds without
 # AddressSanitizer/UBSan, which are used when the compiler supports them.
 

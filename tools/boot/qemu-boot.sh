@@ -53,7 +53,7 @@
 #   --save-vars F  after the boot, write the variable store it left to F
 #   --write-iops N at most N writes a second to the boot disk (QEMU
 #                  throttling.iops-write): a slow medium, where the writes
-#                  of one flush are 1/N s apart (tools/kill_check.py)
+#                  of one flush are 1/N s apart (tools/check/kill.py)
 #
 # Every argument is data: none is ever evaluated by a shell.  A bad one is
 # an error (status 3) before QEMU starts.

@@ -10,11 +10,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = ROOT / "tools"
 BOOT = TOOLS / "boot"      # the boot and image scripts
+PMU_HARNESS = TOOLS / "lab" / "pmu-harness"    # the lab command
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PY = sys.executable
 
-if str(TOOLS) not in sys.path:
-    sys.path.insert(0, str(TOOLS))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 
 def fixture_text(name):
@@ -25,12 +26,12 @@ def fixture_text(name):
 
 def tap_part(serial):
     """What the harness writes to its volume log for a serial capture:
-    from "TAP version 13" on, without CRs (independent of tools/pmulog)."""
+    from "TAP version 13" on, without CRs (independent of tools/lab/pmulog)."""
     return serial[serial.index("TAP version 13"):].replace("\r", "")
 
 
 class LogDir:
-    """A temporary --logs directory for tools/check_matrix.py."""
+    """A temporary --logs directory for tools/check/matrix.py."""
 
     def __init__(self):
         self.path = Path(tempfile.mkdtemp(prefix="pmu-py-"))
@@ -123,7 +124,7 @@ def run_tool(argv, timeout=120, env=None):
 
 
 def check_matrix(*args, matrix=None):
-    argv = [PY, str(TOOLS / "check_matrix.py"),
+    argv = [PY, "-m", "tools.check.matrix",
             "--matrix", str(matrix or FIXTURES / "matrix.yaml"), *args]
     return run_tool(argv)
 

@@ -13,11 +13,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import (BOOT, IMAGE, PY, TOOLS, LogDir, fake_qemu,
+from support import (BOOT, IMAGE, PY, ROOT, TOOLS, LogDir, fake_qemu,
                      need_image)
 
-import boottable
-import check_matrix as cm
+from tools.check import boottable
+from tools.check import matrix as cm
 
 ENTRY = """boots:
   - name: b
@@ -80,7 +80,7 @@ class Table(unittest.TestCase):
         self.assertIn("'memory' of a Bochs boot must be", str(errors))
 
     def test_matrix_has_the_bios_boots(self):
-        boots, errors = boottable.load(TOOLS / "matrix.yaml")
+        boots, errors = boottable.load(TOOLS / "check" / "matrix.yaml")
         self.assertEqual(errors, [])
         kinds = {b.boot for b in boots}
         for k in ("uefi", "bios-kernel", "bios-disk", "bios-cd",
@@ -130,9 +130,10 @@ class Checks(unittest.TestCase):
     def run_check(self, logfile):
         self.logs.add("b", BIOS_LOG.format(logfile=logfile), 0,
                       volume=False)
-        p = subprocess.run([PY, str(TOOLS / "check_matrix.py"), "--matrix",
+        p = subprocess.run([PY, "-m", "tools.check.matrix", "--matrix",
                             str(self.matrix), "--logs", str(self.logs.path)],
-                           capture_output=True, text=True, timeout=60)
+                           cwd=ROOT, capture_output=True, text=True,
+                           timeout=60)
         return p.returncode, p.stdout
 
     def test_bios_log_passes_without_volume_log(self):

@@ -1,4 +1,4 @@
-"""tools/check.py: every stage's exit status counts in the tally."""
+"""tools/check/check.py: every stage's exit status counts in the tally."""
 
 import contextlib
 import io
@@ -11,7 +11,7 @@ from unittest import mock
 
 from support import PY
 
-import check
+from tools.check import check
 
 
 def stage(name, code, kind="lines", limit=60, needs=(), weight=1):

@@ -1,11 +1,11 @@
-"""tools/check-layers.py on small fake source trees."""
+"""tools/check/layers.py on small fake source trees."""
 
 import shutil
 import tempfile
 import unittest
 from pathlib import Path
 
-from support import PY, TOOLS, not_ok_lines, ok_lines, run_tool
+from support import PY, not_ok_lines, ok_lines, run_tool
 
 # A tree that keeps every rule.
 CLEAN = {
@@ -46,7 +46,7 @@ class Layers(unittest.TestCase):
             p = root / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text)
-        return run_tool([PY, str(TOOLS / "check-layers.py"), "--root",
+        return run_tool([PY, "-m", "tools.check.layers", "--root",
                          str(root)])
 
     def assertViolation(self, files, rule, detail):
@@ -124,7 +124,7 @@ class Layers(unittest.TestCase):
     def test_no_tree(self):
         root = Path(tempfile.mkdtemp(prefix="pmu-layers-"))
         self.addCleanup(shutil.rmtree, root, True)
-        rc, out = run_tool([PY, str(TOOLS / "check-layers.py"), "--root",
+        rc, out = run_tool([PY, "-m", "tools.check.layers", "--root",
                             str(root)])
         self.assertEqual(rc, 1)
         self.assertIn("not ok - layers: no source tree", out)

@@ -1,4 +1,4 @@
-"""tools/check_matrix.py --logs: the checks of one boot's log, on fixture
+"""tools/check/matrix.py --logs: the checks of one boot's log, on fixture
 logs, without booting."""
 
 import unittest
@@ -8,12 +8,12 @@ import tempfile
 from pathlib import Path
 from unittest import mock
 
-from support import (FIXTURES, PY, TOOLS, LogDir, check_matrix, fake_qemu,
+from support import (FIXTURES, PY, LogDir, check_matrix, fake_qemu,
                      fixture_text, need_image, not_ok_lines, ok_lines,
                      run_tool, tap_part)
 
-import boottable
-import check_matrix as cm
+from tools.check import boottable
+from tools.check import matrix as cm
 
 # Debian's empty OVMF variable store: a store of the right size.
 OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
@@ -312,14 +312,14 @@ class BootMode(unittest.TestCase):
     def boot(self, status, serial, volume, stderr="", jobs="2"):
         env = fake_qemu(self.tmp, status, serial, stderr, volume)
         env["JOBS"] = jobs
-        return run_tool([PY, str(TOOLS / "check_matrix.py"), "--matrix",
+        return run_tool([PY, "-m", "tools.check.matrix", "--matrix",
                          str(FIXTURES / "matrix.yaml"), "--out",
                          str(self.tmp / "out"), "--vars", str(OVMF_VARS),
                          "p54c"], env=env)
 
     def test_warm_vars_missing(self):
         env = fake_qemu(self.tmp, 1, fixture_text("p54c.log"), "", None)
-        rc, out = run_tool([PY, str(TOOLS / "check_matrix.py"), "--matrix",
+        rc, out = run_tool([PY, "-m", "tools.check.matrix", "--matrix",
                             str(FIXTURES / "matrix.yaml"), "--out",
                             str(self.tmp / "out"), "--vars",
                             str(self.tmp / "none.fd"), "p54c"], env=env)

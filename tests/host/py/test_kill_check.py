@@ -1,5 +1,5 @@
-"""tools/volumelog.py and tools/kill_check.py: the checker of the log file
-a killed run leaves behind, on synthetic inputs (no boot), the serial
+"""tools/check/volumelog.py and tools/check/kill.py: the checker of the log
+file a killed run leaves behind, on synthetic inputs (no boot), the serial
 watcher's kill points on a synthetic capture, and the stage's refusals."""
 
 import os
@@ -10,11 +10,11 @@ import time
 import unittest
 from pathlib import Path
 
-from support import PY, TOOLS, run_tool
+from support import PY, run_tool
 
-import kill_check as kc
-import logcheck
-import volumelog
+from tools.check import kill as kc
+from tools.check import logcheck
+from tools.check import volumelog
 
 SERIAL = (b"BdsDxe: starting Boot0002\r\nTAP version 13\r\n"
           b"# harness: pmu-harness 0.1.0\r\n"
@@ -213,10 +213,10 @@ class KillQemu(unittest.TestCase):
 
 class Refusals(unittest.TestCase):
     def test_bad_points_and_image(self):
-        rc, out = run_tool([PY, str(TOOLS / "kill_check.py"), "10"])
+        rc, out = run_tool([PY, "-m", "tools.check.kill", "10"])
         self.assertEqual(rc, 1)
         self.assertIn("not ok - kill: no such kill point [10] (1..8)", out)
-        rc, out = run_tool([PY, str(TOOLS / "kill_check.py"), "--image",
+        rc, out = run_tool([PY, "-m", "tools.check.kill", "--image",
                             "/nonexistent.img"])
         self.assertEqual(rc, 1)
         self.assertIn("not ok - kill: no image /nonexistent.img", out)

@@ -23,9 +23,9 @@ import tty
 import unittest
 from pathlib import Path
 
-from support import FIXTURES, PY, TOOLS, fixture_text, tap_part
+from support import FIXTURES, PY, PMU_HARNESS, fixture_text, tap_part
 
-from lab import capture, serialclean
+from tools.lab import capture, serialclean
 
 SKYLAKE = "lab/skylake-model.serial.log"        # verbose=0, ANSI, CR LF
 NEHALEM = "lab/nehalem-verbose.serial.log"      # verbose=1: "# running"
@@ -152,8 +152,8 @@ class Machine:
 
 
 def run_capture(*args, timeout=120):
-    """Runs tools/pmu-harness capture; returns (status, stdout, stderr)."""
-    p = subprocess.run([PY, str(TOOLS / "pmu-harness"), "capture", *args],
+    """Runs tools/lab/pmu-harness capture; returns (status, stdout, stderr)."""
+    p = subprocess.run([PY, str(PMU_HARNESS), "capture", *args],
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=timeout)
     # decoded by hand: text=True would turn the redraws' CRs into LFs
@@ -343,7 +343,7 @@ class Ptys(Tmp):
         self.addCleanup(os.close, slave)
         path = os.ttyname(slave)
         first = subprocess.Popen(
-            [PY, str(TOOLS / "pmu-harness"), "capture", "--port", path,
+            [PY, str(PMU_HARNESS), "capture", "--port", path,
              "--out", str(self.out), "--timeout", "30"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, preexec_fn=sigint_default)
@@ -459,7 +459,7 @@ class Files(Tmp):
         os.mkfifo(fifo)
         data = fixture_bytes(SKYLAKE)
         cut = data.index(b"\r\nok 9 - ") + 2
-        p = subprocess.Popen([PY, str(TOOLS / "pmu-harness"), "capture",
+        p = subprocess.Popen([PY, str(PMU_HARNESS), "capture",
                               "--port", str(fifo), "--out", str(self.out)],
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE,

@@ -1,4 +1,4 @@
-"""tools/lab_check.py's batches: one prove, parse, compare or capture over
+"""tools/check/lab.py's batches: one prove, parse, compare or capture over
 many logs must judge each log as the tool run on that log alone would
 (docs/check.md, "The lab stage"), and a batch whose output cannot be read
 per log falls back to one run per log.
@@ -17,8 +17,8 @@ from unittest import mock
 
 from support import FIXTURES, fixture_text, tap_part
 
-import lab_check
-import pmulog
+from tools.check import lab as lab_check
+from tools.lab import pmulog
 
 SERIAL = ("lab/skylake-model.serial.log", "lab/nehalem-verbose.serial.log")
 DAMAGED = {"truncated.log", "no-summary.log", "truncated-kill.log"}

@@ -16,11 +16,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import FIXTURES, PY, TOOLS, fixture_text, run_tool
+from support import FIXTURES, PY, PMU_HARNESS, fixture_text, run_tool
 
-import pmulog
-from lab import compare
-from lab.compare_tolerances import ToleranceError, from_text, load
+from tools.lab import pmulog
+from tools.lab import compare
+from tools.lab.compare_tolerances import ToleranceError, from_text, load
 
 LAB = FIXTURES / "lab"
 SKYLAKE = "lab/skylake-model.serial.log"
@@ -98,7 +98,7 @@ class Tmp:
 
 def cli(*args):
     """Runs pmu-harness compare; (status, stdout+stderr)."""
-    return run_tool([PY, str(TOOLS / "pmu-harness"), "compare", *args])
+    return run_tool([PY, str(PMU_HARNESS), "compare", *args])
 
 
 def lines(out, word):
@@ -601,7 +601,7 @@ class ArgumentsAreData(Base):
         self.tmp.write("with space; $(false).log", edit(
             text, {("p5/cc-001", "cpl0_ctr0"): "807"}))
         p = subprocess.run(
-            [PY, str(TOOLS / "pmu-harness"), "compare", "--", "-x",
+            [PY, str(PMU_HARNESS), "compare", "--", "-x",
              "with space; $(false).log"], cwd=self.tmp.path,
             capture_output=True, text=True, timeout=120)
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)

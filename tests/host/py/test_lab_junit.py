@@ -8,14 +8,14 @@ import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from support import FIXTURES, PY, TOOLS
+from support import FIXTURES, PY, PMU_HARNESS, TOOLS
 
-import pmulog
-from lab import junit as ljunit
-from lab import parse as lparse
+from tools.lab import pmulog
+from tools.lab import junit as ljunit
+from tools.lab import parse as lparse
 
 LAB = FIXTURES / "lab"
-HARNESS = [PY, str(TOOLS / "pmu-harness")]
+HARNESS = [PY, str(PMU_HARNESS)]
 XSD = TOOLS / "lab" / "junit.xsd"
 
 INTACT = [LAB / n for n in (

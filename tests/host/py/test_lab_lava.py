@@ -1,5 +1,5 @@
-"""Tests of tools/lava: the LAVA job definitions and the result checking
-of tools/lava/run.py (`make lava`), without LAVA itself.
+"""Tests of tools/lab/lava: the LAVA job definitions and the result checking
+of tools/lab/lava/run.py (`make lava`), without LAVA itself.
 
 The jobs' test monitors are applied here the way lava-dispatcher applies
 them (lava_dispatcher/actions/test/monitor.py, on a pexpect stream): the
@@ -9,10 +9,9 @@ tie), each match consuming the text up to its end; the text arrives in
 pieces (partial reads), with the serial's line ends as a pty delivers
 them ("\\r\\r\\n"), and only the last 4000 characters are searched
 (LAVA's pexpect searchwindowsize).  What the monitors report must equal
-what tools/pmulog.py reads from the same log, for every result.
+what tools/lab/pmulog.py reads from the same log, for every result.
 """
 
-import importlib.util
 import io
 import os
 import random
@@ -26,9 +25,10 @@ from unittest import mock
 import yaml
 
 from support import FIXTURES, TOOLS, fixture_text
-import pmulog
+from tools.lab import pmulog
+from tools.lab.lava import run as lava_run
 
-LAVA = TOOLS / "lava"
+LAVA = TOOLS / "lab" / "lava"
 JOBS = {"qemu": LAVA / "qemu-uefi.yaml", "x86": LAVA / "x86-ipxe.yaml"}
 STDERR_FIXTURE = FIXTURES / "lab" / "lava-run.stderr"
 LOG_FIXTURES = ["lab/skylake-model.serial.log", "lab/p54c-model.log",
@@ -38,18 +38,6 @@ LOG_FIXTURES = ["lab/skylake-model.serial.log", "lab/p54c-model.log",
 WINDOW = 4000       # lava_dispatcher/shell.py: searchwindowsize=4000
 FLAGS = re.DOTALL   # pexpect compiles string patterns with re.DOTALL
 
-
-def load_run():
-    """tools/lava/run.py as a module (its name would clash with
-    tests/host/py/run.py)."""
-    spec = importlib.util.spec_from_file_location("lava_run",
-                                                  LAVA / "run.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-lava_run = load_run()
 
 
 def load_job(kind):

@@ -10,13 +10,13 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import FIXTURES, PY, TOOLS
+from support import FIXTURES, PY, PMU_HARNESS
 
-import pmulog
-from lab import parse as lparse
+from tools.lab import pmulog
+from tools.lab import parse as lparse
 
 LAB = FIXTURES / "lab"
-HARNESS = [PY, str(TOOLS / "pmu-harness")]
+HARNESS = [PY, str(PMU_HARNESS)]
 
 # Whole logs that are intact (plan, summary, no parse error).
 INTACT = [LAB / n for n in (

@@ -14,12 +14,12 @@ import unittest
 from html.parser import HTMLParser
 from pathlib import Path
 
-from support import FIXTURES, PY, TOOLS, run_tool
+from support import FIXTURES, PY, PMU_HARNESS, run_tool
 
-from lab import browser, svg
+from tools.lab import browser, svg
 
 LAB = FIXTURES / "lab"
-TOOL = [PY, str(TOOLS / "pmu-harness"), "report"]
+TOOL = [PY, str(PMU_HARNESS), "report"]
 MODEL = "model counts, not hardware counts"
 
 # A log written to attack the page: markup and quotes in the machine name,

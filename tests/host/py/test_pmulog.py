@@ -1,11 +1,11 @@
-"""tools/pmulog.py: the log parser, on fixture logs cut from real boots."""
+"""tools/lab/pmulog.py: the log parser, on fixture logs cut from real boots."""
 
 import json
 import unittest
 
-from support import FIXTURES, PY, TOOLS, fixture_text, run_tool, tap_part
+from support import FIXTURES, PY, fixture_text, run_tool, tap_part
 
-import pmulog
+from tools.lab import pmulog
 
 
 def messages(log):
@@ -279,7 +279,7 @@ class Malformed(unittest.TestCase):
 
 class Cli(unittest.TestCase):
     def test_json_dump(self):
-        rc, out = run_tool([PY, str(TOOLS / "pmulog.py"),
+        rc, out = run_tool([PY, "-m", "tools.lab.pmulog",
                             str(FIXTURES / "selftest.log")])
         self.assertEqual(rc, 0, out)
         d = json.loads(out)
@@ -288,13 +288,13 @@ class Cli(unittest.TestCase):
         self.assertEqual(d["summary"]["failed"], 3)
 
     def test_parse_errors_exit_1(self):
-        rc, out = run_tool([PY, str(TOOLS / "pmulog.py"),
+        rc, out = run_tool([PY, "-m", "tools.lab.pmulog",
                             str(FIXTURES / "truncated.log")])
         self.assertEqual(rc, 1)
         self.assertIn("not closed", out)
 
     def test_unreadable_exit_2(self):
-        rc, out = run_tool([PY, str(TOOLS / "pmulog.py"),
+        rc, out = run_tool([PY, "-m", "tools.lab.pmulog",
                             str(FIXTURES / "no-such.log")])
         self.assertEqual(rc, 2)
         self.assertIn("cannot read", out)

@@ -1,4 +1,4 @@
-"""tools/pt_check.py, the pt stage's pure parts: the CYC reader, the
+"""tools/check/pt.py, the pt stage's pure parts: the CYC reader, the
 packet comparison with the one documented difference (libipt rejects a
 10-byte CYC), the --timing and .branches parsers and the timing
 comparison, on synthetic lines and bytes (no tool is run)."""
@@ -7,7 +7,7 @@ import unittest
 
 from support import TOOLS  # noqa: F401 (puts tools/ on sys.path)
 
-import pt_check as pc
+from tools.check import pt as pc
 
 PSB = bytes([0x02, 0x82] * 8)
 

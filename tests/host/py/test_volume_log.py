@@ -1,4 +1,4 @@
-"""tools/check_matrix.py and tools/logcheck.py: the keys of issue 11.
+"""tools/check/matrix.py and tools/check/logcheck.py: the keys of issue 11.
 volume_log (same, prefix, absent) on synthetic volume logs, verdict bail,
 the qemu-boot.sh arguments of memory/cfg_file/volume_* entries, and
 check_matrix.volume_log() reading a real FAT image made with mtools."""
@@ -14,8 +14,8 @@ from support import (esp, FIXTURES, IMAGE, ROOT, LogDir, check_matrix,
                      fixture_text, need_image, not_ok_lines, ok_lines,
                      tap_part)
 
-import boottable
-import check_matrix as cm
+from tools.check import boottable
+from tools.check import matrix as cm
 
 
 def matrix_with(dirpath, boot, *lines):

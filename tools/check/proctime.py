@@ -1,5 +1,6 @@
 """proctime: a child's exit status with the CPU time it and its own
-children used (tools/check.py per stage, tools/check_matrix.py per boot)."""
+children used (tools/check/check.py per stage, tools/check/matrix.py per
+boot)."""
 
 import os
 

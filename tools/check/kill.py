@@ -1,8 +1,8 @@
-#!/usr/bin/env python3
 """kill_check: SIGKILL QEMU in the middle of a run and check the log file
 the harness left on the boot volume (docs/check.md, stage `kill`).
 
-    kill_check.py [--image IMG] [--out DIR] [--jobs N] [POINT...]
+    python3 -m tools.check.kill [--image IMG] [--out DIR] [--jobs N]
+        [POINT...]
 
 Boots the image once per kill point through tools/boot/qemu-boot.sh (--pidfile,
 --keep), watches the serial capture, and kills QEMU with SIGKILL at the
@@ -10,7 +10,7 @@ point: right after the k-th result line reached the serial port, or a
 fixed time after "TAP version 13" did.  A kill lands wherever the guest
 happens to be, also inside a FAT write or flush, as a power cut would.
 Then \\pmu-harness\\*.log is read from the kept disk (mtools) and must be
-sound (tools/volumelog.py): no NUL byte, empty or ending in "\\n", a byte
+sound (tools/check/volumelog.py): no NUL byte, empty or ending in "\\n", a byte
 prefix of the serial TAP text.
 
 Prints one "ok - kill: point N (...): what" / "not ok - kill: ..." line per
@@ -32,11 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import check_matrix  # noqa: E402
-import volumelog  # noqa: E402
+from . import matrix as check_matrix
+from . import volumelog
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 QEMU_BOOT = ROOT / "tools" / "boot" / "qemu-boot.sh"
 # Several dozen short tests that write a "# running" line, a result and a
 # YAML block each and flush after each (verbose=1): many writes and

@@ -31,7 +31,8 @@ One "ok - pt: ..." / "not ok - pt: ..." line per check, details of a
 failure as "#" lines under it; exit status 1 when any check failed.  The
 streams and the tools' outputs are kept in OUT (default build/check/pt).
 
-    pt_check.py [--out DIR] [--seeds N] [--count N] [--fuzz-seconds S]
+    python3 -m tools.check.pt [--out DIR] [--seeds N] [--count N]
+        [--fuzz-seconds S]
 """
 
 import argparse
@@ -41,7 +42,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HB = ROOT / "build" / "host"
 PSB = bytes([0x02, 0x82] * 8)
 # What libipt's pt_errstr says for -pte_bad_packet, its verdict on a
@@ -50,7 +51,7 @@ LIBIPT_BAD_PACKET = "unknown packet"
 DETAIL_LINES = 8
 
 
-# ---- pure parts (tests/host/py/test_pt_check.py)
+# ---- pure parts (tools/check/tests/test_pt.py)
 
 def line_offset(line):
     """The OFFSET of a --packets or --timing line, or None."""

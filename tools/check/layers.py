@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check-layers: the source tree's layering rules (docs/check.md).
 
-    check-layers.py [--root DIR]
+    python3 -m tools.check.layers [--root DIR]
 
 Layers, top to bottom:  boot/ -> tests/ -> harness/, bench/ -> pmu/ ->
 arch/ -> lib/.  A file may #include "..." only files of its own layer or a
@@ -139,7 +139,7 @@ def check(root):
 def main(argv=None):
     ap = argparse.ArgumentParser(description="check the source layering")
     ap.add_argument("--root", default=str(Path(__file__).resolve()
-                                          .parent.parent))
+                                          .parents[2]))
     a = ap.parse_args(argv)
     root = Path(a.root)
     if not any((root / d).is_dir() for d in LAYERS):

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
-"""lab_check: `make check`'s "lab" stage.  The lab tools (tools/pmu-harness)
-and TAP's own consumer, Perl's prove, run on every log the boot matrix and
-the kill stage just wrote, and must agree with what the log says
-(docs/lab.md, docs/check.md).
+"""lab_check: `make check`'s "lab" stage.  The lab tools
+(tools/lab/pmu-harness) and TAP's own consumer, Perl's prove, run on every
+log the boot matrix and the kill stage just wrote, and must agree with what
+the log says (docs/lab.md, docs/check.md).
 
 For every log (serial capture and boot-volume file) under --logs:
   prove     `prove --merge --exec cat LOG` (PROVE) passes exactly when
@@ -13,7 +12,7 @@ For every log (serial capture and boot-volume file) under --logs:
   compare   `pmu-harness compare LOG LOG` (serial logs): clean, exit 0
             (3 for a damaged log), nothing changed
   capture   `pmu-harness capture --port LOG` (serial logs of boots whose
-            volume log is the whole serial log, tools/matrix.yaml): the
+            volume log is the whole serial log, tools/check/matrix.yaml): the
             clean log it writes is byte for byte the harness's own log
             file from the boot volume
 Over all serial logs at once:
@@ -49,7 +48,7 @@ When a batch's result cannot be read per log (a status not wanted, prove
 bailing out, a line or block missing), every log of it is checked alone,
 as before batching, so a failure is still pinned on its log.
 
-    lab_check.py --logs DIR [--out DIR]
+    python3 -m tools.check.lab --logs DIR [--out DIR]
 """
 
 import argparse
@@ -63,15 +62,14 @@ import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from tools.lab import browser, common, pmulog
+
+from . import boottable
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import boottable  # noqa: E402
-import pmulog  # noqa: E402
-from lab import browser, common  # noqa: E402
-
-TOOL = [sys.executable, str(HERE / "pmu-harness")]
-XSD = HERE / "lab" / "junit.xsd"
+LAB = HERE.parent / "lab"
+TOOL = [sys.executable, str(LAB / "pmu-harness")]
+XSD = LAB / "junit.xsd"
 LIMIT = 300             # seconds any one command may take
 # prove reads each log through cat.  --merge: cat's stderr (empty unless
 # the log cannot be read, and then cat fails the file anyway) joins the
@@ -454,8 +452,8 @@ def main(argv):
     with ThreadPoolExecutor(max_workers=2) as pool:
         list(pool.map(lambda job: job(), jobs))
     if not captured:
-        c.say(False, "capture: no boot of tools/matrix.yaml left a serial "
-              "and a volume log to compare")
+        c.say(False, "capture: no boot of tools/check/matrix.yaml left a "
+              "serial and a volume log to compare")
     check_junit(c, serial, logs, out_dir)
     check_report(c, serial, logs, out_dir)
     print(f"# lab: passed={c.passed} failed={c.failed}")

@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """check_matrix: boot the harness image under every entry of the boot table
-and check each log (docs/check.md).
+(tools/check/matrix.yaml) and check each log (docs/check.md).
 
-    check_matrix.py [--matrix FILE] [--image IMG] [--kernel ELF]
-                    [--floppy IMG] [--out DIR] [BOOT...]
-    check_matrix.py --logs DIR [--matrix FILE] [BOOT...]
+    python3 -m tools.check.matrix [--matrix FILE] [--image IMG]
+        [--kernel ELF] [--floppy IMG] [--out DIR] [BOOT...]
+    python3 -m tools.check.matrix --logs DIR [--matrix FILE] [BOOT...]
 
 The first form boots each entry (JOBS at a time, default 2) through
 tools/boot/qemu-boot.sh (UEFI from IMG; --bios for the bios-* kinds, from IMG,
@@ -32,14 +31,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import boottable  # noqa: E402
-import logcheck  # noqa: E402
-import proctime  # noqa: E402
-import pmulog  # noqa: E402
-import volumelog  # noqa: E402
+from tools.lab import pmulog
 
-ROOT = Path(__file__).resolve().parent.parent
+from . import boottable, logcheck, proctime, volumelog
+
+ROOT = Path(__file__).resolve().parents[2]
 QEMU_BOOT = ROOT / "tools" / "boot" / "qemu-boot.sh"
 BOCHS_BOOT = ROOT / "tools" / "boot" / "bochs-boot.sh"
 ESP_OFFSET = ROOT / "tools" / "boot" / "esp-offset.sh"
@@ -295,7 +291,8 @@ def jobs_from_env():
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--matrix", default=str(ROOT / "tools" / "matrix.yaml"))
+    ap.add_argument("--matrix", default=str(ROOT / "tools" / "check" /
+                                             "matrix.yaml"))
     ap.add_argument("--image", default=str(ROOT / "build" / "pmu-harness.img"))
     ap.add_argument("--kernel", default=str(ROOT / "build" / "i386" /
                                             "pmu-harness.elf"))

@@ -1,17 +1,16 @@
-#!/usr/bin/env python3
-"""run.py: `make lava`.  Runs the pmu-harness QEMU job (tools/lava/
+"""run.py: `make lava`.  Runs the pmu-harness QEMU job (tools/lab/lava/
 qemu-uefi.yaml) under LAVA's own dispatcher on this machine, with no LAVA
 server, and checks that the test cases LAVA recorded equal the results of
 the harness's TAP log of the same run.
 
-    run.py --image IMG --out DIR [--job JOB.yaml] [--cpu MODEL]
-           [--timeout S] [--job-id N]
+    python3 -m tools.lab.lava.run --image IMG --out DIR [--job JOB.yaml]
+        [--cpu MODEL] [--timeout S] [--job-id N]
 
 Steps, each leaving its file in DIR for inspection:
   1. the `qemu` device-type template: it ships only in the lava-server
      package, which is downloaded (`apt-get download`, not installed) and
      unpacked into DIR/lava-server once (cached there);
-  2. DIR/device.yaml: the device dictionary tools/lava/qemu-device.jinja2
+  2. DIR/device.yaml: the device dictionary tools/lab/lava/qemu-device.jinja2
      rendered with the job's `context:`, as lava-server would render it;
   3. DIR/job.yaml: the job with the disk image's url set to IMG (and
      -cpu MODEL with --cpu);
@@ -19,7 +18,7 @@ Steps, each leaving its file in DIR for inspection:
      DIR/job.yaml`, its log (one YAML mapping a line) in
      DIR/lava-run.stderr: LAVA's test cases are its "results" records;
   5. DIR/serial.log: the target's output taken from the same log (its
-     "target" records), parsed by tools/pmulog.py;
+     "target" records), parsed by tools/lab/pmulog.py;
   6. the comparison: one "ok - ..." or "not ok - ..." line per check, then
      "# verdict: ...".
 
@@ -29,7 +28,7 @@ cannot run the job (the message says what is missing and why).
 
 The parsing helpers (read_records, lava_cases, lava_measurements,
 target_text, compare, case_id) take lava-run's output as text and are
-what tests/host/py/test_lab_lava.py tests without LAVA.
+what tools/lab/tests/test_lava.py tests without LAVA.
 """
 
 import argparse
@@ -46,9 +45,9 @@ from typing import Dict, List, Optional
 
 import yaml
 
+from tools.lab import pmulog
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-import pmulog  # noqa: E402  (tools/pmulog.py)
 
 PROG = "lava/run.py"
 JOB = HERE / "qemu-uefi.yaml"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import List, Optional
 
-import volumelog
+from . import volumelog
 
 
 @dataclass

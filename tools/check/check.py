@@ -1,26 +1,26 @@
-#!/usr/bin/env python3
-"""check: `make check` (docs/check.md).
+"""check: `make check` (docs/check.md), the stage scheduler.
 
 Runs the stages below, each with its output kept in build/check/STAGE.txt:
 
   build     the image, the floppy, the 32-bit ELF and a warm UEFI variable
             store from one short boot (make, in parallel)
-  host      C unit tests of the pure-logic modules (tools/host-test.sh)
+  host      C unit tests of the pure-logic modules (tools/check/host-test.sh)
   bench     benchmark formulas single-stepped on the host
             (tests/host/bench/run.sh)
-  layers    the source tree's layering rules (tools/check-layers.py)
+  layers    the source tree's layering rules (tools/check/layers.py)
   py        the host tools' own tests (tests/host/py/run.py)
   pt        Intel PT on the host: ptdecode against libipt on libipt-encoded
             random streams and on the model's streams of every benchmark,
             the model's timing against the trace, the fuzz target's smoke
-            run (tools/pt_check.py)
-  matrix    the image booted under every entry of tools/matrix.yaml
-            (tools/check_matrix.py)
+            run (tools/check/pt.py)
+  matrix    the image booted under every entry of tools/check/matrix.yaml
+            (tools/check/matrix.py)
   kill      QEMU killed with SIGKILL at 8 points of a run, the log file
-            left on the boot volume checked each time (tools/kill_check.py)
-  lab       the lab tools (tools/pmu-harness parse, compare, junit,
+            left on the boot volume checked each time
+            (tools/check/kill.py)
+  lab       the lab tools (tools/lab/pmu-harness parse, compare, junit,
             report in headless Chromium) and Perl's prove on every log
-            the matrix and kill stages wrote (tools/lab_check.py)
+            the matrix and kill stages wrote (tools/check/lab.py)
 
 Stages run side by side as soon as the stages they need have ended and
 the machine has room: each stage has a weight (the processors it keeps
@@ -36,8 +36,10 @@ or whose needed stage failed counts as a failure too.  Before the last line
 comes a table of the stages' wall times and the total; the last line is
 "N passed, M failed"; the exit status is 0 only when M is 0 and N is not.
 
-    check.py [STAGE...]      (default: all; chosen stages run without the
-                              stages they need, on what those left behind)
+    python3 -m tools.check.check [STAGE...]
+        (default: all; chosen stages run without the stages they need, on
+        what those left behind; from the repository's root, as every
+        tools.* module)
 """
 
 import os
@@ -51,9 +53,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import proctime
+from . import proctime
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "check"
 PY = sys.executable
 
@@ -82,28 +84,29 @@ STAGES = (     # in the order they are started when several could be
     Stage("build", _make_argv(), "summary", 600,
           "build: the image, the floppy, the 32-bit ELF, a warm UEFI "
           "variable store", weight=(os.cpu_count() or 1) + 1),
-    Stage("layers", [PY, "tools/check-layers.py"], "lines", 120,
+    Stage("layers", [PY, "-m", "tools.check.layers"], "lines", 120,
           "source layering", weight=0),
     # The boots first: the matrix is the longest stage.
-    Stage("matrix", [PY, "tools/check_matrix.py", "--out", str(OUT)],
+    Stage("matrix", [PY, "-m", "tools.check.matrix", "--out", str(OUT)],
           "lines", 1800, "boot matrix", needs=("build",), weight=2),
-    Stage("kill", [PY, "tools/kill_check.py", "--out", str(OUT / "kill")],
+    Stage("kill", [PY, "-m", "tools.check.kill", "--out",
+                   str(OUT / "kill")],
           "lines", 300, "SIGKILL during a run: the log file left behind",
           needs=("build",), weight=2),
-    Stage("lab", [PY, "tools/lab_check.py", "--logs", str(OUT),
+    Stage("lab", [PY, "-m", "tools.check.lab", "--logs", str(OUT),
                   "--out", str(OUT / "lab")],
           "lines", 600, "lab tools and prove on every log of the matrix",
           needs=("matrix", "kill"), weight=2),
     Stage("bench", ["tests/host/bench/run.sh"], "summary", 900,
           "benchmark formulas on the host (ptrace)"),
-    Stage("pt", [PY, "tools/pt_check.py", "--out", str(OUT / "pt")],
+    Stage("pt", [PY, "-m", "tools.check.pt", "--out", str(OUT / "pt")],
           "lines", 300,
           "Intel PT: decoder vs libipt, model streams, fuzz smoke"),
     Stage("py", [PY, "tests/host/py/run.py"], "lines", 600,
           "host tool tests (Python)", needs=("build",)),
     # Compiles with make -jN but mostly runs one or two small binaries:
     # weight 1, so that it runs beside the boots, not after them.
-    Stage("host", ["tools/host-test.sh"], "summary", 900,
+    Stage("host", ["tools/check/host-test.sh"], "summary", 900,
           "host unit tests (cmocka)"),
 )
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pmulog: parse a pmu-harness log (TAP version 13, docs/log-format.md).
 
-    import pmulog
+    from tools.lab import pmulog
     log = pmulog.parse_file("build/serial.log")   # or pmulog.parse(text)
     log.header("cpu").fields["family"]            # "5"
     for r in log.results: r.number, r.status, r.name, r.reason, r.yaml
@@ -15,8 +15,9 @@ share that line); lines may end in CR LF.  Parsing never raises on bad
 input: every problem becomes a ParseError in log.parse_errors and the rest
 of the log is still read.
 
-CLI (for debugging): pmulog.py LOG  prints the structure as JSON; exit
-status 1 when the log has parse errors, 2 when it cannot be read.
+CLI (for debugging): `python3 -m tools.lab.pmulog LOG` prints the structure
+as JSON; exit status 1 when the log has parse errors, 2 when it cannot be
+read.
 """
 
 import json

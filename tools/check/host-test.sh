@@ -10,7 +10,7 @@
 # crashes counts as at least one failure).  Exits 0 only when M is 0 and N
 # is not.
 #
-# Usage: tools/host-test.sh [test_NAME ...]   (default: all)
+# Usage: tools/check/host-test.sh [test_NAME ...]   (default: all)
 # Environment: CC (default gcc); HOST_TEST_SANITIZE=0 builds without
 # AddressSanitizer/UBSan (used when the compiler supports them);
 # HOST_TEST_TIMEOUT is the seconds one binary may run (default 300);
@@ -18,7 +18,7 @@
 # (default Makefile).
 set -u
 
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 CC=${CC:-gcc}
 OUT=build/host/test
 MAKEFILE=${HOST_TEST_MAKEFILE:-Makefile}

@@ -1,6 +1,6 @@
-"""boottable: load and validate the boot table (tools/matrix.yaml).
+"""boottable: load and validate the boot table (tools/check/matrix.yaml).
 
-    boots, errors = boottable.load("tools/matrix.yaml")
+    boots, errors = boottable.load("tools/check/matrix.yaml")
 
 boots is the list of valid Boot entries, in table order; errors is a list
 of TableError (boot is the entry's name, or None for the table as a whole).
@@ -41,7 +41,7 @@ BOCHS_CPU_RE = re.compile(r"^[a-z0-9_]+$")
 BOCHS_MEMORY_MIB = (4, 2048)
 MEMORY_MIB = (16, 4096)         # the range of 'memory' (QEMU -m)
 CFG_DIR = "tests/fixtures"      # 'cfg_file' must be below it
-ROOT = Path(__file__).resolve().parent.parent   # what 'cfg_file' is
+ROOT = Path(__file__).resolve().parents[2]   # what 'cfg_file' is
                                                 # relative to
 RESULT_STATUSES = ("ok", "not ok", "skip")
 BACKENDS = ("hw", "model", "none")
