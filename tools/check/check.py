@@ -8,7 +8,8 @@ Runs the stages below, each with its output kept in build/check/STAGE.txt:
   bench     benchmark formulas single-stepped on the host
             (tests/host/bench/run.sh)
   layers    the source tree's layering rules (tools/check/layers.py)
-  py        the host tools' own tests (tests/host/py/run.py)
+  py        the host tools' own tests (tools/testing/run.py: every
+            tools/*/tests/test_*.py)
   pt        Intel PT on the host: ptdecode against libipt on libipt-encoded
             random streams and on the model's streams of every benchmark,
             the model's timing against the trace, the fuzz target's smoke
@@ -102,7 +103,7 @@ STAGES = (     # in the order they are started when several could be
     Stage("pt", [PY, "-m", "tools.check.pt", "--out", str(OUT / "pt")],
           "lines", 300,
           "Intel PT: decoder vs libipt, model streams, fuzz smoke"),
-    Stage("py", [PY, "tests/host/py/run.py"], "lines", 600,
+    Stage("py", [PY, "-m", "tools.testing.run"], "lines", 600,
           "host tool tests (Python)", needs=("build",)),
     # Compiles with make -jN but mostly runs one or two small binaries:
     # weight 1, so that it runs beside the boots, not after them.

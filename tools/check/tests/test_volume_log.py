@@ -10,9 +10,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import (esp, FIXTURES, IMAGE, ROOT, LogDir, check_matrix,
-                     fixture_text, need_image, not_ok_lines, ok_lines,
-                     tap_part)
+from tools.testing.support import (esp, FIXTURES, IMAGE, ROOT, LogDir,
+                                   check_matrix, fixture_text, need_image,
+                                   not_ok_lines, ok_lines, tap_part)
 
 from tools.check import boottable
 from tools.check import matrix as cm

@@ -3,7 +3,7 @@ many logs must judge each log as the tool run on that log alone would
 (docs/check.md, "The lab stage"), and a batch whose output cannot be read
 per log falls back to one run per log.
 
-The logs are the fixtures (tests/host/py/fixtures/), copied into a
+The logs are the fixtures (tools/testing/fixtures/), copied into a
 temporary directory; a volume log for a serial capture is support.tap_part
 of it (computed without the code under test).
 """
@@ -15,7 +15,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from support import FIXTURES, fixture_text, tap_part
+from tools.testing.support import FIXTURES, fixture_text, tap_part
 
 from tools.check import lab as lab_check
 from tools.lab import pmulog

@@ -9,7 +9,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-from support import PY
+from tools.testing.support import PY
 
 from tools.check import check
 

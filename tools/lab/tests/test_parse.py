@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import FIXTURES, PY, PMU_HARNESS
+from tools.testing.support import FIXTURES, PY, PMU_HARNESS
 
 from tools.lab import pmulog
 from tools.lab import parse as lparse

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import ROOT, TOOLS
+from tools.testing.support import ROOT, TOOLS
 
 from tools.check import boottable
 

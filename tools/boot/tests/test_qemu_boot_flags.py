@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import BOOT, IMAGE, esp, fake_qemu, need_image
+from tools.testing.support import BOOT, IMAGE, esp, fake_qemu, need_image
 
 LOG = ("TAP version 13\r\n# harness: pmu-harness 0.1.0\r\nok 1 - a/t1\r\n"
        "1..1\r\n# summary: passed=1 failed=0 skipped=0\r\n")

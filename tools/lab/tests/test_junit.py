@@ -8,7 +8,7 @@ import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from support import FIXTURES, PY, PMU_HARNESS, TOOLS
+from tools.testing.support import FIXTURES, PY, PMU_HARNESS, TOOLS
 
 from tools.lab import pmulog
 from tools.lab import junit as ljunit

@@ -1,4 +1,4 @@
-"""Shared helpers of the Python host tests (tests/host/py/test_*.py)."""
+"""Shared helpers of the host tools' Python tests (tools/*/tests/)."""
 
 import os
 import shutil
@@ -7,15 +7,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tools"
 BOOT = TOOLS / "boot"      # the boot and image scripts
 PMU_HARNESS = TOOLS / "lab" / "pmu-harness"    # the lab command
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PY = sys.executable
-
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 
 def fixture_text(name):

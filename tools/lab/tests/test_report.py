@@ -14,7 +14,7 @@ import unittest
 from html.parser import HTMLParser
 from pathlib import Path
 
-from support import FIXTURES, PY, PMU_HARNESS, run_tool
+from tools.testing.support import FIXTURES, PY, PMU_HARNESS, run_tool
 
 from tools.lab import browser, svg
 

@@ -16,7 +16,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import FIXTURES, PY, PMU_HARNESS, fixture_text, run_tool
+from tools.testing.support import (FIXTURES, PY, PMU_HARNESS, fixture_text,
+                                   run_tool)
 
 from tools.lab import pmulog
 from tools.lab import compare

@@ -13,8 +13,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import (BOOT, IMAGE, PY, ROOT, TOOLS, LogDir, fake_qemu,
-                     need_image)
+from tools.testing.support import (BOOT, IMAGE, PY, ROOT, TOOLS, LogDir,
+                                   fake_qemu, need_image)
 
 from tools.check import boottable
 from tools.check import matrix as cm

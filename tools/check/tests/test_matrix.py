@@ -8,9 +8,9 @@ import tempfile
 from pathlib import Path
 from unittest import mock
 
-from support import (FIXTURES, PY, LogDir, check_matrix, fake_qemu,
-                     fixture_text, need_image, not_ok_lines, ok_lines,
-                     run_tool, tap_part)
+from tools.testing.support import (FIXTURES, PY, LogDir, check_matrix,
+                                   fake_qemu, fixture_text, need_image,
+                                   not_ok_lines, ok_lines, run_tool, tap_part)
 
 from tools.check import boottable
 from tools.check import matrix as cm

@@ -1,18 +1,18 @@
-#!/usr/bin/env python3
-"""Runs the Python host tests (tests/host/py/test_*.py, unittest) and
-prints one "ok - py: TEST" / "not ok - py: TEST" line per test case, the
-failure's traceback as "# " lines under it.  Exits 0 only when every test
-passed and at least one ran; a skipped test counts as a failure (none may
-be skipped under make check).
+"""Runs the Python tests of the host tools (tools/*/tests/test_*.py,
+unittest) and prints one "ok - py: TEST" / "not ok - py: TEST" line per
+test case, the failure's traceback as "# " lines under it.  Exits 0 only
+when every test passed and at least one ran; a skipped test counts as a
+failure (none may be skipped under make check).
 
-    run.py [PATTERN]        (default test_*.py)
+    python3 -m tools.testing.run [PATTERN]    (default test_*.py; from the
+                                               repository's root)
 """
 
 import sys
 import unittest
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class LineResult(unittest.TestResult):
@@ -61,9 +61,9 @@ class LineResult(unittest.TestResult):
 
 def main(argv):
     pattern = argv[1] if len(argv) > 1 else "test_*.py"
-    sys.path.insert(0, str(HERE))
-    suite = unittest.defaultTestLoader.discover(str(HERE), pattern=pattern,
-                                                top_level_dir=str(HERE))
+    suite = unittest.defaultTestLoader.discover(str(ROOT / "tools"),
+                                                pattern=pattern,
+                                                top_level_dir=str(ROOT))
     result = LineResult()
     suite.run(result)
     print(f"# py: passed={result.passed} failed={result.bad}")

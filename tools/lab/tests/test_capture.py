@@ -23,7 +23,8 @@ import tty
 import unittest
 from pathlib import Path
 
-from support import FIXTURES, PY, PMU_HARNESS, fixture_text, tap_part
+from tools.testing.support import (FIXTURES, PY, PMU_HARNESS, fixture_text,
+                                   tap_part)
 
 from tools.lab import capture, serialclean
 

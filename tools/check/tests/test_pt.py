@@ -5,7 +5,6 @@ comparison, on synthetic lines and bytes (no tool is run)."""
 
 import unittest
 
-from support import TOOLS  # noqa: F401 (puts tools/ on sys.path)
 
 from tools.check import pt as pc
 

@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import BOOT, IMAGE, fake_qemu, need_image
+from tools.testing.support import BOOT, IMAGE, fake_qemu, need_image
 
 OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
 

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import ROOT
+from tools.testing.support import ROOT
 
 PTDECODE = ROOT / "build" / "host" / "ptdecode"
 PSB = bytes([0x02, 0x82] * 8)

@@ -10,7 +10,7 @@ import time
 import unittest
 from pathlib import Path
 
-from support import PY, run_tool
+from tools.testing.support import PY, run_tool
 
 from tools.check import kill as kc
 from tools.check import logcheck

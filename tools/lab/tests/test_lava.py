@@ -24,7 +24,7 @@ from unittest import mock
 
 import yaml
 
-from support import FIXTURES, TOOLS, fixture_text
+from tools.testing.support import FIXTURES, TOOLS, fixture_text
 from tools.lab import pmulog
 from tools.lab.lava import run as lava_run
 

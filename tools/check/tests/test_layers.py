@@ -5,7 +5,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import PY, not_ok_lines, ok_lines, run_tool
+from tools.testing.support import PY, not_ok_lines, ok_lines, run_tool
 
 # A tree that keeps every rule.
 CLEAN = {

@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import ROOT, fake_qemu, make_env
+from tools.testing.support import ROOT, fake_qemu, make_env
 
 
 class MakeRun(unittest.TestCase):
@@ -104,7 +104,7 @@ class MakeRun(unittest.TestCase):
         # QEMU exits as isa-debug-exit makes it for verdict 1 (status 3),
         # with a log whose only test failed: make run must fail.  A fake
         # QEMU (support.fake_qemu) plays the boot; the real boot above
-        # shows the harness's side, tests/host/py/test_qemu_boot.py every
+        # shows the harness's side, tools/boot/tests/test_qemu_boot.py every
         # status.
         log = ("BdsDxe: starting Boot0002\r\nTAP version 13\r\n"
                "not ok 1 - selftest/fails-by-design\r\n1..1\r\n"

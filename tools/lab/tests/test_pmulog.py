@@ -3,7 +3,8 @@
 import json
 import unittest
 
-from support import FIXTURES, PY, fixture_text, run_tool, tap_part
+from tools.testing.support import (FIXTURES, PY, fixture_text, run_tool,
+                                   tap_part)
 
 from tools.lab import pmulog
 
