@@ -1,17 +1,17 @@
 # pmu-harness: build, boot and check.  `make run` and `make check` are the
 # two commands; both install what is missing from Debian's packages first.
 
-# Debian packages each job needs (tools/deps.sh installs them as root).
+# Debian packages each job needs (tools/build/deps.sh installs them as root).
 # gcc-multilib: the i386 build's 64-bit division helpers (libgcc -m32).
 BUILD_PKGS := gcc make binutils gnu-efi gcc-multilib
-# The image and the floppy (tools/mkimage.sh, tools/mkfloppy.sh): FAT
+# The image and the floppy (tools/boot/mkimage.sh, tools/boot/mkfloppy.sh): FAT
 # volumes (mtools, dosfstools), the hybrid ISO (xorriso), the BIOS loader
 # (isolinux, syslinux for the floppy, syslinux-common's COM32 modules).
 IMAGE_PKGS := mtools dosfstools xorriso isolinux syslinux syslinux-common
 RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
-# The Bochs boots of make check (tools/bochs-boot.sh).
+# The Bochs boots of make check (tools/boot/bochs-boot.sh).
 BOCHS_PKGS := bochs bochsbios vgabios
-# make check also runs the lab tools (tools/pmu-harness): pyserial for
+# make check also runs the lab tools (tools/lab/pmu-harness): pyserial for
 # capture, xmllint for the JUnit schema, Chromium for the HTML report,
 # Perl's prove for TAP consumers.
 # Intel PT's host tools (docs/pt.md): libipt as the referee decoder, clang's
@@ -20,7 +20,7 @@ PT_PKGS    := libipt-dev clang libclang-rt-14-dev
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml \
 	      python3-serial libxml2-utils chromium perl $(BOCHS_PKGS) \
 	      $(PT_PKGS)
-# make lava: LAVA's dispatcher runs a job on QEMU locally (tools/lava).
+# make lava: LAVA's dispatcher runs a job on QEMU locally (tools/lab/lava).
 LAVA_PKGS  := $(RUN_PKGS) lava-dispatcher python3-jinja2
 
 CC      := gcc
@@ -105,15 +105,15 @@ $(B)/pmu-generations.txt: $(GEN_SRCS) pmu/generation.h | deps-build
 		grep '^pmu_generation_listing:' >$@.tmp && mv $@.tmp $@
 
 deps-build:
-	@tools/deps.sh $(BUILD_PKGS)
+	@tools/build/deps.sh $(BUILD_PKGS)
 deps-run:
-	@tools/deps.sh $(RUN_PKGS)
+	@tools/build/deps.sh $(RUN_PKGS)
 deps-check:
-	@tools/deps.sh $(CHECK_PKGS)
+	@tools/build/deps.sh $(CHECK_PKGS)
 deps-lava:
-	@tools/deps.sh $(LAVA_PKGS)
+	@tools/build/deps.sh $(LAVA_PKGS)
 deps-pt:
-	@tools/deps.sh $(BUILD_PKGS) $(PT_PKGS)
+	@tools/build/deps.sh $(BUILD_PKGS) $(PT_PKGS)
 
 $(B)/%.o: %.c | deps-build
 	@mkdir -p $(dir $@)
@@ -144,31 +144,31 @@ i386: $(B32)/pmu-harness.elf
 
 $(B)/pmu-harness.so: $(OBJS) linker.ld
 	$(LD) $(LDFLAGS) $(EFI_CRT) $(OBJS) -L$(EFI_LIB) -lgnuefi -o $@
-	@tools/check-elf.sh $@
+	@tools/build/check-elf.sh $@
 
 $(B)/pmu-harness.efi: $(B)/pmu-harness.so
 	$(OBJCOPY) $(EFI_SECTIONS) --target=efi-app-x86_64 $< $@
 
 image: $(B)/pmu-harness.img
 $(B)/pmu-harness.img: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf \
-		tools/mkimage.sh tools/bootmenu.sh | deps-run
-	tools/mkimage.sh $@ $< $(B32)/pmu-harness.elf
+		tools/boot/mkimage.sh tools/boot/bootmenu.sh | deps-run
+	tools/boot/mkimage.sh $@ $< $(B32)/pmu-harness.elf
 
-# A warm UEFI variable store (tools/qemu-boot.sh --vars): what OVMF left
+# A warm UEFI variable store (tools/boot/qemu-boot.sh --vars): what OVMF left
 # after one short boot of the image, which must pass.  Boots that start
 # from it skip OVMF's first-boot writes (1.5 s of each of make check's
 # UEFI boots); the boot table's `nvram: fresh` boots start empty.
 ovmf-vars: $(B)/ovmf-vars.fd
-$(B)/ovmf-vars.fd: $(B)/pmu-harness.img tools/qemu-boot.sh | deps-run
-	tools/qemu-boot.sh --image $< --cpu Skylake-Client \
+$(B)/ovmf-vars.fd: $(B)/pmu-harness.img tools/boot/qemu-boot.sh | deps-run
+	tools/boot/qemu-boot.sh --image $< --cpu Skylake-Client \
 		--args 'tests=detect/*' --log $(B)/ovmf-vars.log \
 		--save-vars $@.new
 	mv -f $@.new $@
 
 floppy: $(B)/pmu-harness-floppy.img
-$(B)/pmu-harness-floppy.img: $(B32)/pmu-harness.elf tools/mkfloppy.sh \
-		tools/bootmenu.sh | deps-run
-	tools/mkfloppy.sh $@ $<
+$(B)/pmu-harness-floppy.img: $(B32)/pmu-harness.elf tools/boot/mkfloppy.sh \
+		tools/boot/bootmenu.sh | deps-run
+	tools/boot/mkfloppy.sh $@ $<
 
 # ---- Intel PT host tools (docs/pt.md), from the same decoder source as
 # the harness (lib/pt_*.c) built by the host compiler.
@@ -187,7 +187,7 @@ $(HB)/ptdecode: tools/pt/ptdecode.c $(PT_LIB) $(PT_HDRS) $(PT_TOOL) \
 		-o $@
 
 # The referee, the model's streams, the fuzz target and the speed test
-# (tools/pt/; make check's pt stage, tools/pt_check.py, runs them).
+# (tools/pt/; make check's pt stage, tools/check/pt.py, runs them).
 # libipt (-lipt, Debian's libipt-dev 2.0.5) decodes and encodes for the
 # referee and is the speed test's yardstick; clang builds the libFuzzer
 # target with ASan and UBSan.
@@ -257,8 +257,8 @@ $(HB)/pt-modelgen-i386: $(PT_MG32) tests/host/bench/host.ld
 
 -include $(PT_MG64:.o=.d) $(PT_MG32:.o=.d)
 
-# The host unit tests (cmocka), each module compiled once (tools/host-test.sh
-# builds them with make -j and runs them).
+# The host unit tests (cmocka), each module compiled once
+# (tools/check/host-test.sh builds them with make -j and runs them).
 include tests/host/host.mk
 
 # make fuzz: the fuzz target for FUZZ_TIME seconds (tools/pt/fuzz.sh).
@@ -271,24 +271,24 @@ run: export PMU_SMP = $(SMP)
 run: export PMU_ARGS = $(ARGS)
 run: export PMU_LOG = $(RUN_LOG)
 run: $(B)/pmu-harness.img | deps-run
-	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --smp "$$PMU_SMP" \
+	tools/boot/qemu-boot.sh --stream --cpu "$$PMU_CPU" --smp "$$PMU_SMP" \
 		--image $< --args "$$PMU_ARGS" --log "$$PMU_LOG"
 
 # The build is check.py's first stage (make -jN all image floppy), so that
 # its time is counted and the host stages run beside it.
 check: | deps-check
-	$(PYTHON) tools/check.py
+	$(PYTHON) -m tools.check.check
 
 host-test: | deps-check
-	tools/host-test.sh
+	tools/check/host-test.sh
 
 bench: $(B)/pmu-harness.img $(HB)/pt-bench | deps-run
-	tools/qemu-boot.sh --stream --cpu "$$PMU_CPU" --image $< \
+	tools/boot/qemu-boot.sh --stream --cpu "$$PMU_CPU" --image $< \
 		--args 'tests=bench/*' --log $(B)/bench.log
 	$(HB)/pt-bench
 
 lava: $(B)/pmu-harness.img | deps-lava
-	$(PYTHON) tools/lava/run.py --image $< --out $(B)/lava
+	$(PYTHON) -m tools.lab.lava.run --image $< --out $(B)/lava
 
 clean:
 	rm -rf $(B)

@@ -11,7 +11,7 @@
  * Local Bus Specification 3.0, section 3.2.2.3.2 (configuration mechanism
  * #1: CONFIG_ADDRESS 0xcf8, CONFIG_DATA 0xcfc); QEMU's docs/specs/fw_cfg.rst
  * (fw_cfg at 0x510-0x51b on x86) and the isa-debug-exit device that
- * tools/qemu-boot.sh places at 0xf4.
+ * tools/boot/qemu-boot.sh places at 0xf4.
  */
 #include "pc_ports.h"
 

@@ -9,8 +9,8 @@
 #   make host-test-bins          every test binary
 #   make $(HT)/PATH/test_NAME    one (PATH as under tests/host/)
 #
-# tools/host-test.sh builds the $(HT)/test_NAME.ok markers instead (one
-# for a binary that is up to date: see below) and runs the binaries.
+# tools/check/host-test.sh builds the $(HT)/test_NAME.ok markers instead
+# (one for a binary that is up to date: see below) and runs the binaries.
 # HOST_TEST_SANITIZE=0 (environment or command line) builds without
 # AddressSanitizer/UBSan, which are used when the compiler supports them.
 

@@ -13,7 +13,7 @@ past the limit its whole process group is killed.  Any failure (missing
 binary, exit status, time limit, empty output) raises BrowserError with a
 one-line reason.
 
-CLI: python3 tools/lab/browser.py [--screenshot PNG] PAGE.html
+CLI: python3 -m tools.lab.browser [--screenshot PNG] PAGE.html
      prints the DOM dump (exit 0), or the reason on stderr (exit 2).
 """
 

@@ -40,9 +40,7 @@ import threading
 import time
 from pathlib import Path
 
-import pmulog
-
-from . import common
+from . import common, pmulog
 from .serialclean import Cleaner
 
 PROG = "capture"

@@ -33,7 +33,7 @@ def build_parser(only=None):
                            parser_class=_Parser)
     for name in SUBCOMMANDS:
         if only in (None, name):
-            importlib.import_module(f"lab.{name}").add_parser(sub)
+            importlib.import_module(f".{name}", __package__).add_parser(sub)
     return p
 
 
@@ -52,3 +52,7 @@ def main(argv):
         return 130
     except BrokenPipeError:
         return common.EXIT_OK
+
+
+if __name__ == "__main__":      # tools/lab/pmu-harness runs this
+    sys.exit(main(sys.argv[1:]))

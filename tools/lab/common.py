@@ -1,7 +1,7 @@
 """What every pmu-harness subcommand shares: exit statuses, reading logs,
 naming the machine a log came from, and the counter values of a result.
 
-The log format is docs/log-format.md; the parser is tools/pmulog.py (the
+The log format is docs/log-format.md; the parser is tools/lab/pmulog.py (the
 same one `make check` judges every boot with).
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional
 
-import pmulog
+from . import pmulog
 
 EXIT_OK = 0             # all well
 EXIT_FAIL = 1           # a test failed / a regression

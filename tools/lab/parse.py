@@ -3,7 +3,7 @@
 What this module offers the other subcommands:
 
     a = parse.analyse("run.log")      # never raises on bad input
-    a.log                             # the pmulog.Log (tools/pmulog.py)
+    a.log                             # the pmulog.Log (tools/lab/pmulog.py)
     a.damage                          # [Damage(line, kind, message)], [] if intact
     a.time                            # the "# time:" line's fields, or None
     a.elapsed(result)                 # seconds a test took, where the log says
@@ -29,9 +29,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import List, Optional
 
-import pmulog
-
-from . import common
+from . import common, pmulog
 
 PROG = "parse"
 
@@ -54,7 +52,7 @@ DAMAGE_KINDS = (
     "plan-mismatch",    # the plan is not the number of results
 )
 
-# pmulog's messages (tools/pmulog.py) -> kind.  First match wins.
+# pmulog's messages (tools/lab/pmulog.py) -> kind.  First match wins.
 _CLASSES = [
     (re.compile(r"^cannot read "), "unreadable"),
     (re.compile(r"^no 'TAP version 13' line"), "no-tap"),

@@ -1,7 +1,7 @@
 /* ipt-dump: the referee of ptdecode --packets.  It decodes an Intel PT
  * stream with libipt's packet decoder (Debian's libipt 2.0.5,
  * pt_pkt_decoder) and prints exactly ptdecode's --packets format
- * (docs/pt.md), so that tools/pt_check.py can diff the two line by line.
+ * (docs/pt.md), so that tools/check/pt.py can diff the two line by line.
  *
  * libipt's packet layer hands back IP payloads as the packet holds them;
  * the last-IP rules are applied here, written from the SDM and not from

@@ -1,6 +1,6 @@
 /* ipt-gen: random Intel PT packet sequences written by libipt's encoder
  * (Debian's libipt 2.0.5, pt_encoder / pt_enc_next), for the referee
- * comparison of tools/pt_check.py: ptdecode --packets and ipt-dump must
+ * comparison of tools/check/pt.py: ptdecode --packets and ipt-dump must
  * print the same lines for them.
  *
  * Every packet kind libipt 2.0.5 encodes is drawn: PSB (alone and as a

@@ -1,6 +1,6 @@
 /* pt-modelgen: the PT model's streams of the benchmarks, made on the host,
  * with the branches they must decode to - the input of the model checks
- * of tools/pt_check.py (ptdecode and libipt must agree on every stream;
+ * of tools/check/pt.py (ptdecode and libipt must agree on every stream;
  * ptdecode --timing must give every branch of the trace with its clock).
  *
  * Each benchmark routine (the .S files of bench/<mode>/, at the larger

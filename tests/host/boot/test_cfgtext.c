@@ -345,7 +345,7 @@ static void test_files(void **state)
 }
 
 /* The fixture files the boot table once booted one by one (issue 24 made
- * these host tests of the same files; tools/matrix.yaml keeps the boots
+ * these host tests of the same files; tools/check/matrix.yaml keeps the boots
  * only a boot can show: cfg-over-64k, a file read through UEFI in full,
  * and cfg-control-esc, escaped error text on the serial port).  Each
  * expects what its boot's log said after "# error: option " (the whole

@@ -1,0 +1,1 @@
+"""Tests of tools/boot/ (unittest; run by tools/testing/run.py)."""

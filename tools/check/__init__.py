@@ -1,0 +1,2 @@
+"""check: `make check`'s stage scheduler (check.py) and the stages it runs
+(docs/check.md)."""

@@ -1,0 +1,298 @@
+"""logcheck: check one parsed harness log against its boot table entry.
+
+    checks = logcheck.check_boot(boot, log, status, volume, stderr="")
+
+boot is a boottable.Boot, log a pmulog.Log, status tools/boot/qemu-boot.sh's
+exit status for the boot (None: not known, which fails that check),
+volume the log file found on the boot volume (bytes, or its text), or a
+Missing saying why there is none.  serial_tap, when given, is the serial
+capture's TAP text as bytes (volumelog.serial_tap), compared byte for
+byte with the volume log under volume_log: prefix.  Returns a list of
+Check, one per check, in a fixed order; docs/check.md lists them.
+"""
+
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import List, Optional
+
+from . import volumelog
+
+
+@dataclass
+class Check:
+    ok: bool
+    what: str
+
+
+@dataclass
+class Missing:
+    why: str
+    # True: the volume was read and holds no log file (what volume_log:
+    # absent wants); False: it could not be read, which proves nothing.
+    absent: bool = False
+
+
+HEADER_RULES = (
+    ("harness", re.compile(r"^pmu-harness \S+$"),
+     "# harness: pmu-harness <version>"),
+    ("pmu", re.compile(r"^kind=(p5|p6|netburst|arch-perfmon|unsupported|"
+                       r"none)( |$)"),
+     "# pmu: kind=p5|p6|netburst|arch-perfmon|unsupported|none ..."),
+    ("backend", re.compile(r'^(hw|model|none) reason="[^"]+"$'),
+     '# backend: hw|model|none reason="..."'),
+)
+
+
+def _short(items, n=3):
+    items = list(items)
+    s = "; ".join(items[:n])
+    return s + (f"; ... ({len(items) - n} more)" if len(items) > n else "")
+
+
+def _field_str(v):
+    """A table value as the log writes it (5 -> "5")."""
+    return str(v)
+
+
+def check_boot(boot, log, status: Optional[int], volume,
+               stderr: str = "", serial_tap: Optional[bytes] = None
+               ) -> List[Check]:
+    out: List[Check] = []
+
+    def say(ok, what):
+        out.append(Check(bool(ok), what))
+
+    if log.read_error or not log.found_version:
+        why = log.read_error or "no 'TAP version 13' line in " \
+            f"{log.path or 'the log'}"
+        tail = stderr.strip().splitlines()[-3:]
+        say(False, f"{why} (qemu-boot status {status})"
+                   + (": " + " | ".join(tail) if tail else ""))
+        return out
+
+    if log.parse_errors:
+        say(False, f"log has {len(log.parse_errors)} parse error(s): "
+                   + _short(str(e) for e in log.parse_errors))
+    else:
+        say(True, f"log parses ({len(log.lines)} lines)")
+
+    _check_cpu(boot, log, say)
+    for key, rule, label in HEADER_RULES:
+        h = log.header(key)
+        if h is not None and rule.search(h.text):
+            say(True, f"header {label}")
+        elif h is None:
+            say(False, f"missing header {label}")
+        else:
+            say(False, f"header '# {key}: {h.text}' is not {label}")
+
+    passed, failed, skipped = log.counts()
+    total = len(log.results)
+    # A run that bails out may do so before its first test.
+    least = 0 if boot.verdict == "bail" else 1
+    if log.plan is not None and log.plan == total and total >= least:
+        say(True, f"plan 1..{log.plan} equals {total} results")
+    else:
+        plan = "missing" if log.plan is None else log.plan
+        say(False, f"plan 1..{plan} but {total} results")
+    bails = _short(f"Bail out! {b.text}" for b in log.bail_outs)
+    if boot.verdict == "bail":
+        say(log.bail_outs, f"harness bailed out as expected: {bails}"
+            if log.bail_outs else "no Bail out! line (verdict bail)")
+    elif log.bail_outs:
+        say(False, f"harness bailed out: {bails}")
+    else:
+        say(True, "no Bail out!")
+    counted = f"passed={passed} failed={failed} skipped={skipped}"
+    s = log.summary
+    if s is None:
+        say(False, f"no '# summary:' line (counted {counted})")
+    elif (s.passed, s.failed, s.skipped) == (passed, failed, skipped):
+        say(True, f"summary matches results ({counted})")
+    else:
+        say(False, f"summary 'passed={s.passed} failed={s.failed} "
+                   f"skipped={s.skipped}' but counted {counted}")
+
+    _check_status(boot, log, status, failed, say)
+    _check_pmu(boot, log, say)
+    _check_backend(boot, log, say)
+    _check_results(boot, log, say)
+    text = log.tap_text
+    for r in boot.require_lines:
+        if r.search(text):
+            say(True, f"has /{r.pattern}/")
+        else:
+            say(False, f"no line matches /{r.pattern}/")
+    for r in boot.forbid_lines:
+        hits = [l for l in log.lines if r.search(l)]
+        if hits:
+            say(False, f"unexpected /{r.pattern}/: " + _short(hits, 2))
+        else:
+            say(True, f"no /{r.pattern}/")
+    _check_volume(boot, log, volume, serial_tap, say)
+    return out
+
+
+def _check_cpu(boot, log, say):
+    want = " ".join(f"{k}={_field_str(v)}" for k, v in boot.expect_cpu.items())
+    h = log.header("cpu")
+    if h is None:
+        say(False, f"no '# cpu:' line, expected {want}")
+        return
+    bad = [f"{k}={h.fields.get(k, '(absent)')}"
+           for k, v in boot.expect_cpu.items()
+           if h.fields.get(k) != _field_str(v)]
+    if bad:
+        say(False, f"cpu line is '# cpu: {h.text}': {', '.join(bad)}, "
+                   f"expected {want}")
+    else:
+        say(True, f"cpu line matches {want}")
+
+
+def _check_status(boot, log, status, failed, say):
+    # The harness's own verdict (lib/tap.c tap_verdict): 0 when nothing
+    # failed and something ran.
+    verdict = 0 if failed == 0 and log.results else 1
+    expect = boot.verdict
+    if status is None:
+        say(False, "no qemu-boot exit status recorded")
+        return
+    if expect == "bail":
+        # qemu-boot.sh's status 2: QEMU's 5, isa-debug-exit's (2 << 1) | 1
+        # from leave(2), whatever the results so far.
+        say(status == 2, "exit status 2 (Bail out!) as expected"
+            if status == 2 else f"exit status {status}, expected 2 (the "
+                                "harness bails out)")
+        return
+    if expect == "shutdown":
+        if status == 3:
+            say(True, "QEMU powered off without isa-debug-exit")
+        else:
+            say(False, f"exit status {status}, expected 3 (powered off, no "
+                       "verdict)")
+        status, expect = verdict, "pass"
+    if status == verdict:
+        say(True, f"exit status {status} matches the summary")
+    else:
+        say(False, f"exit status {status}, the results say verdict {verdict}")
+    if expect == "pass":
+        if verdict == 0:
+            say(True, "run passed as expected")
+        else:
+            say(False, "run failed: " + _short(
+                f"not ok {r.number} - {r.name}" for r in log.results
+                if r.status == "not ok"))
+    else:
+        if verdict == 1:
+            say(True, "run failed as expected")
+        else:
+            say(False, "run passed, a failure was expected")
+
+
+def _check_pmu(boot, log, say):
+    want = " ".join(f"{k}={v}" for k, v in boot.expect_pmu.items())
+    h = log.header("pmu")
+    if h is None:
+        say(False, f"no '# pmu:' line, expected {want}")
+        return
+    bad = [f"{k}={h.fields.get(k, '(absent)')}"
+           for k, v in boot.expect_pmu.items()
+           if h.fields.get(k) != _field_str(v)]
+    if bad:
+        say(False, f"pmu line has {', '.join(bad)}, expected {want}")
+    else:
+        say(True, f"pmu line has {want}")
+
+
+def _check_backend(boot, log, say):
+    h = log.header("backend")
+    name = h.words[0] if h is not None and h.words else None
+    if name == boot.backend:
+        say(True, f"backend is {boot.backend}")
+    else:
+        say(False, f"backend is {name or '(absent)'}, expected {boot.backend}")
+    if boot.backend_reason is not None:
+        reason = h.fields.get("reason") if h is not None else None
+        pat = boot.backend_reason.pattern
+        if reason is not None and boot.backend_reason.search(reason):
+            say(True, f"backend reason matches /{pat}/")
+        else:
+            say(False, f"backend reason {reason!r} does not match /{pat}/")
+
+
+def _check_results(boot, log, say):
+    for rule in boot.require_results:
+        hits = [r for r in log.results if fnmatchcase(r.name, rule.name)]
+        wrong = [r for r in hits if r.status != rule.status]
+        if not hits:
+            say(False, f"no result {rule.name} (expected {rule.status})")
+        elif wrong:
+            say(False, f"result {rule.name} expected {rule.status}: " +
+                _short(f"{r.status} {r.number} - {r.name}" for r in wrong))
+        else:
+            say(True, f"result {rule.name} is {rule.status}"
+                      + (f" ({len(hits)} results)" if len(hits) > 1 else ""))
+    for rule in boot.forbid_results:
+        hits = [r for r in log.results
+                if fnmatchcase(r.name, rule.name) and r.status == rule.status]
+        if hits:
+            say(False, f"forbidden: result {rule.name} is {rule.status}: " +
+                _short(f"{r.number} - {r.name}"
+                       + (f" # SKIP {r.reason}" if r.reason else "")
+                       for r in hits))
+        else:
+            say(True, f"no result {rule.name} is {rule.status}")
+
+
+# What the "# console:" header of a BIOS boot says of the log file: a BIOS
+# boot keeps no log file (boot/bios/console.c).
+BIOS_LOGFILE = "none (BIOS boot)"
+
+
+def _check_volume(boot, log, volume, serial_tap, say):
+    mode = boot.volume_log
+    if mode == "none":
+        h = log.header("console")
+        got = h.fields.get("logfile") if h is not None else None
+        if got == BIOS_LOGFILE:
+            say(True, f'console line says logfile="{BIOS_LOGFILE}"')
+        else:
+            say(False, f'console line says logfile={got!r}, expected '
+                       f'"{BIOS_LOGFILE}" (a BIOS boot has no log file)')
+        return
+    if mode == "absent":
+        if isinstance(volume, Missing) and volume.absent:
+            say(True, f"no log file on the boot volume, as expected: "
+                      f"{volume.why}")
+        elif isinstance(volume, Missing):
+            say(False, f"cannot tell whether the boot volume has a log "
+                       f"file: {volume.why}")
+        else:
+            say(False, f"a log file is on the boot volume ({len(volume)} "
+                       "bytes), expected none")
+        return
+    if isinstance(volume, Missing):
+        say(False, f"no log file on the boot volume: {volume.why}")
+        return
+    if mode == "prefix":
+        raw = volume if isinstance(volume, bytes) else volume.encode()
+        tap = serial_tap if serial_tap is not None \
+            else log.tap_text.encode("utf-8")
+        ok, what = volumelog.check_prefix(raw, tap)
+        say(ok, f"volume log is a prefix of the serial log: {what}" if ok
+            else f"volume log is not a sound prefix of the serial log: "
+                 f"{what}")
+        return
+    if isinstance(volume, bytes):
+        volume = volume.decode("utf-8", errors="replace")
+    if volume == log.tap_text:
+        say(True, "volume log equals the serial log")
+    else:
+        vl = volume.split("\n")
+        sl = log.tap_text.split("\n")
+        n = next((i for i, (a, b) in enumerate(zip(vl, sl)) if a != b),
+                 min(len(vl), len(sl)))
+        say(False, f"volume log differs from the serial log at TAP line "
+                   f"{n + 1}: volume {vl[n] if n < len(vl) else '(end)'!r}, "
+                   f"serial {sl[n] if n < len(sl) else '(end)'!r}")

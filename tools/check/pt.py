@@ -1,0 +1,472 @@
+#!/usr/bin/env python3
+"""pt_check: make check's `pt` stage - Intel PT on the host (docs/pt.md).
+
+  1. build  the host tools (make targets of the Makefile's PT block);
+  2. random streams: for each seed, `ipt-gen SEED COUNT` writes a random
+     packet sequence with libipt's encoder; `ptdecode --packets` and
+     `ipt-dump` (libipt's packet decoder) must print the same lines, but
+     for the one documented difference: libipt's decoder rejects every
+     10-byte CYC (an error, then it syncs to the next PSB) where ptdecode
+     prints the CYC with its value (checked narrowly: the bytes at the
+     error's offset are a 10-byte CYC, ptdecode prints exactly that CYC and
+     no error, and libipt skips no PSB).  ipt-dump must also print what
+     ipt-gen says it encoded (the referee's own check, same exception);
+  3. model streams: `pt-modelgen` (and -i386) runs the model's generator
+     over every benchmark's trace under several configurations; each
+     stream must decode the same with ptdecode and ipt-dump, exactly, and
+     `ptdecode --timing` must give the branches of the trace: one TNT bit
+     per conditional branch and compressed RET with its outcome, one TIP
+     per indirect branch and uncompressed RET with its target, in order;
+     under CycThresh 0 every time exact and equal to the step's clock
+     minus the enable's clock, under CycThresh > 0 that clock inside the
+     bounds (or exact);
+  4. damaged streams: on the fuzz target's corpus (hand-made damage of
+     each kind, streams cut short or with bits flipped) both decoders
+     print the same lines, their errors at the same offsets (the texts are
+     their own), with the 10-byte CYC difference as above;
+  5. fuzz smoke: tools/pt/fuzz.sh runs the libFuzzer target a few seconds
+     from the committed corpus (into a scratch corpus).
+
+One "ok - pt: ..." / "not ok - pt: ..." line per check, details of a
+failure as "#" lines under it; exit status 1 when any check failed.  The
+streams and the tools' outputs are kept in OUT (default build/check/pt).
+
+    python3 -m tools.check.pt [--out DIR] [--seeds N] [--count N]
+        [--fuzz-seconds S]
+"""
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HB = ROOT / "build" / "host"
+PSB = bytes([0x02, 0x82] * 8)
+# What libipt's pt_errstr says for -pte_bad_packet, its verdict on a
+# 10-byte CYC (pt_pkt_read_cyc: more than 64 payload bits).
+LIBIPT_BAD_PACKET = "unknown packet"
+DETAIL_LINES = 8
+
+
+# ---- pure parts (tools/check/tests/test_pt.py)
+
+def line_offset(line):
+    """The OFFSET of a --packets or --timing line, or None."""
+    head = line.split(" ", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def is_error(line):
+    parts = line.split(" ", 2)
+    return len(parts) >= 2 and parts[1] == "error"
+
+
+def cyc_at(data, off):
+    """(value, size) of the CYC packet at data[off], or None when no whole
+    CYC starts there (Intel SDM Vol. 3C, order no. 326019-060US,
+    §36.4.2.14, Table 36-33: byte 0 bits 1:0 = 11b, bit 2 Exp, bits 7:3
+    the low 5 bits; each further byte bit 0 Exp and 7 more bits)."""
+    if off >= len(data) or data[off] & 3 != 3:
+        return None
+    value, shift, size = data[off] >> 3, 5, 1
+    more = data[off] & 4
+    while more:
+        if off + size >= len(data):
+            return None
+        b = data[off + size]
+        value |= (b >> 1) << shift
+        shift += 7
+        size += 1
+        more = b & 1
+    return value, size
+
+
+def same_error(o, r):
+    """Both lines errors at the same offset (the texts are each decoder's
+    own words)."""
+    return o is not None and r is not None and is_error(o) and \
+        is_error(r) and line_offset(o) == line_offset(r)
+
+
+def compare_packets(ours, ref, data=b"", cyc10=False,
+                    names=("ptdecode", "libipt"), errors_by_offset=False):
+    """Problems (strings; none: the same) between ptdecode's --packets
+    lines (ours) and libipt's (ref).  With cyc10, the documented
+    difference is let through, narrowly: ref's error on a 10-byte CYC whose
+    value fits in 64 bits, which ours prints as that CYC, after which ref
+    resumes at the next PSB while ours goes on packet by packet up to
+    it.  With errors_by_offset, two error lines at the same offset count
+    as the same."""
+    i = j = 0
+    while i < len(ours) or j < len(ref):
+        o = ours[i] if i < len(ours) else None
+        r = ref[j] if j < len(ref) else None
+        if o == r or (errors_by_offset and same_error(o, r)):
+            i += 1
+            j += 1
+            continue
+        why = None
+        if cyc10 and r is not None and is_error(r):
+            why = cyc10_skip(ours, ref, i, j, data)
+            if isinstance(why, tuple):
+                i, j = why
+                continue
+        return [why or f"{names[0]} line {i + 1}: {o!r}, {names[1]} line "
+                       f"{j + 1}: {r!r}"]
+    return []
+
+
+def cyc10_skip(ours, ref, i, j, data):
+    """The documented difference at ref[j] (an error) and ours[i]: the
+    indexes past it, or why it is not that difference."""
+    off = line_offset(ref[j])
+    cyc = cyc_at(data, off) if off is not None else None
+    if ref[j] != f"{off} error {LIBIPT_BAD_PACKET}" or not cyc \
+            or cyc[1] != 10 or cyc[0] >> 64:
+        return (f"libipt line {j + 1}: {ref[j]!r} is not its error on a "
+                f"10-byte CYC; ptdecode line {i + 1}: "
+                f"{ours[i] if i < len(ours) else None!r}")
+    want = f"{off} cyc 0x{cyc[0]:x}"
+    if i >= len(ours) or ours[i] != want:
+        return (f"offset {off}: a 10-byte CYC, which ptdecode must print "
+                f"as {want!r}, printed "
+                f"{ours[i] if i < len(ours) else None!r}")
+    resume = line_offset(ref[j + 1]) if j + 1 < len(ref) else len(data)
+    k = i + 1
+    while k < len(ours) and (line_offset(ours[k]) or 0) < resume:
+        if is_error(ours[k]) or ours[k].split(" ")[1:2] == ["psb"]:
+            return (f"after the 10-byte CYC at {off}: libipt resumed at "
+                    f"{resume} but ptdecode line {k + 1} is {ours[k]!r}")
+        k += 1
+    if resume < len(data) and data[resume:resume + 16] != PSB:
+        return f"libipt resumed at {resume}, which is no PSB"
+    return k, j + 1
+
+
+TIME = re.compile(r"^(?:(\d+)|\[(\d+),(\d+|-)\))$")
+
+
+def parse_time(text):
+    """(lo, hi, exact): hi None when open.  ValueError when malformed."""
+    m = TIME.match(text)
+    if not m:
+        raise ValueError(f"bad time {text!r}")
+    if m.group(1) is not None:
+        t = int(m.group(1))
+        return t, t, True
+    hi = None if m.group(3) == "-" else int(m.group(3))
+    return int(m.group(2)), hi, False
+
+
+def parse_timing(lines):
+    """ptdecode --timing lines -> (branches, summary, problems).  A branch
+    is a dict: offset, kind (tnt, tip, tip.pge, tip.pgd), value ('T'/'N'
+    for tnt, the IP as int or None for tips), lo, hi, exact, epoch."""
+    branches, summary, problems = [], None, []
+    for n, line in enumerate(lines, 1):
+        if line.startswith("# "):
+            summary = dict(kv.split("=", 1) for kv in line[2:].split()
+                           if "=" in kv)
+            continue
+        f = line.split(" ")
+        try:
+            epoch = 0
+            if f[-1].startswith("epoch="):
+                epoch = int(f.pop()[6:])
+            if len(f) >= 2 and f[1] == "error":
+                problems.append(f"line {n}: {line}")
+                continue
+            if f[1] == "tnt" and len(f) == 5 and f[3] in "TN":
+                value = f[3]
+            elif f[1] in ("tip", "tip.pge", "tip.pgd") and len(f) == 4:
+                value = None if f[2] == "-" else int(f[2], 16)
+                if value is not None and not f[2].startswith("0x"):
+                    raise ValueError("ip without 0x")
+            else:
+                raise ValueError("unknown line")
+            lo, hi, exact = parse_time(f[-1])
+            branches.append(dict(offset=int(f[0]), kind=f[1], value=value,
+                                 lo=lo, hi=hi, exact=exact, epoch=epoch))
+        except (ValueError, IndexError) as e:
+            problems.append(f"line {n}: {line!r}: {e}")
+    if summary is None:
+        problems.append("no '# branches=...' summary line")
+    return branches, summary, problems
+
+
+def parse_branches(text):
+    """A .branches file of pt-modelgen -> (header dict, expected list of
+    (kind, value, clock)); value 'T'/'N' or an int IP."""
+    header, want = {}, []
+    for line in text.splitlines():
+        if line.startswith("# pt-modelgen "):
+            header = dict(kv.split("=", 1) for kv in line.split()[2:])
+            continue
+        kind, value, clock = line.split(" ")
+        want.append((kind, value if kind == "tnt" else int(value, 16),
+                     int(clock)))
+    return header, want
+
+
+def compare_timing(got, header, want):
+    """Problems between ptdecode's --timing branches (parse_timing) and
+    the trace's (parse_branches); tip.pgd lines are the disable's and not
+    compared, tip.pge's time is not compared."""
+    start, thresh = int(header["start"]), int(header["thresh"])
+    got = [b for b in got if b["kind"] != "tip.pgd"]
+    problems = []
+    for n, (b, (kind, value, clock)) in enumerate(zip(got, want), 1):
+        where = f"branch {n} (offset {b['offset']})"
+        if b["kind"] != kind or b["value"] != value:
+            shown = value if kind == "tnt" else f"0x{value:x}"
+            mine = b["value"] if b["kind"] == "tnt" or b["value"] is None \
+                else f"0x{b['value']:x}"
+            return [f"{where}: decoded {b['kind']} {mine}, the trace has "
+                    f"{kind} {shown} at clock {clock}"]
+        if kind == "tip.pge":
+            continue
+        t = clock - start
+        if b["exact"]:
+            ok = b["lo"] == t
+        else:
+            ok = thresh > 0 and b["lo"] <= t and (b["hi"] is None or
+                                                  t < b["hi"])
+        if not ok:
+            shown = b["lo"] if b["exact"] else \
+                f"[{b['lo']},{'-' if b['hi'] is None else b['hi']})"
+            problems.append(f"{where} {kind}: time {shown}, the trace's "
+                            f"clock {clock} - {start} = {t}")
+            if len(problems) >= DETAIL_LINES:
+                break
+    if len(got) != len(want):
+        problems.append(f"decoded {len(got)} branches, the trace has "
+                        f"{len(want)}")
+    return problems
+
+
+# ---- running the tools
+
+class Tally:
+    def __init__(self):
+        self.failed = 0
+
+    def say(self, ok, text, details=()):
+        print(f"{'ok' if ok else 'not ok'} - pt: {text}", flush=True)
+        for d in list(details)[:DETAIL_LINES]:
+            print(f"#   {d}", flush=True)
+        if not ok:
+            self.failed += 1
+        return ok
+
+
+def run(argv, timeout=120):
+    """(exit status, stdout lines, stderr text) of argv (no shell)."""
+    try:
+        p = subprocess.run([str(a) for a in argv], cwd=ROOT,
+                           stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, errors="replace", timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return -1, [], str(e)
+    return p.returncode, p.stdout.splitlines(), p.stderr
+
+
+def build(tally, what, targets):
+    rc, out, err = run(["make", "-s", "-j2"] +
+                       [f"build/host/{t}" for t in targets],
+                       timeout=600)
+    return tally.say(rc == 0, f"build {what}: make "
+                     + " ".join(f"build/host/{t}" for t in targets),
+                     (out + err.splitlines())[-DETAIL_LINES:] if rc else ())
+
+
+def save(path, lines):
+    path.write_text("".join(l + "\n" for l in lines))
+
+
+def random_streams(tally, out, seeds, count):
+    out.mkdir(parents=True, exist_ok=True)
+    self_bad = []
+    for seed in seeds:
+        pt, exp = out / f"seed-{seed}.pt", out / f"seed-{seed}.expect"
+        rc, _, err = run([HB / "ipt-gen", seed, count, pt, exp])
+        if rc:
+            tally.say(False, f"random stream seed {seed}: ipt-gen exit "
+                      f"status {rc}", err.splitlines())
+            continue
+        data = pt.read_bytes()
+        orc, ours, oerr = run([HB / "ptdecode", "--packets", pt])
+        rrc, ref, rerr = run([HB / "ipt-dump", pt])
+        save(out / f"seed-{seed}.ptdecode", ours)
+        save(out / f"seed-{seed}.ipt-dump", ref)
+        cyc10 = sum(1 for l in ref if is_error(l))
+        problems = compare_packets(ours, ref, data, cyc10=True)
+        if orc != 0:
+            problems.append(f"ptdecode exit status {orc}: {oerr.strip()}")
+        if rrc != (1 if cyc10 else 0):
+            problems.append(f"ipt-dump exit status {rrc}: {rerr.strip()}")
+        offsets = sync_offsets(len(data))
+        for off in offsets:
+            problems += [f"--offset {off}: {p}" for p in
+                         compare_offset(pt, off, data)]
+        tally.say(not problems, f"random stream seed {seed}: ptdecode "
+                  f"--packets == libipt ({len(ours)} packets, {len(data)} "
+                  f"bytes, {cyc10} 10-byte CYCs libipt rejects; also "
+                  f"--offset {','.join(map(str, offsets))})", problems)
+        bad = compare_packets(exp.read_text().splitlines(), ref, data,
+                              cyc10=True, names=("ipt-gen", "ipt-dump"))
+        if bad:
+            self_bad.append(f"seed {seed}: " + bad[0])
+    tally.say(not self_bad, f"random streams: ipt-dump prints what ipt-gen "
+              f"encoded ({len(seeds)} seeds)", self_bad)
+
+
+def sync_offsets(size):
+    """Where --offset starts on a stream of size bytes: 1 (past the PSB
+    at 0), inside it and past its end."""
+    return [1, size // 3 + 1, size // 2 + 7, size + 5]
+
+
+def compare_offset(pt, off, data):
+    orc, ours, oerr = run([HB / "ptdecode", "--packets", "--offset", off,
+                           pt])
+    rrc, ref, rerr = run([HB / "ipt-dump", "--offset", off, pt])
+    problems = compare_packets(ours, ref, data, cyc10=True)
+    if orc != 0 or rrc not in (0, 1):
+        problems.append(f"exit status ptdecode {orc} ({oerr.strip()}), "
+                        f"ipt-dump {rrc} ({rerr.strip()})")
+    first = line_offset(ours[0]) if ours else len(data)
+    want = data.find(PSB, off)
+    if first != (len(data) if want < 0 else want):
+        problems.append(f"ptdecode starts at {first}, not at the first "
+                        f"PSB from {off}")
+    return problems
+
+
+def model_streams(tally, out, mode, tool):
+    mdir = out / mode
+    shutil.rmtree(mdir, ignore_errors=True)
+    mdir.mkdir(parents=True)
+    rc, lines, err = run([HB / tool, mdir], timeout=300)
+    if not tally.say(rc == 0 and lines, f"model {mode}: {tool} wrote "
+                     f"{len(lines)} streams", err.splitlines()):
+        return
+    by_cfg = {}
+    for path in sorted(mdir.glob("*.branches")):
+        header, want = parse_branches(path.read_text())
+        by_cfg.setdefault(header["cfg"], []).append((path, header, want))
+    for cfg, streams in by_cfg.items():
+        check_config(tally, mode, cfg, streams)
+
+
+def check_config(tally, mode, cfg, streams):
+    pk_bad, tm_bad = [], []
+    packets = branches = exact = 0
+    for path, header, want in streams:
+        pt = path.with_suffix(".pt")
+        name = header["bench"]
+        orc, ours, oerr = run([HB / "ptdecode", "--packets", pt])
+        rrc, ref, rerr = run([HB / "ipt-dump", pt])
+        save(pt.with_suffix(".ptdecode"), ours)
+        save(pt.with_suffix(".ipt-dump"), ref)
+        packets += len(ours)
+        bad = compare_packets(ours, ref)
+        if orc or rrc:
+            bad.append(f"exit status ptdecode {orc}, ipt-dump {rrc}")
+        pk_bad += [f"{name}: {b}" for b in bad]
+        trc, tlines, terr = run([HB / "ptdecode", "--timing", pt])
+        save(pt.with_suffix(".timing"), tlines)
+        got, summary, bad = parse_timing(tlines)
+        if trc:
+            bad.append(f"ptdecode --timing exit status {trc}: "
+                       f"{terr.strip()}")
+        bad += compare_timing(got, header, want)
+        tm_bad += [f"{name}: {b}" for b in bad]
+        branches += sum(1 for b in got if b["kind"] in ("tnt", "tip"))
+        exact += sum(1 for b in got if b["kind"] in ("tnt", "tip")
+                     and b["exact"])
+    thresh = streams[0][1]["thresh"]
+    tally.say(not pk_bad, f"model {mode} {cfg}: {len(streams)} benchmark "
+              f"streams decode the same with ptdecode and libipt "
+              f"({packets} packets)", pk_bad)
+    tally.say(not tm_bad, f"model {mode} {cfg} timing: every branch of "
+              f"{len(streams)} traces in order with its outcome or target, "
+              f"CycThresh {thresh}: {branches} branches, {exact} exact"
+              + (", the rest inside their bounds" if thresh != "0" else
+                 ", each at its step's clock"), tm_bad)
+
+
+def damaged_streams(tally, out):
+    """The fuzz corpus (hand-made damage, cut and flipped streams, and
+    whole ones): both decoders see the same packets, report each error at
+    the same offset and resume at the same PSB."""
+    corpus = ROOT / "tests" / "host" / "pt" / "corpus"
+    out.mkdir(parents=True, exist_ok=True)
+    files = sorted(corpus.glob("*.pt"))
+    bad, errors = [], 0
+    for pt in files:
+        data = pt.read_bytes()
+        _, ours, oerr = run([HB / "ptdecode", "--packets", pt])
+        _, ref, rerr = run([HB / "ipt-dump", pt])
+        save(out / f"{pt.stem}.ptdecode", ours)
+        save(out / f"{pt.stem}.ipt-dump", ref)
+        errors += sum(1 for l in ours if is_error(l))
+        bad += [f"{pt.name}: {p}" for p in
+                compare_packets(ours, ref, data, cyc10=True,
+                                errors_by_offset=True)]
+    tally.say(files and not bad, f"damaged streams: ptdecode and libipt "
+              f"see the same packets and errors at the same offsets in "
+              f"{len(files)} corpus streams ({errors} errors)", bad)
+
+
+def fuzz_smoke(tally, seconds):
+    corpus = ROOT / "tests" / "host" / "pt" / "corpus"
+    before = sorted(p.name for p in corpus.iterdir()) if corpus.is_dir() \
+        else []
+    rc, out, err = run(["tools/pt/fuzz.sh", seconds, "--smoke"],
+                       timeout=seconds + 120)
+    runs = re.findall(r"stat::number_of_executed_units:\s*(\d+)", err)
+    after = sorted(p.name for p in corpus.iterdir()) if corpus.is_dir() \
+        else []
+    problems = [] if rc == 0 else [f"fuzz.sh exit status {rc}"] + [
+        l for l in err.splitlines()
+        if re.search(r"ERROR|SUMMARY|runtime error|pt-fuzz:|fuzz.sh:|"
+                     r"Test unit written", l)]
+    if not before:
+        problems.append(f"no seed corpus in {corpus}")
+    if before != after:
+        problems.append("the committed corpus changed")
+    tally.say(not problems, f"fuzz smoke: {seconds} s of pt-fuzz from "
+              f"{len(before)} corpus inputs, clean under ASan/UBSan "
+              f"({runs[-1] if runs else '?'} runs)", problems)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=str(ROOT / "build" / "check" / "pt"))
+    ap.add_argument("--seeds", type=int, default=16)
+    ap.add_argument("--count", type=int, default=4000)
+    ap.add_argument("--fuzz-seconds", type=int, default=5)
+    args = ap.parse_args(argv[1:])
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    tally = Tally()
+
+    if build(tally, "the decoder and the referee",
+             ["ptdecode", "ipt-dump", "ipt-gen"]):
+        random_streams(tally, out / "random", range(1, args.seeds + 1),
+                       args.count)
+        damaged_streams(tally, out / "damaged")
+        if build(tally, "the model's streams",
+                 ["pt-modelgen", "pt-modelgen-i386"]):
+            model_streams(tally, out / "model", "x86_64", "pt-modelgen")
+            model_streams(tally, out / "model", "i386", "pt-modelgen-i386")
+    if build(tally, "the fuzz target", ["pt-fuzz"]):
+        fuzz_smoke(tally, args.fuzz_seconds)
+    return 1 if tally.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,1 @@
+"""Tests of tools/check/ (unittest; run by tools/testing/run.py)."""

@@ -1,0 +1,470 @@
+"""tools/check/matrix.py --logs: the checks of one boot's log, on fixture
+logs, without booting."""
+
+import unittest
+
+import shutil
+import tempfile
+from pathlib import Path
+from unittest import mock
+
+from tools.testing.support import (FIXTURES, PY, LogDir, check_matrix,
+                                   fake_qemu, fixture_text, need_image,
+                                   not_ok_lines, ok_lines, run_tool, tap_part)
+
+from tools.check import boottable
+from tools.check import matrix as cm
+
+# Debian's empty OVMF variable store: a store of the right size.
+OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
+
+
+class CheckLogs(unittest.TestCase):
+    def setUp(self):
+        self.dir = LogDir()
+        self.addCleanup(self.dir.cleanup)
+
+    def run_boot(self, *boots, matrix=None):
+        return check_matrix("--logs", str(self.dir.path), *boots,
+                            matrix=matrix)
+
+    def assertFails(self, out, rc, *fragments):
+        self.assertNotEqual(rc, 0, out)
+        bad = not_ok_lines(out)
+        self.assertTrue(bad, out)
+        for f in fragments:
+            self.assertTrue(any(f in l for l in bad),
+                            f"no 'not ok' line with {f!r}:\n" + "\n".join(bad))
+
+    def test_good_p54c_passes(self):
+        self.dir.add("p54c", fixture_text("p54c.log"), 0)
+        rc, out = self.run_boot("p54c")
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(not_ok_lines(out), [])
+        oks = ok_lines(out)
+        for what in ("ok - p54c: cpu line matches vendor=GenuineIntel "
+                     "family=5 model=2 stepping=5 name=Pentium (P54C)",
+                     "ok - p54c: pmu line has kind=p5 counters=2 width=40 "
+                     "rdpmc=no mmx_events=no",
+                     "ok - p54c: no result p5/cc-* is skip",
+                     "ok - p54c: result p5/cc-111 is ok",
+                     "ok - p54c: volume log equals the serial log",
+                     "ok - p54c: plan 1..21 equals 21 results"):
+            self.assertIn(what, oks)
+
+    def test_failing_p5_result_fails(self):
+        # What `make check` let through before: a P5 test that fails.
+        self.dir.add("p54c", fixture_text("p54c-p5-fail.log"), 1)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "run failed: not ok 12 - p5/cc-010")
+        # ... also when the exit status claims a pass
+        self.dir.add("p54c", fixture_text("p54c-p5-fail.log"), 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "exit status 0, the results say verdict 1",
+                         "run failed: not ok 12 - p5/cc-010")
+
+    def test_forbidden_skip_fails(self):
+        log = fixture_text("p54c.log").replace(
+            "ok 13 - p5/cc-011", "ok 13 - p5/cc-011 # SKIP no model")
+        log = log.replace("passed=20 failed=0 skipped=1",
+                          "passed=19 failed=0 skipped=2")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "forbidden: result p5/cc-* is skip: "
+                                  "13 - p5/cc-011 # SKIP no model")
+
+    def test_no_results_is_a_failed_run(self):
+        log = fixture_text("selftest.log")
+        log = log[:log.index("not ok 1")] + \
+            "1..0\r\n# summary: passed=0 failed=0 skipped=0\r\n"
+        self.dir.add("selftest", log, 1)
+        rc, out = self.run_boot("selftest")
+        self.assertFails(out, rc, "plan 1..0 but 0 results")
+        self.assertIn("ok - selftest: exit status 1 matches the summary", out)
+
+    def test_required_result_missing_fails(self):
+        log = fixture_text("p54c.log").replace("p5/cc-111", "p5/cc-11x")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "no result p5/cc-111 (expected ok)")
+
+    def test_cpu_line_disagrees_fails(self):
+        # The log of a different -cpu than the table's entry names.
+        log = fixture_text("p54c.log").replace(
+            "family=5 model=2 stepping=5", "family=5 model=4 stepping=3")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "cpu line is '# cpu: vendor=GenuineIntel "
+                                  "family=5 model=4 stepping=3")
+        log = fixture_text("p54c.log").replace('name="Pentium (P54C)"',
+                                               'name="Pentium (P55C)"')
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "name=Pentium (P55C), expected")
+
+    def test_pmu_and_backend_fields_fail(self):
+        log = fixture_text("p54c.log").replace("rdpmc=no", "rdpmc=yes")
+        log = log.replace("# backend: model", "# backend: hw")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "pmu line has rdpmc=yes, expected",
+                         "backend is hw, expected model")
+
+    def test_required_line_missing_fails(self):
+        log = fixture_text("p54c.log").replace("  rdpmc_exists: 0",
+                                               "  rdpmc_exists: 1")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "no line matches /^  rdpmc_exists: 0/")
+
+    def test_forbidden_line_fails(self):
+        m = self.dir.path / "m.yaml"
+        m.write_text((FIXTURES / "matrix.yaml").read_text().replace(
+            "    require_lines:\n", "    forbid_lines: ['^# error: ']\n"
+                                    "    require_lines:\n", 1))
+        self.dir.add("p54c", fixture_text("p54c.log"), 0)
+        rc, out = self.run_boot("p54c", matrix=m)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("ok - p54c: no /^# error: /", out)
+        log = fixture_text("p54c.log").replace(
+            "ok 1 - ", "# error: option x: y\r\nok 1 - ")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c", matrix=m)
+        self.assertFails(out, rc, "unexpected /^# error: /: # error: option "
+                                  "x: y")
+
+    def test_header_missing_fails(self):
+        log = fixture_text("p54c.log").replace(
+            "# harness: pmu-harness 0.1.0\r\n", "")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "missing header # harness:")
+        log = fixture_text("p54c.log").replace('# backend: model reason="',
+                                               "# backend: model why=\"")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "header '# backend: model why=")
+
+    def test_plan_mismatch_fails(self):
+        log = fixture_text("p54c.log").replace("1..21", "1..22")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "plan 1..22 but 21 results")
+        log = fixture_text("p54c.log").replace(
+            "passed=20 failed=0", "passed=21 failed=0")
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "summary 'passed=21 failed=0 skipped=1' but "
+                                  "counted passed=20")
+
+    def test_no_summary_fails(self):
+        self.dir.add("p54c", fixture_text("no-summary.log"), 0)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "no '# summary:' line",
+                         "log has 1 parse error(s)")
+
+    def test_truncated_fails(self):
+        self.dir.add("p54c", fixture_text("truncated.log"), 124)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "plan 1..missing but 12 results",
+                         "no '# summary:' line", "not closed",
+                         "exit status 124")
+
+    def test_bail_out_fails(self):
+        log = fixture_text("selftest.log").replace(
+            "1..4\r\n", "Bail out! ring3 setup failed\r\n1..4\r\n")
+        self.dir.add("selftest", log, 1)
+        rc, out = self.run_boot("selftest")
+        self.assertFails(out, rc, "harness bailed out: Bail out! ring3 setup "
+                                  "failed")
+
+    def test_missing_and_unreadable_log_fail(self):
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "cannot read")
+        (self.dir.path / "p54c.log").mkdir()
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "cannot read")
+
+    def test_no_tap_fails(self):
+        self.dir.add("p54c", "BdsDxe: failed to load Boot0002\r\n", 3,
+                     volume=None)
+        (self.dir.path / "p54c.stderr").write_text(
+            "qemu: qemu-system-x86_64: unable to find CPU model 'x'\n")
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "no 'TAP version 13' line",
+                         "unable to find CPU model")
+
+    def test_missing_status_fails(self):
+        self.dir.add("p54c", fixture_text("p54c.log"), None)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "no qemu-boot exit status recorded")
+
+    def test_volume_log_fails(self):
+        serial = fixture_text("p54c.log")
+        self.dir.add("p54c", serial, 0, volume=None)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "no log file on the boot volume")
+        vol = serial[serial.index("TAP version 13"):].replace("\r", "")
+        self.dir.add("p54c", serial, 0, volume=vol.replace("ok 5 -", "ok 6 -"))
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "volume log differs from the serial log at "
+                                  "TAP line")
+
+    def test_selftest_expects_failure(self):
+        self.dir.add("selftest", fixture_text("selftest.log"), 1)
+        rc, out = self.run_boot("selftest")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("ok - selftest: run failed as expected", out)
+        self.assertIn("ok - selftest: result selftest/unexpected-ud is not "
+                      "ok", out)
+        log = fixture_text("selftest.log").replace(
+            "not ok 2 - selftest/fails-by-design",
+            "ok 2 - selftest/fails-by-design").replace(
+            "passed=1 failed=3", "passed=2 failed=2")
+        self.dir.add("selftest", log, 1)
+        rc, out = self.run_boot("selftest")
+        self.assertFails(out, rc, "result selftest/fails-by-design expected "
+                                  "not ok: ok 2")
+
+    def test_shutdown_verdict(self):
+        m = self.dir.path / "m.yaml"
+        m.write_text((FIXTURES / "matrix.yaml").read_text().replace(
+            "verdict: pass", "verdict: shutdown"))
+        self.dir.add("p54c", fixture_text("p54c.log"), 3)
+        rc, out = self.run_boot("p54c", matrix=m)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("ok - p54c: QEMU powered off without isa-debug-exit",
+                      out)
+        self.dir.add("p54c", fixture_text("p54c.log"), 0)
+        rc, out = self.run_boot("p54c", matrix=m)
+        self.assertFails(out, rc, "exit status 0, expected 3")
+
+    def test_unknown_boot_name_fails(self):
+        rc, out = self.run_boot("no-such-boot")
+        self.assertFails(out, rc, "no-such-boot: no such boot in")
+
+
+class BrokenTable(unittest.TestCase):
+    """A table that hands the checker a broken expectation fails it."""
+
+    def setUp(self):
+        self.dir = LogDir()
+        self.addCleanup(self.dir.cleanup)
+        self.dir.add("p54c", fixture_text("p54c.log"), 0)
+
+    def table(self, old, new):
+        text = (FIXTURES / "matrix.yaml").read_text()
+        self.assertIn(old, text)
+        m = self.dir.path / "broken.yaml"
+        m.write_text(text.replace(old, new, 1))
+        return check_matrix("--logs", str(self.dir.path), "p54c", matrix=m)
+
+    def assertTableFails(self, rc, out, fragment):
+        self.assertNotEqual(rc, 0, out)
+        bad = not_ok_lines(out)
+        self.assertTrue(any("table" in l and fragment in l for l in bad),
+                        f"{fragment!r} not in {bad}")
+        # the broken entry is not checked with what was left of it
+        self.assertFalse(any(l.startswith("ok - p54c:") for l in
+                             out.splitlines()), out)
+
+    def test_bad_regex(self):
+        rc, out = self.table("'^  rdpmc_exists: 0'", "'^  rdpmc_exists: (0'")
+        self.assertTableFails(rc, out, "bad regex in 'require_lines[0]'")
+
+    def test_unknown_key(self):
+        rc, out = self.table("    require_lines:", "    requires_lines:")
+        self.assertTableFails(rc, out, "unknown key 'requires_lines'")
+
+    def test_missing_field(self):
+        rc, out = self.table("    verdict: pass\n", "")
+        self.assertTableFails(rc, out, "missing field 'verdict'")
+
+    def test_wrong_type(self):
+        rc, out = self.table('rdpmc: "no"', "rdpmc: no")
+        self.assertTableFails(rc, out, "'expect_pmu.rdpmc' must be str or "
+                                       "int, not bool")
+
+    def test_table_not_yaml(self):
+        rc, out = self.table("boots:", "boots: [")
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("not ok - matrix: table", out)
+
+    def test_missing_table(self):
+        rc, out = check_matrix("--logs", str(self.dir.path),
+                               matrix=self.dir.path / "none.yaml")
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("cannot read", out)
+
+
+class BootMode(unittest.TestCase):
+    """Booting through tools/boot/qemu-boot.sh, with a fake QEMU that writes a
+    fixture log to the serial file and to the boot volume."""
+
+    @classmethod
+    def setUpClass(cls):
+        need_image()
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="pmu-boot-mode-"))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def boot(self, status, serial, volume, stderr="", jobs="2"):
+        env = fake_qemu(self.tmp, status, serial, stderr, volume)
+        env["JOBS"] = jobs
+        return run_tool([PY, "-m", "tools.check.matrix", "--matrix",
+                         str(FIXTURES / "matrix.yaml"), "--out",
+                         str(self.tmp / "out"), "--vars", str(OVMF_VARS),
+                         "p54c"], env=env)
+
+    def test_warm_vars_missing(self):
+        env = fake_qemu(self.tmp, 1, fixture_text("p54c.log"), "", None)
+        rc, out = run_tool([PY, "-m", "tools.check.matrix", "--matrix",
+                            str(FIXTURES / "matrix.yaml"), "--out",
+                            str(self.tmp / "out"), "--vars",
+                            str(self.tmp / "none.fd"), "p54c"], env=env)
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn(f"not ok - matrix: no vars {self.tmp / 'none.fd'} "
+                      "(make ovmf-vars): its boots are left out", out)
+        self.assertFalse((self.tmp / "fake.argv.json").exists())
+
+    def test_pass(self):
+        serial = fixture_text("p54c.log")
+        rc, out = self.boot(1, serial, tap_part(serial))
+        self.assertEqual(rc, 0, out)
+        self.assertRegex(out, r"(?m)^# boot p54c: \d+\.\d s, cpu \d+\.\d s$")
+        self.assertIn("ok - p54c: volume log equals the serial log", out)
+        o = self.tmp / "out"
+        self.assertEqual((o / "p54c.status").read_text(), "0\n")
+        self.assertEqual((o / "p54c.volume.log").read_text(),
+                         tap_part(serial))
+        self.assertFalse((o / "p54c.disk").exists())
+
+    def test_failing_p5_result(self):
+        serial = fixture_text("p54c-p5-fail.log")
+        rc, out = self.boot(3, serial, tap_part(serial))
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("not ok - p54c: run failed: not ok 12 - p5/cc-010", out)
+        self.assertIn("ok - p54c: exit status 1 matches the summary", out)
+        self.assertEqual((self.tmp / "out" / "p54c.status").read_text(),
+                         "1\n")
+
+    def test_qemu_fails_to_start(self):
+        rc, out = self.boot(1, "", None, "qemu-system-x86_64: unable to find "
+                                         "CPU model 'x'\n")
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("not ok - p54c: no 'TAP version 13' line", out)
+        self.assertIn("unable to find CPU model", out)
+
+    def test_no_volume_log(self):
+        rc, out = self.boot(1, fixture_text("p54c.log"), None)
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("not ok - p54c: no log file on the boot volume: no "
+                      "*.log file in \\pmu-harness (it is empty)", out)
+
+    def test_bad_jobs(self):
+        rc, out = self.boot(1, fixture_text("p54c.log"), None, jobs="zero")
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn("not ok - matrix: JOBS='zero' is not a positive number",
+                      out)
+
+
+class BootEnv(unittest.TestCase):
+    def entry(self, boot, cpu):
+        boots, errors = boottable.loads(
+            f"boots:\n - name: e\n   boot: {boot}\n   cpu: {cpu}\n"
+            "   verdict: pass\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+        self.assertEqual(errors, [])
+        return boots[0]
+
+    def test_bochs_gets_an_alsa_with_no_device(self):
+        out = Path(tempfile.mkdtemp(prefix="pmu-boot-env-"))
+        self.addCleanup(shutil.rmtree, out, True)
+        env = cm.boot_env(self.entry("bochs-cd", "pentium"), out)
+        conf = Path(env["ALSA_CONFIG_PATH"])
+        self.assertEqual(conf.parent, out)
+        self.assertEqual(conf.read_bytes(), b"")
+
+    def test_qemu_boots_keep_the_environment(self):
+        out = Path(tempfile.mkdtemp(prefix="pmu-boot-env-"))
+        self.addCleanup(shutil.rmtree, out, True)
+        with mock.patch.dict("os.environ", {"ALSA_CONFIG_PATH": "/x"}):
+            env = cm.boot_env(self.entry("uefi", "Nehalem"), out)
+        self.assertEqual(env["ALSA_CONFIG_PATH"], "/x")
+
+
+class RunTimed(unittest.TestCase):
+    def test_status_and_cpu_of_the_script_and_its_children(self):
+        with tempfile.TemporaryFile() as err:
+            status, cpu = cm.run_timed(
+                [PY, "-c", "import subprocess, sys; subprocess.run([sys."
+                 "executable, '-c', 'import time\\nt = time.process_time()"
+                 "\\nwhile time.process_time() - t < 0.3: pass']); "
+                 "raise SystemExit(3)"], err, None, 60)
+        self.assertEqual(status, 3)
+        self.assertGreaterEqual(cpu, 0.3)
+
+    def test_past_the_limit(self):
+        with tempfile.TemporaryFile() as err:
+            with self.assertRaises(cm.subprocess.TimeoutExpired):
+                cm.run_timed([PY, "-c", "import time; time.sleep(30)"], err,
+                             None, 0.5)
+
+
+class Argv(unittest.TestCase):
+    def test_boot_argv_is_a_list_of_data(self):
+        boots, errors = boottable.loads(
+            "boots:\n - name: x\n   cpu: \"Nehalem;touch /tmp/p\"\n"
+            "   options: \"a'; touch /tmp/q; '\"\n   verdict: pass\n"
+            "   com4: true\n   vga: true\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+        self.assertEqual(errors, [])
+        from pathlib import Path
+        argv = cm.boot_argv(boots[0], Path("img"), Path("out"))
+        self.assertEqual(argv[1:], [
+            "--image", "img", "--cpu", "Nehalem;touch /tmp/p",
+            "--args", "a'; touch /tmp/q; '", "--log", "out/x.log",
+            "--timeout", "180", "--keep", "out/x.disk", "--com4", "--vga",
+            "--vars", str(cm.WARM_VARS)])
+
+    def test_nvram_fresh_starts_empty(self):
+        boots, errors = boottable.loads(
+            "boots:\n - name: f\n   cpu: Nehalem\n   verdict: pass\n"
+            "   nvram: fresh\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+        self.assertEqual(errors, [])
+        self.assertNotIn("--vars", cm.boot_argv(boots[0], Path("img"),
+                                                Path("out")))
+
+    def test_nvram_is_warm_or_fresh(self):
+        boots, errors = boottable.loads(
+            "boots:\n - name: f\n   cpu: Nehalem\n   verdict: pass\n"
+            "   nvram: hot\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+        self.assertEqual(boots, [])
+        self.assertIn("'nvram' is 'hot', expected one of warm, fresh",
+                      str(errors))
+
+    def test_boot_argv_smp(self):
+        boots, errors = boottable.loads(
+            "boots:\n - name: ht\n   cpu: Nehalem\n"
+            "   smp: 2,sockets=1,cores=1,threads=2\n   verdict: pass\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+        self.assertEqual(errors, [])
+        from pathlib import Path
+        argv = cm.boot_argv(boots[0], Path("img"), Path("out"))
+        self.assertEqual(argv[1:], [
+            "--image", "img", "--cpu", "Nehalem", "--args", "",
+            "--log", "out/ht.log", "--timeout", "180", "--keep",
+            "out/ht.disk", "--smp", "2,sockets=1,cores=1,threads=2",
+            "--vars", str(cm.WARM_VARS)])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,1 @@
+"""lava: the LAVA job definitions and `make lava` (run.py, README.md)."""

@@ -1,0 +1,1 @@
+"""Tests of tools/lab/ (unittest; run by tools/testing/run.py)."""

@@ -1,0 +1,305 @@
+"""tools/lab/pmulog.py: the log parser, on fixture logs cut from real boots."""
+
+import json
+import unittest
+
+from tools.testing.support import (FIXTURES, PY, fixture_text, run_tool,
+                                   tap_part)
+
+from tools.lab import pmulog
+
+
+def messages(log):
+    return [e.message for e in log.parse_errors]
+
+
+class RealLogs(unittest.TestCase):
+    def test_p54c_serial_capture(self):
+        log = pmulog.parse_file(FIXTURES / "p54c.log")
+        self.assertEqual(log.parse_errors, [])
+        self.assertIsNone(log.read_error)
+        self.assertTrue(log.found_version)
+        self.assertIn("BdsDxe: starting Boot0002", log.prefix)
+        self.assertEqual(log.lines[0], "TAP version 13")
+        self.assertFalse(any("\r" in l for l in log.lines))
+        self.assertEqual(log.tap_text, tap_part(fixture_text("p54c.log")))
+        # header lines, key=value fields, quoted values with spaces
+        self.assertEqual([h.key for h in log.headers],
+                         ["harness", "cpu", "cpu-extra", "pmu", "backend",
+                          "platform", "console", "ring3", "options"])
+        cpu = log.header("cpu")
+        self.assertEqual(cpu.fields, {
+            "vendor": "GenuineIntel", "family": "5", "model": "2",
+            "stepping": "5", "signature": "0x525",
+            "name": "Pentium (P54C)"})
+        self.assertEqual(log.header("harness").words,
+                         ["pmu-harness", "0.1.0"])
+        pmu = log.header("pmu").fields
+        self.assertEqual((pmu["kind"], pmu["counters"], pmu["rdpmc"]),
+                         ("p5", "2", "no"))
+        self.assertEqual(pmu["probe"], "msr=0x11 wrote=0x160016 read=0x0 "
+                                       "wr_vector=0 rd_vector=0")
+        backend = log.header("backend")
+        self.assertEqual(backend.words, ["model"])
+        self.assertTrue(backend.fields["reason"].endswith(
+            "(model counts, not hardware counts)"))
+        self.assertEqual(log.header("console").fields["logfile"],
+                         "\\pmu-harness\\20261122-031916.log")
+        self.assertEqual(log.header("ring3").words, ["ready"])
+        # results
+        self.assertEqual(len(log.results), 21)
+        self.assertEqual([r.number for r in log.results], list(range(1, 22)))
+        r = log.results[11]
+        self.assertEqual((r.number, r.ok, r.name, r.status),
+                         (12, True, "p5/cc-010", "ok"))
+        self.assertEqual(r.yaml["cpl3_ctr0"], 806)
+        self.assertEqual(r.yaml["cpl3_run"],
+                         "call-ret n=100 cpl=3 backend=model")
+        self.assertIn("cpl3_ctr0: 806\n", r.yaml_text)
+        skip = next(r for r in log.results if r.name == "p5/event-0x02-ctr0")
+        self.assertEqual((skip.directive, skip.status), ("SKIP", "skip"))
+        self.assertTrue(skip.reason.startswith("DATA_TLB_MISS not modelled"))
+        self.assertIsNone(log.results[1].yaml)       # recover-nested: none
+        self.assertEqual(log.plan, 21)
+        self.assertEqual((log.summary.passed, log.summary.failed,
+                          log.summary.skipped), (20, 0, 1))
+        self.assertEqual(log.counts(), (20, 0, 1))
+        self.assertEqual(log.bail_outs, [])
+
+    def test_summary_without_fields(self):
+        log = pmulog.parse_file(FIXTURES / "p54c.log")
+        self.assertEqual(log.summary.fields, {})
+        self.assertIsNone(log.summary.logfile_error)
+
+    def test_log_file_failure(self):
+        """A full boot volume: the error line (serial only) and the
+        summary's logfile_error, from a real boot."""
+        log = pmulog.parse_file(FIXTURES / "logfile-full.log")
+        self.assertEqual(log.parse_errors, [])
+        name = log.header("console").fields["logfile"]
+        self.assertRegex(name, r"^\\pmu-harness\\\d{8}-\d{6}\.log$")
+        want = ("write of 15 bytes failed (EFI_VOLUME_FULL), 0 bytes kept "
+                "in " + name)
+        self.assertEqual([e.text for e in log.error_lines],
+                         ["log file: " + want])
+        self.assertEqual(log.summary.logfile_error, want)
+        self.assertEqual((log.summary.passed, log.summary.failed,
+                          log.summary.skipped), (4, 0, 0))
+        self.assertEqual(log.to_dict()["summary"]["fields"],
+                         {"logfile_error": want})
+
+    def test_failing_results_and_yaml_lists(self):
+        log = pmulog.parse_file(FIXTURES / "selftest.log")
+        self.assertEqual(log.parse_errors, [])
+        st = {r.name: r for r in log.results}
+        fails = st["selftest/fails-by-design"]
+        self.assertEqual((fails.ok, fails.status), (False, "not ok"))
+        self.assertEqual(fails.yaml["failures"],
+                         ["by design: measured 1, expected 2"])
+        self.assertEqual(fails.yaml["failed_checks"], "1 of 1")
+        ud = st["selftest/unexpected-ud"]
+        self.assertEqual(ud.yaml["exception"], "#UD")
+        self.assertEqual(ud.yaml["about_to"], "execute ud2")
+        self.assertEqual(log.counts(), (1, 3, 0))
+
+    def test_p5_failure_fixture(self):
+        log = pmulog.parse_file(FIXTURES / "p54c-p5-fail.log")
+        self.assertEqual(log.parse_errors, [])
+        r = log.results[11]
+        self.assertEqual((r.number, r.name, r.status), (12, "p5/cc-010",
+                                                        "not ok"))
+        self.assertEqual(r.yaml["failures"],
+                         ["cpl3 ctr0: measured 805, expected 806"])
+        self.assertEqual(log.counts(), (19, 1, 1))
+
+    def test_error_and_running_lines(self):
+        log = pmulog.parse_file(FIXTURES / "options-errors.log")
+        self.assertEqual(log.parse_errors, [])
+        self.assertEqual(len(log.error_lines), 3)
+        self.assertTrue(log.error_lines[0].text.startswith(
+            'option \\pmu-harness.cfg: unknown option "bogus"'))
+        self.assertIsNone(log.header("error"))
+        running = [c.text for c in log.comments]
+        self.assertEqual(len(running), 3)
+        self.assertTrue(running[0].startswith("running arch/rdmsr-safe-gp:"))
+        self.assertIsNone(log.header("running"))
+        self.assertEqual(log.header("options").fields["verbose"], "1")
+        self.assertEqual(log.prefix, "")
+
+    def test_no_summary(self):
+        log = pmulog.parse_file(FIXTURES / "no-summary.log")
+        self.assertIsNone(log.summary)
+        self.assertEqual(log.plan, 21)
+        self.assertEqual(len(log.results), 21)
+        self.assertEqual(messages(log), ["no '# summary:' line: the log is "
+                                         "incomplete"])
+
+    def test_truncated(self):
+        log = pmulog.parse_file(FIXTURES / "truncated.log")
+        self.assertEqual(len(log.results), 12)      # all up to the cut
+        self.assertEqual(log.results[10].yaml["cpl3_ctr1"], 0)
+        msgs = messages(log)
+        self.assertTrue(any("YAML block of result 12" in m and
+                            "not closed" in m for m in msgs), msgs)
+        self.assertIn("no '# summary:' line: the log is incomplete", msgs)
+        self.assertIn("no plan '1..N': the log is incomplete", msgs)
+        self.assertIsNone(log.plan)
+
+
+class Malformed(unittest.TestCase):
+    HEAD = "TAP version 13\n# harness: pmu-harness 1\n"
+    END = "1..2\n# summary: passed=2 failed=0 skipped=0\n"
+
+    def test_no_tap_version(self):
+        log = pmulog.parse("BdsDxe: loading Boot0002\r\nqemu garbage\r\n")
+        self.assertFalse(log.found_version)
+        self.assertEqual(log.results, [])
+        self.assertTrue(messages(log)[0].startswith("no 'TAP version 13'"))
+
+    def test_version_shares_a_line_with_ovmf(self):
+        log = pmulog.parse("\x1b[2J\x1b[01;01HBdsDxe: x\r\n\x1b[0mTAP version"
+                           " 13\r\nok 1 - a/b\r\n1..1\r\n# summary: passed=1"
+                           " failed=0 skipped=0\r\n")
+        self.assertEqual(log.parse_errors, [])
+        self.assertEqual(log.lines[0], "TAP version 13")
+        self.assertEqual(log.first_line, 2)
+        self.assertEqual(log.results[0].line, 3)
+
+    def test_errors_are_collected_and_parsing_goes_on(self):
+        text = (self.HEAD +
+                "ok 1 - a/one\n"
+                "  ---\n"
+                "  key: [unclosed\n"
+                "  ...\n"
+                "ok 3 - a/three\n"          # numbered 3, expected 2
+                "some junk\n"
+                "# cpu: vendor=\"unterminated\n"
+                "ok 3 - a/four # FROB x\n"
+                "1..3\n"
+                "# summary: passed=3 failed=0\n")
+        log = pmulog.parse(text)
+        msgs = messages(log)
+        self.assertEqual(len(log.results), 3)       # nothing lost
+        self.assertEqual(log.plan, 3)
+        self.assertTrue(any("YAML block of result 1" in m for m in msgs))
+        self.assertIn("result numbered 3, expected 2", msgs)
+        self.assertIn("not a TAP line: 'some junk'", msgs)
+        self.assertIn("unknown directive in 'a/four # FROB x'", msgs)
+        self.assertTrue(any(m.startswith("malformed summary") for m in msgs))
+        self.assertIsNone(log.summary)
+        # every error names its line
+        junk = next(e for e in log.parse_errors if "junk" in e.message)
+        self.assertEqual(junk.line, 8)
+
+    def test_summary_fields(self):
+        ok = "# summary: passed=2 failed=0 skipped=0"
+        for extra, fields in (
+                ("", {}),
+                (' logfile_error="flush failed (EFI_DEVICE_ERROR), 10 '
+                 'bytes kept in \\pmu-harness\\a.log"',
+                 {"logfile_error": "flush failed (EFI_DEVICE_ERROR), 10 "
+                                   "bytes kept in \\pmu-harness\\a.log"}),
+                (' later=1 logfile_error=""',
+                 {"later": "1", "logfile_error": ""})):
+            log = pmulog.parse(self.HEAD + "ok 1 - a\nok 2 - b\n1..2\n" +
+                               ok + extra + "\n")
+            self.assertEqual(log.parse_errors, [], extra)
+            self.assertEqual(log.summary.fields, fields)
+            self.assertEqual(log.summary.passed, 2)
+
+    def test_malformed_summary_fields(self):
+        for extra in (" junk", ' logfile_error="unterminated',
+                      " logfile_error=a logfile_error=b",
+                      "x=1"):
+            log = pmulog.parse(self.HEAD + "ok 1 - a\nok 2 - b\n1..2\n"
+                               "# summary: passed=2 failed=0 skipped=0" +
+                               extra + "\n")
+            self.assertTrue(any(m.startswith("malformed summary")
+                                for m in messages(log)), extra)
+            self.assertIsNone(log.summary, extra)
+
+    def test_result_after_plan_and_twice(self):
+        log = pmulog.parse(self.HEAD + "ok 1 - a\nok 2 - b\n" + self.END +
+                           "ok 3 - c\n1..3\n")
+        msgs = messages(log)
+        self.assertIn("result after the plan", msgs)
+        self.assertIn("result after the summary", msgs)
+        self.assertTrue(any(m.startswith("second plan") for m in msgs))
+
+    def test_yaml_not_a_mapping_and_stray_block(self):
+        log = pmulog.parse(self.HEAD + "  ---\n  a: 1\n  ...\n"
+                           "ok 1 - a\n  ---\n  - x\n  ...\n"
+                           "ok 2 - b\n" + self.END)
+        msgs = messages(log)
+        self.assertIn("YAML block without a result line before it", msgs)
+        self.assertTrue(any("not a mapping" in m for m in msgs))
+
+    def test_yaml_block_cut_by_the_next_result(self):
+        log = pmulog.parse(self.HEAD + "ok 1 - a\n  ---\n  a: 1\n"
+                           "ok 2 - b\n" + self.END)
+        self.assertEqual(len(log.results), 2)
+        self.assertEqual(log.results[0].yaml, {"a": 1})
+        self.assertIn("YAML block of result 1 (opened on line 4) is not "
+                      "closed by '  ...'", [str(e.message) for e in
+                                            log.parse_errors])
+        self.assertEqual(log.parse_errors[0].line, 6)
+
+    def test_bail_out_and_comments(self):
+        log = pmulog.parse(self.HEAD + "ok 1 - a\n# a free comment\n"
+                           "Bail out! ring3 setup failed\n")
+        self.assertEqual([b.text for b in log.bail_outs],
+                         ["ring3 setup failed"])
+        self.assertEqual([c.text for c in log.comments], ["a free comment"])
+
+    def test_fields(self):
+        words, fields, problems = pmulog.parse_fields(
+            'none a=1 b="two words" c= path="\\x\\y.log" d="x"y e="open')
+        self.assertEqual(fields, {"a": "1", "b": "two words", "c": "",
+                                  "path": "\\x\\y.log"})
+        self.assertEqual(words, ["none", 'd="x"y', 'e="open'])
+        self.assertEqual(problems, ["malformed quoted value in 'd=\"x\"y'",
+                                    "malformed quoted value in 'e=\"open'"])
+
+    def test_duplicate_header_and_field(self):
+        log = pmulog.parse(self.HEAD + "# harness: again\n"
+                           "# pmu: kind=p5 kind=p6\nok 1 - a\nok 2 - b\n"
+                           + self.END)
+        msgs = messages(log)
+        self.assertIn("header 'harness' given twice", msgs)
+        self.assertIn("header 'pmu': field 'kind' given twice", msgs)
+        self.assertEqual(log.header("harness").text, "pmu-harness 1")
+
+    def test_todo_and_bare_results(self):
+        log = pmulog.parse(self.HEAD + "not ok 1 - a # TODO later\nok\n"
+                           + self.END)
+        self.assertEqual(log.results[0].directive, "TODO")
+        self.assertEqual(log.results[0].reason, "later")
+        self.assertIn("result without a number (expected 2)", messages(log))
+        self.assertIn("result without a name", messages(log))
+
+
+class Cli(unittest.TestCase):
+    def test_json_dump(self):
+        rc, out = run_tool([PY, "-m", "tools.lab.pmulog",
+                            str(FIXTURES / "selftest.log")])
+        self.assertEqual(rc, 0, out)
+        d = json.loads(out)
+        self.assertEqual(d["plan"], 4)
+        self.assertEqual(d["results"][0]["status"], "not ok")
+        self.assertEqual(d["summary"]["failed"], 3)
+
+    def test_parse_errors_exit_1(self):
+        rc, out = run_tool([PY, "-m", "tools.lab.pmulog",
+                            str(FIXTURES / "truncated.log")])
+        self.assertEqual(rc, 1)
+        self.assertIn("not closed", out)
+
+    def test_unreadable_exit_2(self):
+        rc, out = run_tool([PY, "-m", "tools.lab.pmulog",
+                            str(FIXTURES / "no-such.log")])
+        self.assertEqual(rc, 2)
+        self.assertIn("cannot read", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

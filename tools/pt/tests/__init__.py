@@ -1,0 +1,1 @@
+"""Tests of tools/pt/ (unittest; run by tools/testing/run.py)."""
