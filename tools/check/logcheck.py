@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import List, Optional
 
-from . import volumelog
+from . import generations, volumelog
 
 
 @dataclass
@@ -33,15 +33,30 @@ class Missing:
     absent: bool = False
 
 
-HEADER_RULES = (
-    ("harness", re.compile(r"^pmu-harness \S+$"),
-     "# harness: pmu-harness <version>"),
-    ("pmu", re.compile(r"^kind=(p5|p6|netburst|arch-perfmon|unsupported|"
-                       r"none)( |$)"),
-     "# pmu: kind=p5|p6|netburst|arch-perfmon|unsupported|none ..."),
-    ("backend", re.compile(r'^(hw|model|none) reason="[^"]+"$'),
-     '# backend: hw|model|none reason="..."'),
-)
+# The "# pmu:" kinds beside the generations' own: no PMU, or one the
+# harness has no driver for.
+KINDS_WITHOUT_GENERATION = ("unsupported", "none")
+
+
+def header_rules(kinds):
+    """The header lines every log has, kind= among kinds (the
+    generations built into the image, then KINDS_WITHOUT_GENERATION)."""
+    alt = "|".join(re.escape(k) for k in kinds)
+    return (
+        ("harness", re.compile(r"^pmu-harness \S+$"),
+         "# harness: pmu-harness <version>"),
+        ("pmu", re.compile(rf"^kind=({alt})( |$)"),
+         f"# pmu: kind={'|'.join(kinds)} ..."),
+        ("backend", re.compile(r'^(hw|model|none) reason="[^"]+"$'),
+         '# backend: hw|model|none reason="..."'),
+    )
+
+
+def pmu_kinds():
+    """The kinds a "# pmu:" line may name, from the build's listing of
+    the generations (tools/check/generations.py)."""
+    return generations.kind_names(generations.load()) + \
+        list(KINDS_WITHOUT_GENERATION)
 
 
 def _short(items, n=3):
@@ -78,7 +93,12 @@ def check_boot(boot, log, status: Optional[int], volume,
         say(True, f"log parses ({len(log.lines)} lines)")
 
     _check_cpu(boot, log, say)
-    for key, rule, label in HEADER_RULES:
+    try:
+        kinds = pmu_kinds()
+    except generations.ListingError as e:
+        say(False, f"the generations' listing: {e}")
+        kinds = list(KINDS_WITHOUT_GENERATION)
+    for key, rule, label in header_rules(kinds):
         h = log.header(key)
         if h is not None and rule.search(h.text):
             say(True, f"header {label}")
