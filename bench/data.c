@@ -31,6 +31,15 @@ struct held {
 static struct held held[MAX_HELD];
 static unsigned n_held;
 
+/* The last allocation that failed: the bytes it asked for in one block,
+ * what it leaves free besides (BENCH_KEEP_FREE for a sized buffer, else
+ * 0) and what the firmware had free then (bench_shortfall_text()). */
+struct bench_shortfall {
+	uint64_t need, keep;
+	uint64_t free, largest;		/* 0, 0: unknown */
+	int sibling;			/* asked on the sibling processor */
+};
+
 static struct bench_shortfall last;
 
 void bench_init(const struct bench_mem *m)
@@ -78,8 +87,10 @@ static int too_big(uint64_t size, uint64_t total, uint64_t largest)
 	return size > largest || size + BENCH_KEEP_FREE > total;
 }
 
-uint64_t bench_data_want(const struct bench *b, uint64_t total,
-			 uint64_t largest)
+/* The buffer size bench_data(b) asks for when the firmware has total bytes
+ * free, largest in one block (pure: host-tested). */
+static uint64_t bench_data_want(const struct bench *b, uint64_t total,
+				uint64_t largest)
 {
 	uint64_t size = fixed_size(b);
 
@@ -166,11 +177,6 @@ void bench_release(void)
 			mem->release(held[i].p, held[i].bytes);
 	n_held = 0;
 	memset(buffers, 0, sizeof(buffers));
-}
-
-void bench_shortfall(struct bench_shortfall *s)
-{
-	*s = last;
 }
 
 static unsigned long long mib_up(uint64_t bytes)

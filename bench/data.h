@@ -1,6 +1,6 @@
 /* data: the benchmarks' data buffers and the tests' own buffers, from the
  * pages the boot layer lends (bench_init), and, when one cannot be had,
- * what was asked and what the firmware had free (bench_shortfall).
+ * what was asked and what the firmware had free (bench_shortfall_text).
  *
  * A benchmark's buffer is allocated, user-mapped and prepared once, on
  * first use, and kept for the run (its address is part of what
@@ -44,23 +44,12 @@ void *bench_alloc(uint64_t bytes, uint64_t align);
 void *bench_data(const struct bench *b);
 /* The size of that buffer (0 before it exists). */
 uint64_t bench_data_size(const struct bench *b);
-/* The buffer size bench_data(b) asks for when the firmware has total bytes
- * free, largest in one block (pure: host-tested). */
-uint64_t bench_data_want(const struct bench *b, uint64_t total,
-			 uint64_t largest);
 
-/* The last allocation that failed: the bytes it asked for in one block,
- * what it leaves free besides (BENCH_KEEP_FREE for a sized buffer, else
- * 0) and what the firmware had free then. */
-struct bench_shortfall {
-	uint64_t need, keep;
-	uint64_t free, largest;		/* 0, 0: unknown */
-	int sibling;			/* asked on the sibling processor */
-};
-void bench_shortfall(struct bench_shortfall *s);
-/* It as "needs N MiB, M MiB free" (N rounded up, M down), then in
- * parentheses why M was not enough when M >= N: the largest block, the
- * part kept free, or neither (the allocation or ring 3's mapping failed). */
+/* The last allocation that failed, as "needs N MiB, M MiB free" (N the
+ * bytes it asked for in one block, rounded up; M what the firmware had
+ * free then, rounded down), then in parentheses why M was not enough when
+ * M >= N: the largest block, the part kept free (BENCH_KEEP_FREE, for a
+ * sized buffer), or neither (the allocation or ring 3's mapping failed). */
 void bench_shortfall_text(char *buf, unsigned size);
 
 #endif

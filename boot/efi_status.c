@@ -54,7 +54,9 @@ static const struct {
 	{ 7, "EFI_WARN_RESET_REQUIRED" },
 };
 
-const char *efi_status_name(uint64_t status)
+/* "EFI_VOLUME_FULL" for a code of the UEFI spec's status tables, else
+ * NULL. */
+static const char *efi_status_name(uint64_t status)
 {
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].code == status)

@@ -3,8 +3,10 @@
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 
-void logname_candidate(const struct logname_time *t, unsigned attempt,
-		       char *name, unsigned size)
+/* Candidate attempt (0 .. LOGNAME_ATTEMPTS-1): YYYYMMDD-HHMMSS.log, then
+ * YYYYMMDD-HHMMSS-<attempt>.log; run-<attempt>.log without a clock. */
+static void logname_candidate(const struct logname_time *t, unsigned attempt,
+			      char *name, unsigned size)
 {
 	if (!t->valid)
 		fmt_snprintf(name, size, "run-%u.log", attempt);

@@ -28,15 +28,12 @@ enum logfile_state {
  * failed (the caller keeps the why). */
 typedef int (*logname_probe)(void *ctx, const char *name);
 
-/* Candidate attempt (0 .. LOGNAME_ATTEMPTS-1): YYYYMMDD-HHMMSS.log, then
- * YYYYMMDD-HHMMSS-<attempt>.log; run-<attempt>.log without a clock. */
-void logname_candidate(const struct logname_time *t, unsigned attempt,
-		       char *name, unsigned size);
-
-/* Puts the first free candidate into name and returns LOGFILE_OPEN;
- * LOGFILE_COLLISION when all are taken (*taken = LOGNAME_ATTEMPTS);
- * LOGFILE_FAILED when a probe failed (name = the name it failed on).
- * *taken counts the names found taken. */
+/* Puts the first free candidate into name and returns LOGFILE_OPEN; the
+ * candidates, in order: YYYYMMDD-HHMMSS.log, YYYYMMDD-HHMMSS-1.log ..
+ * -99.log, or run-0.log .. run-99.log without a clock.  LOGFILE_COLLISION
+ * when all are taken (*taken = LOGNAME_ATTEMPTS); LOGFILE_FAILED when a
+ * probe failed (name = the name it failed on).  *taken counts the names
+ * found taken. */
 enum logfile_state logname_choose(const struct logname_time *t,
 				  logname_probe probe, void *ctx,
 				  char *name, unsigned size, unsigned *taken);

@@ -1,9 +1,19 @@
 /* pmu_source: a driver behind measure() (pmu_source.h). */
 #include "pmu_source.h"
+#include "measure.h"
 #include "need.h"
 #include "../bench/bench.h"
 #include "../pmu/backend.h"
 #include "../lib/string.h"
+
+/* One measure() source: the counter of each value and its config. */
+struct pmu_source {
+	const struct pmu_driver *d;
+	unsigned n;
+	unsigned ctr[MEASURE_MAX_VALUES];
+	struct pmu_config cfg[MEASURE_MAX_VALUES];
+	struct pmu_err err;		/* why start/stop/read failed */
+};
 
 static int src_start(void *ctx)
 {
@@ -56,9 +66,12 @@ static int place(struct pmu_source *ps, unsigned k, enum sem s,
 			ps->d->name, sem_name(s));
 }
 
-int pmu_source_init(struct counter_source *src, struct pmu_source *ps,
-		    const struct pmu_driver *d, const enum sem *sems,
-		    unsigned n, unsigned cpls)
+/* Sets up src to count sems[0..n-1] at cpls (PMU_CPL012, PMU_CPL3) with
+ * driver d; value k is named after sems[k].  Returns 0, or -1 with ps->err
+ * saying which count no free counter can take. */
+static int pmu_source_init(struct counter_source *src, struct pmu_source *ps,
+			   const struct pmu_driver *d, const enum sem *sems,
+			   unsigned n, unsigned cpls)
 {
 	uint32_t taken = 0;
 

@@ -6,24 +6,8 @@
 #ifndef HARNESS_PMU_SOURCE_H
 #define HARNESS_PMU_SOURCE_H
 
-#include "measure.h"
 #include "test.h"
 #include "../pmu/driver.h"
-
-struct pmu_source {
-	const struct pmu_driver *d;
-	unsigned n;
-	unsigned ctr[MEASURE_MAX_VALUES];
-	struct pmu_config cfg[MEASURE_MAX_VALUES];
-	struct pmu_err err;		/* why start/stop/read failed */
-};
-
-/* Sets up src to count sems[0..n-1] at cpls (PMU_CPL012, PMU_CPL3) with
- * driver d; value k is named after sems[k].  Returns 0, or -1 with ps->err
- * saying which count no free counter can take. */
-int pmu_source_init(struct counter_source *src, struct pmu_source *ps,
-		    const struct pmu_driver *d, const enum sem *sems,
-		    unsigned n, unsigned cpls);
 
 /* The measurement test every generation runs: driver d as the counter
  * source of measure() for sems[0..n-1] at CPL 3 over bench, which must

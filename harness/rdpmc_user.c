@@ -10,6 +10,11 @@
  * routine ABI (cpu.h). */
 #define USER __attribute__((section(".text.user"), noinline)) ROUTINE_ABI
 
+struct rdpmc_out {
+	uint64_t value;
+	int vector;		/* 0, or the exception RDPMC raised */
+};
+
 struct user_args {
 	uint32_t idx;
 	struct rdpmc_out out;
@@ -24,7 +29,10 @@ USER static void user_rdpmc(uint64_t n, void *data)
 	a->out.vector = rdpmc_safe(a->idx, &a->out.value);
 }
 
-int rdpmc_cpl3(struct tcase *t, uint32_t idx, int pce, struct rdpmc_out *o)
+/* Runs RDPMC with ECX = idx at CPL 3.  Returns 0 (a failed check) when
+ * ring 3 is unavailable or the CPL 3 run itself faulted. */
+static int rdpmc_cpl3(struct tcase *t, uint32_t idx, int pce,
+		      struct rdpmc_out *o)
 {
 	struct user_args *a = ring3_scratch();
 	uint64_t cr4 = read_cr4();

@@ -7,17 +7,11 @@
 #include <stdint.h>
 #include "test.h"
 
-struct rdpmc_out {
-	uint64_t value;
-	int vector;		/* 0, or the exception RDPMC raised */
-};
-
-/* Runs RDPMC with ECX = idx at CPL 3.  Returns 0 (a failed check) when
- * ring 3 is unavailable or the CPL 3 run itself faulted. */
-int rdpmc_cpl3(struct tcase *t, uint32_t idx, int pce, struct rdpmc_out *o);
-/* rdpmc_cpl3(), then the checks every generation's test makes: logs
- * cr4_pce and rdpmc_vector, checks the vector is want and, when want is
- * 0, logs rdpmc<idx> and checks it read expect (what RDMSR read). */
+/* Runs RDPMC with ECX = idx at CPL 3 with CR4.PCE = pce, then makes the
+ * checks every generation's test makes: logs cr4_pce and rdpmc_vector,
+ * checks the vector is want and, when want is 0, logs rdpmc<idx> and
+ * checks it read expect (what RDMSR read).  When ring 3 is unavailable
+ * or the CPL 3 run itself faulted, that is the one failed check. */
 void rdpmc_cpl3_check(struct tcase *t, uint32_t idx, int pce, int want,
 		      uint64_t expect);
 

@@ -76,7 +76,8 @@ void tap_result(struct tap *t, enum tap_status st, const char *name,
 	line(t, buf);
 }
 
-void tap_yaml_begin(struct tap *t)
+/* Opens the YAML block under the last result, once. */
+static void tap_yaml_begin(struct tap *t)
 {
 	if (t->in_yaml)
 		return;
@@ -163,6 +164,9 @@ static int item_colon(const char *start, const char *c)
 	return p == c;
 }
 
+/* Writes v as a YAML scalar into buf, double-quoted and escaped when it
+ * holds characters YAML would read differently; with item set, for a list
+ * item ("    - value"): a ':' ending the first word is written \x3a. */
 static void quote_scalar(char *buf, unsigned size, const char *v, int item)
 {
 	const char *start = v;
@@ -191,16 +195,6 @@ static void quote_scalar(char *buf, unsigned size, const char *v, int item)
 	}
 	buf[o++] = '"';
 	buf[o] = 0;
-}
-
-void tap_yaml_scalar(char *buf, unsigned size, const char *v)
-{
-	quote_scalar(buf, size, v, 0);
-}
-
-void tap_yaml_item_scalar(char *buf, unsigned size, const char *v)
-{
-	quote_scalar(buf, size, v, 1);
 }
 
 /* One YAML line: head ("  key: " or "    - ") and the formatted value,

@@ -26,9 +26,9 @@ void tap_comment(struct tap *t, const char *fmt, ...)
 /* Writes "ok N - name", "not ok N - name" or "ok N - name # SKIP reason". */
 void tap_result(struct tap *t, enum tap_status st, const char *name,
 		const char *skip_reason);
-/* YAML diagnostics under the last result: begin, key/value lines, end. */
-void tap_yaml_begin(struct tap *t);
-/* A value written as is (numbers, hex); quoted if YAML would misread it. */
+/* YAML diagnostics under the last result: key/value lines and lists (the
+ * first of them opens the block, "  ---"), then tap_yaml_end().  A value
+ * is written as is (numbers, hex), quoted if YAML would misread it. */
 void tap_yaml_kv(struct tap *t, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A key that opens a list ("  key:"), then its items "    - value"
@@ -48,12 +48,5 @@ void tap_summary_field(struct tap *t, const char *key, const char *value);
 void tap_bail_out(struct tap *t, const char *reason);
 /* Exit verdict: 0 when nothing failed and at least one test ran. */
 int tap_verdict(const struct tap *t);
-
-/* Writes v as a YAML scalar into buf, double-quoted and escaped when it holds
- * characters YAML would read differently. Exposed for the host tests. */
-void tap_yaml_scalar(char *buf, unsigned size, const char *v);
-/* The same for a list item ("    - value"): a ':' ending the first word
- * is written \x3a, for Perl's TAP::Parser (see lib/tap.c). */
-void tap_yaml_item_scalar(char *buf, unsigned size, const char *v);
 
 #endif

@@ -184,8 +184,9 @@ static const struct cpu_model models[] = {
 #undef I
 #undef A
 
-const struct cpu_model *cpu_model_lookup(enum cpu_vendor v, unsigned family,
-					 unsigned model)
+/* The table row for this family/model, or NULL when the table has none. */
+static const struct cpu_model *cpu_model_lookup(enum cpu_vendor v,
+						unsigned family, unsigned model)
 {
 	for (unsigned i = 0; i < sizeof(models) / sizeof(models[0]); i++)
 		if (models[i].vendor == v && models[i].family == family &&

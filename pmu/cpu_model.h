@@ -36,9 +36,6 @@ struct cpu_model {
 	enum pmu_kind pmu;
 };
 
-/* The table row for this family/model, or NULL when the table has none. */
-const struct cpu_model *cpu_model_lookup(enum cpu_vendor v, unsigned family,
-					 unsigned model);
 /* A name for the log: the table's, else an honest "unknown ..." string
  * written into buf. */
 const char *cpu_model_name(enum cpu_vendor v, unsigned family, unsigned model,

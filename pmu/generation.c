@@ -6,7 +6,8 @@
 extern const struct pmu_generation __start_pmu_generations[],
 	__stop_pmu_generations[];
 
-const struct pmu_generation *pmu_generations(unsigned *n)
+/* The generations linked into this image, in link order. */
+static const struct pmu_generation *pmu_generations(unsigned *n)
 {
 	*n = (unsigned)(__stop_pmu_generations - __start_pmu_generations);
 	return __start_pmu_generations;

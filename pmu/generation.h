@@ -59,8 +59,6 @@ struct pmu_generation {
 #define PMU_GENERATION(id, ...) pmu_generation_listing: __VA_ARGS__
 #endif
 
-/* The generations linked into this image, in link order. */
-const struct pmu_generation *pmu_generations(unsigned *n);
 /* The generation that drives kind k (not a feature), or NULL. */
 const struct pmu_generation *pmu_generation_for(enum pmu_kind k);
 /* The generation whose test group name starts with, or NULL for a test of

@@ -243,7 +243,9 @@ void inject_describe(const struct inject_table *t, char *buf, unsigned size)
 	}
 }
 
-void inject_rule_name(const struct inject_rule *r, char *buf, unsigned size)
+/* "#GP (vector 13)", "stuck", ... for one rule. */
+static void inject_rule_name(const struct inject_rule *r, char *buf,
+			     unsigned size)
 {
 	if (r->effect == INJECT_STUCK)
 		fmt_snprintf(buf, size, "stuck (writes dropped)");

@@ -70,8 +70,6 @@ int inject_parse(struct inject_table *t, const char *spec,
 		 inject_error_fn err, void *ctx);
 /* The table in spec syntax ("msr:0x11:gp,rdpmc:ud"), "" when empty. */
 void inject_describe(const struct inject_table *t, char *buf, unsigned size);
-/* "#GP (vector 13)", "stuck", ... for one rule. */
-void inject_rule_name(const struct inject_rule *r, char *buf, unsigned size);
 /* One hit as a log message naming the register and the vector, e.g.
  * "WRMSR 0x11=0x16 raised injected #GP (vector 13)". */
 void inject_hit_text(const struct inject_hit *h, char *buf, unsigned size);

@@ -1,6 +1,5 @@
 /* sem: a traced step as counts (see sem.h).  Pure logic: host-tested. */
 #include "sem.h"
-#include "../lib/fmt.h"
 
 static int retired_branch(const struct insn_event *e)
 {
@@ -83,18 +82,4 @@ const char *sem_name(enum sem s)
 	};
 
 	return (unsigned)s < SEM_NR ? names[s] : "?";
-}
-
-void sem_mask_name(uint32_t mask, char *buf, unsigned size)
-{
-	unsigned len = 0;
-
-	buf[0] = 0;
-	for (unsigned s = 0; s < SEM_NR && len + 1 < size; s++)
-		if (mask & SEM_BIT(s))
-			len += (unsigned)fmt_snprintf(buf + len, size - len,
-						      "%s%s", len ? "+" : "",
-						      sem_name(s));
-	if (!mask)
-		fmt_snprintf(buf, size, "none");
 }

@@ -71,8 +71,7 @@ uint64_t sem_once_mask(uint32_t mask, const struct insn_event *e);
 uint64_t sem_step_mask(uint32_t mask, const struct insn_event *e);
 /* Sum over the counts in mask, from counts[] indexed by enum sem. */
 uint64_t sem_sum(uint32_t mask, const uint64_t *counts);
-/* "instructions", "loads+stores" ...: the names of the counts in mask. */
+/* "instructions", "loads" ...: the name of count s. */
 const char *sem_name(enum sem s);
-void sem_mask_name(uint32_t mask, char *buf, unsigned size);
 
 #endif

@@ -35,7 +35,10 @@ uint32_t apic_read(unsigned reg)
 	return 0;
 }
 
-void apic_write(unsigned reg, uint32_t v)
+/* Register write by xAPIC offset (APIC_*), in either mode; the ICR only
+ * in xAPIC mode, high half first (send_ipi()).  Only after apic_init()
+ * returned NULL. */
+static void apic_write(unsigned reg, uint32_t v)
 {
 	if (apic.mode == APIC_X2APIC)
 		wrmsr(x2apic_msr(reg), v);
@@ -200,7 +203,10 @@ static void send_fixed_self(unsigned vector)
 		 ICR_SHORTHAND_SELF, 0);
 }
 
-int apic_self_ipi(unsigned dm, unsigned vector)
+/* Sends an IPI to this processor: dm APIC_DM_FIXED with vector (16-255;
+ * the Self shorthand, or SELF IPI in x2APIC mode) or APIC_DM_NMI (no
+ * shorthand, own ID).  Returns 0, or -1 for another mode or a bad vector. */
+static int apic_self_ipi(unsigned dm, unsigned vector)
 {
 	if (apic.why || !apic.done)
 		return -1;

@@ -3,10 +3,10 @@
  * IA32_APIC_BASE) or in x2APIC mode (registers as MSRs) where the firmware
  * enabled that.  The harness never changes the mode or the base.
  *
- * Offers: detection (apic_init), register access by xAPIC offset in
- * either mode, the own APIC ID, EOI, self-IPIs (fixed or NMI), and the LVT
- * performance-counter entry (LVTPC) through which a PMU, or a reference
- * model of one, raises a performance-monitoring interrupt (PMI):
+ * Offers: detection (apic_init), register reads by xAPIC offset in
+ * either mode, the own APIC ID, EOI, and the LVT performance-counter
+ * entry (LVTPC) through which a PMU, or a reference model of one, raises
+ * a performance-monitoring interrupt (PMI) as a self-IPI (fixed or NMI):
  * apic_lvtpc_deliver().  apic_init() saves the firmware's value of every
  * register the harness changes (LVTPC); apic_restore() writes it back.
  * docs/apic.md describes the PMI path.
@@ -130,10 +130,9 @@ uint64_t apic_base(void);
 /* IA32_APIC_BASE as read by apic_init. */
 uint64_t apic_base_msr(void);
 
-/* Register access by xAPIC offset (APIC_*), in either mode; not for the
- * ICR (use the IPI functions).  Only after apic_init() returned NULL. */
+/* Register read by xAPIC offset (APIC_*), in either mode; not for the
+ * ICR.  Only after apic_init() returned NULL. */
 uint32_t apic_read(unsigned reg);
-void apic_write(unsigned reg, uint32_t v);
 
 uint32_t apic_id(void);
 void apic_eoi(void);
@@ -141,11 +140,6 @@ void apic_eoi(void);
  * or ISR (in service). */
 int apic_irr(unsigned vector);
 int apic_isr(unsigned vector);
-
-/* Sends an IPI to this processor: dm APIC_DM_FIXED with vector (16-255;
- * the Self shorthand, or SELF IPI in x2APIC mode) or APIC_DM_NMI (no
- * shorthand, own ID).  Returns 0, or -1 for another mode or a bad vector. */
-int apic_self_ipi(unsigned dm, unsigned vector);
 
 uint32_t apic_lvtpc(void);
 /* Read-only bits are dropped before the write. */

@@ -1,5 +1,16 @@
 /* topology: APIC ID fields from CPUID (topology.h). */
 #include "topology.h"
+#include "cpu.h"
+
+#define TOPO_SUBLEAVES 4	/* leaf 0BH sub-leaves read (SMT, core, ...) */
+
+/* The CPUID outputs topo_decode() needs, as read on one processor. */
+struct topo_leaves {
+	uint32_t max_leaf;			/* CPUID.00H:EAX */
+	struct cpuid_regs l1;			/* CPUID.01H */
+	struct cpuid_regs l4;			/* CPUID.04H, ECX = 0 */
+	struct cpuid_regs lb[TOPO_SUBLEAVES];	/* CPUID.0BH, ECX = 0.. */
+};
 
 /* Leaf 0BH, Vol. 2A CPUID (order no. 253666): EAX[4:0] the shift that
  * takes the x2APIC ID to the next level's ID; EBX[15:0] the logical
@@ -85,7 +96,9 @@ static void decode_legacy(const struct topo_leaves *l, struct topo *t)
 	t->threads_per_core = 1u << t->smt_bits;
 }
 
-void topo_decode(const struct topo_leaves *l, struct topo *t)
+/* The fields of the APIC ID in l, by leaf 0BH where it has levels, else
+ * by leaves 01H and 04H. */
+static void topo_decode(const struct topo_leaves *l, struct topo *t)
 {
 	if (has_leaf_0b(l))
 		decode_0b(l, t);

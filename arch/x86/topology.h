@@ -11,23 +11,13 @@
  * processor IDs in the package) and leaf 04H EAX[31:26] (addressable core
  * IDs in the package, minus 1) (§8.9.4, "legacy" algorithm).
  *
- * topo_decode() is pure (host-tested); topo_read() executes CPUID on the
- * processor it runs on: run it there to learn that processor's place. */
+ * topo_read() executes CPUID on the processor it runs on: run it there to
+ * learn that processor's place.  Decoding what it read is pure
+ * (host-tested). */
 #ifndef ARCH_X86_TOPOLOGY_H
 #define ARCH_X86_TOPOLOGY_H
 
 #include <stdint.h>
-#include "cpu.h"
-
-#define TOPO_SUBLEAVES 4	/* leaf 0BH sub-leaves read (SMT, core, ...) */
-
-/* The CPUID outputs topo_decode() needs, as read on one processor. */
-struct topo_leaves {
-	uint32_t max_leaf;			/* CPUID.00H:EAX */
-	struct cpuid_regs l1;			/* CPUID.01H */
-	struct cpuid_regs l4;			/* CPUID.04H, ECX = 0 */
-	struct cpuid_regs lb[TOPO_SUBLEAVES];	/* CPUID.0BH, ECX = 0.. */
-};
 
 enum topo_source {
 	TOPO_LEAF_0B,		/* extended topology leaf */
@@ -54,7 +44,6 @@ struct topo {
 #define CPUID_LEAF_CACHE 0x04u
 #define CPUID_LEAF_TOPOLOGY 0x0bu
 
-void topo_decode(const struct topo_leaves *l, struct topo *t);
 /* Reads the leaves on this processor and decodes them. */
 void topo_read(struct topo *t);
 /* Two processors are threads of one core: same package and core ID,

@@ -74,13 +74,15 @@ $(HT)/obj/%.S.o: %.S $(HT)/flags | deps-build
 	@echo "  HOSTAS  $<"
 	@$(CC) $(HT_CFLAGS) -MMD -MP -c $< -o $@
 
-# The modules of each test come below (HT_SRCS_test_NAME); a test without
-# a host-sources line fails to build rather than linking without them.
-# So does one whose line names a compiler option: each object serves
-# every test that names its source, so all are built with the same flags.
+# The modules of each test come below (HT_SRCS_test_NAME: ":", then the
+# line's sources); a test without a host-sources line fails to build
+# rather than linking without them.  So does one whose line names a
+# compiler option: each object serves every test that names its source,
+# so all are built with the same flags.  An empty line is a test that
+# includes the one .c it tests and links nothing else.
 $(HT_BINS): $(HT)/%: $(HT)/obj/tests/host/%.c.o $(HT)/flags
-	$(if $(HT_SRCS_$*),,@echo "host-test: tests/host/$*.c: no" \
-		"/* host-sources: ... */ line" >&2; exit 1)
+	$(if $(filter :,$(HT_SRCS_$*)),,@echo "host-test:" \
+		"tests/host/$*.c: no /* host-sources: ... */ line" >&2; exit 1)
 	$(if $(filter -%,$(HT_SRCS_$*)),@echo "host-test: tests/host/$*.c:" \
 		"host-sources names options ($(filter -%,$(HT_SRCS_$*)));" \
 		"it takes source files only" >&2; exit 1)
@@ -99,11 +101,12 @@ $(HT_BINS:=.ok): %.ok: %
 # the other goals of the Makefile cost no sed.  Read on every run, so an
 # edited line takes effect at once.
 ifneq ($(filter host-test-bins $(HT)/%,$(MAKECMDGOALS)),)
-HT_LINE := s|^/\* host-sources:\(.*\)\*/ *$$|\1|p
+# ":" first, so that an empty line still reads as one.
+HT_LINE := s|^/\* host-sources:\(.*\)\*/ *$$|: \1|p
 $(foreach t,$(HT_TESTS),$(eval HT_SRCS_$(t) := \
 	$$(shell sed -n '$$(HT_LINE)' tests/host/$(t).c | head -n 1)))
 # $(call ht-objs,test_NAME): the objects of its modules.
-ht-objs = $(patsubst %,$(HT)/obj/%.o,$(filter-out -%,$(HT_SRCS_$(1))))
+ht-objs = $(patsubst %,$(HT)/obj/%.o,$(filter-out : -%,$(HT_SRCS_$(1))))
 $(foreach t,$(HT_TESTS),$(eval $(HT)/$(t): $(call ht-objs,$(t))))
 HT_OBJS := $(sort $(foreach t,$(HT_TESTS),$(HT)/obj/tests/host/$(t).c.o \
 	   $(call ht-objs,$(t))))

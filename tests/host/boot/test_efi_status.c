@@ -1,14 +1,17 @@
 /* Host tests for boot/efi_status.c: the names the log gives EFI_STATUS
- * codes (UEFI spec 2.10 Appendix D), and unknown codes in hex. */
+ * codes (UEFI spec 2.10 Appendix D), and unknown codes in hex.
+ * efi_status.c is included, so that the table lookup (efi_status_name(),
+ * NULL for an unknown code) is in reach without an interface for the tests
+ * alone. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "boot/efi_status.h"
+#include "boot/efi_status.c"
 
-/* host-sources: boot/efi_status.c lib/fmt.c lib/string.c */
+/* host-sources: lib/fmt.c lib/string.c */
 
 #define ERR(n) ((1ULL << 63) | (n))
 

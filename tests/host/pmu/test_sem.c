@@ -26,7 +26,7 @@
 
 #include "tests/host/arch/x86/dec_flags.h"
 
-/* host-sources: pmu/sem.c lib/fmt.c */
+/* host-sources: pmu/sem.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -306,68 +306,6 @@ static void test_names(void **state)
 	assert_string_equal(sem_name((enum sem)1000), "?");
 }
 
-#define CANARY 'Z'
-
-/* sem_mask_name into a buffer of size with canaries around it: returns
- * the text; fails on a write past size or a missing terminator. */
-static const char *mask_name(uint32_t mask, unsigned size)
-{
-	static char buf[300];
-
-	assert_true(size + 2 <= sizeof(buf));
-	memset(buf, CANARY, sizeof(buf));
-	sem_mask_name(mask, buf + 1, size);
-	if (buf[0] != CANARY)
-		fail_msg("mask 0x%x: wrote before the buffer", mask);
-	for (unsigned i = size + 1; i < sizeof(buf); i++)
-		if (buf[i] != CANARY)
-			fail_msg("mask 0x%x size %u: wrote past it (at %u)",
-				 mask, size, i - 1);
-	if (!memchr(buf + 1, 0, size))
-		fail_msg("mask 0x%x size %u: not terminated", mask, size);
-	return buf + 1;
-}
-
-static void test_mask_names(void **state)
-{
-	static const struct {
-		uint32_t mask;
-		const char *want;
-	} cases[] = {
-		{ 0, "none" },
-		{ SEM_BIT(SEM_INSTRUCTIONS), "instructions" },
-		{ SEM_BIT(SEM_CLOCKS), "clocks" },
-		{ SEM_BIT(SEM_LOADS) | SEM_BIT(SEM_STORES), "loads+stores" },
-		{ SEM_BIT(SEM_BRANCHES) | SEM_BIT(SEM_FAR), "branches+far" },
-		{ SEM_BIT(SEM_FAR) | SEM_BIT(SEM_TAKEN), "taken+far" },
-		{ SEM_BIT(SEM_SEGLOADS) | SEM_BIT(SEM_INSTRUCTIONS) |
-		  SEM_BIT(SEM_CLOCKS), "instructions+segloads+clocks" },
-		{ (1u << SEM_NR) - 1,
-		  "instructions+branches+taken+cond+calls+returns+far+loads+"
-		  "stores+segloads+clocks+ref_clocks" },
-		/* bits past SEM_NR name nothing */
-		{ SEM_BIT(SEM_RETURNS) | 1u << SEM_NR | 1u << 31, "returns" },
-	};
-
-	for (unsigned i = 0; i < N(cases); i++) {
-		unsigned len = (unsigned)strlen(cases[i].want);
-
-		assert_string_equal(mask_name(cases[i].mask, 200),
-				    cases[i].want);
-		assert_string_equal(mask_name(cases[i].mask, len + 1),
-				    cases[i].want);
-		/* too small: a terminated prefix, nothing past the end */
-		for (unsigned size = 1; size <= len; size++) {
-			const char *got = mask_name(cases[i].mask, size);
-
-			if (strlen(got) >= size ||
-			    strncmp(got, cases[i].want, strlen(got)))
-				fail_msg("mask 0x%x size %u: \"%s\"",
-					 cases[i].mask, size, got);
-		}
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,7 +315,6 @@ int main(void)
 		cmocka_unit_test(test_sum),
 		cmocka_unit_test(test_sum_of_steps),
 		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_mask_names),
 	};
 
 	return cmocka_run_group_tests_name("sem", tests, NULL, NULL);
