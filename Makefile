@@ -87,6 +87,7 @@ OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 
 .PHONY: all i386 deps deps-build deps-run deps-check deps-lava deps-pt \
 	image floppy ovmf-vars run check host-test bench lava clean ptdecode \
+	mutate \
 	pt-tools fuzz
 
 all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf $(B)/pmu-generations.txt
@@ -278,6 +279,13 @@ run: $(B)/pmu-harness.img | deps-run
 # its time is counted and the host stages run beside it.
 check: | deps-check
 	$(PYTHON) -m tools.check.check
+
+# Deliberate misreadings of the product (tools/check/mutants.yaml), each
+# applied alone in a private copy of the tree, rebuilt and run against the
+# tests it names: every one must be killed (docs/testing.md).  Slow (a
+# rebuild and boots per mutant), so not part of check.
+mutate: | deps-check
+	$(PYTHON) -m tools.check.mutate
 
 host-test: | deps-check
 	tools/check/host-test.sh
