@@ -28,8 +28,8 @@ const struct perfmon_caps *pebs_ready(struct tcase *t, unsigned *fmt,
 		     "is set on this PMU (v%u)", c->version);
 		return 0;
 	}
-	*fmt = perfmon_pebs_format(c);
-	*trap = !!(c->perf_caps & (1ull << 6));
+	*fmt = sdm_pebs_format(c->perf_caps);
+	*trap = sdm_pebs_trap(c->perf_caps);
 	value(t, "pebs_format", "%u", *fmt);
 	value(t, "pebs_trap", "%d", *trap);
 	return c;
