@@ -56,9 +56,14 @@
  * takes TR, BTS, BTINT and BTS_OFF_* there.  Per step of this thread: the
  * LBR stack (pmu/perfmon/lbr/model.c) and BTS (pmu/perfmon/bts/model.c)
  * see taken branches; a PEBS counter (IA32_PEBS_ENABLE) that wraps sets
- * its status bit, and after the counters the step's PEBS assist writes
- * one record for all of them (pmu/perfmon/pebs/model.c), consumes their
- * status bits and reloads them from the DS reset slots; the precise
+ * its status bit and is armed, and the step of its next event (SDM Vol.
+ * 3B §18.8.1.1: "When the counter IA32_PMCx overflows from maximum count
+ * to zero, the PEBS hardware is armed.  Upon occurrence of the next PEBS
+ * event, the PEBS hardware triggers an assist") ends in the PEBS assist:
+ * one record for every armed counter (pmu/perfmon/pebs/model.c), which
+ * consumes their status bits and reloads them from the DS reset slots
+ * ("the reset value for each overflowed counter is loaded"); writing a
+ * counter disarms it; the precise
  * events of pmu/perfmon/pebs/events.c count what their table says.  A DS
  * buffer reaching its threshold sets GLOBAL_STATUS bit 62 (v2+) and
  * raises the PMI.  The sibling's steps take no part in any of it.  This
@@ -91,8 +96,11 @@ static struct {
 	struct evtsel_edge edge[PERFMON_MAX_GP];
 	uint64_t fixed_ctrl, global_ctrl, status, debugctl;
 	uint64_t gp_mask, fixed_mask;
-	uint64_t pebs_hit;		/* PEBS counters that overflowed in the
-					 * step (GLOBAL numbering) */
+	uint64_t pebs_armed;		/* PEBS counters that overflowed and
+					 * wait for their next event (GLOBAL
+					 * numbering) */
+	uint64_t pebs_fire;		/* armed ones that counted it in this
+					 * step: the step's assist */
 	struct step_regs before;	/* the state the last step left */
 	int have_before;
 } m;
@@ -300,6 +308,7 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 		if (n >= m.c->gp)
 			return VEC_GP;
 		m.pmc[n] = (uint64_t)(int64_t)(int32_t)(uint32_t)v & m.gp_mask;
+		m.pebs_armed &= ~(1ull << n);
 		return 0;
 	}
 	if (is_gp(msr, MSR_IA32_A_PMC(0), &n)) {
@@ -307,12 +316,14 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 		    (v & ~m.gp_mask))
 			return VEC_GP;
 		m.pmc[n] = v;
+		m.pebs_armed &= ~(1ull << n);
 		return 0;
 	}
 	if (fixed_index(msr, &n)) {
 		if (!perfmon_fixed_exists(m.c, n) || (v & ~m.fixed_mask))
 			return VEC_GP;
 		m.fixed[n] = v;
+		m.pebs_armed &= ~(1ull << (GLOBAL_FIXED_SHIFT + n));
 		return 0;
 	}
 	if (msr == MSR_IA32_PERF_CAPABILITIES)
@@ -385,14 +396,26 @@ static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 }
 
 /* A counter (GLOBAL numbering) wrapped: its status bit (v2+; fixed
- * counters exist from v2); on this thread a PEBS counter also waits for
- * the step's assist. */
-static void overflowed(unsigned bit, int sibling)
+ * counters exist from v2); on this thread a PEBS counter is armed, and
+ * when it counted past the wrap in this step (value, after it, not 0)
+ * its next event is already here. */
+static void overflowed(unsigned bit, int sibling, uint64_t value)
 {
 	if (m.c->version >= 2)
 		m.status |= 1ull << bit;
-	if (!sibling && (ds_model_pebs_enable() >> bit & 1))
-		m.pebs_hit |= 1ull << bit;
+	if (sibling || !(ds_model_pebs_enable() >> bit & 1))
+		return;
+	m.pebs_armed |= 1ull << bit;
+	if (value)
+		m.pebs_fire |= 1ull << bit;
+}
+
+/* Counter bit counted inc events in the step: an armed PEBS counter's
+ * next event is the assist's (SDM Vol. 3B §18.8.1.1). */
+static void pebs_next_event(unsigned bit, uint64_t inc, int sibling)
+{
+	if (inc && !sibling && (m.pebs_armed >> bit & 1))
+		m.pebs_fire |= 1ull << bit;
 }
 
 /* One GP counter over a step; returns 1 when it asks for a PMI. */
@@ -410,9 +433,10 @@ static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 	}
 	inc = evtsel_cycles(&s, &m.edge[n], sem_once_mask(event_sem(&s, 0), e),
 			    1 + (uint64_t)e->more);
+	pebs_next_event(n, inc, sibling);
 	if (!add(&m.pmc[n], inc, m.gp_mask))
 		return 0;
-	overflowed(n, sibling);
+	overflowed(n, sibling, m.pmc[n]);
 	return s.intr;
 }
 
@@ -428,9 +452,10 @@ static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
 	    (sibling && !(f & FIXED_CTRL_ANY)))
 		return 0;
 	inc = sem_step_mask(ev->sem, e);
+	pebs_next_event(GLOBAL_FIXED_SHIFT + i, inc, sibling);
 	if (!add(&m.fixed[i], inc, m.fixed_mask))
 		return 0;
-	overflowed(GLOBAL_FIXED_SHIFT + i, sibling);
+	overflowed(GLOBAL_FIXED_SHIFT + i, sibling, m.fixed[i]);
 	return !!(f & FIXED_CTRL_PMI);
 }
 
@@ -479,18 +504,21 @@ static enum pebs_data data_of(uint64_t mask)
 }
 
 /* The PEBS assist of the step (pmu/perfmon/pebs/model.c writes the
- * record): the counters reload from the DS area, their overflow is
- * consumed; 1 when the buffer reached its threshold. */
+ * record): every armed counter still enabled for PEBS is named, reloads
+ * from the DS area and has its overflow consumed (SDM Vol. 3B
+ * §18.8.1.1, PEBS CounterX Reset: "the reset value for each overflowed
+ * counter is loaded"); 1 when the buffer reached its threshold. */
 static int pebs_assist(const struct insn_event *e)
 {
+	uint64_t hit = m.pebs_armed & ds_model_pebs_enable();
 	struct pebs_assist a = {
 		.e = e,
 		.before = m.have_before && m.before.rip == e->rip ?
 			  &m.before : 0,
-		.applicable = m.pebs_hit,
+		.applicable = hit,
 		.status = m.status,
-		.adaptive = adaptive_of(m.pebs_hit),
-		.data = data_of(m.pebs_hit),
+		.adaptive = adaptive_of(hit),
+		.data = data_of(hit),
 		.tsc = rdtsc(),
 	};
 	int full = pebs_model_assist(&a, m.pmc, m.fixed);
@@ -499,8 +527,8 @@ static int pebs_assist(const struct insn_event *e)
 		m.pmc[n] &= m.gp_mask;
 	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
 		m.fixed[i] &= m.fixed_mask;
-	m.status &= ~m.pebs_hit;
-	m.pebs_hit = 0;
+	m.status &= ~hit;
+	m.pebs_armed &= ~hit;
 	return full;
 }
 
@@ -520,7 +548,7 @@ static int ds_step(const struct insn_event *e)
 	lbr_model_step(e, m.debugctl);
 	if (bts_model_step(e, m.debugctl))
 		want_pmi |= buffer_pmi();
-	if (m.pebs_hit && pebs_assist(e))
+	if ((m.pebs_fire & ds_model_pebs_enable()) && pebs_assist(e))
 		want_pmi |= buffer_pmi();
 	if (e->after) {
 		m.before = *e->after;
@@ -535,6 +563,7 @@ static void pm_event(const struct insn_event *e)
 
 	if (!m.c)
 		return;
+	m.pebs_fire = 0;
 	for (unsigned n = 0; n < m.c->gp; n++)
 		want_pmi |= gp_step(n, e, sibling);
 	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)

@@ -20,12 +20,40 @@
 
 #include "../perfmon/perfmon_test.h"
 #include "../../pmu/perfmon/ds/regs.h"
+#include "../../arch/x86/cpu.h"
 #include "../../harness/need.h"
 #include "../../pmu/perfmon/bts/driver.h"
 #include "../../pmu/perfmon/ds/driver.h"
 #include "../../bench/oracle.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
+
+/* The facts the tests read the buffer and IA32_DEBUGCTL by, restated
+ * from the SDM (not pmu/perfmon/ds/regs.h):
+ *   - IA32_DEBUGCTL (§17.4.1, Figure 17-3): TR bit 6, BTS bit 7, BTINT
+ *     bit 8, BTS_OFF_OS bit 9, BTS_OFF_USR bit 10, FREEZE_PERFMON_ON_PMI
+ *     bit 12;
+ *   - the DS format (§17.4.9.1): 64-bit fields in IA-32e mode or with
+ *     CPUID.01H:ECX.DTES64 (bit 2), else 32-bit ones;
+ *   - the DS save area (§17.4.9, Figures 17-7 and 17-8): BTS base,
+ *     index, absolute maximum, threshold at field 0, 1, 2, 3 - the BTS
+ *     index at 08H (64-bit) or 04H (32-bit). */
+#define SDM_DEBUGCTL_TR (1ull << 6)
+#define SDM_DEBUGCTL_BTS (1ull << 7)
+#define SDM_DEBUGCTL_BTINT (1ull << 8)
+#define SDM_DEBUGCTL_BTS_OFF_OS (1ull << 9)
+#define SDM_DEBUGCTL_BTS_OFF_USR (1ull << 10)
+#define SDM_DEBUGCTL_FREEZE_PERFMON (1ull << 12)
+
+static inline int sdm_ds64(void)
+{
+	return sizeof(void *) == 8 || (cpu_info()->f1_ecx & (1u << 2));
+}
+
+static inline unsigned sdm_ds_field(void)
+{
+	return sdm_ds64() ? 8u : 4u;
+}
 
 /* Bytes of one BTS record in the DS format in use (bts_begin sets it):
  * 24 in the 64-bit format {from 00H, to 08H, flags 10H} (§17.4.9.1), 12
@@ -35,8 +63,9 @@ static unsigned bts_rec_bytes __attribute__((unused)) = 24;
 #define BTS_REC bts_rec_bytes
 #define BTS_REC_MAX 24u
 /* Every IA32_DEBUGCTL bit BTS gives meaning to (§17.4.1, Figure 17-3). */
-#define BTS_SDM_BITS (DEBUGCTL_TR | DEBUGCTL_BTS | DEBUGCTL_BTINT |          \
-		      DEBUGCTL_BTS_OFF_OS | DEBUGCTL_BTS_OFF_USR)
+#define BTS_SDM_BITS (SDM_DEBUGCTL_TR | SDM_DEBUGCTL_BTS |                  \
+		      SDM_DEBUGCTL_BTINT | SDM_DEBUGCTL_BTS_OFF_OS |            \
+		      SDM_DEBUGCTL_BTS_OFF_USR)
 #define BTS_BUF_RECORDS 1024u
 /* Records past every buffer's maximum, to see that none is written. */
 #define BTS_GUARD_RECORDS 4u
@@ -111,8 +140,8 @@ static inline void bts_sink(const struct insn_event *e, void *ctx)
 static inline int bts_sdm_records(uint64_t flags, unsigned cpl)
 {
 	if (cpl == 0)
-		return !(flags & DEBUGCTL_BTS_OFF_OS);
-	return !(flags & DEBUGCTL_BTS_OFF_USR);
+		return !(flags & SDM_DEBUGCTL_BTS_OFF_OS);
+	return !(flags & SDM_DEBUGCTL_BTS_OFF_USR);
 }
 
 /* The trace's branches that make records under flags, into out. */
@@ -161,16 +190,15 @@ static inline int bts_begin(struct tcase *t, struct bts_env *v)
 	}
 	if (!(v->m = bts_mem(t)))
 		return 0;
-	if (!check(t, v->l.ds64 == perfmon_ds64() &&
-		   v->l.bts_record == (v->l.ds64 ? 24u : 12u) &&
+	if (!check(t, v->l.ds64 == sdm_ds64() &&
+		   v->l.bts_record == 3 * sdm_ds_field() &&
 		   v->l.size <= sizeof(v->m->area), "DS layout: ds64 %d, BTS "
 		   "record %u bytes, area %u bytes: expected the %d-bit "
 		   "format (%u-byte records)", v->l.ds64, v->l.bts_record,
-		   v->l.size, perfmon_ds64() ? 64 : 32,
-		   perfmon_ds64() ? 24u : 12u) ||
+		   v->l.size, sdm_ds64() ? 64 : 32, 3 * sdm_ds_field()) ||
 	    !check(t, perfmon_ds_remove(&e) == 0, "remove: %s", e.msg))
 		return 0;
-	bts_rec_bytes = v->l.bts_record;
+	bts_rec_bytes = 3 * sdm_ds_field();
 	memset(v->m, 0, sizeof(*v->m));
 	memset(v->m->buf, BTS_GUARD_BYTE, sizeof(v->m->buf));
 	v->base = (uint64_t)(uintptr_t)v->m->buf;
@@ -197,17 +225,20 @@ static inline int bts_install(struct bts_env *v, unsigned k, unsigned thresh)
 
 static inline uint64_t bts_index(const struct bts_env *v)
 {
-	return ds_get(v->m->area, &v->l, DS_BTS_INDEX);
+	uint64_t x = 0;
+
+	memcpy(&x, v->m->area + 1 * sdm_ds_field(), sdm_ds_field());
+	return x;
 }
 
 /* m->rec[] from the buffer's bytes: each record's three fields, 8 or 4
  * bytes each by the layout. */
 static inline void bts_decode(struct bts_env *v)
 {
-	unsigned f = v->l.field_size;
+	unsigned f = sdm_ds_field();
 
 	for (unsigned i = 0; i < BTS_BUF_RECORDS + BTS_GUARD_RECORDS; i++) {
-		const uint8_t *p = v->m->buf + (size_t)i * v->l.bts_record;
+		const uint8_t *p = v->m->buf + (size_t)i * BTS_REC;
 		uint64_t x[3] = { 0, 0, 0 };
 
 		for (unsigned k = 0; k < 3; k++)
@@ -253,7 +284,7 @@ static inline int bts_run(struct bts_env *v, const char *bench, uint64_t n,
 		return 0;
 	(void)be_rdmsr(MSR_IA32_DEBUGCTL, &ctl[2]);
 	ctl[0] &= ~BTS_SDM_BITS;
-	if (!check(v->t, ctl[1] == (ctl[0] | DEBUGCTL_TR | DEBUGCTL_BTS |
+	if (!check(v->t, ctl[1] == (ctl[0] | SDM_DEBUGCTL_TR | SDM_DEBUGCTL_BTS |
 				    flags) && ctl[2] == ctl[0],
 		   "IA32_DEBUGCTL 0x%llx with BTS on (flags 0x%llx), 0x%llx "
 		   "after: expected TR, BTS and the flags on 0x%llx, then "

@@ -98,7 +98,7 @@ static void test_wrap(struct tcase *t)
 {
 	const unsigned k = WRAP_K;
 	struct bts_env v;
-	struct pmi_seen s = { .v = &v, .flags = DEBUGCTL_BTS_OFF_OS,
+	struct pmi_seen s = { .v = &v, .flags = SDM_DEBUGCTL_BTS_OFF_OS,
 			      .n = 40 };
 	uint64_t index, expect_index, st;
 	unsigned nwant, wrong = 0;
@@ -169,7 +169,7 @@ static void test_threshold(struct tcase *t)
 	const unsigned m = PMI_M, k = PMI_K;
 	struct bts_env v;
 	struct pmi_seen s = { .v = &v, .n = 20,
-			      .flags = DEBUGCTL_BTINT | DEBUGCTL_BTS_OFF_OS };
+			      .flags = SDM_DEBUGCTL_BTINT | SDM_DEBUGCTL_BTS_OFF_OS };
 	uint64_t index, thresh, max;
 	unsigned nwant;
 

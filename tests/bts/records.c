@@ -180,7 +180,7 @@ out:
 
 static void test_off_os(struct tcase *t)
 {
-	off(t, DEBUGCTL_BTS_OFF_OS, 0, 3);
+	off(t, SDM_DEBUGCTL_BTS_OFF_OS, 0, 3);
 }
 
 TEST(bts_off_os, "bts/off-os",
@@ -188,7 +188,7 @@ TEST(bts_off_os, "bts/off-os",
 
 static void test_off_usr(struct tcase *t)
 {
-	off(t, DEBUGCTL_BTS_OFF_USR, 3, 0);
+	off(t, SDM_DEBUGCTL_BTS_OFF_USR, 3, 0);
 }
 
 TEST(bts_off_usr, "bts/off-usr",
@@ -211,7 +211,7 @@ static void test_tr_only(struct tcase *t)
 	    !check(t, be_rdmsr(MSR_IA32_DEBUGCTL, &before) == 0,
 		   "RDMSR IA32_DEBUGCTL"))
 		goto out;
-	vec = be_wrmsr(MSR_IA32_DEBUGCTL, before | DEBUGCTL_TR);
+	vec = be_wrmsr(MSR_IA32_DEBUGCTL, before | SDM_DEBUGCTL_TR);
 	if (!check(t, vec == 0, "WRMSR IA32_DEBUGCTL TR: vector %d", vec))
 		goto out;
 	trace.model = sink;

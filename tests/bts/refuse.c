@@ -72,7 +72,7 @@ static void test_no_ds(struct tcase *t)
 	check(t, perfmon_ds_installed() == NULL, "a DS area is installed "
 	      "after perfmon_ds_remove()");
 	refused_enable(t, 0, "no DS area");
-	refused_enable(t, DEBUGCTL_BTINT, "no DS area, BTINT");
+	refused_enable(t, SDM_DEBUGCTL_BTINT, "no DS area, BTINT");
 out:
 	bts_end(&v);
 }
@@ -87,10 +87,10 @@ static void test_bad_flags(struct tcase *t)
 		uint64_t flags;
 		const char *why;
 	} bad[] = {
-		{ DEBUGCTL_TR, "TR as a flag" },
-		{ DEBUGCTL_BTS, "BTS as a flag" },
+		{ SDM_DEBUGCTL_TR, "TR as a flag" },
+		{ SDM_DEBUGCTL_BTS, "BTS as a flag" },
 		{ 1ull << 0, "LBR (bit 0)" },
-		{ DEBUGCTL_FREEZE_PERFMON_ON_PMI | DEBUGCTL_BTINT,
+		{ SDM_DEBUGCTL_FREEZE_PERFMON | SDM_DEBUGCTL_BTINT,
 		  "FREEZE_PERFMON_ON_PMI with BTINT" },
 	};
 	struct bts_env v;

@@ -104,15 +104,18 @@ static void test_no_pmi(struct tcase *t)
 TEST(pebs_nopmi, "pebs/threshold-not-reached",
      "records below the threshold raise no PMI", test_no_pmi, 0);
 
-/* Reset values: the first record after `period` events, then one every
- * `reload` events: the DS counter-reset slot, not the preset. */
+/* Reset values: the first record at the event after the `period`-th
+ * (the overflow arms PEBS, the next event writes the record, SDM Vol. 3B
+ * §18.8.1.1), then the counter reloads from the DS counter-reset slot -
+ * not the preset - and the next record is at the event after the next
+ * `reload` ("the reset value for each overflowed counter is loaded"). */
 static void test_reset(struct tcase *t)
 {
 	static struct pebs_run r;
 	const struct perfmon_caps *c;
 	unsigned fmt;
 	int trap;
-	uint64_t top, left;
+	uint64_t top, want;
 
 	if (!inst_run(t, &r, &fmt, &trap, 24, 0))
 		return;
@@ -125,15 +128,18 @@ static void test_reset(struct tcase *t)
 		return;
 	pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
 			   .trap = trap });
-	/* the counter after the run: reload - (events since the last
-	 * record) below the top */
+	/* the counter after the run: as many events below its wrap as the
+	 * trace says are left after the last reload (0: it overflowed and
+	 * waits for the event that writes the next record) */
 	top = (c->gp_width >= 64 ? ~0ull : (1ull << c->gp_width) - 1);
-	left = top - r.count_after[0] + 1;
-	value(t, "counter_after", "0x%llx", (unsigned long long)
-	      r.count_after[0]);
-	check(t, left >= 1 && left <= 11, "PMC0 0x%llx after the run: not "
-	      "within the DS reset distance 11 of the top",
-	      (unsigned long long)r.count_after[0]);
+	want = (top - r.left_after[0] + 1) & top;
+	value(t, "counter_after", "0x%llx, %llu events to its wrap by the "
+	      "trace", (unsigned long long)r.count_after[0],
+	      (unsigned long long)r.left_after[0]);
+	check(t, r.count_after[0] == want, "PMC0 0x%llx after the run, the "
+	      "trace says 0x%llx (the DS reset distance 11 less the events "
+	      "since the last record)", (unsigned long long)r.count_after[0],
+	      (unsigned long long)want);
 	check(t, r.n_exp >= 2, "%u records", r.n_exp);
 }
 

@@ -161,6 +161,8 @@ int pebs_run(struct tcase *t, struct pebs_run *r)
 	}
 	pmi_r = r;
 	rc = pmi_run(PMI_PATH_NMI, exec_bench, &x, &f);
+	for (unsigned k = 0; k < r->n_ctr; k++)
+		r->left_after[k] = tap.x.left[k];
 	finish(t, r, &s);
 	(void)pebs_sample_reset(&e);
 	return check(t, rc == 0 && x.ok, "run of %s: pmi_run %d, ran %d",

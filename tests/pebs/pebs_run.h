@@ -1,12 +1,13 @@
 /* tests/pebs/pebs_run.h: the harness steps of a PEBS test - a DS area and
- * a PEBS buffer of a given capacity and threshold, counters armed with
+ * a PEBS buffer of a given capacity and threshold, counters preset with
  * their periods and DS reset values (pmu/perfmon/pebs/sample.h), the
  * benchmark run with a tap on the trace that works out, from the trace
  * alone, which steps must give a record and with what state, and the
  * PMIs the buffer raises; each step a check of the test.
  *
- * The tap applies the SDM's rules of pmu/perfmon/pebs/expect.h, not the
- * model's code, to each traced step.
+ * The tap applies the SDM's rules as the tests read them
+ * (pebs_expect.h: the record in the step of the event after the
+ * overflow), not the model's code, to each traced step.
  *
  * Under the model the benchmark runs single-stepped with the model fed
  * before the tap sees the step.  On hardware the benchmark is traced
@@ -18,7 +19,7 @@
 #include <stdint.h>
 #include "../../harness/test.h"
 #include "../../arch/x86/trace.h"
-#include "../../pmu/perfmon/pebs/expect.h"
+#include "pebs_expect.h"
 
 #define PEBS_RUN_CTRS PEBS_EXPECT_CTRS
 #define PEBS_RUN_MAX 48		/* expected records kept (more counted) */
@@ -47,6 +48,9 @@ struct pebs_run {
 	uint32_t lvtpc_in_pmi;
 	uint64_t tsc0, tsc1;	/* TSC before and after the run */
 	uint64_t count_after[PEBS_RUN_CTRS];	/* the counters after it */
+	uint64_t left_after[PEBS_RUN_CTRS];	/* the trace's events to the
+						 * next overflow after it (0:
+						 * overflowed, armed) */
 	uint64_t range_lo, range_hi;	/* the benchmark's code */
 };
 

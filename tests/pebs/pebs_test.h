@@ -20,6 +20,7 @@
 #include "../../pmu/perfmon/pebs/events.h"
 #include "../../pmu/perfmon/pebs/regs.h"
 #include "../../pmu/sem.h"
+#include "../../pmu/detect.h"
 
 /* Formats 0-3, byte offsets (-1: absent) by field. */
 enum sdm_pebs { S_FLAGS, S_IP, S_AX, S_BX, S_CX, S_DX, S_SI, S_DI, S_BP,
@@ -67,10 +68,24 @@ static inline int sdm_pebs32_offset(unsigned f)
 	return f < S_R8 ? (int)f * 4 : -1;
 }
 
-/* The run uses the 32-bit DS format. */
+/* IA32_PERF_CAPABILITIES.PEBS_REC_FMT, bits 11:8, and PEBS_TRAP, bit 6
+ * (SDM Vol. 3B §18.6.2.4 / §18.8.1.1, the IA32_PERF_CAPABILITIES
+ * figure). */
+static inline unsigned sdm_pebs_format(uint64_t perf_caps)
+{
+	return (unsigned)(perf_caps >> 8) & 0xfu;
+}
+
+static inline int sdm_pebs_trap(uint64_t perf_caps)
+{
+	return !!(perf_caps & (1ull << 6));
+}
+
+/* The run uses the 32-bit DS format: outside IA-32e mode on a CPU
+ * without CPUID.01H:ECX.DTES64 (bit 2) (SDM Vol. 3B §17.4.9.1). */
 static inline int pebs_ds32(void)
 {
-	return !perfmon_ds64();
+	return sizeof(void *) == 4 && !(cpu_info()->f1_ecx & (1u << 2));
 }
 
 /* Adaptive groups, in record order, and their sizes. */
@@ -79,6 +94,15 @@ static inline int pebs_ds32(void)
 #define SDM_GPRS 144u
 #define SDM_XMMS 256u
 #define SDM_LBR 24u
+
+/* Bytes of a record with no adaptive group (MSR_PEBS_DATA_CFG 0): the
+ * 32-bit DS format's 40, formats 0-3 by their table, 4-5 the basic
+ * group alone. */
+static inline unsigned sdm_pebs_plain_size(unsigned fmt)
+{
+	return pebs_ds32() ? SDM_PEBS32_SIZE :
+	       fmt >= 4 ? SDM_BASIC : sdm_pebs_size(fmt);
+}
 
 /* The events the tests sample, per record format: the precise events of
  * each generation's table (pmu/perfmon/pebs/events.c cites them). */

@@ -1,7 +1,8 @@
 /* pebs/records-*: every field of every PEBS record the PMU writes,
  * against the trace at the instruction that caused it (pebs_test.h has
  * the layouts), for the precise events of the modelled generation; the
- * record count is floor(events / period) exactly and the index advances
+ * records fall at the events period + 1 + k * (reload + 1) (the event
+ * after each overflow, pebs_expect.h) and the index advances
  * by the SDM's record size (SDM Vol. 3B §18.8.1.1: "After a PEBS record
  * has been written, the processor also updates this field with the
  * address of the next PEBS record to be written"). */
@@ -27,8 +28,8 @@ const struct perfmon_caps *pebs_ready(struct tcase *t, unsigned *fmt,
 		     "is set on this PMU (v%u)", c->version);
 		return 0;
 	}
-	*fmt = perfmon_pebs_format(c);
-	*trap = !!(c->perf_caps & (1ull << 6));
+	*fmt = sdm_pebs_format(c->perf_caps);
+	*trap = sdm_pebs_trap(c->perf_caps);
 	value(t, "pebs_format", "%u", *fmt);
 	value(t, "pebs_trap", "%d", *trap);
 	return c;

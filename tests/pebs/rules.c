@@ -38,7 +38,8 @@ static void refused(struct tcase *t, uint64_t sel, uint64_t mask,
 	int rc;
 
 	if (!check(t, perfmon_driver.init(&e) == 0, "init: %s", e.msg) ||
-	    !install_ok(t, perfmon_pebs_record_size(0, 0)))
+	    !install_ok(t, sdm_pebs_plain_size(
+			   sdm_pebs_format(perfmon_caps(0)->perf_caps))))
 		return;
 	if (sel && !check(t, be_wrmsr(MSR_IA32_PERFEVTSEL(0), sel) == 0,
 			  "WRMSR PERFEVTSEL0=0x%llx", (unsigned long long)sel))
@@ -302,7 +303,7 @@ static void test_bad_ds(struct tcase *t)
 
 	if (!pebs_ready(t, &fmt, &trap))
 		return;
-	size = perfmon_pebs_record_size(0, 0);
+	size = sdm_pebs_plain_size(fmt);
 	const struct { const char *what; struct ds_buffer p; } bad[] = {
 		{ "index past the maximum", { b, b + 5 * size, b + 4 * size,
 					      b + 4 * size } },

@@ -8,9 +8,14 @@
  *     absolute maximum; otherwise nothing, and no signal (SDM Vol. 3B
  *     §18.8.1.1: "No signaling is generated when PEBS buffer is full");
  *     the index then advances by the record size;
- *   - when: in the step whose event made the counter wrap (the model has
- *     no skid: the eventing instruction is the one that overflowed), and
- *     the counter reloads from its DS counter-reset slot;
+ *   - when: in the step of the PEBS event after the counter's overflow
+ *     (SDM Vol. 3B §18.8.1.1: "When the counter IA32_PMCx overflows from
+ *     maximum count to zero, the PEBS hardware is armed.  Upon occurrence
+ *     of the next PEBS event, the PEBS hardware triggers an assist and
+ *     causes a PEBS record to be written"; pmu/perfmon/model.c arms and
+ *     fires), and every overflowed PEBS counter reloads from its DS
+ *     counter-reset slot ("the reset value for each overflowed counter is
+ *     loaded"); the eventing instruction is the one of that next event;
  *   - RFLAGS, RIP and the GPRs (formats 0-3; the GPR group of formats
  *     4-5): with PERF_CAPABILITIES.PEBS_TRAP (bit 6) the state after the
  *     eventing instruction, RIP that of the next one; without it the

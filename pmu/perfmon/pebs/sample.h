@@ -1,7 +1,7 @@
 /* pmu/perfmon/pebs/sample.h: PEBS sampling of one run, through the
- * arch-perfmon drivers (pebs/sample.c): the counters of pebs/expect.h
- * preset `period` events below their top, a DS area whose PEBS buffer
- * the caller owns, the counter-reset slots `reload` events below the top
+ * arch-perfmon drivers (pebs/sample.c): the counters below preset
+ * `period` events below their wrap, a DS area whose PEBS buffer the
+ * caller owns, the counter-reset slots `reload` events below the wrap
  * (SDM Vol. 3B §18.6.2.4.1, §18.8.1.1 "PEBS Counter Reset"), PEBS on;
  * then the counters read back and the DS area taken away.  The harness
  * (tests/pebs/pebs_run.c) runs the benchmark in between. */
@@ -9,8 +9,19 @@
 #define PMU_PERFMON_PEBS_SAMPLE_H
 
 #include <stdint.h>
-#include "expect.h"
 #include "../../driver.h"
+
+/* A counter sampled with PEBS. */
+struct pebs_ctr {
+	unsigned bit;		/* GLOBAL numbering: n GP n, 32 + i fixed i */
+	uint64_t sel;		/* GP: PerfEvtSel (EN clear); fixed: its
+				 * FIXED_CTR_CTRL field */
+	uint32_t sem;		/* what the event counts (pmu/sem.h) */
+	uint64_t period;	/* events to the first overflow (the counter
+				 * is preset to 2^width - period) */
+	uint64_t reload;	/* the DS counter reset: 2^width - reload */
+	int adaptive;		/* Adaptive_Record */
+};
 
 struct pebs_sample {
 	const struct pebs_ctr *ctr;	/* the counters sampled */
