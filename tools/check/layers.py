@@ -9,8 +9,8 @@ lower one (a quoted include is resolved like the compiler does: next to the
 including file first, then from the tree's root, which the build passes as
 -I.).  Besides: only boot/ includes boot/, only tests/ includes tests/,
 lib/ includes only lib/, arch/ only arch/ and lib/; every .c/.S under
-tests/ (but tests/host/) holds a TEST(, but for a group's shared steps,
-tests/GROUP/GROUP_run.c.  Host unit tests (tests/host/) may
+tests/ (but tests/host/) holds a TEST(, but for what a group's tests
+share, tests/GROUP/GROUP_*.c.  Host unit tests (tests/host/) may
 include any module they test.
 
 The PMU generations are read from the tree, not from a list: every folder
@@ -60,7 +60,7 @@ RULES = (
                    "header of a pmu/GEN/ folder, no PMU_ kind of one in "
                    "boot/)"),
     ("only-tests", "every .c/.S under tests/ (but tests/host/) defines a "
-                   "TEST( or is its group's shared tests/GROUP/GROUP_run.c"),
+                   "TEST( or is its group's shared tests/GROUP/GROUP_*.c"),
     ("resolve", "every quoted include names a file of the layers"),
     ("owner", "each header of pmu/ and harness/ declares only what its own "
               ".c defines"),
@@ -93,10 +93,12 @@ def sources(root):
 
 
 def group_run(rel):
-    """tests/GROUP/GROUP_run.c: the steps a group's tests share (the PEBS
-    run of pebs/), which belong to no generation-independent layer."""
+    """tests/GROUP/GROUP_*.c: what a group's tests share (the PEBS run and
+    the SDM's PEBS rules of pebs/), which belongs to no generation-
+    independent layer; tests are named by topic, not by their group."""
     parts = PurePosixPath(rel).parts
-    return len(parts) == 3 and parts[2] == f"{parts[1]}_run.c"
+    return len(parts) == 3 and parts[2].startswith(f"{parts[1]}_") and \
+        parts[2].endswith(".c")
 
 
 def generations(root):

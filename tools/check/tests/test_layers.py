@@ -163,7 +163,8 @@ class Layers(unittest.TestCase):
         self.assertViolation({"tests/bench/gprs.S": "ret\n"},
                              "defines a TEST(", "tests/bench/gprs.S: no TEST(")
         # a group's shared steps, named after it, and only so
-        rc, out = self.tree({"tests/pebs/pebs_run.c": "int run(void);\n"})
+        rc, out = self.tree({"tests/pebs/pebs_run.c": "int run(void);\n",
+                             "tests/pebs/pebs_expect.c": "int x(void);\n"})
         self.assertEqual(rc, 0, out)
         self.assertViolation({"tests/pebs/p5_run.c": "int run(void);\n"},
                              "defines a TEST(", "tests/pebs/p5_run.c: no TEST(")
