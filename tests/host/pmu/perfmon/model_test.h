@@ -35,6 +35,8 @@
 #define GLOBAL_STATUS_RESET 0x390u	/* v4+: the same address */
 #define GLOBAL_STATUS_SET 0x391u	/* v4+ */
 #define GLOBAL_INUSE 0x392u		/* v4+ */
+#define PERF_CAPABILITIES 0x345u	/* where CPUID.01H:ECX.PDCM */
+#define FW_WRITE (1ull << 13)		/* its full-width-write bit */
 
 /* ---- IA32_PERFEVTSELx (Figure 18-1) */
 #define EV(sel, umask) ((uint64_t)(sel) | (uint64_t)(umask) << 8)

@@ -279,6 +279,12 @@ static void test_full_width_write(void **state)
 		uint64_t val = 0xffffff0123456789ull & pm_max(c->gp_width), v;
 
 		pm_use(c);
+		/* IA32_PERF_CAPABILITIES (345H, read-only) says which */
+		v = pm_rd_ok(c, PERF_CAPABILITIES);
+		EXPECT(c, !!(v & FW_WRITE) == c->fw_write,
+		       "PERF_CAPABILITIES %#llx", (unsigned long long)v);
+		EXPECT(c, pm_wr(PERF_CAPABILITIES, v) == GP,
+		       "PERF_CAPABILITIES written");
 		for (unsigned n = 0; n < c->gp; n++) {
 			if (!c->fw_write) {
 				EXPECT(c, pm_wr(A_PMC(n), 1) == GP,
