@@ -17,8 +17,9 @@
 #include "../perfmon/evtsel_sdm.h"
 #include "../../lib/fmt.h"
 
-/* The registers (§18.22, Figure 18-60; SDM Vol. 4, the P6 family's MSR
- * table): PerfEvtSel0/1 at 186H/187H, PerfCtr0/1 at C1H/C2H. */
+/* The registers (§18.22, Figure 18-60; SDM Vol. 3C Table 35-46, "MSRs in
+ * the P6 Family Processors"): PerfEvtSel0/1 at 186H/187H, PerfCtr0/1 at
+ * C1H/C2H. */
 #define SDM_P6_PERFEVTSEL0 0x186
 #define SDM_P6_PERFEVTSEL1 0x187
 #define SDM_P6_PERFCTR0 0xc1
