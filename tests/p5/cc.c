@@ -13,7 +13,7 @@ static void cc_at(struct tcase *t, const struct pmu_driver *d, unsigned cc,
 		 (struct p5_half){ 0x00, cc, 0 });
 	if (!pmu_run(t, &r))
 		return;
-	for (unsigned c = 0; c < P5_COUNTERS; c++)
+	for (unsigned c = 0; c < 2; c++)
 		p5_check(t, d, &r, c);
 }
 

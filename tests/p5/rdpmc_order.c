@@ -19,9 +19,9 @@ static void rdpmc_test(struct tcase *t, int pce)
 		return;
 	/* CTR0 counts CPL 3 instructions of a run, then holds still. */
 	p5_setup(&r, "counted-loop", 30, 3, (struct p5_half){ 0x16,
-		 P5_CC_EV_USR, 0 }, (struct p5_half){ 0x00, P5_CC_NONE, 0 });
+		 SDM_CC_EV_USR, 0 }, (struct p5_half){ 0x00, SDM_CC_NONE, 0 });
 	if (pmu_run(t, &r))
-		rdpmc_cpl3_check(t, 0, pce, !p5_has_rdpmc() ? VEC_UD :
+		rdpmc_cpl3_check(t, 0, pce, !sdm_p5_mmx() ? VEC_UD :
 				 pce ? 0 : VEC_GP, r.got[0]);
 }
 
@@ -45,8 +45,8 @@ TEST(p5_rdpmc_pce0, "p5/rdpmc-cpl3-pce-clear",
 static void test_order(struct tcase *t)
 {
 	const struct pmu_driver *d = pmu_ready(t, PMU_P5);
-	struct p5_half old = { 0x16, P5_CC_EV_USR, 1 }, neu = { 0x00,
-			       P5_CC_EV_USR, 1 };
+	struct p5_half old = { 0x16, SDM_CC_EV_USR, 1 }, neu = { 0x00,
+			       SDM_CC_EV_USR, 1 };
 	struct be_access a[32], w[8];
 	struct be_log log;
 	struct pmu_err e;
@@ -69,14 +69,14 @@ static void test_order(struct tcase *t)
 	if (!check(t, n == 3, "%u writes, expected 3 (stop, clear, event)",
 		   n))
 		return;
-	check(t, w[0].reg == P5_MSR_CESR && (w[0].value >> 22 & 7) == 0 &&
+	check(t, w[0].reg == SDM_P5_CESR && (w[0].value >> 22 & 7) == 0 &&
 	      (w[0].value >> 16 & 0x3f) == old.es, "first write 0x%x=0x%llx:"
 	      " not CTR1 stopped with its old event", w[0].reg,
 	      (unsigned long long)w[0].value);
-	check(t, w[1].reg == P5_MSR_CTR1 && w[1].value == 0, "second write "
+	check(t, w[1].reg == SDM_P5_CTR1 && w[1].value == 0, "second write "
 	      "0x%x=0x%llx: not CTR1 cleared", w[1].reg,
 	      (unsigned long long)w[1].value);
-	check(t, w[2].reg == P5_MSR_CESR && (w[2].value >> 16 & 0x3f) ==
+	check(t, w[2].reg == SDM_P5_CESR && (w[2].value >> 16 & 0x3f) ==
 	      neu.es && (w[2].value >> 22 & 7) == 0, "third write "
 	      "0x%x=0x%llx: not the new event with CC1=000", w[2].reg,
 	      (unsigned long long)w[2].value);

@@ -30,21 +30,21 @@ static void test_sign_extend(struct tcase *t)
 
 	if (!pmu_ready(t, PMU_P6) ||
 	    !check(t, p6_init(&e) == 0, "init: %s", e.msg) ||
-	    !check(t, be_wrmsr(P6_MSR_PERFEVTSEL0, 0) == 0, "disable"))
+	    !check(t, be_wrmsr(SDM_P6_PERFEVTSEL0, 0) == 0, "disable"))
 		return;
 	for (unsigned i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
-		for (unsigned c = 0; c < P6_COUNTERS; c++) {
+		for (unsigned c = 0; c < SDM_P6_COUNTERS; c++) {
 			uint64_t want = sdm_ctr_after_write(vals[i]);
 
-			vec = be_wrmsr(P6_MSR_PERFCTR0 + c, vals[i]);
+			vec = be_wrmsr(SDM_P6_PERFCTR0 + c, vals[i]);
 			check(t, vec == 0, "WRMSR PerfCtr%u (0x%x)=0x%llx: "
-			      "vector %d", c, P6_MSR_PERFCTR0 + c,
+			      "vector %d", c, SDM_P6_PERFCTR0 + c,
 			      (unsigned long long)vals[i], vec);
 			got = pmc = 0;
-			vec = be_rdmsr(P6_MSR_PERFCTR0 + c, &got);
+			vec = be_rdmsr(SDM_P6_PERFCTR0 + c, &got);
 			check(t, vec == 0 && got == want, "PerfCtr%u (0x%x)="
 			      "0x%llx reads 0x%llx (vector %d), the SDM gives "
-			      "0x%llx", c, P6_MSR_PERFCTR0 + c,
+			      "0x%llx", c, SDM_P6_PERFCTR0 + c,
 			      (unsigned long long)vals[i],
 			      (unsigned long long)got, vec,
 			      (unsigned long long)want);
@@ -254,7 +254,7 @@ static void test_rdpmc(struct tcase *t)
 	r.preset[1] = SDM_CTR_TOP - 0x10000;	/* bits 39:32 set */
 	if (!pmu_run(t, &r))
 		return;
-	for (unsigned c = 0; c < P6_COUNTERS; c++) {
+	for (unsigned c = 0; c < SDM_P6_COUNTERS; c++) {
 		check(t, p6_rdpmc(c, &v, &e) == 0, "RDPMC %u: %s", c, e.msg);
 		value(t, c ? "rdpmc1" : "rdpmc0", "0x%llx",
 		      (unsigned long long)v);
@@ -301,7 +301,7 @@ static void refused(struct tcase *t, const struct pmu_driver *d,
 
 static void direct_reserved(struct tcase *t, unsigned ctr)
 {
-	uint32_t msr = P6_MSR_PERFEVTSEL0 + ctr;
+	uint32_t msr = SDM_P6_PERFEVTSEL0 + ctr;
 	uint64_t before = 0, after = 0;
 	int vec;
 
@@ -346,12 +346,12 @@ static void test_reserved(struct tcase *t)
 	refused(t, d, 2, sdm_sel(inst), "counter_2");
 	direct_reserved(t, 0);
 	direct_reserved(t, 1);
-	vec = be_wrmsr(P6_MSR_PERFEVTSEL1, sdm_sel(inst) | SDM_EN);
-	check(t, vec == 0 && be_rdmsr(P6_MSR_PERFEVTSEL1, &v) == 0,
+	vec = be_wrmsr(SDM_P6_PERFEVTSEL1, sdm_sel(inst) | SDM_EN);
+	check(t, vec == 0 && be_rdmsr(SDM_P6_PERFEVTSEL1, &v) == 0,
 	      "PerfEvtSel1 with bit 22: vector %d", vec);
 	value(t, "sel1_bit22", "vector %d, reads 0x%llx", vec,
 	      (unsigned long long)v);
-	(void)be_wrmsr(P6_MSR_PERFEVTSEL1, 0);
+	(void)be_wrmsr(SDM_P6_PERFEVTSEL1, 0);
 }
 
 TEST(p6_reserved, "p6/reserved-bits",

@@ -80,17 +80,17 @@ static int wr(struct tcase *t, uint32_t msr, uint64_t v)
 static int direct_run(struct tcase *t, const char *bench, uint64_t n,
 		      struct direct *x)
 {
-	int ok = wr(t, P6_MSR_PERFEVTSEL0, 0) &&
-		 wr(t, P6_MSR_PERFCTR0, 0) && wr(t, P6_MSR_PERFCTR1, 0) &&
+	int ok = wr(t, SDM_P6_PERFEVTSEL0, 0) &&
+		 wr(t, SDM_P6_PERFCTR0, 0) && wr(t, SDM_P6_PERFCTR1, 0) &&
 		 pmu_oracle_first(t, bench, n, &x->oc) &&
-		 wr(t, P6_MSR_PERFEVTSEL1, x->sel[1]) &&
-		 wr(t, P6_MSR_PERFEVTSEL0, x->sel[0]) &&
+		 wr(t, SDM_P6_PERFEVTSEL1, x->sel[1]) &&
+		 wr(t, SDM_P6_PERFEVTSEL0, x->sel[0]) &&
 		 pmu_exec(t, bench, n, &x->oc);
 
-	if (!wr(t, P6_MSR_PERFEVTSEL0, 0) || !ok)
+	if (!wr(t, SDM_P6_PERFEVTSEL0, 0) || !ok)
 		return 0;
 	for (unsigned c = 0; c < 2; c++)
-		if (!check(t, be_rdmsr(P6_MSR_PERFCTR0 + c, &x->got[c]) == 0,
+		if (!check(t, be_rdmsr(SDM_P6_PERFCTR0 + c, &x->got[c]) == 0,
 			   "RDMSR PerfCtr%u faulted", c))
 			return 0;
 	return 1;
@@ -155,7 +155,7 @@ static void test_en(struct tcase *t)
 		return;
 	n = x.oc.c[3][SEM_INSTRUCTIONS];
 	expect_direct(t, "en_in_sel0", &x, n, n);
-	(void)wr(t, P6_MSR_PERFEVTSEL1, 0);
+	(void)wr(t, SDM_P6_PERFEVTSEL1, 0);
 }
 
 TEST(p6_en, "p6/en-only-in-evtsel0",

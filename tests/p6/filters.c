@@ -26,10 +26,10 @@ static void filter_run(struct tcase *t, const char *label, struct filt f0,
 	if (!d)
 		return;
 	p6_setup(&r, FILTER_BENCH, FILTER_BENCH_N, 3,
-		 (struct sdm_sel){ .event = P6_EVENT_INST_RETIRED, .usr = 1,
+		 (struct sdm_sel){ .event = SDM_P6_INST_RETIRED, .usr = 1,
 				   .cmask = f0.cmask, .inv = f0.inv,
 				   .e = f0.e },
-		 (struct sdm_sel){ .event = P6_EVENT_CPU_CLK_UNHALTED,
+		 (struct sdm_sel){ .event = SDM_P6_CPU_CLK_UNHALTED,
 				   .usr = 1, .cmask = f1.cmask, .inv = f1.inv,
 				   .e = f1.e });
 	r.label = label;

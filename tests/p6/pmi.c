@@ -89,9 +89,9 @@ static void setup(struct job *j, struct tcase *t, unsigned intr0)
 {
 	*j = (struct job){ .t = t };
 	p6_setup(&j->r, PMI_BENCH, PMI_BENCH_N, 3,
-		 (struct sdm_sel){ .event = P6_EVENT_INST_RETIRED, .usr = 1,
+		 (struct sdm_sel){ .event = SDM_P6_INST_RETIRED, .usr = 1,
 				   .intr = intr0 },
-		 (struct sdm_sel){ .event = P6_EVENT_CPU_CLK_UNHALTED,
+		 (struct sdm_sel){ .event = SDM_P6_CPU_CLK_UNHALTED,
 				   .usr = 1 });
 	j->r.preset[0] = SDM_CTR_TOP - K;
 	j->r.preset[1] = SDM_CTR_TOP - 3;

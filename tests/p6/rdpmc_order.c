@@ -20,8 +20,8 @@ static void rdpmc_test(struct tcase *t, int pce)
 	/* PerfCtr0 counts CPL 3 instructions of a run from a preset that
 	 * uses bits 39:32, then holds still. */
 	p6_setup(&r, "counted-loop", 30, 3,
-		 (struct sdm_sel){ .event = P6_EVENT_INST_RETIRED, .usr = 1 },
-		 (struct sdm_sel){ .event = P6_EVENT_INST_RETIRED });
+		 (struct sdm_sel){ .event = SDM_P6_INST_RETIRED, .usr = 1 },
+		 (struct sdm_sel){ .event = SDM_P6_INST_RETIRED });
 	r.preset[0] = SDM_CTR_TOP - 0x10000;
 	if (pmu_run(t, &r))
 		rdpmc_cpl3_check(t, 0, pce, pce ? 0 : VEC_GP, r.got[0]);
@@ -95,15 +95,15 @@ static void test_order(struct tcase *t)
 	log_writes(t, "program1", w, n);
 	if (check(t, n == 4, "%u writes, expected 4 (EN off, clear, event, "
 		  "EN on)", n)) {
-		check(t, is_write(&w[0], P6_MSR_PERFEVTSEL0, s0), "first: not "
+		check(t, is_write(&w[0], SDM_P6_PERFEVTSEL0, s0), "first: not "
 		      "PerfEvtSel0 = 0x%llx (EN clear)",
 		      (unsigned long long)s0);
-		check(t, is_write(&w[1], P6_MSR_PERFCTR1, 0), "second: not "
+		check(t, is_write(&w[1], SDM_P6_PERFCTR1, 0), "second: not "
 		      "PerfCtr1 = 0");
-		check(t, is_write(&w[2], P6_MSR_PERFEVTSEL1, n1 & ~SDM_USR),
+		check(t, is_write(&w[2], SDM_P6_PERFEVTSEL1, n1 & ~SDM_USR),
 		      "third: not PerfEvtSel1 = 0x%llx (USR/OS clear)",
 		      (unsigned long long)(n1 & ~SDM_USR));
-		check(t, is_write(&w[3], P6_MSR_PERFEVTSEL0, s0 | SDM_EN),
+		check(t, is_write(&w[3], SDM_P6_PERFEVTSEL0, s0 | SDM_EN),
 		      "fourth: not PerfEvtSel0 = 0x%llx (EN set)",
 		      (unsigned long long)(s0 | SDM_EN));
 	}
@@ -112,7 +112,7 @@ static void test_order(struct tcase *t)
 	be_log_close();
 	n = be_log_writes(&log, w, 8);
 	log_writes(t, "start1", w, n);
-	check(t, n == 1 && is_write(&w[0], P6_MSR_PERFEVTSEL1, n1), "start "
+	check(t, n == 1 && is_write(&w[0], SDM_P6_PERFEVTSEL1, n1), "start "
 	      "1: %u writes, expected one, PerfEvtSel1 = 0x%llx", n,
 	      (unsigned long long)n1);
 	if (!check(t, p6_stop(1, &e) == 0, "stop 1: %s", e.msg))
@@ -124,9 +124,9 @@ static void test_order(struct tcase *t)
 	log_writes(t, "program0", w, n);
 	if (check(t, n == 3, "%u writes, expected 3 (EN off, clear, event)",
 		  n))
-		check(t, is_write(&w[0], P6_MSR_PERFEVTSEL0, s0) &&
-		      is_write(&w[1], P6_MSR_PERFCTR0, 0) &&
-		      is_write(&w[2], P6_MSR_PERFEVTSEL0, n0 & ~SDM_OS),
+		check(t, is_write(&w[0], SDM_P6_PERFEVTSEL0, s0) &&
+		      is_write(&w[1], SDM_P6_PERFCTR0, 0) &&
+		      is_write(&w[2], SDM_P6_PERFEVTSEL0, n0 & ~SDM_OS),
 		      "not PerfEvtSel0 = 0x%llx, PerfCtr0 = 0, PerfEvtSel0 = "
 		      "0x%llx", (unsigned long long)s0,
 		      (unsigned long long)(n0 & ~SDM_OS));

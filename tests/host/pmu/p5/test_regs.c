@@ -723,8 +723,19 @@ static void test_model_accumulates(void **state)
 	assert_int_equal(rd(P5_MSR_CTR1), 2011);
 }
 
+/* Is (code, ctr) one of the hand-written modelled[] rows on this CPU? */
+static int hand_modelled(unsigned code, unsigned ctr, int mmx)
+{
+	for (unsigned i = 0; i < N(modelled); i++)
+		if (modelled[i].code == code && modelled[i].ctr == ctr &&
+		    (!modelled[i].mmx_only || mmx))
+			return 1;
+	return 0;
+}
+
 /* Every code the model cannot observe (no event on that counter of that
- * CPU, or an event with sem 0) never counts under any event code. */
+ * CPU, or one the trace cannot see: not a row of modelled[], written by
+ * hand, never the product's table) never counts under any CC. */
 static void test_model_unmodelled_never_count(void **state)
 {
 	static const unsigned models[] = { P54C, P55C };
@@ -732,10 +743,7 @@ static void test_model_unmodelled_never_count(void **state)
 	for (unsigned mi = 0; mi < N(models); mi++)
 	for (unsigned ctr = 0; ctr < 2; ctr++)
 	for (unsigned code = 0; code < 64; code++) {
-		const struct p5_event *ev =
-			p5_event_for(code, ctr, models[mi] == P55C);
-
-		if (ev && ev->sem != 0)
+		if (hand_modelled(code, ctr, models[mi] == P55C))
 			continue;
 		for (unsigned cc = 1; cc < 4; cc++) {
 			uint64_t got;
