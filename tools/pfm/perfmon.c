@@ -24,9 +24,11 @@
 
 /* The libpfm4 PMUs with architectural performance monitoring (SDM
  * §18.2): every Intel core PMU of libpfm4 4.13 from Core 2 on.
- * ix86arch is not among them: libpfm4 builds that one's table from the
- * host's CPUID leaf 0AH (libpfm_intel_ix86arch(3)), so it says what the
- * machine running make check has, not what a table should say. */
+ * ix86arch is not among them: it is libpfm4's fallback for the running
+ * processor (libpfm_intel_x86_arch(3)), its events those the host's CPUID
+ * leaf 0AH enumerates - none on a host without it (pfm_get_pmu_info():
+ * nevents 0 on the AMD machine this was written on) - so it would say
+ * what the machine running make check has, not what a table should. */
 static const char *const arch_pmus[] = {
 	"core", "atom", "nhm", "wsm", "snb", "ivb", "hsw", "bdw", "skl",
 	"skx", "clx", "icl", "icx", "spr", "slm", "glm", "tmt", "knl",
@@ -201,7 +203,7 @@ int check_perfmon(void)
 /* ---- the precise events */
 
 /* The PEBS record format of each libpfm4 PMU (IA32_PERF_CAPABILITIES
- * bits 11:8, SDM Vol. 3B §18.6.2.4 and the PEBS sections of chapter 18:
+ * bits 11:8, PEBS_FMT; SDM Vol. 3B, the PEBS sections of chapter 18:
  * 0 Core 2, 1 Nehalem/Westmere (and Sandy/Ivy Bridge, whose memory
  * events the table does not list, pebs/events.c), 2 Haswell/Broadwell, 3
  * Skylake (and its server parts), 4 Ice Lake, 5 Sapphire Rapids). */
