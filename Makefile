@@ -17,9 +17,13 @@ BOCHS_PKGS := bochs bochsbios vgabios
 # Intel PT's host tools (docs/pt.md): libipt as the referee decoder, clang's
 # libFuzzer for the fuzz target.
 PT_PKGS    := libipt-dev clang libclang-rt-14-dev
+# libpfm4, the referee of the event tables (docs/testing.md): its P6 PMUs
+# are in the 32-bit library only, libpfm4:i386 (deps.sh adds the i386
+# architecture for it).
+PFM_PKGS   := libpfm4-dev libpfm4:i386
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml \
 	      python3-serial libxml2-utils chromium perl $(BOCHS_PKGS) \
-	      $(PT_PKGS)
+	      $(PT_PKGS) $(PFM_PKGS)
 # make lava: LAVA's dispatcher runs a job on QEMU locally (tools/lab/lava).
 LAVA_PKGS  := $(RUN_PKGS) lava-dispatcher python3-jinja2
 
@@ -87,8 +91,7 @@ OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 
 .PHONY: all i386 deps deps-build deps-run deps-check deps-lava deps-pt \
 	image floppy ovmf-vars run check host-test bench lava clean ptdecode \
-	mutate \
-	pt-tools fuzz
+	mutate pt-tools fuzz deps-pfm pfm-check
 
 all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf $(B)/pmu-generations.txt
 
@@ -115,6 +118,8 @@ deps-lava:
 	@tools/build/deps.sh $(LAVA_PKGS)
 deps-pt:
 	@tools/build/deps.sh $(BUILD_PKGS) $(PT_PKGS)
+deps-pfm:
+	@tools/build/deps.sh $(BUILD_PKGS) $(PFM_PKGS)
 
 $(B)/%.o: %.c | deps-build
 	@mkdir -p $(dir $@)
@@ -257,6 +262,36 @@ $(HB)/pt-modelgen-i386: $(PT_MG32) tests/host/bench/host.ld
 	$(CC) -m32 -no-pie -Wl,-T,tests/host/bench/host.ld $(PT_MG32) -o $@
 
 -include $(PT_MG64:.o=.d) $(PT_MG32:.o=.d)
+
+# ---- libpfm4, the referee of the event tables (tools/pfm/, docs/testing.md;
+# make check's pfm stage, tools/check/pfm.sh): the product's tables linked
+# into a host program that asks libpfm4 (Debian's 4.13) for every row.
+# pfm-check: the architectural, PEBS and NetBurst tables against libpfm4's
+# x86_64 library; pfm-check-i386: the P6 table, built with -m32 against
+# libpfm4:i386's libpfm.so.4 (its P6 PMUs are in the 32-bit build only;
+# the headers are libpfm4-dev's, the same for both).
+PFM_TOOL  := tools/pfm/pfm_check.c tools/pfm/referee.c
+PFM_HDRS  := tools/pfm/referee.h $(wildcard pmu/*.h pmu/perfmon/*.h \
+	     pmu/perfmon/pebs/*.h pmu/netburst/*.h pmu/p6/*.h arch/x86/*.h \
+	     lib/*.h)
+# (tools/pfm/perfmon.c includes pmu/perfmon/pebs/events.c, whose table is
+# private to it.)
+PFM64     := tools/pfm/perfmon.c tools/pfm/netburst.c pmu/perfmon/events.c \
+	     pmu/netburst/events.c pmu/sem.c lib/string.c
+PFM_INCL  := pmu/perfmon/pebs/events.c
+PFM32     := tools/pfm/p6.c pmu/p6/events.c
+PFM_LIB32 := /usr/lib/i386-linux-gnu/libpfm.so.4
+
+pfm-check: $(HB)/pfm-check $(HB)/pfm-check-i386
+
+$(HB)/pfm-check: $(PFM_TOOL) $(PFM64) $(PFM_INCL) $(PFM_HDRS) | deps-pfm
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(PFM_TOOL) $(PFM64) -lpfm -o $@
+
+$(HB)/pfm-check-i386: $(PFM_TOOL) $(PFM32) $(PFM_HDRS) | deps-pfm
+	@mkdir -p $(dir $@)
+	$(CC) -m32 -DPFM_CHECK_P6 $(HOST_CFLAGS) $(PFM_TOOL) $(PFM32) \
+		$(PFM_LIB32) -o $@
 
 # The host unit tests (cmocka), each module compiled once
 # (tools/check/host-test.sh builds them with make -j and runs them).

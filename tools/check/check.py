@@ -14,6 +14,8 @@ Runs the stages below, each with its output kept in build/check/STAGE.txt:
             random streams and on the model's streams of every benchmark,
             the model's timing against the trace, the fuzz target's smoke
             run (tools/check/pt.py)
+  pfm       the event tables (P6, NetBurst, architectural, PEBS) against
+            libpfm4's, x86_64 and i386 (tools/check/pfm.sh, tools/pfm/)
   matrix    the image booted under every entry of tools/check/matrix.yaml
             (tools/check/matrix.py)
   kill      QEMU killed with SIGKILL at 8 points of a run, the log file
@@ -103,6 +105,8 @@ STAGES = (     # in the order they are started when several could be
     Stage("pt", [PY, "-m", "tools.check.pt", "--out", str(OUT / "pt")],
           "lines", 300,
           "Intel PT: decoder vs libipt, model streams, fuzz smoke"),
+    Stage("pfm", ["tools/check/pfm.sh"], "lines", 300,
+          "event tables vs libpfm4 (x86_64 and i386)"),
     Stage("py", [PY, "-m", "tools.testing.run"], "lines", 600,
           "host tool tests (Python)", needs=("build",)),
     # Compiles with make -jN but mostly runs one or two small binaries:

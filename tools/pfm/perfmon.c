@@ -1,0 +1,302 @@
+/* tools/pfm/perfmon.c: the architectural events (pmu/perfmon/events.c)
+ * and the precise events (pmu/perfmon/pebs/events.c) against libpfm4's
+ * Intel x86 PMUs.
+ *
+ * Compared per row: the event select and the unit mask of libpfm4's
+ * encoding (PerfEvtSel bits 7:0 and 15:8, SDM Vol. 3B, order no.
+ * 253669-060US, §18.2.1.1 Figure 18-1) and that the encoding sets none of
+ * EDGE, PC, ANY, INV, CMASK (bits 18, 19, 21, 23, 31:24): the product's
+ * rows are plain event/umask pairs.  For the precise events also that
+ * libpfm4 marks the unit mask precise (PEBS). */
+#include <stdio.h>
+#include <string.h>
+#include "referee.h"
+#include "pmu/perfmon/events.h"
+/* The PEBS table is private to its file (pebs_events[], static, reached
+ * through pebs_event_for() only, which returns the first row that fits:
+ * a later row with the same format, event and unit mask could never be
+ * seen through it).  The checker compiles the file itself to walk every
+ * row; the Makefile does not link it a second time. */
+#include "pmu/perfmon/pebs/events.c"
+
+#define EVTSEL_MODIFIERS ((1ull << 18) | (1ull << 19) | (1ull << 21) | \
+			  (1ull << 23) | (0xffull << 24))
+
+/* The libpfm4 PMUs with architectural performance monitoring (SDM
+ * §18.2): every Intel core PMU of libpfm4 4.13 from Core 2 on.
+ * ix86arch is not among them: it is libpfm4's fallback for the running
+ * processor (libpfm_intel_x86_arch(3)), its events those the host's CPUID
+ * leaf 0AH enumerates - none on a host without it (pfm_get_pmu_info():
+ * nevents 0 on the AMD machine this was written on) - so it would say
+ * what the machine running make check has, not what a table should. */
+static const char *const arch_pmus[] = {
+	"core", "atom", "nhm", "wsm", "snb", "ivb", "hsw", "bdw", "skl",
+	"skx", "clx", "icl", "icx", "spr", "slm", "glm", "tmt", "knl",
+};
+
+/* Which libpfm4 event stands for each architectural event: the first
+ * name of the list the PMU encodes.  libpfm4 4.13 names the SDM's
+ * Table 18-1 events UNHALTED_CORE_CYCLES, INSTRUCTION_RETIRED, ...
+ * (lib/events/intel_x86_arch_events.h, copied into each model's table)
+ * and, on models whose table leaves one out, the SDM's model-specific
+ * name of the same encoding (SDM Vol. 3B chapter 19, each model's table,
+ * e.g. 3CH/01H CPU_CLK_UNHALTED.REF_P on Nehalem, CPU_CLK_THREAD_UNHALTED
+ * .REF_XCLK on Haswell, CPU_CLK_UNHALTED.BUS on Core 2 and Atom; 2EH/4FH
+ * LONGEST_LAT_CACHE.REFERENCE; C4H/00H BR_INST_RETIRED.ALL_BRANCHES;
+ * A4H/01H TOPDOWN.SLOTS_P on Ice Lake).  libpfm4's
+ * UNHALTED_REFERENCE_CYCLES is not the GP event 3CH/01H but 0300H, the
+ * pseudo-encoding of fixed counter 2 (its description: "Unhalted
+ * reference cycles", counter mask of fixed counter 2 only), so the list
+ * starts with the 3CH/01H names. */
+struct arch_map {
+	const char *product;
+	const char *names[7];
+};
+
+static const struct arch_map arch_map[] = {
+	{ "UnHalted Core Cycles", { "UNHALTED_CORE_CYCLES" } },
+	{ "Instruction Retired", { "INSTRUCTION_RETIRED" } },
+	{ "UnHalted Reference Cycles",
+	  { "CPU_CLK_UNHALTED:BUS", "CPU_CLK_UNHALTED:REF_P",
+	    "CPU_CLK_THREAD_UNHALTED:REF_P", "CPU_CLK_UNHALTED:REF_XCLK",
+	    "CPU_CLK_UNHALTED:REF_TSC_P", "CPU_CLK_UNHALTED:REF" } },
+	{ "LLC Reference", { "LLC_REFERENCES", "LONGEST_LAT_CACHE:REFERENCE",
+			     "LONGEST_LAT_CACHE:REFERENCES" } },
+	{ "LLC Misses", { "LLC_MISSES", "LONGEST_LAT_CACHE:MISS" } },
+	{ "Branch Instruction Retired",
+	  { "BRANCH_INSTRUCTIONS_RETIRED", "BR_INST_RETIRED:ALL_BRANCHES",
+	    "BR_INST_RETIRED:ANY" } },
+	{ "Branch Misses Retired",
+	  { "MISPREDICTED_BRANCH_RETIRED", "BR_MISP_RETIRED:ALL_BRANCHES",
+	    "BR_MISP_RETIRED:ANY" } },
+	{ "Topdown Slots", { "TOPDOWN:SLOTS_P" } },
+};
+
+/* Where libpfm4 4.13 and a row differ, and why the row stands. */
+static struct ref_exception arch_exc[] = {
+	{ .pmus = "core atom nhm wsm snb ivb hsw bdw skl skx clx slm glm "
+		  "tmt knl",
+	  .row = "Topdown Slots", .what = "not in libpfm4's table",
+	  .cite = "architectural event 7 (CPUID.0AH:EBX bit 7), A4H/01H, "
+		  "first on Ice Lake (SDM Vol. 3B, 253669-060US, "
+		  "§18.2.1.2 Table 18-1, §18.2.5): these PMUs do not have "
+		  "it" },
+	{ .pmus = "nhm", .row = "Branch Misses Retired",
+	  .what = "not in libpfm4's table",
+	  .cite = "SDM Vol. 3B §18.2.1.2 Table 18-1 gives C5H/00H for "
+		  "every architectural PMU; libpfm4's nhm table leaves the "
+		  "event out (its BR_MISP_RETIRED has NEAR_CALL only)" },
+	{ .pmus = "snb", .row = "Branch Instruction Retired",
+	  .what = "unit mask 00H, libpfm4 BRANCH_INSTRUCTIONS_RETIRED 04H",
+	  .cite = "SDM Vol. 3B §18.2.1.2 Table 18-1: C4H/00H; libpfm4's "
+		  "snb aliases the architectural name to "
+		  "BR_INST_RETIRED:ALL_BRANCHES, which it encodes with the "
+		  "unit mask 04H of the precise variant" },
+	{ .pmus = "snb", .row = "Branch Misses Retired",
+	  .what = "unit mask 00H, libpfm4 MISPREDICTED_BRANCH_RETIRED 04H",
+	  .cite = "SDM Vol. 3B §18.2.1.2 Table 18-1: C5H/00H; libpfm4's "
+		  "snb aliases the architectural name to "
+		  "BR_MISP_RETIRED:ALL_BRANCHES with unit mask 04H" },
+	{ .pmus = "glm", .row = "UnHalted Reference Cycles",
+	  .what = "event select 3CH, libpfm4 CPU_CLK_UNHALTED:REF 00H",
+	  .cite = "SDM Vol. 3B §18.2.1.2 Table 18-1: 3CH/01H on a GP "
+		  "counter; libpfm4's glm puts all of CPU_CLK_UNHALTED "
+		  "under event code 00H, the fixed-counter pseudo-encoding" },
+	{ .pmus = "knl", .row = "UnHalted Reference Cycles",
+	  .what = "unit mask 01H, libpfm4 CPU_CLK_UNHALTED:BUS 02H",
+	  .cite = "SDM Vol. 3B §18.2.1.2 Table 18-1: 3CH/01H; libpfm4's "
+		  "knl encodes CPU_CLK_UNHALTED:BUS (and REF_P) with unit "
+		  "mask 02H" },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct arch_map *arch_map_for(const char *product)
+{
+	for (unsigned i = 0; i < N(arch_map); i++)
+		if (!strcmp(arch_map[i].product, product))
+			return &arch_map[i];
+	return NULL;
+}
+
+/* Compares one PerfEvtSel encoding with a row's event/umask. */
+static unsigned cmp_evtsel(struct ref_tally *t, struct ref_exception *exc,
+			   unsigned n_exc, const char *row, const char *ref,
+			   uint64_t sel, unsigned event, unsigned umask,
+			   unsigned *unexpl)
+{
+	unsigned d = 0;
+
+	if ((sel & 0xff) != event) {
+		d++;
+		*unexpl += tally_diff(t, exc, n_exc, row,
+				      "event select %02XH, libpfm4 %s %02XH",
+				      event, ref, (unsigned)(sel & 0xff));
+	}
+	if (((sel >> 8) & 0xff) != umask) {
+		d++;
+		*unexpl += tally_diff(t, exc, n_exc, row,
+				      "unit mask %02XH, libpfm4 %s %02XH",
+				      umask, ref, (unsigned)((sel >> 8) & 0xff));
+	}
+	if (sel & EVTSEL_MODIFIERS) {
+		d++;
+		*unexpl += tally_diff(t, exc, n_exc, row,
+				      "libpfm4 %s sets modifiers %llxH", ref,
+				      (unsigned long long)(sel &
+							   EVTSEL_MODIFIERS));
+	}
+	return d;
+}
+
+static void arch_row(struct ref_tally *t, const struct perfmon_event *ev)
+{
+	const struct arch_map *m = arch_map_for(ev->name);
+	unsigned d = 0, u = 0;
+	uint64_t codes[4];
+
+	if (!m) {
+		d++;
+		u += tally_diff(t, arch_exc, N(arch_exc), ev->name,
+				"no libpfm4 name in the checker's map");
+		tally_row(t, d, u);
+		return;
+	}
+	for (unsigned i = 0; i < N(m->names) && m->names[i]; i++) {
+		int n = 4;
+
+		if (ref_encode(t->pmu, m->names[i], codes, &n) || n < 1)
+			continue;
+		d += cmp_evtsel(t, arch_exc, N(arch_exc), ev->name,
+				m->names[i], codes[0], ev->event, ev->umask,
+				&u);
+		tally_row(t, d, u);
+		return;
+	}
+	d++;
+	u += tally_diff(t, arch_exc, N(arch_exc), ev->name,
+			"not in libpfm4's table");
+	tally_row(t, d, u);
+}
+
+int check_perfmon(void)
+{
+	int bad = 0;
+
+	for (unsigned p = 0; p < N(arch_pmus); p++) {
+		struct ref_tally t;
+
+		if (!ref_has_pmu(arch_pmus[p])) {
+			printf("not ok - pfm: libpfm4 has no PMU %s\n",
+			       arch_pmus[p]);
+			bad++;
+			continue;
+		}
+		tally_start(&t, "perfmon", arch_pmus[p], NULL);
+		for (unsigned i = 0; i < ARCH_EV_NR; i++)
+			arch_row(&t, &perfmon_arch_events[i]);
+		bad += tally_end(&t);
+	}
+	return bad + exceptions_unused("perfmon", arch_exc, N(arch_exc));
+}
+
+/* ---- the precise events */
+
+/* The PEBS record format of each libpfm4 PMU (IA32_PERF_CAPABILITIES
+ * bits 11:8, PEBS_FMT; SDM Vol. 3B, the PEBS sections of chapter 18:
+ * 0 Core 2, 1 Nehalem/Westmere (and Sandy/Ivy Bridge, whose memory
+ * events the table does not list, pebs/events.c), 2 Haswell/Broadwell, 3
+ * Skylake (and its server parts), 4 Ice Lake, 5 Sapphire Rapids). */
+static const struct {
+	const char *pmu;
+	unsigned fmt;
+} pebs_pmus[] = {
+	{ "core", 0 }, { "nhm", 1 }, { "wsm", 1 }, { "hsw", 2 }, { "bdw", 2 },
+	{ "skl", 3 }, { "skx", 3 }, { "clx", 3 }, { "icl", 4 }, { "icx", 4 },
+	{ "spr", 5 },
+};
+
+/* Names: the SDM's EVENT.UMASK is libpfm4's EVENT:UMASK (libpfm(3):
+ * "event:umask"); no other name differs.  Where libpfm4 4.13 and a row
+ * differ, and why the row stands: */
+static struct ref_exception pebs_exc[] = {
+	{ .pmus = "nhm", .row = "INST_RETIRED.ANY_P",
+	  .what = "unit mask 01H, libpfm4 INST_RETIRED:ANY_P 00H",
+	  .cite = "SDM Vol. 3B Core i7 (Nehalem) precise events, the PEBS "
+		  "section of Table 18-23: C0H/01H INST_RETIRED.ANY_P; "
+		  "Linux nehalemep/pipeline.json the same (UMask 0x1, "
+		  "PEBS 1); libpfm4's wsm has 01H too" },
+	{ .pmus = "nhm wsm", .row = "BR_INST_RETIRED.ALL_BRANCHES",
+	  .what = "unit mask 04H, libpfm4 BR_INST_RETIRED:ALL_BRANCHES 00H",
+	  .cite = "SDM Vol. 3B Core i7 precise events (the PEBS section of "
+		  "Table 18-23): the precise all-branches event is C4H/04H; "
+		  "Linux nehalemep/pipeline.json BR_INST_RETIRED."
+		  "ALL_BRANCHES UMask 0x4, PEBS 1; libpfm4 gives the "
+		  "architectural C4H/00H" },
+	{ .pmus = "hsw bdw skl skx clx",
+	  .row = "BR_INST_RETIRED.ALL_BRANCHES_PEBS",
+	  .what = "not in libpfm4's table",
+	  .cite = "SDM Vol. 3B Haswell and Skylake precise-events tables "
+		  "(the sections of Tables 18-44, 18-55): C4H/04H "
+		  "BR_INST_RETIRED.ALL_BRANCHES_PEBS; Linux haswell and "
+		  "skylake pipeline.json the same (\"PEBS\": \"2\"); "
+		  "libpfm4 4.13 has no unit mask 04H for BR_INST_RETIRED "
+		  "on these PMUs" },
+	{ .pmus = "icl icx spr", .row = "INST_RETIRED.ANY_P",
+	  .what = "libpfm4 does not mark INST_RETIRED:ANY_P precise",
+	  .cite = "SDM Vol. 3B adaptive PEBS (Ice Lake on, PEBS_FMT 4): "
+		  "PEBS on every GP counter for every event (with "
+		  "PEBS_BASELINE, IA32_PERF_CAPABILITIES bit 14); libpfm4 "
+		  "marks precise only the events the model tables list" },
+};
+
+static void pebs_row(struct ref_tally *t, const struct pebs_event *ev)
+{
+	char name[128], event[128], *dot;
+	unsigned d = 0, u = 0;
+	uint64_t codes[4];
+	int n = 4, prec;
+
+	snprintf(name, sizeof(name), "%s", ev->name);
+	dot = strchr(name, '.');
+	if (dot)
+		*dot = ':';
+	if (ref_encode(t->pmu, name, codes, &n) || n < 1) {
+		d++;
+		u += tally_diff(t, pebs_exc, N(pebs_exc), ev->name,
+				"not in libpfm4's table");
+		tally_row(t, d, u);
+		return;
+	}
+	d += cmp_evtsel(t, pebs_exc, N(pebs_exc), ev->name, name, codes[0],
+			ev->event, ev->umask, &u);
+	snprintf(event, sizeof(event), "%s", name);
+	dot = strchr(event, ':');
+	prec = dot ? (*dot = 0, ref_umask_precise(t->pmu, event, dot + 1)) : -1;
+	if (prec != 1) {
+		d++;
+		u += tally_diff(t, pebs_exc, N(pebs_exc), ev->name,
+				"libpfm4 does not mark %s precise", name);
+	}
+	tally_row(t, d, u);
+}
+
+int check_pebs(void)
+{
+	int bad = 0;
+
+	for (unsigned p = 0; p < N(pebs_pmus); p++) {
+		struct ref_tally t;
+		char note[32];
+
+		snprintf(note, sizeof(note), "(PEBS format %u)",
+			 pebs_pmus[p].fmt);
+		tally_start(&t, "pebs", pebs_pmus[p].pmu, note);
+		for (unsigned i = 0; i < pebs_events_len; i++)
+			if (pebs_events[i].fmt_lo <= pebs_pmus[p].fmt &&
+			    pebs_pmus[p].fmt <= pebs_events[i].fmt_hi)
+				pebs_row(&t, &pebs_events[i]);
+		bad += tally_end(&t);
+	}
+	return bad + exceptions_unused("pebs", pebs_exc, N(pebs_exc));
+}
