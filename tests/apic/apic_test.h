@@ -9,20 +9,20 @@
  * bits 10:8 (000 fixed, 010 SMI, 100 NMI), mask bit 16.  The APIC sets
  * the LVTPC's mask when it handles a performance-monitoring interrupt
  * (§10.5.1, Mask; Vol. 3B §17.4.9.5). */
-#define APIC_TEST_LVT_VECTOR 0xffu
-#define APIC_TEST_LVT_DM(v) (((v) >> 8) & 7u)
-#define APIC_TEST_LVT_DM_BITS (7u << 8)
-#define APIC_TEST_DM_FIXED 0u
-#define APIC_TEST_DM_NMI 4u
-#define APIC_TEST_LVT_MASK (1u << 16)
+#define SDM_LVT_VECTOR 0xffu
+#define SDM_LVT_DM(v) (((v) >> 8) & 7u)
+#define SDM_LVT_DM_BITS (7u << 8)
+#define SDM_DM_FIXED 0u
+#define SDM_DM_NMI 4u
+#define SDM_LVT_MASK (1u << 16)
 
 /* IA32_APIC_BASE (MSR 1BH, §10.4.4 Figure 10-5, §10.12.1 Table 10-5):
  * bit 8 BSP, bit 10 EXTD (x2APIC mode). */
-#define APIC_TEST_BASE_BSP (1ull << 8)
-#define APIC_TEST_BASE_EXTD (1ull << 10)
+#define SDM_APIC_BASE_BSP (1ull << 8)
+#define SDM_APIC_BASE_EXTD (1ull << 10)
 
 /* The version register (§10.4.8, Figure 10-7): bits 23:16 hold the
  * number of LVT entries minus 1. */
-#define APIC_TEST_MAX_LVT(v) ((((v) >> 16) & 0xffu) + 1)
+#define SDM_APIC_MAX_LVT(v) ((((v) >> 16) & 0xffu) + 1)
 
 #endif

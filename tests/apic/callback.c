@@ -29,7 +29,7 @@ static void callback(const struct pmi_record *r, void *ctx)
 		s->lvtpc[i] = apic_lvtpc();
 		s->frame_rip[i] = r->frame_rip;
 	}
-	apic_set_lvtpc(apic_lvtpc() & ~APIC_TEST_LVT_MASK);	/* re-arm */
+	apic_set_lvtpc(apic_lvtpc() & ~SDM_LVT_MASK);	/* re-arm */
 	if (r->seq == 1)
 		s->second = apic_lvtpc_deliver(1);
 	s->depth--;
@@ -64,7 +64,7 @@ static void test_rearm(struct tcase *t)
 	      "expected 2 and 2", s.calls, (unsigned long long)pmi_count());
 	check(t, s.second == 1, "the PMI raised in the handler: deliver "
 	      "returned %d, expected 1", s.second);
-	check(t, (s.lvtpc[0] & APIC_TEST_LVT_MASK) && (s.lvtpc[1] & APIC_TEST_LVT_MASK),
+	check(t, (s.lvtpc[0] & SDM_LVT_MASK) && (s.lvtpc[1] & SDM_LVT_MASK),
 	      "the handler found LVTPC 0x%x, 0x%x: not masked on delivery",
 	      s.lvtpc[0], s.lvtpc[1]);
 	check(t, s.max_depth == 1, "handler nested %u deep: the second NMI "

@@ -59,9 +59,9 @@ static void test_nmi(struct tcase *t)
 	check(t, pmi_in_fire_call(&r) && r.rip == r.frame_rip, "rip 0x%llx "
 	      "rsp 0x%llx: not inside the firing routine's call",
 	      (unsigned long long)r.rip, (unsigned long long)r.frame_rsp);
-	check(t, x.lvtpc & APIC_TEST_LVT_MASK, "LVTPC 0x%x not masked after the PMI",
+	check(t, x.lvtpc & SDM_LVT_MASK, "LVTPC 0x%x not masked after the PMI",
 	      x.lvtpc);
-	check(t, APIC_TEST_LVT_DM(x.lvtpc) == APIC_TEST_DM_NMI,
+	check(t, SDM_LVT_DM(x.lvtpc) == SDM_DM_NMI,
 	      "LVTPC 0x%x lost its NMI delivery mode", x.lvtpc);
 }
 

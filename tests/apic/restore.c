@@ -5,7 +5,7 @@
 #include "../../arch/x86/apic.h"
 #include "apic_test.h"
 
-#define LVTPC_BITS (APIC_TEST_LVT_VECTOR | APIC_TEST_LVT_DM_BITS | APIC_TEST_LVT_MASK)
+#define LVTPC_BITS (SDM_LVT_VECTOR | SDM_LVT_DM_BITS | SDM_LVT_MASK)
 
 static void test_restore(struct tcase *t)
 {

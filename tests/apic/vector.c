@@ -30,8 +30,9 @@ static void check_common(struct tcase *t, const struct fire *x,
 	      (unsigned long long)x->count, (unsigned long long)pmi_count());
 	check(t, !x->isr_after, "vector 0x%x still in service: no EOI",
 	      PMI_VECTOR);
-	check(t, (x->lvtpc & APIC_TEST_LVT_MASK) && (x->lvtpc & APIC_TEST_LVT_VECTOR) ==
-	      PMI_VECTOR && !(x->lvtpc & APIC_TEST_LVT_DM_BITS), "LVTPC 0x%x after the "
+	check(t, (x->lvtpc & SDM_LVT_MASK) &&
+	      (x->lvtpc & SDM_LVT_VECTOR) == PMI_VECTOR &&
+	      SDM_LVT_DM(x->lvtpc) == SDM_DM_FIXED, "LVTPC 0x%x after the "
 	      "PMI, expected masked, fixed, vector 0x%x", x->lvtpc, PMI_VECTOR);
 	if (!check(t, pmi_last(r), "no PMI recorded"))
 		return;

@@ -137,7 +137,7 @@ static void after(struct tcase *t, struct seen *s, uint64_t bit)
 {
 	value(t, "lvtpc_in_handler", "0x%x", s->lvtpc);
 	check(t, s->calls == 1, "%u PMIs, expected 1", s->calls);
-	check(t, s->lvtpc & APIC_TEST_LVT_MASK, "LVTPC 0x%x in the handler: not "
+	check(t, s->lvtpc & SDM_LVT_MASK, "LVTPC 0x%x in the handler: not "
 	      "masked on delivery", s->lvtpc);
 	if (s->c->version < 2)
 		return;
