@@ -7,6 +7,7 @@
  * and is taken at the same boundary, never nested. */
 #include "../../harness/pmi_run.h"
 #include "../../arch/x86/apic.h"
+#include "apic_test.h"
 
 #define CALLS 4
 
@@ -28,7 +29,7 @@ static void callback(const struct pmi_record *r, void *ctx)
 		s->lvtpc[i] = apic_lvtpc();
 		s->frame_rip[i] = r->frame_rip;
 	}
-	apic_set_lvtpc(apic_lvtpc() & ~LVT_MASKED);	/* re-arm */
+	apic_set_lvtpc(apic_lvtpc() & ~SDM_LVT_MASK);	/* re-arm */
 	if (r->seq == 1)
 		s->second = apic_lvtpc_deliver(1);
 	s->depth--;
@@ -63,7 +64,7 @@ static void test_rearm(struct tcase *t)
 	      "expected 2 and 2", s.calls, (unsigned long long)pmi_count());
 	check(t, s.second == 1, "the PMI raised in the handler: deliver "
 	      "returned %d, expected 1", s.second);
-	check(t, (s.lvtpc[0] & LVT_MASKED) && (s.lvtpc[1] & LVT_MASKED),
+	check(t, (s.lvtpc[0] & SDM_LVT_MASK) && (s.lvtpc[1] & SDM_LVT_MASK),
 	      "the handler found LVTPC 0x%x, 0x%x: not masked on delivery",
 	      s.lvtpc[0], s.lvtpc[1]);
 	check(t, s.max_depth == 1, "handler nested %u deep: the second NMI "

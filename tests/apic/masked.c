@@ -5,6 +5,7 @@
  * overflow after unmasking delivers (the positive control). */
 #include "../../harness/pmi_run.h"
 #include "../../arch/x86/apic.h"
+#include "apic_test.h"
 #include "../../arch/x86/cpu.h"
 
 #define DELAY 200000
@@ -23,12 +24,12 @@ static void fire(void *arg)
 	ureg_t flags = read_flags();
 
 	__asm__ volatile("sti" ::: "memory");	/* let a fixed PMI in */
-	apic_set_lvtpc(apic_lvtpc() | LVT_MASKED);
+	apic_set_lvtpc(apic_lvtpc() | SDM_LVT_MASK);
 	x->ret_masked = apic_fire(1);
 	apic_delay(DELAY);
 	x->count_masked = pmi_count();
 	x->irr_masked = apic_irr(PMI_VECTOR);
-	apic_set_lvtpc(apic_lvtpc() & ~LVT_MASKED);
+	apic_set_lvtpc(apic_lvtpc() & ~SDM_LVT_MASK);
 	apic_delay(DELAY);
 	x->count_unmasked = pmi_count();
 	x->irr_unmasked = apic_irr(PMI_VECTOR);

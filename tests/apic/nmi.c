@@ -5,6 +5,7 @@
  * (§10.5.1 Mask; Vol. 3B §18.15.5.8). */
 #include "../../harness/pmi_run.h"
 #include "../../arch/x86/apic.h"
+#include "apic_test.h"
 
 struct fire {
 	int ret;
@@ -58,9 +59,9 @@ static void test_nmi(struct tcase *t)
 	check(t, pmi_in_fire_call(&r) && r.rip == r.frame_rip, "rip 0x%llx "
 	      "rsp 0x%llx: not inside the firing routine's call",
 	      (unsigned long long)r.rip, (unsigned long long)r.frame_rsp);
-	check(t, x.lvtpc & LVT_MASKED, "LVTPC 0x%x not masked after the PMI",
+	check(t, x.lvtpc & SDM_LVT_MASK, "LVTPC 0x%x not masked after the PMI",
 	      x.lvtpc);
-	check(t, (x.lvtpc & LVT_DM_MASK) >> LVT_DM_SHIFT == APIC_DM_NMI,
+	check(t, SDM_LVT_DM(x.lvtpc) == SDM_DM_NMI,
 	      "LVTPC 0x%x lost its NMI delivery mode", x.lvtpc);
 }
 

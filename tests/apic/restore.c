@@ -3,8 +3,9 @@
  * test changed it; the PMI path can be armed again afterwards. */
 #include "../../harness/pmi_run.h"
 #include "../../arch/x86/apic.h"
+#include "apic_test.h"
 
-#define LVTPC_BITS (LVT_VECTOR | LVT_DM_MASK | LVT_MASKED)
+#define LVTPC_BITS (SDM_LVT_VECTOR | SDM_LVT_DM_BITS | SDM_LVT_MASK)
 
 static void test_restore(struct tcase *t)
 {

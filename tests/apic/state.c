@@ -6,6 +6,7 @@
  * the registers the PMI path uses. */
 #include "../../harness/pmi_run.h"
 #include "../../arch/x86/apic.h"
+#include "apic_test.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/paging.h"
 
@@ -24,7 +25,7 @@ static void log_registers(struct tcase *t)
 
 	value(t, "version", "0x%x", version & 0xff);
 	value(t, "lvt_entries", "%u",
-	      (version >> APIC_VERSION_MAX_LVT_SHIFT & 0xff) + 1);
+	      SDM_APIC_MAX_LVT(version));
 	value(t, "svr", "0x%x", apic_read(APIC_SVR));
 	value(t, "tpr", "0x%x", apic_read(APIC_TPR));
 	value(t, "lvt_timer", "0x%x", apic_read(APIC_LVT_TIMER));
@@ -63,12 +64,12 @@ static void test_state(struct tcase *t)
 	log_registers(t);
 	value(t, "cpuid_x2apic", "%d", x2);
 	value(t, "cpuid_apic_id", "%u", cpuid_apic_id());
-	check(t, (apic_mode() == APIC_X2APIC) == !!(base & APIC_BASE_EXTD),
+	check(t, (apic_mode() == APIC_X2APIC) == !!(base & SDM_APIC_BASE_EXTD),
 	      "mode %s but IA32_APIC_BASE 0x%llx",
 	      apic_mode_name(apic_mode()), (unsigned long long)base);
 	check(t, apic_mode() != APIC_X2APIC || x2, "x2APIC mode on a CPU "
 	      "without CPUID.01H:ECX.x2APIC");
-	check(t, base & APIC_BASE_BSP, "IA32_APIC_BASE.BSP clear: the "
+	check(t, base & SDM_APIC_BASE_BSP, "IA32_APIC_BASE.BSP clear: the "
 	      "harness should run on the bootstrap processor");
 	check(t, apic_id() == cpuid_apic_id(), "APIC ID %u, CPUID says %u",
 	      apic_id(), cpuid_apic_id());

@@ -5,6 +5,7 @@
  * that follows STI (§6.8.1; Vol. 2B, STI). */
 #include "../../harness/pmi_run.h"
 #include "../../arch/x86/apic.h"
+#include "apic_test.h"
 #include "../../arch/x86/cpu.h"
 
 struct fire {
@@ -29,8 +30,9 @@ static void check_common(struct tcase *t, const struct fire *x,
 	      (unsigned long long)x->count, (unsigned long long)pmi_count());
 	check(t, !x->isr_after, "vector 0x%x still in service: no EOI",
 	      PMI_VECTOR);
-	check(t, (x->lvtpc & LVT_MASKED) && (x->lvtpc & LVT_VECTOR) ==
-	      PMI_VECTOR && !(x->lvtpc & LVT_DM_MASK), "LVTPC 0x%x after the "
+	check(t, (x->lvtpc & SDM_LVT_MASK) &&
+	      (x->lvtpc & SDM_LVT_VECTOR) == PMI_VECTOR &&
+	      SDM_LVT_DM(x->lvtpc) == SDM_DM_FIXED, "LVTPC 0x%x after the "
 	      "PMI, expected masked, fixed, vector 0x%x", x->lvtpc, PMI_VECTOR);
 	if (!check(t, pmi_last(r), "no PMI recorded"))
 		return;

@@ -48,7 +48,7 @@ static const struct sdm_sel sels[4] = {
 };
 
 static int program(struct tcase *t, const struct pmu_driver *d,
-		   const struct perfmon_caps *c)
+		   const struct pm_sdm *c)
 {
 	struct pmu_err e;
 	unsigned n = c->gp < 4 ? c->gp : 4;
@@ -60,14 +60,14 @@ static int program(struct tcase *t, const struct pmu_driver *d,
 				sdm_sel(sels[k]), 0 }, &e) == 0 &&
 			   d->start(k, &e) == 0, "PMC%u: %s", k, e.msg))
 			return 0;
-	for (unsigned i = 0; i < 2 && perfmon_fixed_exists(c, i); i++) {
+	for (unsigned i = 0; i < 2 && c->fixed[i]; i++) {
 		unsigned field = SDM_FIX_OS | SDM_FIX_USR |
 				 (i == 0 ? SDM_FIX_ANY : 0);
 
-		if (!check(t, d->program(perfmon_fixed_ctr(i),
+		if (!check(t, d->program(pm_fixed_ctr(i),
 					 &(struct pmu_config){ field, 0 },
 					 &e) == 0 &&
-			   d->start(perfmon_fixed_ctr(i), &e) == 0,
+			   d->start(pm_fixed_ctr(i), &e) == 0,
 			   "FIXED_CTR%u: %s", i, e.msg))
 			return 0;
 	}
@@ -90,8 +90,9 @@ static void expect(struct tcase *t, const char *name, uint64_t got,
 
 static void test_anythread(struct tcase *t)
 {
-	const struct perfmon_caps *c;
-	const struct pmu_driver *d = perfmon_ready(t, &c);
+	struct pm_sdm sdm, *c = &sdm;
+	const struct pmu_driver *d = pm_ready_for(t, c,
+						  PM_NEED(PM_EV_INSTRUCTIONS));
 	static struct sibling_job *j;	/* shared with the sibling */
 	struct oracle_counts own;
 	uint64_t v[4] = { 0 }, fx[2] = { 0 }, mine, sib;
@@ -101,10 +102,11 @@ static void test_anythread(struct tcase *t)
 
 	if (!d)
 		return;
-	if (!perfmon_any_allowed(c)) {
-		skip(t, "AnyThread needs v3 and no EDX[15] deprecation: v%u%s "
-		     "(perfmon/version-* checks that it #GPs)", c->version,
-		     c->any_deprecated ? ", deprecated" : "");
+	if (!c->any) {
+		skip(t, "AnyThread needs v3 and no EDX[15] deprecation: "
+		     "CPUID.0AH:EAX[7:0] = %u%s (perfmon/version-* checks that "
+		     "it #GPs)", c->version, c->any_deprecated ?
+		     ", EDX[15] = 1" : "");
 		return;
 	}
 	if (!sibling_ready(t) ||
@@ -127,9 +129,9 @@ static void test_anythread(struct tcase *t)
 		return;
 	for (unsigned k = 0; k < 4 && k < c->gp; k++)
 		(void)(d->stop(k, &e) || d->read(k, &v[k], &e));
-	for (unsigned i = 0; i < 2 && perfmon_fixed_exists(c, i); i++)
-		(void)(d->stop(perfmon_fixed_ctr(i), &e) ||
-		       d->read(perfmon_fixed_ctr(i), &fx[i], &e));
+	for (unsigned i = 0; i < 2 && c->fixed[i]; i++)
+		(void)(d->stop(pm_fixed_ctr(i), &e) ||
+		       d->read(pm_fixed_ctr(i), &fx[i], &e));
 	mine = own.c[3][SEM_INSTRUCTIONS];
 	sib = j->oc.c[0][SEM_INSTRUCTIONS];
 	value(t, "this_thread_cpl3", "%llu instructions",
@@ -141,10 +143,13 @@ static void test_anythread(struct tcase *t)
 		expect(t, "pmc2_any_usr", v[2], mine, 0);
 		expect(t, "pmc3_any_os", v[3], sib, hw);
 	}
-	if (perfmon_fixed_exists(c, 0))
+	if (c->fixed[0])
 		expect(t, "fixed0_any", fx[0], mine + sib, hw);
-	if (perfmon_fixed_exists(c, 1) && !hw)
-		expect(t, "fixed1_this_thread", fx[1], own.c[3][SEM_CLOCKS], 0);
+	/* FIXED_CTR1 counts core cycles (Table 18-2): without AnyThread,
+	 * this thread's */
+	if (c->fixed[1] && !hw)
+		expect(t, "fixed1_this_thread", fx[1],
+		       sem_sum(pm_events[pm_fixed_counts[1]].sem, own.c[3]), 0);
 }
 
 TEST(perfmon_anythread, "perfmon/anythread",

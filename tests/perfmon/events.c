@@ -1,13 +1,14 @@
 /* perfmon/event-*: each architectural event (SDM Vol. 3B §18.2.1.2,
- * Table 18-1) on the GP counters, against the oracle: PMC0 with USR only,
- * PMC1 with OS only, over a run at CPL 3 and one at CPL 0, then PMC0 with
- * both over a run at CPL 3.  An event CPUID.0AH marks unavailable (EBX
- * bit set, or beyond EAX[31:24]) must be refused by the driver.  Events
- * the trace cannot observe SKIP under the model with the reason; on
- * hardware their counts are reported. */
+ * Table 18-1, written out in perfmon_test.h with what each counts) on
+ * the GP counters, against the oracle: PMC0 with USR only, PMC1 with OS
+ * only, over a run at CPL 3 and one at CPL 0, then PMC0 with both over a
+ * run at CPL 3.  An event CPUID.0AH marks unavailable (EBX bit set, or
+ * beyond EAX[31:24]) must be refused by the driver.  Events the trace
+ * cannot observe SKIP under the model with the reason; on hardware their
+ * counts are reported. */
 #include "perfmon_test.h"
 
-static const char *bench_for(const struct perfmon_event *ev)
+static const char *bench_for(const struct pm_event *ev)
 {
 	/* REP iterations make clocks differ from instructions */
 	return ev->sem & (SEM_BIT(SEM_BRANCHES) | SEM_BIT(SEM_FAR)) ?
@@ -15,21 +16,22 @@ static const char *bench_for(const struct perfmon_event *ev)
 }
 
 static void refused(struct tcase *t, const struct pmu_driver *d,
-		    const struct perfmon_event *ev)
+		    const struct pm_sdm *s, enum pm_arch_event which)
 {
-	struct pmu_config c = { sdm_sel((struct sdm_sel){ .event = ev->event,
-				.umask = ev->umask, .usr = 1 }), 0 };
+	struct pmu_config c = { sdm_sel(pm_sel_usr(which)), 0 };
 	struct pmu_err e;
 
+	value(t, "available", "no: CPUID.0AH EAX[31:24] %u, EBX 0x%x, bit %u",
+	      s->ebx_len, s->k.ebx, which);
 	if (!check(t, d->init(&e) == 0, "init: %s", e.msg))
 		return;
 	check(t, d->program(0, &c, &e) != 0, "%s is unavailable on this PMU "
-	      "but was accepted", ev->name);
+	      "but was accepted", pm_events[which].name);
 	value(t, "refused", "%s", e.msg);
 }
 
 static void run(struct tcase *t, const struct pmu_driver *d,
-		const struct perfmon_event *ev, const char *label, int cpl,
+		const struct pm_event *ev, const char *label, int cpl,
 		int both)
 {
 	struct sdm_sel s = { .event = ev->event, .umask = ev->umask };
@@ -50,18 +52,18 @@ static void run(struct tcase *t, const struct pmu_driver *d,
 		pm_check(t, d, &r, c);
 }
 
-static void event_test(struct tcase *t, enum perfmon_arch_event which)
+static void event_test(struct tcase *t, enum pm_arch_event which)
 {
-	const struct perfmon_caps *c;
-	const struct pmu_driver *d = perfmon_ready(t, &c);
-	const struct perfmon_event *ev = &perfmon_arch_events[which];
+	struct pm_sdm s;
+	const struct pmu_driver *d = pm_ready(t, &s);
+	const struct pm_event *ev = &pm_events[which];
 
 	if (!d)
 		return;
 	value(t, "event", "%s (0x%02x/0x%02x)", ev->name, ev->event,
 	      ev->umask);
-	if (which >= c->ebx_len || (c->events_unavail >> which & 1)) {
-		refused(t, d, ev);
+	if (!pm_event_available(&s, which)) {
+		refused(t, d, &s, which);
 		return;
 	}
 	if (!ev->sem && pmu_on_model()) {
@@ -79,11 +81,11 @@ static void event_test(struct tcase *t, enum perfmon_arch_event which)
 	     "architectural event " name " counts at USR, OS and both",      \
 	     test_##id, 0)
 
-EVENT(cycles, "core-cycles", ARCH_EV_CORE_CYCLES);
-EVENT(instructions, "instructions", ARCH_EV_INSTRUCTIONS);
-EVENT(ref, "ref-cycles", ARCH_EV_REF_CYCLES);
-EVENT(llc_ref, "llc-references", ARCH_EV_LLC_REFERENCES);
-EVENT(llc_miss, "llc-misses", ARCH_EV_LLC_MISSES);
-EVENT(branches, "branches", ARCH_EV_BRANCHES);
-EVENT(br_miss, "branch-misses", ARCH_EV_BRANCH_MISSES);
-EVENT(slots, "topdown-slots", ARCH_EV_TOPDOWN_SLOTS);
+EVENT(cycles, "core-cycles", PM_EV_CORE_CYCLES);
+EVENT(instructions, "instructions", PM_EV_INSTRUCTIONS);
+EVENT(ref, "ref-cycles", PM_EV_REF_CYCLES);
+EVENT(llc_ref, "llc-references", PM_EV_LLC_REFERENCES);
+EVENT(llc_miss, "llc-misses", PM_EV_LLC_MISSES);
+EVENT(branches, "branches", PM_EV_BRANCHES);
+EVENT(br_miss, "branch-misses", PM_EV_BRANCH_MISSES);
+EVENT(slots, "topdown-slots", PM_EV_TOPDOWN_SLOTS);

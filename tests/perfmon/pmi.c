@@ -9,20 +9,35 @@
  * (bit 59) and leave GLOBAL_CTRL as it was; clearing CTR_FRZ through
  * STATUS_RESET lets them count again (§18.2.4.1).
  *
- * The overflowing counter is preset K below the top of its width and
- * counts CPL 3 instructions, so it wraps at the K-th instruction of the
- * benchmark. */
+ * The overflowing counter is preset to 2^width - K and counts CPL 3
+ * instructions (C0H/00H, or FIXED_CTR0: Table 18-2), so it wraps at the
+ * K-th instruction of the benchmark, from 2^width - 1 to 0.  A second
+ * counter without INT counts the same instructions from 0: in the handler
+ * it says at which instruction the PMI came.  Under the model, which
+ * delivers the PMI at the boundary after the instruction (arch/x86/pmi.h),
+ * the handler must find the overflowing counter at 0 and the witness at
+ * exactly K - not K - 1 (an overflow one event early: the counter would
+ * still read 2^width - 1), not K + 1.  On hardware the PMI may skid: the
+ * witness is at least K and the counter reads witness - K.  The MSRs and
+ * bits are perfmon_test.h's (Vol. 4 Table 2-2, Figures 18-3/18-4/18-7),
+ * the LVT mask bit tests/apic/apic_test.h's. */
 #include "perfmon_test.h"
 #include "../../harness/pmi_run.h"
 #include "../../arch/x86/apic.h"
+#include "../apic/apic_test.h"
 
 #define K 12
 #define PMI_BENCH "counted-loop"
 #define PMI_BENCH_N 30
 
+/* How far a PMI may skid past the overflow on hardware. */
+#define SKID 64
+
 struct seen {
 	struct tcase *t;
-	const struct perfmon_caps *c;
+	const struct pm_sdm *c;
+	uint32_t ovf_msr, witness_msr;	/* read in the handler */
+	uint64_t ovf_at_pmi, witness_at_pmi;
 	uint64_t clear;			/* status bits the handler clears */
 	unsigned calls;
 	uint64_t status, global, after_clear;
@@ -41,12 +56,14 @@ static void handler(const struct pmi_record *r, void *ctx)
 	if (s->calls++)
 		return;
 	s->lvtpc = apic_lvtpc();
+	(void)be_rdmsr(s->ovf_msr, &s->ovf_at_pmi);
+	(void)be_rdmsr(s->witness_msr, &s->witness_at_pmi);
 	if (s->c->version < 2)
 		return;
-	s->status_vec = be_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS, &s->status);
-	(void)be_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL, &s->global);
-	(void)be_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, s->clear);
-	(void)be_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS, &s->after_clear);
+	s->status_vec = be_rdmsr(PM_MSR_GLOBAL_STATUS, &s->status);
+	(void)be_rdmsr(PM_MSR_GLOBAL_CTRL, &s->global);
+	(void)be_wrmsr(PM_MSR_GLOBAL_OVF_CTRL, s->clear);
+	(void)be_rdmsr(PM_MSR_GLOBAL_STATUS, &s->after_clear);
 }
 
 static void run_bench(void *arg)
@@ -57,7 +74,8 @@ static void run_bench(void *arg)
 	s->ran = pmu_exec(s->t, PMI_BENCH, PMI_BENCH_N, &s->oc);
 }
 
-/* Programs and starts ctr with cfg preset K below its top. */
+/* Programs and starts ctr with sel, preset to 2^width - preset_below
+ * (0: preset 0), so that it wraps at its preset_below-th event. */
 static int arm(struct tcase *t, unsigned ctr, uint64_t sel, unsigned width,
 	       uint64_t preset_below)
 {
@@ -74,7 +92,7 @@ static int arm(struct tcase *t, unsigned ctr, uint64_t sel, unsigned width,
 
 static int rd_global(struct tcase *t, uint64_t *v)
 {
-	return check(t, be_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL, v) == 0,
+	return check(t, be_rdmsr(PM_MSR_GLOBAL_CTRL, v) == 0,
 		     "RDMSR GLOBAL_CTRL");
 }
 
@@ -92,11 +110,34 @@ static int go(struct tcase *t, struct seen *s)
 		     s->ran);
 }
 
+/* At which event the PMI came: the witness counted K events, and the
+ * overflowing counter had just wrapped to 0 (model), or both moved on by
+ * the same skid (hardware). */
+static void at_kth(struct tcase *t, const struct seen *s, const char *ovf)
+{
+	uint64_t w = s->witness_at_pmi, o = s->ovf_at_pmi;
+
+	value(t, "witness_at_pmi", "%llu instructions, the overflow is at the "
+	      "%u-th", (unsigned long long)w, K);
+	value(t, "overflowing_at_pmi", "0x%llx", (unsigned long long)o);
+	if (pmu_on_model()) {
+		check(t, w == K, "the PMI came after instruction %llu, the "
+		      "counter wraps at the %u-th", (unsigned long long)w, K);
+		check(t, o == 0, "%s read 0x%llx in the handler: expected 0, "
+		      "just wrapped at the %u-th instruction", ovf,
+		      (unsigned long long)o, K);
+		return;
+	}
+	check(t, w >= K && w < K + SKID && o == w - K, "the PMI came after "
+	      "instruction %llu (%s 0x%llx), the counter wraps at the %u-th",
+	      (unsigned long long)w, ovf, (unsigned long long)o, K);
+}
+
 static void after(struct tcase *t, struct seen *s, uint64_t bit)
 {
 	value(t, "lvtpc_in_handler", "0x%x", s->lvtpc);
 	check(t, s->calls == 1, "%u PMIs, expected 1", s->calls);
-	check(t, s->lvtpc & LVT_MASKED, "LVTPC 0x%x in the handler: not "
+	check(t, s->lvtpc & SDM_LVT_MASK, "LVTPC 0x%x in the handler: not "
 	      "masked on delivery", s->lvtpc);
 	if (s->c->version < 2)
 		return;
@@ -114,9 +155,11 @@ static void after(struct tcase *t, struct seen *s, uint64_t bit)
 
 static void test_gp(struct tcase *t)
 {
-	const struct perfmon_caps *c;
-	const struct pmu_driver *d = perfmon_ready(t, &c);
-	struct seen s = { .clear = 1 };
+	struct pm_sdm sdm, *c = &sdm;
+	const struct pmu_driver *d = pm_ready_for(t, c,
+						  PM_NEED(PM_EV_INSTRUCTIONS));
+	struct seen s = { .clear = 1, .ovf_msr = PM_MSR_PMC(0),
+			  .witness_msr = PM_MSR_PMC(1) };
 	struct pmu_err e;
 	uint64_t v = 0;
 
@@ -124,14 +167,18 @@ static void test_gp(struct tcase *t)
 		return;
 	s.c = c;
 	if (!arm(t, 0, sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1,
-			       .intr = 1 }), c->gp_width, K) || !go(t, &s))
+			       .intr = 1 }), c->gp_width, K) ||
+	    !arm(t, 1, sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1 }),
+		 c->gp_width, 0) || !go(t, &s))
 		return;
+	(void)d->stop(1, &e);
 	(void)d->stop(0, &e);
 	(void)d->read(0, &v, &e);
 	value(t, "pmc0", "%llu", (unsigned long long)v);
 	value(t, "oracle", "%llu instructions, wraps at the %u-th",
 	      (unsigned long long)s.oc.c[3][SEM_INSTRUCTIONS], K);
 	after(t, &s, 1);
+	at_kth(t, &s, "PMC0");
 	check(t, pmu_on_model() ? v == s.oc.c[3][SEM_INSTRUCTIONS] - K :
 	      v >= s.oc.c[3][SEM_INSTRUCTIONS] - K, "PMC0 %llu after the "
 	      "wrap, oracle %llu", (unsigned long long)v,
@@ -139,40 +186,59 @@ static void test_gp(struct tcase *t)
 }
 
 TEST(perfmon_pmi_gp, "perfmon/pmi-gp-overflow",
-     "PMC0 with INT wraps: one PMI, LVTPC masked, status bit 0, cleared",
+     "PMC0 with INT wraps at the K-th event: one PMI there, LVTPC masked, "
+     "status bit 0, cleared",
      test_gp, 0);
 
 static void test_fixed(struct tcase *t)
 {
-	const struct perfmon_caps *c;
-	const struct pmu_driver *d = perfmon_ready(t, &c);
-	struct seen s = { .clear = 1ull << 32 };
+	struct pm_sdm sdm, *c = &sdm;
+	const struct pmu_driver *d = pm_ready_for(t, c,
+						  PM_NEED(PM_EV_INSTRUCTIONS));
+	struct seen s = { .clear = PM_GLOBAL_FIXED(0),
+			  .ovf_msr = PM_MSR_FIXED_CTR(0),
+			  .witness_msr = PM_MSR_PMC(0) };
 	struct pmu_err e;
+	uint64_t v = 0;
 
 	if (!d)
 		return;
-	if (!perfmon_fixed_exists(c, 0)) {
-		skip(t, "no fixed counter 0 (v%u)", c->version);
+	if (!c->fixed[0]) {
+		skip(t, "no fixed counter 0: CPUID.0AH version %u, EDX[4:0] "
+		     "%u, ECX 0x%x", c->version, c->n_fixed, c->k.ecx);
 		return;
 	}
 	s.c = c;
 	if (!check(t, d->init(&e) == 0, "init: %s", e.msg) ||
-	    !arm(t, perfmon_fixed_ctr(0), SDM_FIX_USR | SDM_FIX_PMI,
-		 c->fixed_width, K) || !go(t, &s))
+	    !arm(t, pm_fixed_ctr(0), SDM_FIX_USR | SDM_FIX_PMI,
+		 c->fixed_width, K) ||
+	    !arm(t, 0, sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1 }),
+		 c->gp_width, 0) || !go(t, &s))
 		return;
-	(void)d->stop(perfmon_fixed_ctr(0), &e);
-	after(t, &s, 1ull << 32);
+	(void)d->stop(pm_fixed_ctr(0), &e);
+	(void)d->stop(0, &e);
+	(void)d->read(pm_fixed_ctr(0), &v, &e);
+	value(t, "fixed_ctr0", "%llu", (unsigned long long)v);
+	after(t, &s, PM_GLOBAL_FIXED(0));
+	at_kth(t, &s, "FIXED_CTR0");
+	check(t, pmu_on_model() ? v == s.oc.c[3][SEM_INSTRUCTIONS] - K :
+	      v >= s.oc.c[3][SEM_INSTRUCTIONS] - K, "FIXED_CTR0 %llu after "
+	      "the wrap, oracle %llu", (unsigned long long)v,
+	      (unsigned long long)(s.oc.c[3][SEM_INSTRUCTIONS] - K));
 }
 
 TEST(perfmon_pmi_fixed, "perfmon/pmi-fixed-overflow",
-     "FIXED_CTR0 with PMI wraps: one PMI, status bit 32, cleared",
+     "FIXED_CTR0 with PMI wraps at the K-th instruction: one PMI there, "
+     "status bit 32, cleared",
      test_fixed, 0);
 
 static void test_freeze(struct tcase *t)
 {
-	const struct perfmon_caps *c;
-	const struct pmu_driver *d = perfmon_ready(t, &c);
-	struct seen s = { .clear = 1 };
+	struct pm_sdm sdm, *c = &sdm;
+	const struct pmu_driver *d = pm_ready_for(t, c,
+						  PM_NEED(PM_EV_INSTRUCTIONS));
+	struct seen s = { .clear = 1, .ovf_msr = PM_MSR_PMC(0),
+			  .witness_msr = PM_MSR_PMC(1) };
 	uint64_t before = 0, v1 = 0, v1b = 0, status = 0;
 	struct oracle_counts oc;
 	struct pmu_err e;
@@ -180,13 +246,13 @@ static void test_freeze(struct tcase *t)
 	if (!d)
 		return;
 	if (c->version < 2) {
-		skip(t, "freeze on PMI came with v2; this PMU is v1");
+		skip(t, "freeze on PMI came with v2; CPUID.0AH:EAX[7:0] = 1");
 		return;
 	}
 	s.c = c;
 	if (!check(t, d->init(&e) == 0, "init: %s", e.msg) ||
-	    !check(t, be_wrmsr(MSR_IA32_DEBUGCTL,
-			       DEBUGCTL_FREEZE_PERFMON_ON_PMI) == 0,
+	    !check(t, be_wrmsr(PM_MSR_DEBUGCTL,
+			       PM_DEBUGCTL_FREEZE_PERFMON_ON_PMI) == 0,
 		   "WRMSR DEBUGCTL bit 12") ||
 	    !arm(t, 0, sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1,
 			       .intr = 1 }), c->gp_width, K) ||
@@ -194,8 +260,9 @@ static void test_freeze(struct tcase *t)
 		 c->gp_width, 0) ||
 	    !rd_global(t, &before) || !go(t, &s))
 		goto out;
-	(void)be_rdmsr(MSR_IA32_PMC(1), &v1);
+	(void)be_rdmsr(PM_MSR_PMC(1), &v1);
 	value(t, "pmc1_frozen_at", "%llu", (unsigned long long)v1);
+	at_kth(t, &s, "PMC0");
 	value(t, "global_ctrl_before", "0x%llx", (unsigned long long)before);
 	value(t, "global_ctrl_in_handler", "0x%llx",
 	      (unsigned long long)s.global);
@@ -212,26 +279,26 @@ static void test_freeze(struct tcase *t)
 	check(t, s.global == before, "v4: GLOBAL_CTRL 0x%llx in the handler,"
 	      " expected 0x%llx unchanged", (unsigned long long)s.global,
 	      (unsigned long long)before);
-	check(t, !!(s.status & GLOBAL_STATUS_CTR_FRZ), "v4: CTR_FRZ not set: "
+	check(t, !!(s.status & PM_STATUS_CTR_FRZ), "v4: CTR_FRZ not set: "
 	      "status 0x%llx", (unsigned long long)s.status);
 	/* still frozen: nothing counts until CTR_FRZ is cleared */
 	if (!pmu_exec(t, PMI_BENCH, PMI_BENCH_N, &oc))
 		goto out;
-	(void)be_rdmsr(MSR_IA32_PMC(1), &v1b);
+	(void)be_rdmsr(PM_MSR_PMC(1), &v1b);
 	check(t, v1b == v1 || !pmu_on_model(), "PMC1 went from %llu to %llu "
 	      "while frozen", (unsigned long long)v1, (unsigned long long)v1b);
-	(void)be_wrmsr(MSR_IA32_PERF_GLOBAL_STATUS_RESET, GLOBAL_STATUS_CTR_FRZ);
-	(void)be_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS, &status);
+	(void)be_wrmsr(PM_MSR_GLOBAL_STATUS_RESET, PM_STATUS_CTR_FRZ);
+	(void)be_rdmsr(PM_MSR_GLOBAL_STATUS, &status);
 	if (!pmu_exec(t, PMI_BENCH, PMI_BENCH_N, &oc))
 		goto out;
-	(void)be_rdmsr(MSR_IA32_PMC(1), &v1b);
+	(void)be_rdmsr(PM_MSR_PMC(1), &v1b);
 	value(t, "pmc1_after_unfreeze", "%llu", (unsigned long long)v1b);
-	check(t, !(status & GLOBAL_STATUS_CTR_FRZ) && v1b > v1, "after "
+	check(t, !(status & PM_STATUS_CTR_FRZ) && v1b > v1, "after "
 	      "STATUS_RESET of CTR_FRZ: status 0x%llx, PMC1 %llu -> %llu",
 	      (unsigned long long)status, (unsigned long long)v1,
 	      (unsigned long long)v1b);
 out:
-	(void)be_wrmsr(MSR_IA32_DEBUGCTL, 0);
+	(void)be_wrmsr(PM_MSR_DEBUGCTL, 0);
 	(void)d->init(&e);
 }
 

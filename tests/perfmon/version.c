@@ -10,39 +10,18 @@
  *   v5: fixed counter i exists when ECX[i] is set or EDX[4:0] > i (a hole
  *       in the bitmap is no counter); EDX[15] deprecates AnyThread
  *       (reserved again); ECX is reserved before v5.
- * "perfmon/version-own" checks the PMU this CPU has (its CPUID, or its
- * capability row under the model).  The other cases make the model stand
+ * The reading of CPUID.0AH is perfmon_test.h's pm_sdm_read(), written
+ * from the SDM, not pmu/perfmon/caps.c's.  "perfmon/version-own" checks
+ * the PMU this CPU has (its CPUID, or its capability row under the
+ * model).  The other cases make the model stand
  * in for a PMU of another version (perfmon_caps_stand_in), so every boot
  * under the model checks every version's rules; on hardware they SKIP. */
 #include "perfmon_test.h"
-#include "../../pmu/detect.h"
 
 struct version_case {
 	const char *what;
-	uint32_t eax, ebx, ecx, edx;
+	struct pm_cpuid k;
 };
-
-/* The SDM's reading of CPUID.0AH, written here independently of
- * pmu/perfmon/caps.c and regs.c. */
-struct sdm_caps {
-	unsigned version, gp, globals, v4, any;
-	unsigned fixed[PERFMON_MAX_FIXED];
-};
-
-static struct sdm_caps sdm_read(const struct version_case *k)
-{
-	struct sdm_caps s = { .version = k->eax & 0xff,
-			      .gp = k->eax >> 8 & 0xff };
-	unsigned n = k->edx & 0x1f;
-
-	s.globals = s.version >= 2;
-	s.v4 = s.version >= 4;
-	s.any = s.version >= 3 && !(s.version >= 5 && (k->edx >> 15 & 1));
-	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
-		s.fixed[i] = s.version >= 2 &&
-			     (n > i || (s.version >= 5 && (k->ecx >> i & 1)));
-	return s;
-}
 
 static void expect_vec(struct tcase *t, const char *what, int vec, int ok)
 {
@@ -50,44 +29,44 @@ static void expect_vec(struct tcase *t, const char *what, int vec, int ok)
 	      what, vec, ok ? "none" : "#GP");
 }
 
-static void fixed_rules(struct tcase *t, const struct sdm_caps *s)
+static void fixed_rules(struct tcase *t, const struct pm_sdm *s)
 {
 	struct pmu_config on = { SDM_FIX_USR, 0 };
 	struct pmu_err e;
 	uint64_t v;
 
-	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++) {
+	for (unsigned i = 0; i < PM_MAX_FIXED; i++) {
 		int drv;
 
-		expect_vec(t, "RDMSR FIXED_CTRi", be_rdmsr(MSR_IA32_FIXED_CTR(i),
+		expect_vec(t, "RDMSR FIXED_CTRi", be_rdmsr(PM_MSR_FIXED_CTR(i),
 							    &v), s->fixed[i]);
 		if (s->globals)
 			expect_vec(t, "WRMSR GLOBAL_CTRL fixed bit",
-				   be_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL,
+				   be_wrmsr(PM_MSR_GLOBAL_CTRL,
 					    1ull << (32 + i)), s->fixed[i]);
-		drv = perfmon_driver.program(perfmon_fixed_ctr(i), &on, &e);
+		drv = perfmon_driver.program(pm_fixed_ctr(i), &on, &e);
 		check(t, (drv == 0) == !!s->fixed[i], "fixed counter %u: the "
 		      "driver %s it, the SDM says it %s", i, drv ? "refused" :
 		      "programmed", s->fixed[i] ? "exists" : "does not exist");
 	}
 	if (s->globals)
-		(void)be_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+		(void)be_wrmsr(PM_MSR_GLOBAL_CTRL, 0);
 }
 
-static void any_rules(struct tcase *t, const struct sdm_caps *s)
+static void any_rules(struct tcase *t, const struct pm_sdm *s)
 {
 	struct pmu_config any = { sdm_sel((struct sdm_sel){ .event = 0xc0,
 				  .usr = 1, .any = 1 }), 0 };
 	struct pmu_err e;
 
 	expect_vec(t, "WRMSR PERFEVTSEL0 with AnyThread",
-		   be_wrmsr(MSR_IA32_PERFEVTSEL(0), any.sel), s->any);
-	(void)be_wrmsr(MSR_IA32_PERFEVTSEL(0), 0);
+		   be_wrmsr(PM_MSR_PERFEVTSEL(0), any.sel), s->any);
+	(void)be_wrmsr(PM_MSR_PERFEVTSEL(0), 0);
 	if (s->fixed[0]) {
 		expect_vec(t, "WRMSR FIXED_CTR_CTRL with AnyThread of FC0",
-			   be_wrmsr(MSR_IA32_FIXED_CTR_CTRL, SDM_FIX_USR |
+			   be_wrmsr(PM_MSR_FIXED_CTR_CTRL, SDM_FIX_USR |
 				    SDM_FIX_ANY), s->any);
-		(void)be_wrmsr(MSR_IA32_FIXED_CTR_CTRL, 0);
+		(void)be_wrmsr(PM_MSR_FIXED_CTR_CTRL, 0);
 	}
 	check(t, (perfmon_driver.program(0, &any, &e) == 0) == !!s->any,
 	      "AnyThread: the driver %s it, the SDM says %s",
@@ -97,54 +76,46 @@ static void any_rules(struct tcase *t, const struct sdm_caps *s)
 
 static void rules(struct tcase *t, const struct version_case *k)
 {
-	struct sdm_caps s = sdm_read(k);
+	struct pm_sdm s = pm_sdm_read(k->k);
 	struct pmu_err e;
 	uint64_t v;
 
-	value(t, "cpuid_0a", "eax=0x%08x ebx=0x%x ecx=0x%x edx=0x%x", k->eax,
-	      k->ebx, k->ecx, k->edx);
+	value(t, "cpuid_0a", "eax=0x%08x ebx=0x%x ecx=0x%x edx=0x%x", k->k.eax,
+	      k->k.ebx, k->k.ecx, k->k.edx);
 	if (!check(t, perfmon_driver.init(&e) == 0, "init: %s", e.msg))
 		return;
 	expect_vec(t, "RDMSR GLOBAL_CTRL",
-		   be_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL, &v), s.globals);
+		   be_rdmsr(PM_MSR_GLOBAL_CTRL, &v), s.globals);
 	expect_vec(t, "RDMSR GLOBAL_STATUS",
-		   be_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS, &v), s.globals);
+		   be_rdmsr(PM_MSR_GLOBAL_STATUS, &v), s.globals);
 	expect_vec(t, "RDMSR FIXED_CTR_CTRL",
-		   be_rdmsr(MSR_IA32_FIXED_CTR_CTRL, &v), s.globals);
+		   be_rdmsr(PM_MSR_FIXED_CTR_CTRL, &v), s.globals);
 	expect_vec(t, "RDMSR GLOBAL_STATUS_SET (0x391)",
-		   be_rdmsr(0x391, &v), s.v4);
-	expect_vec(t, "RDMSR GLOBAL_INUSE (0x392)", be_rdmsr(0x392, &v), s.v4);
+		   be_rdmsr(PM_MSR_GLOBAL_STATUS_SET, &v), s.v4);
+	expect_vec(t, "RDMSR GLOBAL_INUSE (0x392)",
+		   be_rdmsr(PM_MSR_GLOBAL_INUSE, &v), s.v4);
 	if (s.v4)
 		expect_vec(t, "WRMSR GLOBAL_INUSE (read-only)",
-			   be_wrmsr(0x392, 0), 0);
+			   be_wrmsr(PM_MSR_GLOBAL_INUSE, 0), 0);
 	expect_vec(t, "RDMSR PERFEVTSEL of the last GP counter",
-		   be_rdmsr(MSR_IA32_PERFEVTSEL(s.gp - 1), &v), 1);
-	if (s.gp < PERFMON_MAX_GP)
+		   be_rdmsr(PM_MSR_PERFEVTSEL(s.gp - 1), &v), 1);
+	if (s.gp < PM_MAX_GP)
 		expect_vec(t, "RDMSR PERFEVTSEL past the GP counters",
-			   be_rdmsr(MSR_IA32_PERFEVTSEL(s.gp), &v), 0);
+			   be_rdmsr(PM_MSR_PERFEVTSEL(s.gp), &v), 0);
 	fixed_rules(t, &s);
 	any_rules(t, &s);
 }
 
 static void test_own(struct tcase *t)
 {
-	const struct cpu_info *ci = cpu_info();
 	const struct perfmon_caps *c;
-	const struct perfmon_caps_row *row;
 	struct version_case k = { "own" };
+	uint64_t pc;
 
-	if (!perfmon_ready(t, &c))
+	if (!perfmon_ready(t, &c) ||
+	    !check(t, pm_own_cpuid(&k.k, &pc), "caps=%s but CPUID.0AH "
+		   "reports no version and no row stands in", c->source))
 		return;
-	row = perfmon_caps_row_for(ci->sig.family, ci->sig.model);
-	if (ci->arch_version) {
-		k.eax = ci->arch_cpuid[0];
-		k.ebx = ci->arch_cpuid[1];
-		k.ecx = ci->arch_cpuid[2];
-		k.edx = ci->arch_cpuid[3];
-	} else if (check(t, row != 0, "caps=%s but no row", c->source)) {
-		k = (struct version_case){ "own", row->eax, row->ebx,
-					   row->ecx, row->edx };
-	}
 	value(t, "caps", "%s", c->source);
 	rules(t, &k);
 }
@@ -164,7 +135,10 @@ static void stand_in(struct tcase *t, const struct version_case *k)
 		skip(t, "standing in for another PMU needs the model");
 		return;
 	}
-	perfmon_caps_decode(k->eax, k->ebx, k->ecx, k->edx, &as);
+	/* the model plays a machine with these CPUID.0AH registers (the
+	 * product's decoding configures it; the expectations are
+	 * pm_sdm_read()'s) */
+	perfmon_caps_decode(k->k.eax, k->k.ebx, k->k.ecx, k->k.edx, &as);
 	if (!check(t, perfmon_caps_stand_in(&as) == 0, "stand-in refused"))
 		return;
 	value(t, "stands_in_for", "%s", k->what);
@@ -175,7 +149,8 @@ static void stand_in(struct tcase *t, const struct version_case *k)
 #define CASE(id, name, ...)                                                  \
 	static void test_##id(struct tcase *t)                               \
 	{                                                                    \
-		static const struct version_case k = { name, __VA_ARGS__ };  \
+		static const struct version_case k = { name,                 \
+			{ __VA_ARGS__ } };                                   \
 		stand_in(t, &k);                                             \
 	}                                                                    \
 	TEST(perfmon_version_##id, "perfmon/version-" name,                  \
