@@ -1,0 +1,42 @@
+/* Host stub for tests/host/pmu/netburst/test_model.c: links the NetBurst
+ * reference model (pmu/netburst/model.c) and supplies the bounds of the
+ * model registry that pmu/model.c walks, the way
+ * tests/host/pmu/p5/stub_model.c does for the P5 (see there why the
+ * model's source is compiled into this file): the registry holds exactly
+ * the NetBurst model.
+ *
+ * pmu/model.c raises PMIs through the local APIC, which the host has not:
+ * apic_lvtpc_deliver() here counts the calls.  pmu/model.c asks
+ * arch/x86/smp.c whose step the model is fed: smp_on_sibling() here
+ * answers what the test set (tests/host/arch/x86/stub_smp.c always
+ * answers 0; do not link both).
+ *
+ * Do not list pmu/netburst/model.c in host-sources next to this file. */
+#include "pmu/netburst/model.c"
+#include "arch/x86/smp.h"
+#include "tests/host/pmu/netburst/stub_model.h"
+
+__attribute__((used)) static void pmu_models_bounds(void)
+{
+	__asm__(".globl __pmu_models_start\n\t"
+		".set __pmu_models_start, model_netburst\n\t"
+		".globl __pmu_models_end\n\t"
+		".set __pmu_models_end, model_netburst + %c0"
+		: : "i"(sizeof(struct pmu_model)));
+}
+
+struct stub_pmi stub_pmi;
+int stub_sibling;
+
+int apic_lvtpc_deliver(int mask_after);
+int apic_lvtpc_deliver(int mask_after)
+{
+	stub_pmi.calls++;
+	stub_pmi.mask_after = mask_after;
+	return 1;
+}
+
+int smp_on_sibling(void)
+{
+	return stub_sibling;
+}

@@ -1,0 +1,17 @@
+/* tests/host/pmu/netburst/stub_model.h: what stub_model.c records of the
+ * PMIs the NetBurst model raises (its apic_lvtpc_deliver() stands in for
+ * the local APIC), and which logical processor the next steps are fed as
+ * (its smp_on_sibling() stands in for arch/x86/smp.c). */
+#ifndef TESTS_HOST_STUB_NETBURST_MODEL_H
+#define TESTS_HOST_STUB_NETBURST_MODEL_H
+
+struct stub_pmi {
+	unsigned calls;		/* apic_lvtpc_deliver() calls */
+	int mask_after;		/* its argument the last time */
+};
+
+extern struct stub_pmi stub_pmi;
+/* 1: the steps fed are the sibling's (logical processor 1). */
+extern int stub_sibling;
+
+#endif
