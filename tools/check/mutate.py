@@ -4,7 +4,8 @@ test must kill (docs/testing.md, "make mutate").
     python3 -m tools.check.mutate [--list FILE] [--only NAME...] [--keep]
 
 Each mutant of the list (tools/check/mutants.yaml) is one exact text
-replacement in one product file: a swapped event mapping, an overflow one
+replacement in one product file, with the host tests, make check stages
+and boots that should kill it: a swapped event mapping, an overflow one
 event early, a wrong cascade pair in a model, a record field one slot
 off...  For each, alone, in a private copy of the tree (build/mutate/tree,
 so the working tree is never touched): apply it, rebuild, run the host
@@ -64,6 +65,7 @@ class Mutant:
     why: str
     host: List[str] = field(default_factory=list)
     boots: List[Boot] = field(default_factory=list)
+    stages: List[str] = field(default_factory=list)
 
 
 def _str(d, key, where):
@@ -87,7 +89,7 @@ def parse_list(text, where="mutants.yaml"):
         if not isinstance(m, dict):
             raise ListError(f"{at}: not a mapping")
         unknown = set(m) - {"name", "file", "find", "replace", "why",
-                            "host", "boots"}
+                            "host", "boots", "stages"}
         if unknown:
             raise ListError(f"{at}: unknown keys {sorted(unknown)}")
         name = _str(m, "name", at)
@@ -106,13 +108,19 @@ def parse_list(text, where="mutants.yaml"):
             boots.append(Boot(cpu=_str(b, "cpu", at),
                               tests=_str(b, "tests", at),
                               smp=b.get("smp")))
-        if not host and not boots:
-            raise ListError(f"{at} ({name}): names no host test and no "
-                            "boot to kill it")
+        stages = m.get("stages", [])
+        if not isinstance(stages, list) or \
+                not all(isinstance(s, str) and s for s in stages):
+            raise ListError(f"{at} ({name}): 'stages' is a list of make "
+                            "check stages")
+        if not host and not boots and not stages:
+            raise ListError(f"{at} ({name}): names no host test, boot or "
+                            "stage to kill it")
         out.append(Mutant(name=name, file=_str(m, "file", at),
                           find=_str(m, "find", at),
                           replace=m.get("replace", ""),
-                          why=_str(m, "why", at), host=host, boots=boots))
+                          why=_str(m, "why", at), host=host, boots=boots,
+                          stages=stages))
     if not out:
         raise ListError(f"{where}: no mutants")
     return out
@@ -174,6 +182,15 @@ def killers(m, tree, logs):
         if rc != 0:
             found += [f"host {t}" for t in failed] or \
                 [f"host {' '.join(m.host)} (exit {rc})"]
+    if m.stages:
+        log = logs / f"{m.name}.stages.log"
+        rc = run([sys.executable, "-m", "tools.check.check", *m.stages],
+                 tree, log)
+        text = log.read_text(errors="replace")
+        failed = re.findall(r"^not ok - (.*)$", text, re.M)
+        if rc != 0:
+            found += [f"stage {t}" for t in failed] or \
+                [f"stage {' '.join(m.stages)} (exit {rc})"]
     for i, b in enumerate(m.boots):
         log = logs / f"{m.name}.boot{i}.log"
         argv = [str(tree / "tools/boot/qemu-boot.sh"), "--image",
