@@ -87,7 +87,7 @@ OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 
 .PHONY: all i386 deps deps-build deps-run deps-check deps-lava deps-pt \
 	image floppy ovmf-vars run check host-test bench lava clean ptdecode \
-	pt-tools fuzz
+	pt-tools fuzz pmu-events
 
 all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf $(B)/pmu-generations.txt
 
@@ -256,6 +256,25 @@ $(HB)/pt-modelgen-i386: $(PT_MG32) tests/host/bench/host.ld
 	$(CC) -m32 -no-pie -Wl,-T,tests/host/bench/host.ld $(PT_MG32) -o $@
 
 -include $(PT_MG64:.o=.d) $(PT_MG32:.o=.d)
+
+# The lab's event listing (tools/lab/pmu-harness events, docs/lab.md):
+# the product's own tables and lookups, pure logic only (no driver, no
+# model), built for the host.  -DHOST_TEST: lib/string.c leaves the C
+# library's mem* in place.
+EVENTS_SRCS := tools/lab/pmu_events.c pmu/cpu_model.c pmu/sem.c \
+	       pmu/p5/events.c pmu/p5/regs.c pmu/p6/events.c pmu/p6/regs.c \
+	       pmu/evtsel.c \
+	       pmu/netburst/events.c pmu/netburst/regs.c \
+	       pmu/perfmon/events.c pmu/perfmon/regs.c \
+	       pmu/perfmon/caps_table.c pmu/perfmon/pebs/events.c \
+	       pmu/perfmon/pebs/regs.c lib/fmt.c lib/string.c
+
+pmu-events: $(HB)/pmu-events
+$(HB)/pmu-events: $(EVENTS_SRCS) $(wildcard pmu/*.h pmu/*/*.h \
+		pmu/perfmon/*/*.h lib/*.h arch/x86/*.h) | deps-build
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	@$(CC) $(HOST_CFLAGS) -DHOST_TEST $(EVENTS_SRCS) -o $@
 
 # The host unit tests (cmocka), each module compiled once
 # (tools/check/host-test.sh builds them with make -j and runs them).
