@@ -93,6 +93,8 @@ OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 	image floppy ovmf-vars run check host-test bench lava clean ptdecode \
 	mutate pt-tools fuzz deps-pfm pfm-check
 
+	pt-tools fuzz pmu-events
+
 all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf $(B)/pmu-generations.txt
 
 # The PMU generations built into the image, for the host tools (the boot
@@ -292,6 +294,25 @@ $(HB)/pfm-check-i386: $(PFM_TOOL) $(PFM32) $(PFM_HDRS) | deps-pfm
 	@mkdir -p $(dir $@)
 	$(CC) -m32 -DPFM_CHECK_P6 $(HOST_CFLAGS) $(PFM_TOOL) $(PFM32) \
 		$(PFM_LIB32) -o $@
+
+# The lab's event listing (tools/lab/pmu-harness events, docs/lab.md):
+# the product's own tables and lookups, pure logic only (no driver, no
+# model), built for the host.  -DHOST_TEST: lib/string.c leaves the C
+# library's mem* in place.
+EVENTS_SRCS := tools/lab/pmu_events.c pmu/cpu_model.c pmu/sem.c \
+	       pmu/p5/events.c pmu/p5/regs.c pmu/p6/events.c pmu/p6/regs.c \
+	       pmu/evtsel.c \
+	       pmu/netburst/events.c pmu/netburst/regs.c \
+	       pmu/perfmon/events.c pmu/perfmon/regs.c \
+	       pmu/perfmon/caps_table.c pmu/perfmon/pebs/events.c \
+	       pmu/perfmon/pebs/regs.c lib/fmt.c lib/string.c
+
+pmu-events: $(HB)/pmu-events
+$(HB)/pmu-events: $(EVENTS_SRCS) $(wildcard pmu/*.h pmu/*/*.h \
+		pmu/perfmon/*/*.h lib/*.h arch/x86/*.h) | deps-build
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	@$(CC) $(HOST_CFLAGS) -DHOST_TEST $(EVENTS_SRCS) -o $@
 
 # The host unit tests (cmocka), each module compiled once
 # (tools/check/host-test.sh builds them with make -j and runs them).

@@ -2,7 +2,8 @@
  * decoded by the rules of each version (regs.h); where it reports no
  * version (QEMU under TCG), the capability table's row for this CPU
  * (caps_table.c) stands in; under the model a test may stand in a PMU of
- * another version.  The decoding is host-tested
+ * another version.  The decoding (perfmon_caps_decode(),
+ * perfmon_caps_of_row(), regs.h) is pure and lives in regs.c; it is host-tested
  * (tests/host/pmu/perfmon/test_caps.c). */
 #include "caps.h"
 #include "caps_table.h"
@@ -12,36 +13,6 @@
 #include "../model.h"
 #include "../../lib/fmt.h"
 
-void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
-			 uint32_t edx, struct perfmon_caps *c)
-{
-	const char *source = c->source;
-
-	*c = (struct perfmon_caps){ .source = source };
-	c->version = eax & 0xff;
-	if (!c->version)
-		return;
-	c->gp = eax >> 8 & 0xff;
-	c->gp_width = eax >> 16 & 0xff;
-	c->ebx_len = eax >> 24;
-	c->events_unavail = ebx;
-	if (c->gp > PERFMON_MAX_GP)
-		c->gp = PERFMON_MAX_GP;
-	/* EDX is defined from version 2 on (Vol. 2A CPUID 0AH: "if Version
-	 * ID > 1"); Linux likewise ignores it on v1. */
-	if (c->version < 2)
-		return;
-	c->fixed = edx & 0x1f;
-	c->fixed_width = edx >> 5 & 0xff;
-	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
-		/* v5: "FxCtr[i]_is_supported := ECX[i] || (EDX[4:0] > i)"
-		 * (Vol. 3B §18.2.5); before v5 ECX is reserved. */
-		if (c->fixed > i || (c->version >= 5 && (ecx >> i & 1)))
-			c->fixed_mask |= 1u << i;
-	c->any_deprecated = c->version >= 5 &&
-			    (edx & CPUID0A_EDX_ANY_DEPRECATED);
-}
-
 /* The row's capabilities, source "model:<name>". */
 static void perfmon_caps_from_row(const struct perfmon_caps_row *r,
 				  struct perfmon_caps *c)
@@ -50,9 +21,7 @@ static void perfmon_caps_from_row(const struct perfmon_caps_row *r,
 
 	fmt_snprintf(source, sizeof(source), "model:%s", r->name);
 	c->source = source;
-	perfmon_caps_decode(r->eax, r->ebx, r->ecx, r->edx, c);
-	c->has_perf_caps = r->has_perf_caps;
-	c->perf_caps = r->has_perf_caps ? r->perf_caps : 0;
+	perfmon_caps_of_row(r, c);
 }
 
 /* ---- the capabilities in force */

@@ -8,12 +8,6 @@
 #include <stdint.h>
 #include "regs.h"
 
-/* Decodes CPUID.0AH as the SDM says, per version: fixed counters only
- * from v2 (EDX), the fixed-counter bitmap and AnyThread deprecation only
- * from v5 (ECX, EDX[15]).  source is stored as given. */
-void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
-			 uint32_t edx, struct perfmon_caps *c);
-
 /* The capabilities the driver and the model work with: CPUID's where it
  * reports a version, else the table row of this CPU; NULL when neither
  * (*why then says why). */

@@ -4,7 +4,46 @@
  * (Vol. 3B §18.2.1-§18.2.5).  Pure logic: host-tested
  * (tests/host/pmu/perfmon/test_caps.c). */
 #include "regs.h"
+#include "caps_table.h"
 #include "pebs/regs.h"
+
+void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
+			 uint32_t edx, struct perfmon_caps *c)
+{
+	const char *source = c->source;
+
+	*c = (struct perfmon_caps){ .source = source };
+	c->version = eax & 0xff;
+	if (!c->version)
+		return;
+	c->gp = eax >> 8 & 0xff;
+	c->gp_width = eax >> 16 & 0xff;
+	c->ebx_len = eax >> 24;
+	c->events_unavail = ebx;
+	if (c->gp > PERFMON_MAX_GP)
+		c->gp = PERFMON_MAX_GP;
+	/* EDX is defined from version 2 on (Vol. 2A CPUID 0AH: "if Version
+	 * ID > 1"); Linux likewise ignores it on v1. */
+	if (c->version < 2)
+		return;
+	c->fixed = edx & 0x1f;
+	c->fixed_width = edx >> 5 & 0xff;
+	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
+		/* v5: "FxCtr[i]_is_supported := ECX[i] || (EDX[4:0] > i)"
+		 * (Vol. 3B §18.2.5); before v5 ECX is reserved. */
+		if (c->fixed > i || (c->version >= 5 && (ecx >> i & 1)))
+			c->fixed_mask |= 1u << i;
+	c->any_deprecated = c->version >= 5 &&
+			    (edx & CPUID0A_EDX_ANY_DEPRECATED);
+}
+
+void perfmon_caps_of_row(const struct perfmon_caps_row *r,
+			 struct perfmon_caps *c)
+{
+	perfmon_caps_decode(r->eax, r->ebx, r->ecx, r->edx, c);
+	c->has_perf_caps = r->has_perf_caps;
+	c->perf_caps = r->has_perf_caps ? r->perf_caps : 0;
+}
 
 int perfmon_event_available(const struct perfmon_caps *c,
 			    enum perfmon_arch_event ev)
@@ -63,6 +102,11 @@ uint64_t perfmon_status_bits(const struct perfmon_caps *c)
 	if (c->version >= 4)
 		v |= GLOBAL_STATUS_LBR_FRZ | GLOBAL_STATUS_CTR_FRZ;
 	return v;
+}
+
+int perfmon_caps_pebs(const struct perfmon_caps *c)
+{
+	return c->version >= 2 && c->has_perf_caps;
 }
 
 unsigned perfmon_pebs_format(const struct perfmon_caps *c)

@@ -127,6 +127,21 @@ struct perfmon_caps {
 	const char *source;		/* "cpuid" or "model:<name>" */
 };
 
+/* Decodes CPUID.0AH as the SDM says, per version: fixed counters only
+ * from v2 (EDX), the fixed-counter bitmap and AnyThread deprecation only
+ * from v5 (ECX, EDX[15]).  source is stored as given. */
+void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
+			 uint32_t edx, struct perfmon_caps *c);
+
+struct perfmon_caps_row;
+/* The capabilities a row of the capability table (caps_table.h) states:
+ * its CPUID.0AH decoded as above, its IA32_PERF_CAPABILITIES; source is
+ * kept as given.  The driver's stand-in for a CPU whose CPUID reports
+ * no version (caps.c), and the lab's event listing of a CPU named by its
+ * signature (tools/lab/pmu_events.c). */
+void perfmon_caps_of_row(const struct perfmon_caps_row *r,
+			 struct perfmon_caps *c);
+
 /* ---- the version rules (regs.c): which register bits, counters and
  * events a PMU with capabilities c has.  Pure logic: host-tested. */
 
@@ -146,6 +161,12 @@ uint64_t perfmon_global_counters(const struct perfmon_caps *c);
 /* Bits of GLOBAL_STATUS that GLOBAL_OVF_CTRL / STATUS_RESET may clear
  * (and, v4, STATUS_SET may set). */
 uint64_t perfmon_status_bits(const struct perfmon_caps *c);
+/* Has a PMU with capabilities c PEBS, as a capability row states it:
+ * version 2 or later with IA32_PERF_CAPABILITIES (whose format field
+ * then says which records; Core 2, PEBS format 0, is the first).  On
+ * hardware IA32_MISC_ENABLE bit 12 answers; the model (ds/model.c) and
+ * the lab's listing of a row (tools/lab/pmu_events.c) ask this. */
+int perfmon_caps_pebs(const struct perfmon_caps *c);
 /* The PEBS record format of IA32_PERF_CAPABILITIES[11:8] (0 without). */
 unsigned perfmon_pebs_format(const struct perfmon_caps *c);
 /* Extended PEBS with adaptive records (PERF_CAPABILITIES bit 14 with

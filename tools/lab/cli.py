@@ -10,7 +10,7 @@ import sys
 
 from . import common
 
-SUBCOMMANDS = ("capture", "parse", "junit", "report", "compare")
+SUBCOMMANDS = ("capture", "parse", "junit", "report", "compare", "events")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -26,9 +26,10 @@ def build_parser(only=None):
     p = _Parser(prog="pmu-harness",
                 description="Host tools for pmu-harness logs: capture "
                 "serial logs, parse, JUnit XML, an HTML report, compare "
-                "runs.  Exit status: 0 all well, 1 a test failed or a "
-                "regression, 2 bad arguments or unreadable input, 3 a "
-                "damaged log (its readable part was still used).")
+                "runs; and the events the harness knows for a CPU.  Exit "
+                "status: 0 all well, 1 a test failed or a regression, 2 "
+                "bad arguments or unreadable input, 3 a damaged log (its "
+                "readable part was still used).")
     sub = p.add_subparsers(dest="command", metavar="SUBCOMMAND",
                            parser_class=_Parser)
     for name in SUBCOMMANDS:

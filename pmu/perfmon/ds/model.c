@@ -40,7 +40,7 @@ void ds_model_reset(const struct perfmon_caps *c)
 	d = (typeof(d)){ .c = c };
 	if (!c)
 		return;
-	d.pebs = c->version >= 2 && c->has_perf_caps;
+	d.pebs = perfmon_caps_pebs(c);
 	d.fmt = d.pebs ? perfmon_pebs_format(c) : 0;
 	d.baseline = d.pebs && (c->perf_caps & PERF_CAP_PEBS_BASELINE);
 	/* the processor's DS format: the driver's answer too (SDM Vol. 3B

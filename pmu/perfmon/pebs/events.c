@@ -113,3 +113,14 @@ const struct pebs_event *pebs_event_for(unsigned fmt, unsigned event,
 	}
 	return 0;
 }
+
+const struct pebs_event *pebs_event_nth(unsigned fmt, unsigned n)
+{
+	for (unsigned i = 0; i < pebs_events_len; i++) {
+		const struct pebs_event *e = &pebs_events[i];
+
+		if (fmt >= e->fmt_lo && fmt <= e->fmt_hi && !n--)
+			return e;
+	}
+	return 0;
+}

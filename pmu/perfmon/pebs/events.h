@@ -20,5 +20,8 @@ struct pebs_event {
  * or NULL. */
 const struct pebs_event *pebs_event_for(unsigned fmt, unsigned event,
 					unsigned umask);
+/* The n-th precise event of format fmt (n from 0), or NULL past the last:
+ * every event the harness samples on a CPU of that format. */
+const struct pebs_event *pebs_event_nth(unsigned fmt, unsigned n);
 
 #endif
