@@ -91,9 +91,7 @@ OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 
 .PHONY: all i386 deps deps-build deps-run deps-check deps-lava deps-pt \
 	image floppy ovmf-vars run check host-test bench lava clean ptdecode \
-	mutate pt-tools fuzz deps-pfm pfm-check
-
-	pt-tools fuzz pmu-events
+	mutate pt-tools fuzz deps-pfm pfm-check pmu-events
 
 all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf $(B)/pmu-generations.txt
 
