@@ -1,0 +1,41 @@
+"""tools/check/mutate.py: the mutant list parses, every mutant still
+applies to the tree (its text occurs exactly once in its file), and bad
+lists are refused.  make mutate itself is too slow for make check; this
+keeps its list from rotting between runs."""
+
+import unittest
+
+from tools.check import mutate
+from tools.testing.support import ROOT
+
+
+class List(unittest.TestCase):
+    def test_every_mutant_applies_once(self):
+        mutants = mutate.parse_list(mutate.LIST.read_text())
+        self.assertGreaterEqual(len(mutants), 30)
+        for m in mutants:
+            with self.subTest(m.name):
+                text = (ROOT / m.file).read_text()
+                self.assertEqual(text.count(m.find), 1,
+                                 f"{m.name}: its text in {m.file}")
+                self.assertNotEqual(m.find, m.replace)
+
+    def test_bad_lists(self):
+        one = ('mutants:\n  - {name: a, file: f.c, find: x, replace: y, '
+               'why: w, host: [t]}\n')
+        self.assertEqual(len(mutate.parse_list(one)), 1)
+        for text, what in (
+                ("", "a mapping"),
+                ("mutants: []\n", "no mutants"),
+                (one + one[len("mutants:\n"):], "used twice"),
+                (one.replace("host: [t]", "boots: [{cpu: x}]"), "string"),
+                (one.replace(", host: [t]", ""), "names no host test"),
+                (one.replace("why: w", "whyy: w"), "unknown keys")):
+            with self.subTest(what):
+                with self.assertRaises(mutate.ListError) as e:
+                    mutate.parse_list(text)
+                self.assertIn(what, str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
