@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 LIST = Path(__file__).resolve().parent / "mutants.yaml"
 WORK = ROOT / "build" / "mutate"
 NOT_OK = re.compile(r"^not ok \d+ - (\S+)", re.M)
-HOST_FAILED = re.compile(r"^\[  FAILED  \] (\S+)", re.M)
+HOST_FAILED = re.compile(r"^\[  FAILED  \] ([A-Za-z_]\w*)$", re.M)
 
 
 class ListError(Exception):
@@ -178,7 +178,7 @@ def killers(m, tree, logs):
         rc = run([str(tree / "tools/check/host-test.sh"), *m.host], tree,
                  log)
         text = log.read_text(errors="replace")
-        failed = HOST_FAILED.findall(text)
+        failed = list(dict.fromkeys(HOST_FAILED.findall(text)))
         if rc != 0:
             found += [f"host {t}" for t in failed] or \
                 [f"host {' '.join(m.host)} (exit {rc})"]
