@@ -189,7 +189,7 @@ def killers(m, tree, logs):
         text = log.read_text(errors="replace")
         failed = re.findall(r"^not ok - (.*)$", text, re.M)
         if rc != 0:
-            found += [f"stage {t}" for t in failed] or \
+            found += [f"stage {t.split(':')[0]}" for t in failed] or \
                 [f"stage {' '.join(m.stages)} (exit {rc})"]
     for i, b in enumerate(m.boots):
         log = logs / f"{m.name}.boot{i}.log"
