@@ -21,17 +21,25 @@
  *     (§36.3.7, §36.4.2.2);
  *   - stop: pending TNT, and with PacketEn FUP(next RIP), TIP.PGD()
  *     (row 3b).
- * Expected streams are spelled with the encoders of lib/pt_encode.c
- * (checked byte for byte against the SDM by test_pt_encode); one stream
- * is also spelled out in literal bytes.  The generator runs in the host's
- * mode (x86-64: MODE.Exec CS.L=1 CS.D=0). */
+ * The expected streams are lists of packets (type and value: the IP a
+ * TIP/FUP names, the TNT bits, the CYC count ...), not bytes: the
+ * generator's stream is decoded with the project's decoder
+ * (lib/pt_decode.c, held to the SDM by test_pt_decode and to libipt),
+ * never spelled with the encoders the generator itself uses
+ * (lib/pt_encode.c), so that a misread encoding there cannot make the
+ * expectation too.  Which IPBytes compression a TIP uses the SDM leaves
+ * to the processor (§36.4.2.2): the test checks the IP it decodes to,
+ * with the last IP reset at each PSB.  One stream is also spelled out
+ * in literal bytes from the packet tables.  The IA32_RTIT_CTL bits are
+ * pt_sdm.h's (Table 36-6), not pmu/pt/regs.h's.  The generator runs in
+ * the host's mode (x86-64: MODE.Exec CS.L=1 CS.D=0). */
 #include <stdio.h>
 #include <string.h>
 
 #include "pmu/pt/gen.h"
-#include "pmu/pt/regs.h"
 #include "lib/pt_packet.h"
 #include "arch/x86/decode.h"
+#include "pt_sdm.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,7 +47,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/pt/gen.c lib/pt_encode.c arch/x86/decode.c */
+/* host-sources: pmu/pt/gen.c lib/pt_encode.c lib/pt_decode.c arch/x86/decode.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define STREAM_MAX 65536
@@ -49,7 +57,19 @@ struct stream {
 	unsigned n;
 };
 
-static struct stream got, want;
+static struct stream got;
+
+/* The packets the SDM says the steps make, in order. */
+struct want_pkt {
+	uint8_t type;		/* enum pt_pkt_type */
+	uint8_t count;		/* TNT: bits */
+	uint8_t ip_valid;	/* IP packets: an IP, not suppressed */
+	uint64_t v;		/* the IP, or the payload as decoded */
+};
+static struct {
+	struct want_pkt p[4096];
+	unsigned n;
+} want;
 static struct pt_gen g;
 
 static void sink(void *ctx, const uint8_t *p, unsigned n)
@@ -125,11 +145,11 @@ static void run(uint64_t rip, uint64_t next, unsigned flags, unsigned cpl)
 	pt_gen_step(&g, &e, ++clk);
 }
 
-#define CTL_BASE (RTIT_CTL_TRACEEN | RTIT_CTL_BRANCHEN | RTIT_CTL_OS | \
-		  RTIT_CTL_USER)
-#define CYC_THRESH(v) ((uint64_t)(v) << RTIT_CTL_CYCTHRESH_SHIFT)
-#define MTC_FREQ(v) ((uint64_t)(v) << RTIT_CTL_MTCFREQ_SHIFT)
-#define PSB_FREQ(v) ((uint64_t)(v) << RTIT_CTL_PSBFREQ_SHIFT)
+#define CTL_BASE (SDM_CTL_TRACEEN | SDM_CTL_BRANCHEN | SDM_CTL_OS | \
+		  SDM_CTL_USER)
+#define CYC_THRESH(v) SDM_CTL_CYCTHRESH(v)
+#define MTC_FREQ(v) SDM_CTL_MTCFREQ(v)
+#define PSB_FREQ(v) SDM_CTL_PSBFREQ(v)
 
 /* The generator's code source: struct pt_gen's code and code_ctx, set
  * after pt_gen_start() (which resets them to the code at the RIP). */
@@ -150,88 +170,117 @@ static void start(uint64_t ctl, uint64_t clock)
 
 /* ---- the expected stream ---------------------------------------------- */
 
-static uint64_t want_last_ip;
-
-static void put(const uint8_t *p, unsigned n)
+static void expect(uint8_t type, uint8_t count, uint8_t ip_valid, uint64_t v)
 {
-	assert_true(n > 0);
-	sink(&want, p, n);
+	assert_true(want.n < N(want.p));
+	want.p[want.n++] = (struct want_pkt){ .type = type, .count = count,
+					      .ip_valid = ip_valid, .v = v };
 }
 
+/* PSB+ at TraceEn with PacketEn 0 (§36.2.7.3, §36.3.7; Table 36-50 row
+ * 2b): PSB, TSC (TSCEn), TMA (TSCEn and MTCEn; CTC[15:0] the clock's,
+ * FastCounter 0, Table 36-32), CBR, PSBEND; tsc ~0: no TSC. */
 static void w_psb_plus(uint64_t tsc, int tma, unsigned cbr)
 {
-	uint8_t b[PT_PKT_MAX];
-
-	put(b, pt_enc_psb(b));
-	want_last_ip = 0;
+	expect(PT_PKT_PSB, 0, 0, 0);
 	if (tsc != ~0ull)
-		put(b, pt_enc_tsc(b, tsc));
+		expect(PT_PKT_TSC, 0, 0, tsc);
 	if (tma)
-		put(b, pt_enc_tma(b, (unsigned)(tsc & 0xffff), 0));
-	put(b, pt_enc_cbr(b, cbr));
-	put(b, pt_enc_psbend(b));
+		expect(PT_PKT_TMA, 0, 0, tsc & 0xffff);
+	expect(PT_PKT_CBR, 0, 0, cbr);
+	expect(PT_PKT_PSBEND, 0, 0, 0);
 }
 
 static void w_ip(enum pt_pkt_type t, uint64_t ip)
 {
-	uint8_t b[PT_PKT_MAX];
-	uint64_t payload;
-	unsigned ipc = pt_ip_compress(ip, &want_last_ip, &payload);
-
-	put(b, pt_enc_ip(b, t, ipc, payload));
+	expect(t, 0, 1, ip);
 }
 
+/* TIP.PGD with the IP suppressed (IPBytes 000, Table 36-21). */
 static void w_pgd(void)
 {
-	uint8_t b[PT_PKT_MAX];
-
-	put(b, pt_enc_ip(b, PT_PKT_TIP_PGD, 0, 0));
+	expect(PT_PKT_TIP_PGD, 0, 0, 0);
 }
 
 static void w_cyc(uint64_t v)
 {
-	uint8_t b[PT_PKT_MAX];
-
-	put(b, pt_enc_cyc(b, v));
+	expect(PT_PKT_CYC, 0, 0, v);
 }
 
+/* MODE.Exec of 64-bit code: CS.L 1, CS.D 0 (Table 36-26). */
 static void w_mode(void)
 {
-	uint8_t b[PT_PKT_MAX];
-
-	put(b, pt_enc_mode_exec(b, 1, 0));
+	expect(PT_PKT_MODE_EXEC, 0, 0, 1);
 }
 
-/* bits as the oldest-highest string, e.g. "TNNT" */
+/* bits as the oldest-first string, e.g. "TNNT" (T = taken = 1). */
 static void w_tnt(const char *bits)
 {
-	uint8_t b[PT_PKT_MAX];
 	uint64_t v = 0;
 	unsigned n = 0;
 
 	for (; bits[n]; n++)
 		v = v << 1 | (bits[n] == 'T');
-	put(b, pt_enc_tnt8(b, v, n));
+	expect(PT_PKT_TNT8, (uint8_t)n, 0, v);
 }
 
 static void w_mtc(unsigned ctc)
 {
-	uint8_t b[PT_PKT_MAX];
-
-	put(b, pt_enc_mtc(b, ctc));
+	expect(PT_PKT_MTC, 0, 0, ctc);
 }
 
+/* got, decoded with lib/pt_decode.c, packet for packet against want. */
 static void check_stream(const char *what)
 {
+	struct pt_dec d;
+	struct pt_pkt k;
 	unsigned i = 0;
 
-	while (i < got.n && i < want.n && got.b[i] == want.b[i])
-		i++;
-	if (i == got.n && i == want.n)
-		return;
-	fail_msg("%s: streams differ at byte %u (got %u bytes, want %u): "
-		 "got %02x want %02x", what, i, got.n, want.n,
-		 i < got.n ? got.b[i] : 0xff, i < want.n ? want.b[i] : 0xff);
+	pt_dec_init(&d, got.b, got.n);
+	for (;; i++) {
+		const struct want_pkt *w = i < want.n ? &want.p[i] : NULL;
+		int ok;
+
+		pt_dec_next(&d, &k);
+		if (k.type == PT_PKT_NONE && !w)
+			return;
+		if (k.type == PT_PKT_ERROR)
+			fail_msg("%s: packet %u at byte %llu: %s", what, i,
+				 (unsigned long long)k.offset,
+				 pt_err_name(k.err));
+		if (!w || k.type != w->type)
+			fail_msg("%s: packet %u at byte %llu: got %s, want %s",
+				 what, i, (unsigned long long)k.offset,
+				 pt_pkt_name(k.type),
+				 w ? pt_pkt_name(w->type) : "the end");
+		switch (k.type) {
+		case PT_PKT_TIP:
+		case PT_PKT_TIP_PGE:
+		case PT_PKT_TIP_PGD:
+		case PT_PKT_FUP:
+			ok = k.ip_valid == w->ip_valid &&
+			     (!w->ip_valid || k.ip == w->v);
+			break;
+		case PT_PKT_TNT8:
+			ok = k.count == w->count && k.payload == w->v;
+			break;
+		case PT_PKT_TMA:
+			ok = k.payload == w->v && k.fc == 0;
+			break;
+		default:
+			ok = k.payload == w->v;
+		}
+		if (!ok)
+			fail_msg("%s: packet %u (%s) at byte %llu: got 0x%llx "
+				 "(%u bits / ip %d), want 0x%llx (%u / %d)",
+				 what, i, pt_pkt_name(k.type),
+				 (unsigned long long)k.offset,
+				 (unsigned long long)(k.ip_valid ? k.ip
+								 : k.payload),
+				 k.count, k.ip_valid,
+				 (unsigned long long)w->v, w->count,
+				 w->ip_valid);
+	}
 }
 
 /* ---- tests -------------------------------------------------------------- */
@@ -243,11 +292,11 @@ static void test_start_psb_plus(void **state)
 	w_psb_plus(~0ull, 0, 1);
 	check_stream("no TSC");
 
-	start(CTL_BASE | RTIT_CTL_TSCEN, 0x123456);
+	start(CTL_BASE | SDM_CTL_TSCEN, 0x123456);
 	w_psb_plus(0x123456, 0, 1);
 	check_stream("TSCEn");
 
-	start(CTL_BASE | RTIT_CTL_TSCEN | RTIT_CTL_MTCEN, 0x123456);
+	start(CTL_BASE | SDM_CTL_TSCEN | SDM_CTL_MTCEN, 0x123456);
 	w_psb_plus(0x123456, 1, 1);
 	check_stream("TSCEn + MTCEn: TMA");
 
@@ -276,7 +325,7 @@ static void test_jcc_literal(void **state)
 	};
 
 	(void)state;
-	start(CTL_BASE | RTIT_CTL_CYCEN, 10);
+	start(CTL_BASE | SDM_CTL_CYCEN, 10);
 	run(0x1000, 0x1040, JCC | TAKEN, 0);
 	run(0x1040, 0x1042, JCC, 0);
 	pt_gen_stop(&g, clk);
@@ -307,7 +356,7 @@ static void test_tnt_fills_six(void **state)
 static void test_call_ret_compressed(void **state)
 {
 	(void)state;
-	start(CTL_BASE | RTIT_CTL_CYCEN, 100);
+	start(CTL_BASE | SDM_CTL_CYCEN, 100);
 	run(0x1000, 0x2000, CALL, 0);		/* push 0x1005 */
 	run(0x2000, 0x3000, CALL, 0);		/* push 0x2005 */
 	run(0x3000, 0x2005, RET, 0);		/* compressed */
@@ -334,7 +383,7 @@ static void test_call_ret_compressed(void **state)
 static void test_disretc(void **state)
 {
 	(void)state;
-	start(CTL_BASE | RTIT_CTL_DISRETC, 0);
+	start(CTL_BASE | SDM_CTL_DISRETC, 0);
 	run(0x1000, 0x2000, CALL, 0);
 	run(0x2000, 0x3000, CALL, 0);
 	run(0x3000, 0x2005, RET, 0);
@@ -527,7 +576,7 @@ static void test_not_branches(void **state)
 	struct insn_event e = step(0x1000, 0x1000, DEC_REP_STRING, 0);
 
 	(void)state;
-	start(CTL_BASE | RTIT_CTL_CYCEN, 0);
+	start(CTL_BASE | SDM_CTL_CYCEN, 0);
 	e.retired = 0;
 	pt_gen_step(&g, &e, ++clk);		/* a REP iteration */
 	e = step(0x1000, 0x1002, JCC | TAKEN, 0);
@@ -551,7 +600,7 @@ static void test_not_branches(void **state)
 static void test_stop_cyc(void **state)
 {
 	(void)state;
-	start(CTL_BASE | RTIT_CTL_CYCEN, 0);
+	start(CTL_BASE | SDM_CTL_CYCEN, 0);
 	run(0x1000, 0x1004, 0, 0);
 	run(0x1004, 0x1008, 0, 0);
 	pt_gen_stop(&g, clk + 3);
@@ -570,7 +619,7 @@ static void test_stop_cyc(void **state)
 static void test_threshold_3(void **state)
 {
 	(void)state;
-	start(CTL_BASE | RTIT_CTL_CYCEN | CYC_THRESH(3), 10);
+	start(CTL_BASE | SDM_CTL_CYCEN | CYC_THRESH(3), 10);
 	for (unsigned i = 0; i < 10; i++)	/* clocks 11-20 */
 		run(0x1000 + 2 * i, 0x1002 + 2 * i, JCC | (i & 1 ? TAKEN : 0),
 		    0);
@@ -593,7 +642,7 @@ static void test_threshold_3(void **state)
 static void test_threshold_1(void **state)
 {
 	(void)state;
-	start(CTL_BASE | RTIT_CTL_CYCEN | CYC_THRESH(1), 0);
+	start(CTL_BASE | SDM_CTL_CYCEN | CYC_THRESH(1), 0);
 	run(0x1000, 0x1040, JCC | TAKEN, 0);
 	run(0x1040, 0x1044, 0, 0);
 	run(0x1044, 0x2000, IJMP, 0);
@@ -615,7 +664,7 @@ static void test_threshold_1(void **state)
 static void test_mtc(void **state)
 {
 	(void)state;
-	start(CTL_BASE | RTIT_CTL_CYCEN | RTIT_CTL_MTCEN | RTIT_CTL_TSCEN |
+	start(CTL_BASE | SDM_CTL_CYCEN | SDM_CTL_MTCEN | SDM_CTL_TSCEN |
 	      MTC_FREQ(3), 5);
 	run(0x1000, 0x1002, 0, 0);			/* 6 */
 	run(0x1002, 0x1004, 0, 0);			/* 7 */
@@ -647,8 +696,8 @@ static void test_cpl_filter(void **state)
 {
 	(void)state;
 	/* OS only: CPL 3 steps are not traced */
-	start(RTIT_CTL_TRACEEN | RTIT_CTL_BRANCHEN | RTIT_CTL_OS |
-	      RTIT_CTL_CYCEN, 0);
+	start(SDM_CTL_TRACEEN | SDM_CTL_BRANCHEN | SDM_CTL_OS |
+	      SDM_CTL_CYCEN, 0);
 	run(0x1000, 0x1040, JCC | TAKEN, 3);		/* 1 */
 	run(0x1040, 0x2000, JCC | TAKEN, 0);		/* 2: PGE, bit */
 	run(0x2000, 0x3000, IJMP, 0);			/* 3 */
@@ -667,7 +716,7 @@ static void test_cpl_filter(void **state)
 	check_stream("OS only");
 
 	/* User only, and BranchEn clear */
-	start(RTIT_CTL_TRACEEN | RTIT_CTL_BRANCHEN | RTIT_CTL_USER, 0);
+	start(SDM_CTL_TRACEEN | SDM_CTL_BRANCHEN | SDM_CTL_USER, 0);
 	run(0x1000, 0x1040, JCC | TAKEN, 0);
 	run(0x1040, 0x1044, JCC, 3);
 	pt_gen_stop(&g, clk);
@@ -679,7 +728,7 @@ static void test_cpl_filter(void **state)
 	w_pgd();
 	check_stream("User only");
 
-	start(RTIT_CTL_TRACEEN | RTIT_CTL_OS | RTIT_CTL_USER, 0);
+	start(SDM_CTL_TRACEEN | SDM_CTL_OS | SDM_CTL_USER, 0);
 	run(0x1000, 0x1040, JCC | TAKEN, 0);
 	pt_gen_stop(&g, clk);
 	w_psb_plus(~0ull, 0, 1);
@@ -696,13 +745,12 @@ static void test_psb_period(void **state)
 	start(CTL_BASE | PSB_FREQ(0), 0);
 	run(0x1000, 0x2000, CALL, 0);			/* push 0x1005 */
 	/* full-width TIPs (9 bytes each) until the output passes 2 KiB */
-	while (g.bytes < 2048) {
+	while (got.n < 2048) {
 		uint64_t far_ip = 0x4000000000000000ull | n << 20;
 
 		run(0x2000, far_ip, IJMP, 0);
 		n++;
 	}
-	assert_true(g.next_psb == 4096);
 	run(0x2000, 0x1005, RET, 0);	/* pushed before the PSB: TIP */
 	pt_gen_stop(&g, clk);
 
@@ -711,18 +759,14 @@ static void test_psb_period(void **state)
 	w_ip(PT_PKT_TIP_PGE, 0x1000);
 	for (unsigned i = 0; i < n; i++)
 		w_ip(PT_PKT_TIP, 0x4000000000000000ull | (uint64_t)i << 20);
-	{
-		uint8_t b[PT_PKT_MAX];
-
-		put(b, pt_enc_psb(b));
-		want_last_ip = 0;
-		put(b, pt_enc_cbr(b, 1));
-		w_mode();
-		w_ip(PT_PKT_FUP, 0x4000000000000000ull |
-				 (uint64_t)(n - 1) << 20);
-		put(b, pt_enc_psbend(b));
-	}
-	/* against the PSB+ FUP's IP (the PSB reset it to 0 before that) */
+	/* PSB+ with PacketEn 1: MODE.Exec and FUP(next IP) (§36.3.7) */
+	expect(PT_PKT_PSB, 0, 0, 0);
+	expect(PT_PKT_CBR, 0, 0, 1);
+	w_mode();
+	w_ip(PT_PKT_FUP, 0x4000000000000000ull | (uint64_t)(n - 1) << 20);
+	expect(PT_PKT_PSBEND, 0, 0, 0);
+	/* the CALL was pushed before the PSB, which empties the stack
+	 * (§36.4.2.17): its RET is a TIP */
 	w_ip(PT_PKT_TIP, 0x1005);
 	w_ip(PT_PKT_FUP, 0x1005);
 	w_pgd();
