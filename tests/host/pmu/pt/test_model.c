@@ -612,6 +612,34 @@ static void test_unmapped_dropped(void **state)
 		assert_int_equal(region[i], 0xee);
 }
 
+/* Table 36-7: Stopped (bit 5) is software-writable while TraceEn is 0;
+ * Table 36-20: TriggerEn is set at TraceEn only with Error and Stopped
+ * both 0, so with Stopped set tracing does not start: STATUS reads
+ * Stopped alone and nothing is written (the offset stays 0). */
+static void test_status_stopped(void **state)
+{
+	uint8_t *region = arena;
+
+	(void)state;
+	machine(0x5e);
+	memset(region, 0xee, 4096);
+	assert_int_equal(wr(SDM_RTIT_OUTPUT_BASE, (uint64_t)(uintptr_t)region),
+			 0);
+	assert_int_equal(wr(SDM_RTIT_OUTPUT_MASK_PTRS, 0xfff), 0);
+	assert_int_equal(wr(SDM_RTIT_STATUS, SDM_STATUS_STOPPED), 0);
+	assert_int_equal(wr(SDM_RTIT_CTL, CTL_ON), 0);
+	assert_true(rd(SDM_RTIT_STATUS) == SDM_STATUS_STOPPED);
+	assert_int_equal(wr(SDM_RTIT_CTL, 0), 0);
+	assert_true(rd(SDM_RTIT_OUTPUT_MASK_PTRS) >> 32 == 0);
+	assert_int_equal(region[0], 0xee);
+	/* cleared: the next TraceEn traces, PSB first (02 82) */
+	assert_int_equal(wr(SDM_RTIT_STATUS, 0), 0);
+	assert_int_equal(wr(SDM_RTIT_CTL, CTL_ON), 0);
+	assert_true(rd(SDM_RTIT_STATUS) & SDM_STATUS_TRIGGEREN);
+	assert_int_equal(region[0], 0x02);
+	assert_int_equal(region[1], 0x82);
+}
+
 /* What the model stores, decoded with lib/pt_decode.c (not the encoders
  * the generator uses) and held to the SDM: TraceEn writes PSB+ = PSB,
  * TSC (TSCEn), CBR, PSBEND (§36.2.7.3, §36.3.7; Table 36-50 row 2b); the
@@ -706,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_output_errors),
 		cmocka_unit_test(test_unmapped_dropped),
 		cmocka_unit_test(test_model_stream),
+		cmocka_unit_test(test_status_stopped),
 	};
 
 	arena = mmap(NULL, ARENA_SIZE, PROT_READ | PROT_WRITE,
