@@ -737,12 +737,11 @@ static void test_cpl_filter(void **state)
 
 /* PSBFreq 0: PSB+ again once 2 KiB have gone out, with MODE.Exec and
  * FUP(next RIP); the last IP and the call stack start afresh. */
-static void test_psb_period(void **state)
+static void psb_period(int cyc)
 {
 	unsigned n = 0;
 
-	(void)state;
-	start(CTL_BASE | PSB_FREQ(0), 0);
+	start(CTL_BASE | PSB_FREQ(0) | (cyc ? SDM_CTL_CYCEN : 0), 0);
 	run(0x1000, 0x2000, CALL, 0);			/* push 0x1005 */
 	/* full-width TIPs (9 bytes each) until the output passes 2 KiB */
 	while (got.n < 2048) {
@@ -755,10 +754,15 @@ static void test_psb_period(void **state)
 	pt_gen_stop(&g, clk);
 
 	w_psb_plus(~0ull, 0, 1);
+	if (cyc)
+		w_cyc(0);
 	w_mode();
 	w_ip(PT_PKT_TIP_PGE, 0x1000);
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		if (cyc)
+			w_cyc(i ? 1 : 2);	/* the CALL's cycle has none */
 		w_ip(PT_PKT_TIP, 0x4000000000000000ull | (uint64_t)i << 20);
+	}
 	/* PSB+ with PacketEn 1: MODE.Exec and FUP(next IP) (§36.3.7) */
 	expect(PT_PKT_PSB, 0, 0, 0);
 	expect(PT_PKT_CBR, 0, 0, 1);
@@ -767,10 +771,26 @@ static void test_psb_period(void **state)
 	expect(PT_PKT_PSBEND, 0, 0, 0);
 	/* the CALL was pushed before the PSB, which empties the stack
 	 * (§36.4.2.17): its RET is a TIP */
+	if (cyc)
+		w_cyc(1);
 	w_ip(PT_PKT_TIP, 0x1005);
-	w_ip(PT_PKT_FUP, 0x1005);
+	w_ip(PT_PKT_FUP, 0x1005);	/* the RET's cycle: no second CYC */
 	w_pgd();
-	check_stream("periodic PSB+");
+	check_stream(cyc ? "periodic PSB+, CYCEn" : "periodic PSB+");
+}
+
+static void test_psb_period(void **state)
+{
+	(void)state;
+	psb_period(0);
+}
+
+/* With CYCEn (CycThresh 0) nothing inside PSB+ gets a CYC: its FUP and
+ * MODE.Exec are not CYC-eligible there (§36.3.6, §36.3.7). */
+static void test_psb_period_cyc(void **state)
+{
+	(void)state;
+	psb_period(1);
 }
 
 int main(void)
@@ -795,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_mtc),
 		cmocka_unit_test(test_cpl_filter),
 		cmocka_unit_test(test_psb_period),
+		cmocka_unit_test(test_psb_period_cyc),
 	};
 
 	return cmocka_run_group_tests_name("pt_gen", tests, NULL, NULL);
