@@ -1,5 +1,6 @@
 /* tests/host/pmu/perfmon/model_test.h: what the conformance suite of the
- * architectural-perfmon reference model (test_model.c, test_model_regs.c)
+ * architectural-perfmon reference model (test_model.c, test_model_regs.c,
+ * ds/test_model.c)
  * knows, written from the SDM and never taken from pmu/perfmon/, and the
  * helpers that drive the model through its MSR interface (struct
  * pmu_model: reset, rdmsr, wrmsr, rdpmc, event) with scripted steps.

@@ -178,7 +178,8 @@ static unsigned records(const struct ds_cpu *c)
 
 /* The model stands in for c (it must report c's PERF_CAPABILITIES); the
  * DS area has the buffer at its base, room for max records, the
- * threshold at thresh records, every reset slot = reset. */
+ * threshold at thresh records, the reset slot of PMCn = reset - n (each
+ * slot its own value, so that a slot read for another shows). */
 static void ds_setup(const struct ds_cpu *c, unsigned max, unsigned thresh,
 		     uint64_t reset)
 {
@@ -202,7 +203,7 @@ static void ds_setup(const struct ds_cpu *c, unsigned max, unsigned thresh,
 	put64(ds, DS_PEBS_MAX, buf_at(max * c->rec));
 	put64(ds, DS_PEBS_THRESH, buf_at(thresh * c->rec));
 	for (unsigned n = 0; n < 8; n++)
-		put64(ds, DS_RESET(n), reset);
+		put64(ds, DS_RESET(n), reset - n);
 	WR(c, DS_AREA, (uint64_t)(uintptr_t)ds);
 }
 
@@ -488,8 +489,11 @@ static void test_applicable_counters(void **state)
 		EXPECT(c, got == want, "record at %#x: %#llx, want %#llx", off,
 		       (unsigned long long)got, (unsigned long long)want);
 		for (unsigned n = 0; n < 2; n++)
-			EXPECT(c, rd(c, PMC(n)) ==
-			       below_wrap(c, 50), "PMC%u not reset", n);
+			EXPECT(c, rd(c, PMC(n)) == below_wrap(c, 50) - n,
+			       "PMC%u %#llx, its reset slot (%#x) holds %#llx",
+			       n, (unsigned long long)rd(c, PMC(n)),
+			       DS_RESET(n),
+			       (unsigned long long)(below_wrap(c, 50) - n));
 		check_record(c, 0, 1);
 	}
 }
