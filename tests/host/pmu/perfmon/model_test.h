@@ -1,8 +1,9 @@
-/* tests/host/pmu/perfmon/model_test.h: what the conformance suite of the
- * architectural-perfmon reference model (test_model.c, test_model_regs.c)
- * knows, written from the SDM and never taken from pmu/perfmon/, and the
- * helpers that drive the model through its MSR interface (struct
- * pmu_model: reset, rdmsr, wrmsr, rdpmc, event) with scripted steps.
+/* tests/host/pmu/perfmon/model_test.h: what the conformance suites of the
+ * architectural-perfmon reference model (test_model.c, test_model_regs.c,
+ * ds/test_model.c) know, written from the SDM and never taken from
+ * pmu/perfmon/, and the helpers that drive the model through its MSR
+ * interface (struct pmu_model: reset, rdmsr, wrmsr, rdpmc, event) with
+ * scripted steps.
  *
  * Sources: Intel SDM Vol. 3B, order no. 253669-060US, §18.2
  * "Architectural Performance Monitoring" (§18.2.1 v1, §18.2.1.1 Figure

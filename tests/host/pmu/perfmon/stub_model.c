@@ -1,4 +1,5 @@
-/* Host stub for tests/host/pmu/perfmon/test_model*.c: links the
+/* Host stub for tests/host/pmu/perfmon/test_model*.c and
+ * ds/test_model.c: links the
  * architectural-perfmon reference model (pmu/perfmon/model.c) with the
  * capabilities in force (pmu/perfmon/caps.c) and stands in for what the
  * host lacks, so the tests drive the model through its MSR interface
@@ -51,6 +52,7 @@ void stub_pm_cpu(unsigned family, unsigned model)
 	standing_in = 0;
 	stub_pm.pmis = 0;
 	stub_pm.sibling = 0;
+	stub_pm.ds_memory = 0;
 }
 
 const struct cpu_info *cpu_info(void)
@@ -85,13 +87,13 @@ int smp_on_sibling(void)
 	return stub_pm.sibling;
 }
 
-/* The DS save area, PEBS and PT output buffers are never programmed by
- * these tests: no memory is writable for them. */
+/* On the host a linear address is a host pointer.  Only the DS suite
+ * (tests/host/pmu/perfmon/ds/test_model.c) programs a DS area and PEBS
+ * buffer, in its own arrays, and says so with ds_memory; for the other
+ * suites no memory is writable. */
 int paging_range_writable(uint64_t va, uint64_t len)
 {
-	(void)va;
-	(void)len;
-	return 0;
+	return stub_pm.ds_memory && len && va + len > va;
 }
 
 void xmm_read_all(uint64_t out[2 * XMM_REGS])

@@ -6,12 +6,15 @@
 struct stub_pm {
 	unsigned pmis;		/* PMIs the model raised */
 	int sibling;		/* 1: the steps fed are the sibling's */
+	int ds_memory;		/* 1: every linear address is writable host
+				 * memory (the DS suite's area and buffer) */
 };
 
 extern struct stub_pm stub_pm;
 
 /* cpu_info() becomes a GenuineIntel part of this family/model whose
- * CPUID.0AH reports no version; the PMI count and sibling flag clear. */
+ * CPUID.0AH reports no version; the PMI count, the sibling flag and
+ * ds_memory clear. */
 void stub_pm_cpu(unsigned family, unsigned model);
 
 #endif
