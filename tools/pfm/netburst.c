@@ -32,9 +32,7 @@
  * Events For Intel NetBurst Microarchitecture for At-Retirement
  * Counting"); libpfm4 4.13 calls it "uops_type" (same select 02H, ESCR
  * select 02H, bits TAGLOADS 1 and TAGSTORES 2). */
-static const struct {
-	const char *product, *libpfm;
-} nb_names[] = {
+static const struct ref_name nb_names[] = {
 	{ "uop_type", "uops_type" },
 };
 
@@ -90,35 +88,18 @@ static struct ref_exception nb_exc[] = {
 
 static const char *libpfm_name(const char *product)
 {
-	for (unsigned i = 0; i < N(nb_names); i++)
-		if (!strcmp(nb_names[i].product, product))
-			return nb_names[i].libpfm;
-	return product;
+	return ref_libpfm_name(nb_names, N(nb_names), product);
 }
 
 static const char *product_name(const char *libpfm)
 {
-	for (unsigned i = 0; i < N(nb_names); i++)
-		if (!strcasecmp(nb_names[i].libpfm, libpfm))
-			return nb_names[i].product;
-	return libpfm;
+	return ref_product_name(nb_names, N(nb_names), libpfm);
 }
 
 /* The libpfm4 index of a product row's event on pmu, or < 0. */
 static int find_event(const char *pmu, const char *product)
 {
-	const char *want = libpfm_name(product);
-
-	for (int i = ref_first(pmu); i >= 0; i = ref_next(i)) {
-		const char *name;
-		uint64_t code;
-		int nattrs;
-
-		if (!ref_event(i, &name, &code, &nattrs) &&
-		    !strcasecmp(name, want))
-			return i;
-	}
-	return -1;
+	return ref_find_named(pmu, libpfm_name(product));
 }
 
 static const struct nb_emask_bit *row_bit(const struct nb_event *ev,

@@ -33,9 +33,7 @@ static const struct {
  * BUS_TRAN_RFO, beside 67H BUS_TRANS_WB); libpfm4 4.13 calls them
  * BUS_DATA_RECV, BUS_TRANS_BRD, BUS_TRANS_RFO (same codes, same bus-agent
  * unit mask). */
-static const struct {
-	const char *product, *libpfm;
-} p6_names[] = {
+static const struct ref_name p6_names[] = {
 	{ "BUS_DATA_RCV", "BUS_DATA_RECV" },
 	{ "BUS_TRAN_BRD", "BUS_TRANS_BRD" },
 	{ "BUS_TRAN_RFO", "BUS_TRANS_RFO" },
@@ -68,34 +66,18 @@ static struct ref_exception p6_exc[] = {
 
 static const char *libpfm_name(const char *product)
 {
-	for (unsigned i = 0; i < N(p6_names); i++)
-		if (!strcmp(p6_names[i].product, product))
-			return p6_names[i].libpfm;
-	return product;
+	return ref_libpfm_name(p6_names, N(p6_names), product);
 }
 
 static const char *product_name(const char *libpfm)
 {
-	for (unsigned i = 0; i < N(p6_names); i++)
-		if (!strcasecmp(p6_names[i].libpfm, libpfm))
-			return p6_names[i].product;
-	return libpfm;
+	return ref_product_name(p6_names, N(p6_names), libpfm);
 }
 
+/* The libpfm4 index of a product row's event on pmu, or < 0. */
 static int find_event(const char *pmu, const char *product)
 {
-	const char *want = libpfm_name(product);
-
-	for (int i = ref_first(pmu); i >= 0; i = ref_next(i)) {
-		const char *name;
-		uint64_t code;
-		int nattrs;
-
-		if (!ref_event(i, &name, &code, &nattrs) &&
-		    !strcasecmp(name, want))
-			return i;
-	}
-	return -1;
+	return ref_find_named(pmu, libpfm_name(product));
 }
 
 /* The unit-mask bits libpfm4 gives an event. */

@@ -236,3 +236,35 @@ int exceptions_unused(const char *table, const struct ref_exception *exc,
 	}
 	return bad;
 }
+
+const char *ref_libpfm_name(const struct ref_name *map, unsigned n,
+			    const char *product)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(map[i].product, product))
+			return map[i].libpfm;
+	return product;
+}
+
+const char *ref_product_name(const struct ref_name *map, unsigned n,
+			     const char *libpfm)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcasecmp(map[i].libpfm, libpfm))
+			return map[i].product;
+	return libpfm;
+}
+
+int ref_find_named(const char *pmu, const char *libpfm)
+{
+	for (int i = ref_first(pmu); i >= 0; i = ref_next(i)) {
+		const char *name;
+		uint64_t code;
+		int nattrs;
+
+		if (!ref_event(i, &name, &code, &nattrs) &&
+		    !strcasecmp(name, libpfm))
+			return i;
+	}
+	return -1;
+}

@@ -37,6 +37,21 @@ int ref_umask(int idx, int a, const char **name, uint64_t *code);
  * -1 when there is no such unit mask. */
 int ref_umask_precise(const char *pmu, const char *event, const char *umask);
 
+/* An event the product and libpfm4 name differently (each table's map
+ * cites where the two are the same event). */
+struct ref_name {
+	const char *product, *libpfm;
+};
+
+/* libpfm4's name of a product event, and the product's of a libpfm4
+ * one: the map's, else the name itself (compared without case). */
+const char *ref_libpfm_name(const struct ref_name *map, unsigned n,
+			    const char *product);
+const char *ref_product_name(const struct ref_name *map, unsigned n,
+			     const char *libpfm);
+/* The libpfm4 index of the event named libpfm on pmu, or < 0. */
+int ref_find_named(const char *pmu, const char *libpfm);
+
 /* One exception: a difference the referee and the product table may
  * have, and why.  pmus: the PMUs it holds on, separated by spaces;
  * row: the product's (or libpfm4's) event name; what: the difference, as
