@@ -1,0 +1,251 @@
+/* pebs/arming-next-event, pebs/arming-next-event-fault-like: the overflow
+ * arms PEBS and the NEXT PEBS event writes the record, checked against
+ * values worked out by hand from the benchmark's listing - not from the
+ * model, nor from the tests' own tap (pebs_expect.c), which is held to
+ * the same literals here.
+ *
+ * The rule (SDM Vol. 3B, order no. 253669-060US):
+ *   - Core 2, §18.6.2.4: "an overflow condition in the counter will arm
+ *     PEBS.  On the subsequent event following overflow, the processor
+ *     will generate a PEBS event";
+ *   - Nehalem/Westmere, §18.8.1.1: "When the counter IA32_PMCx overflows
+ *     from maximum count to zero, the PEBS hardware is armed.  Upon
+ *     occurrence of the next PEBS event, the PEBS hardware triggers an
+ *     assist and causes a PEBS record to be written"; the Sandy Bridge
+ *     section (§18.9.4) repeats the Core 2 sentence;
+ *   - "the reset value for each overflowed counter is loaded" after the
+ *     record (§18.8.1.1, PEBS CounterX Reset): the next overflow is
+ *     `reset` events after the assist's event.
+ * Only INST_RETIRED.PREC_DIST (C0H/01H on PMC1, Sandy Bridge on) records
+ * the overflowing instruction itself; formats 2-3 therefore sample
+ * BR_INST_RETIRED.ALL_BRANCHES (C4H/04H) here, not instructions.
+ *
+ * Trap-like records (IA32_PERF_CAPABILITIES.PEBS_TRAP, bit 6, set: every
+ * capability row) hold the IP of the instruction after the eventing one
+ * and the registers after it; fault-like ones (bit 6 clear, the model
+ * only, by a stand-in) the eventing instruction's IP and the registers
+ * before it.  Formats 2-3 also hold the eventing IP (offset B0H, Table
+ * 18-44; Table 18-55 for format 3).
+ *
+ * counted-loop, from `objdump -d` of the built benchmark
+ * (bench/x86_64/basic.S, bench/i386/basic.S):
+ *	x86_64				i386
+ *	+0x0 xor %eax,%eax		+0x0 xor %edx,%edx
+ *	+0x2 jmp +0x8			+0x2 jmp +0x7
+ *	+0x4 add $1,%rax		+0x4 add $1,%edx
+ *	+0x8 cmp %rdi,%rax		+0x7 cmp %eax,%edx
+ *	+0xb jb +0x4			+0x9 jb +0x4
+ *	+0xd ret			+0xb ret
+ * The loop counter is RAX on x86_64, EDX on i386.  With n = 20 it
+ * retires 65 instructions: 1 xor, 2 jmp, then cmp/jb at 3/4, and for
+ * k = 1..20 the add at 3k+2 (counter = k), cmp at 3k+3, jb at 3k+4
+ * (taken while k < 20), the ret at 65.
+ *
+ * Instructions, period and reset 7 (formats 0-1):
+ *   overflow at instruction 7 (jb, counter 1), record at 8 (add, counter
+ *   1 -> 2): trap-like IP = the cmp, counter 2; fault-like IP = the add,
+ *   counter 1.  Reload, overflow at 15 (cmp), record at 16 (jb, taken,
+ *   counter 4): trap-like IP = the add (+0x4), fault-like the jb; counter
+ *   4 both.  Records at 8, 16, ..., 64: 8 of them.  (Recording at the
+ *   overflowing event instead gives 9, the first at instruction 7:
+ *   IP +0x4, counter 1.)
+ * Branches, period and reset 7 (formats 2-3): the branches are the jmp
+ *   (instruction 2), the 21 jbs (3k+4, k = 0..20) and the ret.  Overflow
+ *   at branch 7 (instruction 19), record at branch 8 (instruction 22, jb
+ *   taken, counter 6); reload, overflow at branch 15, record at branch 16
+ *   (instruction 46, jb taken, counter 14); the third overflow is at
+ *   branch 23, the ret, with no branch after it: 2 records.  Trap-like IP
+ *   +0x4 (the jb's target), fault-like the jb; eventing IP the jb. */
+#include "pebs_test.h"
+#include "../../harness/pmu_run.h"
+#include "../../lib/fmt.h"
+
+#ifdef __x86_64__
+#define CL_ADD 0x4u
+#define CL_CMP 0x8u
+#define CL_JB 0xbu
+#define CL_REG S_AX
+#define CL_REG_NAME "rax"
+#else
+#define CL_ADD 0x4u
+#define CL_CMP 0x7u
+#define CL_JB 0x9u
+#define CL_REG S_DX
+#define CL_REG_NAME "edx"
+#endif
+
+#define PERIOD 7u
+#define N_ITER 20u
+
+/* What the first two records hold, and how many there are. */
+struct arming_want {
+	unsigned records;
+	unsigned ip[2];		/* offsets into counted-loop */
+	unsigned eventing_ip[2];
+	uint64_t counter[2];	/* the loop counter (CL_REG) */
+};
+
+static const struct arming_want inst_trap = {
+	.records = 8, .ip = { CL_CMP, CL_ADD },
+	.eventing_ip = { CL_ADD, CL_JB }, .counter = { 2, 4 },
+};
+
+static const struct arming_want inst_fault = {
+	.records = 8, .ip = { CL_ADD, CL_JB },
+	.eventing_ip = { CL_ADD, CL_JB }, .counter = { 1, 4 },
+};
+
+static const struct arming_want br_trap = {
+	.records = 2, .ip = { CL_ADD, CL_ADD },
+	.eventing_ip = { CL_JB, CL_JB }, .counter = { 6, 14 },
+};
+
+static const struct arming_want br_fault = {
+	.records = 2, .ip = { CL_JB, CL_JB },
+	.eventing_ip = { CL_JB, CL_JB }, .counter = { 6, 14 },
+};
+
+/* The event for fmt, and the literals for it; 0 where not covered. */
+static const struct arming_want *arming_case(unsigned fmt, int trap,
+					     struct sdm_event *ev)
+{
+	if (fmt <= 1) {
+		sdm_inst_event(fmt, ev);	/* C0H/00H Core 2, 01H NHM */
+		return trap ? &inst_trap : &inst_fault;
+	}
+	if (fmt <= 3 && sdm_branch_event(fmt, ev))
+		return trap ? &br_trap : &br_fault;
+	return 0;
+}
+
+/* A field of record i: 4 bytes in the 32-bit DS format, else 8. */
+static uint64_t field(const struct pebs_run *r, unsigned fmt, unsigned i,
+		      unsigned f)
+{
+	if (pebs_ds32())
+		return (uint32_t)pebs_run_field(r, i,
+					(unsigned)sdm_pebs32_offset(f));
+	return pebs_run_field(r, i, (unsigned)sdm_pebs_offset(fmt, f));
+}
+
+static void log_ip(struct tcase *t, const char *key, uint64_t ip,
+		   const struct pebs_run *r)
+{
+	if (ip >= r->range_lo && ip < r->range_hi)
+		value(t, key, "counted-loop+0x%llx",
+		      (unsigned long long)(ip - r->range_lo));
+	else
+		value(t, key, "0x%llx", (unsigned long long)ip);
+}
+
+static void check_record(struct tcase *t, const struct pebs_run *r,
+			 unsigned fmt, unsigned i,
+			 const struct arming_want *w)
+{
+	char key[32];
+	uint64_t ip = field(r, fmt, i, S_IP);
+	uint64_t reg = field(r, fmt, i, CL_REG);
+
+	fmt_snprintf(key, sizeof(key), "record%u_ip", i);
+	log_ip(t, key, ip, r);
+	fmt_snprintf(key, sizeof(key), "record%u_" CL_REG_NAME, i);
+	value(t, key, "0x%llx", (unsigned long long)reg);
+	check(t, ip == r->range_lo + w->ip[i], "record %u IP counted-loop"
+	      "+0x%llx, the listing says +0x%x", i,
+	      (unsigned long long)(ip - r->range_lo), w->ip[i]);
+	check(t, reg == w->counter[i], "record %u " CL_REG_NAME " 0x%llx, "
+	      "the listing says 0x%llx", i, (unsigned long long)reg,
+	      (unsigned long long)w->counter[i]);
+	if (fmt < 2 || pebs_ds32())
+		return;
+	ip = field(r, fmt, i, S_EIP);
+	fmt_snprintf(key, sizeof(key), "record%u_eventing_ip", i);
+	log_ip(t, key, ip, r);
+	check(t, ip == r->range_lo + w->eventing_ip[i], "record %u eventing "
+	      "IP counted-loop+0x%llx, the listing says +0x%x", i,
+	      (unsigned long long)(ip - r->range_lo), w->eventing_ip[i]);
+}
+
+static void run_arming(struct tcase *t, unsigned fmt, int trap)
+{
+	static struct pebs_run r;
+	struct sdm_event ev;
+	const struct arming_want *w = arming_case(fmt, trap, &ev);
+	uint64_t got;
+
+	if (!w) {
+		skip(t, "format %u: adaptive records, not covered here (the "
+		     "arming rule is checked on formats 0-3)", fmt);
+		return;
+	}
+	r = (struct pebs_run){ .bench = "counted-loop", .n = N_ITER,
+		.cpl = 3, .n_ctr = 1, .capacity = 24 };
+	r.ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
+		.sel = sdm_gp_sel(&ev, 1, 0), .period = PERIOD,
+		.reload = PERIOD };
+	value(t, "event", "%02XH/%02XH on PMC0, period and reset %u, "
+	      "counted-loop n=%u, CPL 3", ev.event, ev.umask, PERIOD, N_ITER);
+	value(t, "record_kind", "%s", trap ? "trap-like" : "fault-like");
+	if (!pebs_run(t, &r))
+		return;
+	if (!check(t, r.record_size == sdm_pebs_plain_size(fmt), "record "
+		   "size %u, the SDM's %u", r.record_size,
+		   sdm_pebs_plain_size(fmt)))
+		return;
+	got = (r.index - r.base) / r.record_size;
+	value(t, "records", "%llu", (unsigned long long)got);
+	check(t, got == w->records, "%llu records, the listing says %u",
+	      (unsigned long long)got, w->records);
+	check(t, r.n_exp == w->records, "the tests' tap (pebs_expect.c) "
+	      "asks for %u records, the listing says %u", r.n_exp,
+	      w->records);
+	for (unsigned i = 0; i < 2 && i < got; i++)
+		check_record(t, &r, fmt, i, w);
+}
+
+/* The CPU's own record kind (trap-like on every capability row). */
+static void test_arming(struct tcase *t)
+{
+	unsigned fmt;
+	int trap;
+
+	if (pebs_ready(t, &fmt, &trap))
+		run_arming(t, fmt, trap);
+}
+
+/* Fault-like: the model, standing in with PEBS_TRAP clear. */
+static void test_arming_fault(struct tcase *t)
+{
+	const struct perfmon_caps *c;
+	struct perfmon_caps fault;
+	unsigned fmt;
+	int trap;
+
+	if (!(c = pebs_ready(t, &fmt, &trap)))
+		return;
+	if (!trap) {
+		run_arming(t, fmt, 0);
+		return;
+	}
+	if (!pmu_on_model()) {
+		skip(t, "the record kind is the CPU's own (PEBS_TRAP=1); "
+		     "fault-like needs the model");
+		return;
+	}
+	fault = *c;
+	fault.perf_caps &= ~(1ull << 6);
+	fault.source = "model:fault-like";
+	if (!check(t, perfmon_caps_stand_in(&fault) == 0, "stand-in"))
+		return;
+	run_arming(t, fmt, 0);
+	perfmon_caps_stand_in(0);
+}
+
+TEST(pebs_arming, "pebs/arming-next-event",
+     "the overflow arms PEBS, the next event writes the record: counted-"
+     "loop's records at the listing's hand-computed IPs and counters",
+     test_arming, 0);
+TEST(pebs_arming_fault, "pebs/arming-next-event-fault-like",
+     "fault-like PEBS (PEBS_TRAP clear): the next event's own IP and the "
+     "registers before it",
+     test_arming_fault, 0);
