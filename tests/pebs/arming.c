@@ -17,8 +17,10 @@
  *     record (§18.8.1.1, PEBS CounterX Reset): the next overflow is
  *     `reset` events after the assist's event.
  * Only INST_RETIRED.PREC_DIST (C0H/01H on PMC1, Sandy Bridge on) records
- * the overflowing instruction itself; formats 2-3 therefore sample
- * BR_INST_RETIRED.ALL_BRANCHES (C4H/04H) here, not instructions.
+ * the overflowing instruction itself; Sandy Bridge on (format 1 there,
+ * 2-3 after) therefore sample BR_INST_RETIRED.ALL_BRANCHES (C4H/04H)
+ * here, not instructions; Core 2 and Nehalem/Westmere INST_RETIRED
+ * (C0H/00H, C0H/01H).
  *
  * Trap-like records (IA32_PERF_CAPABILITIES.PEBS_TRAP, bit 6, set: every
  * capability row) hold the IP of the instruction after the eventing one
@@ -41,7 +43,7 @@
  * k = 1..20 the add at 3k+2 (counter = k), cmp at 3k+3, jb at 3k+4
  * (taken while k < 20), the ret at 65.
  *
- * Instructions, period and reset 7 (formats 0-1):
+ * Instructions, period and reset 7 (Core 2, Nehalem/Westmere):
  *   overflow at instruction 7 (jb, counter 1), record at 8 (add, counter
  *   1 -> 2): trap-like IP = the cmp, counter 2; fault-like IP = the add,
  *   counter 1.  Reload, overflow at 15 (cmp), record at 16 (jb, taken,
@@ -49,7 +51,7 @@
  *   4 both.  Records at 8, 16, ..., 64: 8 of them.  (Recording at the
  *   overflowing event instead gives 9, the first at instruction 7:
  *   IP +0x4, counter 1.)
- * Branches, period and reset 7 (formats 2-3): the branches are the jmp
+ * Branches, period and reset 7 (Sandy Bridge on, formats 1-3): the branches are the jmp
  *   (instruction 2), the 21 jbs (3k+4, k = 0..20) and the ret.  Overflow
  *   at branch 7 (instruction 19), record at branch 8 (instruction 22, jb
  *   taken, counter 6); reload, overflow at branch 15, record at branch 16
@@ -105,11 +107,30 @@ static const struct arming_want br_fault = {
 	.eventing_ip = { CL_JB, CL_JB }, .counter = { 6, 14 },
 };
 
-/* The event for fmt, and the literals for it; 0 where not covered. */
+/* Nehalem and Westmere, by DisplayFamily_DisplayModel (SDM Vol. 4,
+ * order no. 335592, Table 2-1: 06_1AH, 06_1EH, 06_1FH, 06_2EH Nehalem;
+ * 06_25H, 06_2CH, 06_2FH Westmere): there C0H/01H is INST_RETIRED.ANY_P;
+ * Sandy Bridge, also format 1, makes it INST_RETIRED.PREC_DIST (PMC1,
+ * the other rule). */
+static int nehalem_westmere(void)
+{
+	static const uint8_t dm[] = { 0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c,
+				      0x2f };
+	const struct cpu_sig *s = &cpu_info()->sig;
+
+	for (unsigned k = 0; s->family == 6 && k < sizeof(dm); k++)
+		if (s->model == dm[k])
+			return 1;
+	return 0;
+}
+
+/* The event for fmt, and the literals for it; 0 where not covered:
+ * instructions on Core 2 (format 0) and Nehalem/Westmere, all branches
+ * on the other formats 1-3. */
 static const struct arming_want *arming_case(unsigned fmt, int trap,
 					     struct sdm_event *ev)
 {
-	if (fmt <= 1) {
+	if (fmt == 0 || (fmt == 1 && nehalem_westmere())) {
 		sdm_inst_event(fmt, ev);	/* C0H/00H Core 2, 01H NHM */
 		return trap ? &inst_trap : &inst_fault;
 	}
