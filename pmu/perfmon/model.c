@@ -507,7 +507,12 @@ static enum pebs_data data_of(uint64_t mask)
  * record): every armed counter still enabled for PEBS is named, reloads
  * from the DS area and has its overflow consumed (SDM Vol. 3B
  * §18.8.1.1, PEBS CounterX Reset: "the reset value for each overflowed
- * counter is loaded"); 1 when the buffer reached its threshold. */
+ * counter is loaded"); 1 when the buffer reached its threshold.  A
+ * record dropped past the absolute maximum changes nothing: "Upon
+ * successful bounds checks ... clear the counter overflow status, and
+ * reload the counter.  If the bounds checks fail, the PEBS will be
+ * skipped entirely" (§18.8.1.1); the counters stay armed, so a record
+ * is written at their next event once software makes room. */
 static int pebs_assist(const struct insn_event *e)
 {
 	uint64_t hit = m.pebs_armed & ds_model_pebs_enable();
@@ -523,6 +528,8 @@ static int pebs_assist(const struct insn_event *e)
 	};
 	int full = pebs_model_assist(&a, m.pmc, m.fixed);
 
+	if (full == PEBS_ASSIST_DROPPED)
+		return 0;
 	for (unsigned n = 0; n < m.c->gp; n++)
 		m.pmc[n] &= m.gp_mask;
 	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)

@@ -411,6 +411,59 @@ static void test_no_record_past_maximum(void **state)
 	}
 }
 
+/* pebs-dropped-record-skipped-entirely: once the buffer is full, an
+ * armed counter's assist fails the bounds checks and "the PEBS will be
+ * skipped entirely": only "Upon successful bounds checks" does the
+ * processor "clear the counter overflow status, and reload the counter"
+ * (§18.8.1.1, PEBS CounterX Reset).  So after a run that fills the
+ * buffer: nothing past the absolute maximum is written (guard bytes),
+ * the index stays at the maximum, the counter is not at its reload value
+ * but counts on from the wrap, and its GLOBAL_STATUS bit (bit 0 for
+ * PMC0, §18.2.2) is still set. */
+static void test_dropped_record_skipped(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < N(ds_cpus); i++) {
+		const struct ds_cpu *c = &ds_cpus[i];
+		uint64_t v, st;
+
+		/* room for 2 records; reload 3 events below the wrap */
+		ds_setup(c, 2, NEVER, below_wrap(c, 3));
+		arm(c, 1, 1, 1);
+		/* overflows at steps 0, 4, 8; records at 1 and 5; the
+		 * assist due at step 9 finds the buffer full */
+		steps(0, 10);
+		EXPECT(c, index_now() == buf_at(2 * c->rec), "index base + "
+		       "%llu, want the 2 records that fit",
+		       (unsigned long long)(index_now() - buf_at(0)));
+		v = rd(c, PMC(0));
+		EXPECT(c, v == 1, "PMC0 %#llx after the dropped assist (step "
+		       "9): reloaded? want 1, the one event since its wrap at "
+		       "step 8 (reload value %#llx)", (unsigned long long)v,
+		       (unsigned long long)below_wrap(c, 3));
+		st = rd(c, GLOBAL_STATUS);
+		EXPECT(c, st & 1, "GLOBAL_STATUS %#llx: PMC0's overflow bit "
+		       "cleared by an assist whose bounds checks failed",
+		       (unsigned long long)st);
+		/* the rest of a long run changes none of it */
+		steps(10, 40);
+		for (unsigned b = 2 * c->rec; b < sizeof(buf); b++)
+			if (buf[b] != 0xa5) {
+				FAILF(c, "guard byte %u past the absolute "
+				      "maximum (%u) written", b, 2 * c->rec);
+				break;
+			}
+		v = rd(c, PMC(0));
+		EXPECT(c, v != below_wrap(c, 3) && v == 31, "PMC0 %#llx at "
+		       "the end of the run, want 31 events since the wrap, "
+		       "never the reload value", (unsigned long long)v);
+		EXPECT(c, rd(c, GLOBAL_STATUS) & 1, "GLOBAL_STATUS bit 0 "
+		       "clear at the end of a run that filled the buffer");
+		EXPECT(c, index_now() == buf_at(2 * c->rec), "index moved");
+		EXPECT(c, stub_pm.pmis == 0, "%u PMIs", stub_pm.pmis);
+	}
+}
+
 /* pebs-threshold-pmi: the record that brings the index to the interrupt
  * threshold raises the PMI and GLOBAL_STATUS bit 62 (OvfBuffer); the
  * records before it and the overflow itself (INT clear) do not. */
@@ -505,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_reset_after_record),
 		cmocka_unit_test(test_index_advance),
 		cmocka_unit_test(test_no_record_past_maximum),
+		cmocka_unit_test(test_dropped_record_skipped),
 		cmocka_unit_test(test_threshold_pmi),
 		cmocka_unit_test(test_enable_counters),
 		cmocka_unit_test(test_applicable_counters),
