@@ -516,6 +516,65 @@ static void test_enable_counters(void **state)
 	}
 }
 
+/* pebs-enable-precise-store-snb-only: IA32_PEBS_ENABLE bit 63 is
+ * PS_ENABLE on Sandy Bridge ("In IA32_PEBS_ENABLE MSR, bit 63 is defined
+ * as PS_ENABLE: When set, this enables IA32_PMC3 to capture precise store
+ * information", §18.9.4; Ivy Bridge has the same PMU).  Elsewhere the
+ * bit does not exist: Core 2 has PEBS_ENABLE bit 0 alone (§18.6.2.4);
+ * Nehalem and Westmere, and Haswell and Skylake, whose PEBS facility
+ * comparison tables (§18.11.1, §18.13.1) give Nehalem's layout, have
+ * PEBS_EN_PMC0-3 (3:0), LL_EN_PMC0-3 (35:32) and bits 63:36 reserved
+ * (§18.8.1.1, the IA32_PEBS_ENABLE layout figure); Ice Lake's extended
+ * PEBS names counters only.  A reserved bit #GPs (Vol. 2B WRMSR). */
+static const struct {
+	const char *name;
+	unsigned model;		/* family 6 */
+	int ps_en;		/* bit 63 exists */
+	int ll_en;		/* LL_EN_PMC0 (bit 32) exists */
+} ps_cpus[] = {
+	{ .name = "Core 2 06_0FH", .model = 0x0f, .ps_en = 0, .ll_en = 0 },
+	{ .name = "Nehalem 06_1AH", .model = 0x1a, .ps_en = 0, .ll_en = 1 },
+	{ .name = "Westmere 06_2CH", .model = 0x2c, .ps_en = 0, .ll_en = 1 },
+	{ .name = "Sandy Bridge 06_2AH", .model = 0x2a, .ps_en = 1,
+	  .ll_en = 1 },
+	{ .name = "Haswell 06_3CH", .model = 0x3c, .ps_en = 0, .ll_en = 1 },
+	{ .name = "Skylake 06_5EH", .model = 0x5e, .ps_en = 0, .ll_en = 1 },
+};
+
+static void test_enable_precise_store(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < N(ps_cpus); i++) {
+		const char *name = ps_cpus[i].name;
+		uint64_t v = ~0ull;
+		int vec;
+
+		stub_pm_cpu(6, ps_cpus[i].model);
+		pm = model_for(PMU_ARCH);
+		assert_non_null(pm);
+		model_activate(pm);
+		vec = pm_wr(PEBS_ENABLE, 1ull << 63 | 1);
+		if (ps_cpus[i].ps_en) {
+			if (vec != 0 || pm_rd(PEBS_ENABLE, &v) != 0 ||
+			    v != (1ull << 63 | 1))
+				fail_msg("%s: PS_EN (bit 63) refused (%d) or "
+					 "lost (%#llx)", name, vec,
+					 (unsigned long long)v);
+		} else if (vec != GP) {
+			fail_msg("%s: IA32_PEBS_ENABLE bit 63 taken (%d): "
+				 "PS_EN is Sandy Bridge's alone", name, vec);
+		}
+		/* bits 62:36 reserved everywhere; LL_EN_PMC0 where load
+		 * latency exists (Nehalem on) */
+		if (pm_wr(PEBS_ENABLE, 1ull << 36 | 1) != GP)
+			fail_msg("%s: IA32_PEBS_ENABLE bit 36 taken", name);
+		vec = pm_wr(PEBS_ENABLE, 1ull << 32 | 1);
+		if ((vec == 0) != ps_cpus[i].ll_en)
+			fail_msg("%s: LL_EN_PMC0 (bit 32): WRMSR gives %d",
+				 name, vec);
+	}
+}
+
 /* pebs-applicable-counters: PEBS counters that overflowed together get
  * one record naming them all: format 1's 90H is GLOBAL_STATUS before the
  * assist (every overflowed counter, PEBS or not); format 3's 90H and the
@@ -562,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_threshold_pmi),
 		cmocka_unit_test(test_enable_counters),
 		cmocka_unit_test(test_applicable_counters),
+		cmocka_unit_test(test_enable_precise_store),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

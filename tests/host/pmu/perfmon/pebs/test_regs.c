@@ -335,20 +335,24 @@ static void test_capable_counters(void **state)
 static void test_enable_valid(void **state)
 {
 	(void)state;
-	assert_int_equal(pebs_enable_valid(0, 2, 0x7, 0), 0x1);
+	assert_int_equal(pebs_enable_valid(0, 2, 0x7, 0, 0), 0x1);
 	for (unsigned fmt = 1; fmt <= 3; fmt++) {
-		/* PMC0-3, LL_EN_PMC0-3 (35:32), PS_EN (63) */
-		assert_int_equal(pebs_enable_valid(fmt, 4, 0x7, 0),
+		/* PMC0-3, LL_EN_PMC0-3 (35:32); 63:36 reserved (Nehalem,
+		 * §18.8.1.1) */
+		assert_int_equal(pebs_enable_valid(fmt, 4, 0x7, 0, 0),
+				 0x0000000f0000000full);
+		assert_int_equal(pebs_enable_valid(fmt, 8, 0x7, 1, 0),
+				 0x0000000f0000000full);
+		assert_int_equal(pebs_enable_valid(fmt, 2, 0x7, 0, 0),
+				 0x0000000300000003ull);
+		/* and PS_EN (63) where it exists (Sandy Bridge, §18.9.4) */
+		assert_int_equal(pebs_enable_valid(fmt, 4, 0x7, 0, 1),
 				 0x8000000f0000000full);
-		assert_int_equal(pebs_enable_valid(fmt, 8, 0x7, 1),
-				 0x8000000f0000000full);
-		assert_int_equal(pebs_enable_valid(fmt, 2, 0x7, 0),
-				 0x8000000300000003ull);
 	}
-	assert_int_equal(pebs_enable_valid(4, 8, 0x7, 1),
+	assert_int_equal(pebs_enable_valid(4, 8, 0x7, 1, 0),
 			 0x00000007000000ffull);
-	assert_int_equal(pebs_enable_valid(4, 8, 0x7, 0), 0xffull);
-	assert_int_equal(pebs_enable_valid(5, 8, 0xf, 1),
+	assert_int_equal(pebs_enable_valid(4, 8, 0x7, 0, 0), 0xffull);
+	assert_int_equal(pebs_enable_valid(5, 8, 0xf, 1, 0),
 			 0x0000000f000000ffull);
 }
 
