@@ -380,7 +380,7 @@ static int add(uint64_t *ctr, uint64_t inc, uint64_t mask)
 }
 
 /* What an event select / unit mask counts: an architectural event, or a
- * precise event of this PMU's PEBS format (pmu/perfmon/pebs/events.c); 0:
+ * precise event of this microarchitecture (pmu/perfmon/pebs/events.c); 0:
  * nothing the trace sees. */
 static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 {
@@ -388,7 +388,7 @@ static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 	const struct pebs_event *pe = 0;
 
 	if (ds_model_has_pebs())
-		pe = pebs_event_for(perfmon_pebs_format(m.c), s->event,
+		pe = pebs_event_for(pebs_events_uarch(m.c), s->event,
 				    s->umask);
 	if (data)
 		*data = pe ? pe->data : PEBS_DATA_NONE;

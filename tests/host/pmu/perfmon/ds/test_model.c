@@ -575,6 +575,71 @@ static void test_enable_precise_store(void **state)
 	}
 }
 
+/* pebs-events-by-microarchitecture: the precise events are the
+ * microarchitecture's, not the record format's.  Nehalem's load event is
+ * MEM_INST_RETIRED.LOADS, 0BH/01H (§18.8.1.1, the Core i7 precise events);
+ * Sandy Bridge, which writes the same format 1, has no 0BH event in its
+ * table and samples loads with MEM_UOPS_RETIRED.ALL_LOADS, D0H/81H
+ * (§18.9.4.2).  Driven through the MSRs: a step with one load retired,
+ * PMC0 at PEBS; the event the CPU has counts the loads and writes a
+ * record at the event after the overflow, the other one is not a
+ * precise event there and writes nothing. */
+static void load_step(unsigned k)
+{
+	struct step_regs r = regs_after(k);
+	struct insn_event e = { .rip = ip_of(k), .next_rip = r.rip,
+				.retired = 1, .cpl = 3, .after = &r,
+				.loads = 1, .n_access = 1 };
+
+	e.access[0] = (struct mem_access){ .addr = 0x9000 + 8 * k,
+					   .size = 8 };
+	model_feed(&e, 0);
+}
+
+static void test_events_by_uarch(void **state)
+{
+	static const struct {
+		const struct ds_cpu *c;
+		uint8_t has_ev, has_um, not_ev, not_um;
+	} cases[] = {
+		{ &ds_cpus[1], 0x0b, 0x01, 0xd0, 0x81 },	/* Nehalem */
+		{ &ds_cpus[2], 0xd0, 0x81, 0x0b, 0x01 },	/* SNB */
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(cases); i++) {
+		const struct ds_cpu *c = cases[i].c;
+		uint64_t v;
+
+		for (int precise = 1; precise >= 0; precise--) {
+			uint64_t ev = precise ?
+				EV(cases[i].has_ev, cases[i].has_um) :
+				EV(cases[i].not_ev, cases[i].not_um);
+
+			ds_setup(c, 4, NEVER, below_wrap(c, 2));
+			WR(c, EVTSEL(0), 0);
+			WR(c, PMC(0), below_wrap(c, 2) & 0xffffffffull);
+			WR(c, EVTSEL(0), ev | USR | OS | EN);
+			WR(c, PEBS_ENABLE, 1);
+			WR(c, GLOBAL_CTRL, 1);
+			for (unsigned k = 0; k < 3; k++)
+				load_step(k);
+			v = (rd(c, PMC(0)) - below_wrap(c, 2)) &
+			    pm_max(c->gp_width);
+			EXPECT(c, records(c) == (precise ? 1u : 0u),
+			       "event %#llx: %u records after 3 loads "
+			       "(overflow at the 2nd), want %u",
+			       (unsigned long long)ev, records(c),
+			       precise ? 1u : 0u);
+			if (!precise)
+				EXPECT(c, v == 0, "event %#llx, not one of "
+				       "this CPU's, counted %llu loads",
+				       (unsigned long long)ev,
+				       (unsigned long long)v);
+		}
+	}
+}
+
 /* pebs-applicable-counters: PEBS counters that overflowed together get
  * one record naming them all: format 1's 90H is GLOBAL_STATUS before the
  * assist (every overflowed counter, PEBS or not); format 3's 90H and the
@@ -622,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_enable_counters),
 		cmocka_unit_test(test_applicable_counters),
 		cmocka_unit_test(test_enable_precise_store),
+		cmocka_unit_test(test_events_by_uarch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
