@@ -277,7 +277,8 @@ PFM_HDRS  := tools/pfm/referee.h $(wildcard pmu/*.h pmu/perfmon/*.h \
 # (tools/pfm/perfmon.c includes pmu/perfmon/pebs/events.c, whose table is
 # private to it.)
 PFM64     := tools/pfm/perfmon.c tools/pfm/netburst.c pmu/perfmon/events.c \
-	     pmu/netburst/events.c pmu/sem.c lib/string.c
+	     pmu/netburst/events.c pmu/perfmon/regs.c pmu/sem.c \
+	     lib/string.c
 PFM_INCL  := pmu/perfmon/pebs/events.c
 PFM32     := tools/pfm/p6.c pmu/p6/events.c
 PFM_LIB32 := /usr/lib/i386-linux-gnu/libpfm.so.4

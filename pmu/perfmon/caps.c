@@ -43,6 +43,9 @@ static void compute_own(void)
 				    ci->arch_cpuid[2], ci->arch_cpuid[3], &own);
 		own.has_perf_caps = ci->perf_caps_valid;
 		own.perf_caps = ci->perf_caps;
+		/* what CPUID does not say comes with the microarchitecture */
+		row = perfmon_caps_row_for(ci->sig.family, ci->sig.model);
+		own.uarch = row ? row->uarch : PERFMON_UARCH_UNKNOWN;
 		return;
 	}
 	row = perfmon_caps_row_for(ci->sig.family, ci->sig.model);

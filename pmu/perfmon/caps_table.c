@@ -34,9 +34,12 @@
  */
 #include "caps_table.h"
 
-#define ROW(f, m, n, a, b, c, d, pc, has, why)                              \
-	{ .family = f, .model = m, .name = n, .eax = a, .ebx = b, .ecx = c,  \
-	  .edx = d, .has_perf_caps = has, .perf_caps = pc, .cite = why }
+/* u: the microarchitecture (PERFMON_UARCH_u, regs.h), by the SDM Vol. 3B
+ * chapter 18 section each row's comment names */
+#define ROW(f, m, n, u, a, b, c, d, pc, has, why)                           \
+	{ .family = f, .model = m, .name = n, .uarch = PERFMON_UARCH_##u,    \
+	  .eax = a, .ebx = b, .ecx = c, .edx = d, .has_perf_caps = has,      \
+	  .perf_caps = pc, .cite = why }
 
 static const struct perfmon_caps_row perfmon_caps_table[] = {
 	/* Yonah (Core Solo/Duo): SDM Vol. 3B ch. 18 "Performance Monitoring
@@ -49,7 +52,7 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * PERF_CAPABILITIES: assumed 0 (LBR_FMT 000000B, the 32-bit
 	 * from/to-in-one-MSR LBRs of the pre-Intel 64 parts, Vol. 3B "LBR
 	 * Stack and IA-32 Processors"; no PEBS). */
-	ROW(6, 0x0e, "coreduo", 0x07280201, 0, 0, 0, 0x0, 1,
+	ROW(6, 0x0e, "coreduo", YONAH, 0x07280201, 0, 0, 0, 0x0, 1,
 	    "confirmed CPUID (libcpuid intel-cpu-t2400 6E8, "
 	    "intel-core-duo-cpu-t2600 6EC; Bochs core_duo_t2400_yonah 6EC): "
 	    "v1, 2 GP x 40 bits, EBX 0; PDCM=1 (01H:ECX 0000C1A9); "
@@ -68,7 +71,7 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * and arch-regs set (trap-like record with RFLAGS, RIP, RAX-R15),
 	 * no SMM freeze, no full-width writes; LBR_FMT 000001B (64-bit LIP)
 	 * assumed. */
-	ROW(6, 0x0f, "Conroe", 0x07280202, 0, 0, 0x0503, 0xc1, 1,
+	ROW(6, 0x0f, "Conroe", CORE, 0x07280202, 0, 0, 0x0503, 0xc1, 1,
 	    "confirmed CPUID (libcpuid core2-quad-cpu-q6600 6FB, "
 	    "core2-duo-cpu-e4500 6FD): v2, 2 GP x 40, 3 fixed x 40, EBX 0, "
 	    "PDCM=1; steppings 6F2/6F6/6F7 report EDX 0 (no fixed counters "
@@ -79,7 +82,7 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * xeon-cpu-e5462-dual (10676), celeron-cpu-e3400 (1067A); Bochs
 	 * core2_penryn_t9600.txt (1067A): 07280202 0 0 503, PDCM set.
 	 * PERF_CAPABILITIES as Conroe (same assumptions). */
-	ROW(6, 0x17, "Penryn", 0x07280202, 0, 0, 0x0503, 0xc1, 1,
+	ROW(6, 0x17, "Penryn", CORE, 0x07280202, 0, 0, 0x0503, 0xc1, 1,
 	    "confirmed CPUID (libcpuid core2-duo-cpu-p8400 10676, "
 	    "xeon-cpu-e5462-dual 10676; Bochs core2_penryn_t9600 1067A): "
 	    "v2, 2 GP x 40, 3 fixed x 40, EBX 0, PDCM=1; derived: PEBS fmt "
@@ -95,7 +98,8 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * nehalem/intel-core-i7-cpu-920 (106A4): 07300403 00000040 0 603;
 	 * EBX bit 6 (branch mispredicts retired) is reported unavailable:
 	 * erratum AAJ80, Linux's intel_nehalem_quirk. */
-	ROW(6, 0x1a, "Nehalem", 0x07300403, 0x40, 0, 0x0603, 0x11c3, 1,
+	ROW(6, 0x1a, "Nehalem", NEHALEM,
+	    0x07300403, 0x40, 0, 0x0603, 0x11c3, 1,
 	    "confirmed CPUID (libcpuid intel-core-i7-cpu-920 106A4): v3, 4 "
 	    "GP x 48, 3 fixed x 48, EBX 40H (branch misses unavailable, "
 	    "erratum AAJ80), PDCM=1; derived: PERF_CAPABILITIES LBR_FMT 3, "
@@ -104,7 +108,8 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * intel-core-i5-cpu-750 (106E5, 4 cores, no HT: still 4 GP),
 	 * intel-core-i7-cpu-860 (106E5), intel-core-cpu-q-820 (106E5):
 	 * EBX = 44H (reference cycles and branch mispredicts unavailable). */
-	ROW(6, 0x1e, "Nehalem-Lynnfield", 0x07300403, 0x44, 0, 0x0603, 0x11c3,
+	ROW(6, 0x1e, "Nehalem-Lynnfield", NEHALEM,
+	    0x07300403, 0x44, 0, 0x0603, 0x11c3,
 	    1,
 	    "confirmed CPUID (libcpuid intel-core-i7-cpu-860 106E5, "
 	    "intel-core-i5-cpu-750 106E5): v3, 4 GP x 48, 3 fixed x 48, EBX "
@@ -116,7 +121,8 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * (206C1), intel-core-i7-cpu-x-990 (206C2), intel-core-i7-cpu-x-980
 	 * (206C2): 07300403 00000004 0 603 (branch mispredicts available
 	 * again, reference cycles not). */
-	ROW(6, 0x2c, "Westmere", 0x07300403, 0x04, 0, 0x0603, 0x11c3, 1,
+	ROW(6, 0x2c, "Westmere", WESTMERE,
+	    0x07300403, 0x04, 0, 0x0603, 0x11c3, 1,
 	    "confirmed CPUID (libcpuid intel-xeon-cpu-x5667 206C1, "
 	    "intel-core-i7-cpu-x-990 206C2): v3, 4 GP x 48, 3 fixed x 48, "
 	    "EBX 04H (ref cycles unavailable), PDCM=1; derived: "
@@ -125,7 +131,8 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * libcpuid intel-core-i5-cpu-650 (20652), intel-core-i5-cpu-m-520
 	 * (20655), intel-core-i7-cpu-m-640 (20655); Bochs
 	 * corei5_arrandale_m520 (20652). */
-	ROW(6, 0x25, "Westmere-Arrandale", 0x07300403, 0x04, 0, 0x0603,
+	ROW(6, 0x25, "Westmere-Arrandale", WESTMERE,
+	    0x07300403, 0x04, 0, 0x0603,
 	    0x11c3, 1,
 	    "confirmed CPUID (libcpuid intel-core-i5-cpu-650 20652, "
 	    "intel-core-i5-cpu-m-520 20655; Bochs corei5_arrandale_m520): v3, "
@@ -141,7 +148,8 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * intel-core-i5-2400-cpu (206A7, 4 cores, no HT) and Bochs
 	 * corei7_sandy_bridge_2600K (an engineering sample with 4 threads)
 	 * report 07300803. */
-	ROW(6, 0x2a, "SandyBridge", 0x07300403, 0, 0, 0x0603, 0x31c3, 1,
+	ROW(6, 0x2a, "SandyBridge", SANDY_BRIDGE,
+	    0x07300403, 0, 0, 0x0603, 0x31c3, 1,
 	    "confirmed CPUID (libcpuid intel-core-i7-2600-cpu 206A7, HT on; "
 	    "8 GP with HT off: intel-core-i5-2400-cpu): v3, 4 GP x 48, 3 "
 	    "fixed x 48, EBX 0, PDCM=1; derived: PERF_CAPABILITIES LBR_FMT "
@@ -153,7 +161,7 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * MISPRED, IN_TX, ABORT flags; Linux LBR_FORMAT_EIP_FLAGS2).
 	 * CPUID: libcpuid haswell/intel-core-i7-4770-cpu (306C3, 8
 	 * threads), Bochs corei7_haswell_4770: 07300403 0 0 603. */
-	ROW(6, 0x3c, "Haswell", 0x07300403, 0, 0, 0x0603, 0x32c4, 1,
+	ROW(6, 0x3c, "Haswell", HASWELL, 0x07300403, 0, 0, 0x0603, 0x32c4, 1,
 	    "confirmed CPUID (libcpuid intel-core-i7-4770-cpu 306C3; Bochs "
 	    "corei7_haswell_4770): v3, 4 GP x 48, 3 fixed x 48, EBX 0, "
 	    "PDCM=1; derived: PERF_CAPABILITIES LBR_FMT 4, PEBS fmt 2 + trap "
@@ -165,14 +173,16 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * LBR with LBR_INFO; Linux LBR_FORMAT_INFO).  CPUID: libcpuid
 	 * intel-core-i7-6700k-cpu (506E3, 8 threads): 07300404 0 0 603;
 	 * the 4-thread i5-6600K (506E3, no HT) reports 07300804. */
-	ROW(6, 0x5e, "Skylake-Client", 0x07300404, 0, 0, 0x0603, 0x33c5, 1,
+	ROW(6, 0x5e, "Skylake-Client", SKYLAKE,
+	    0x07300404, 0, 0, 0x0603, 0x33c5, 1,
 	    "confirmed CPUID (libcpuid intel-core-i7-6700k-cpu 506E3): v4, 4 "
 	    "GP x 48, 3 fixed x 48, EBX 0, PDCM=1; derived: "
 	    "PERF_CAPABILITIES LBR_FMT 5, PEBS fmt 3 + trap + arch regs, SMM "
 	    "freeze, full-width"),
 	/* Skylake client 06_4EH (mobile U/Y): as 06_5EH.  CPUID: libcpuid
 	 * intel-core-i7-6500u-cpu (406E3), intel-core-m3-6y30-cpu (406E3). */
-	ROW(6, 0x4e, "Skylake-Client-Mobile", 0x07300404, 0, 0, 0x0603,
+	ROW(6, 0x4e, "Skylake-Client-Mobile", SKYLAKE,
+	    0x07300404, 0, 0, 0x0603,
 	    0x33c5, 1,
 	    "confirmed CPUID (libcpuid intel-core-i7-6500u-cpu 406E3, "
 	    "intel-core-m3-6y30-cpu 406E3): v4, 4 GP x 48, 3 fixed x 48, EBX "
@@ -182,7 +192,8 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * does.  CPUID: libcpuid intel-core-i9-10980xe-cpu (50657, Cascade
 	 * Lake-X), intel-core-i7-7800x-cpu (50654, Skylake-X), Bochs
 	 * corei7_skylake-x (50654): 07300404 0 0 603. */
-	ROW(6, 0x55, "Cascadelake-Server", 0x07300404, 0, 0, 0x0603, 0x33c5,
+	ROW(6, 0x55, "Cascadelake-Server", SKYLAKE,
+	    0x07300404, 0, 0, 0x0603, 0x33c5,
 	    1,
 	    "confirmed CPUID (libcpuid intel-core-i9-10980xe-cpu 50657, "
 	    "intel-core-i7-7800x-cpu 50654; Bochs corei7_skylake-x): v4, 4 "
@@ -200,7 +211,8 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * sunny-cove/intel-core-i7-1065g7-cpu (706E5), Bochs
 	 * corei7_icelake-u (706E5): 08300805 0 0000000F 8604.  PEBS output
 	 * to Intel PT (bit 16) assumed clear. */
-	ROW(6, 0x7e, "Icelake-Client", 0x08300805, 0, 0xf, 0x8604, 0xf4c5, 1,
+	ROW(6, 0x7e, "Icelake-Client", ICE_LAKE,
+	    0x08300805, 0, 0xf, 0x8604, 0xf4c5, 1,
 	    "confirmed CPUID (libcpuid intel-core-i7-1065g7-cpu 706E5; Bochs "
 	    "corei7_icelake-u): v5, 8 GP x 48, 4 fixed x 48, ECX 0FH, EDX[15] "
 	    "AnyThread deprecated, EBX 0, PDCM=1; derived: PERF_CAPABILITIES "
@@ -214,7 +226,8 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * a Tremont signature), not 6AH, so it never selects this row; the
 	 * boot table reaches it with a spoofed qemu64 signature 606A6H (the
 	 * production ICX stepping). */
-	ROW(6, 0x6a, "Icelake-Server", 0x08300805, 0, 0xf, 0x8604, 0xf4c5, 1,
+	ROW(6, 0x6a, "Icelake-Server", ICE_LAKE,
+	    0x08300805, 0, 0xf, 0x8604, 0xf4c5, 1,
 	    "assumed: CPUID and PERF_CAPABILITIES as Icelake-Client (same "
 	    "Sunny Cove core; SDM Ice Lake microarchitecture section: v5, 8 "
 	    "GP, 4 fixed, perf metrics); no ICX CPUID dump found"),
@@ -243,7 +256,8 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * confirms the trap ('+') and baseline bits only.  The first parts
 	 * seen printing fmt5/fmt6 under the newer message are Arrow Lake
 	 * (06_C5H with 10 GP counters, 06_C6H). */
-	ROW(6, 0x8f, "SapphireRapids", 0x08300805, 0, 0xf, 0x8604, 0xf4ff, 1,
+	ROW(6, 0x8f, "SapphireRapids", SAPPHIRE_RAPIDS,
+	    0x08300805, 0, 0xf, 0x8604, 0xf4ff, 1,
 	    "CPUID from Bochs cpudb sapphire_rapids (w9-3475X 806F8): v5, 8 "
 	    "GP x 48, 4 fixed x 48, ECX 0FH, EDX[15], EBX 0, PDCM=1; seen: "
 	    "PEBS trap + baseline (Linux 6.10 KVM guest on Xeon Gold 6438Y+ "

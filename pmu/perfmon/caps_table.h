@@ -5,12 +5,14 @@
 #define PMU_PERFMON_CAPS_TABLE_H
 
 #include <stdint.h>
+#include "regs.h"
 
 /* A row of the capability table: what the CPU's CPUID.0AH registers and
  * IA32_PERF_CAPABILITIES hold, with where that fact comes from. */
 struct perfmon_caps_row {
 	unsigned family, model;
 	const char *name;		/* "Skylake" ... (caps=model:<name>) */
+	enum perfmon_uarch uarch;	/* its SDM chapter 18 section */
 	uint32_t eax, ebx, ecx, edx;	/* CPUID.0AH as the CPU reports it */
 	int has_perf_caps;
 	uint64_t perf_caps;

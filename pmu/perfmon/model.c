@@ -380,7 +380,7 @@ static int add(uint64_t *ctr, uint64_t inc, uint64_t mask)
 }
 
 /* What an event select / unit mask counts: an architectural event, or a
- * precise event of this PMU's PEBS format (pmu/perfmon/pebs/events.c); 0:
+ * precise event of this microarchitecture (pmu/perfmon/pebs/events.c); 0:
  * nothing the trace sees. */
 static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 {
@@ -388,7 +388,7 @@ static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 	const struct pebs_event *pe = 0;
 
 	if (ds_model_has_pebs())
-		pe = pebs_event_for(perfmon_pebs_format(m.c), s->event,
+		pe = pebs_event_for(pebs_events_uarch(m.c), s->event,
 				    s->umask);
 	if (data)
 		*data = pe ? pe->data : PEBS_DATA_NONE;
@@ -507,7 +507,12 @@ static enum pebs_data data_of(uint64_t mask)
  * record): every armed counter still enabled for PEBS is named, reloads
  * from the DS area and has its overflow consumed (SDM Vol. 3B
  * §18.8.1.1, PEBS CounterX Reset: "the reset value for each overflowed
- * counter is loaded"); 1 when the buffer reached its threshold. */
+ * counter is loaded"); 1 when the buffer reached its threshold.  A
+ * record dropped past the absolute maximum changes nothing: "Upon
+ * successful bounds checks ... clear the counter overflow status, and
+ * reload the counter.  If the bounds checks fail, the PEBS will be
+ * skipped entirely" (§18.8.1.1); the counters stay armed, so a record
+ * is written at their next event once software makes room. */
 static int pebs_assist(const struct insn_event *e)
 {
 	uint64_t hit = m.pebs_armed & ds_model_pebs_enable();
@@ -523,6 +528,8 @@ static int pebs_assist(const struct insn_event *e)
 	};
 	int full = pebs_model_assist(&a, m.pmc, m.fixed);
 
+	if (full == PEBS_ASSIST_DROPPED)
+		return 0;
 	for (unsigned n = 0; n < m.c->gp; n++)
 		m.pmc[n] &= m.gp_mask;
 	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)

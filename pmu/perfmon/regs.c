@@ -43,6 +43,7 @@ void perfmon_caps_of_row(const struct perfmon_caps_row *r,
 	perfmon_caps_decode(r->eax, r->ebx, r->ecx, r->edx, c);
 	c->has_perf_caps = r->has_perf_caps;
 	c->perf_caps = r->has_perf_caps ? r->perf_caps : 0;
+	c->uarch = r->uarch;
 }
 
 int perfmon_event_available(const struct perfmon_caps *c,

@@ -106,6 +106,26 @@ enum perfmon_arch_event {
 	ARCH_EV_NR
 };
 
+/* The microarchitecture of a capability row (caps_table.c), by the SDM
+ * Vol. 3B chapter 18 section that describes its PMU: what CPUID.0AH and
+ * IA32_PERF_CAPABILITIES do not say (which PEBS_ENABLE bits exist, which
+ * events are precise on which counter) follows it.  Ivy Bridge goes with
+ * Sandy Bridge, Broadwell with Haswell (their sections say the PMU is
+ * the same).  UNKNOWN: a CPU without a row (CPUID-decoded capabilities
+ * of a CPU the table does not know). */
+enum perfmon_uarch {
+	PERFMON_UARCH_UNKNOWN,
+	PERFMON_UARCH_YONAH,		/* Core Solo / Core Duo */
+	PERFMON_UARCH_CORE,		/* Core 2 (Conroe, Penryn) */
+	PERFMON_UARCH_NEHALEM,
+	PERFMON_UARCH_WESTMERE,
+	PERFMON_UARCH_SANDY_BRIDGE,	/* and Ivy Bridge */
+	PERFMON_UARCH_HASWELL,		/* and Broadwell */
+	PERFMON_UARCH_SKYLAKE,		/* client and server */
+	PERFMON_UARCH_ICE_LAKE,
+	PERFMON_UARCH_SAPPHIRE_RAPIDS,
+};
+
 /*
  * What a PMU offers: from CPUID.0AH (and IA32_PERF_CAPABILITIES) of the
  * CPU, or, where CPUID reports nothing (QEMU under TCG), from the row of
@@ -125,6 +145,7 @@ struct perfmon_caps {
 	int has_perf_caps;		/* IA32_PERF_CAPABILITIES exists */
 	uint64_t perf_caps;
 	const char *source;		/* "cpuid" or "model:<name>" */
+	enum perfmon_uarch uarch;	/* the row's (family/model) */
 };
 
 /* Decodes CPUID.0AH as the SDM says, per version: fixed counters only

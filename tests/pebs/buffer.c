@@ -36,6 +36,34 @@ static void test_full(struct tcase *t)
 		return;
 	check(t, r.n_exp > r.capacity + 2, "the run asked for %u records: "
 	      "not enough to overflow %u slots", r.n_exp, r.capacity);
+	/* the assists after the buffer filled failed the bounds checks:
+	 * "Upon successful bounds checks ... clear the counter overflow
+	 * status, and reload the counter.  If the bounds checks fail, the
+	 * PEBS will be skipped entirely" (§18.8.1.1).  So PMC0 (48 bits
+	 * or fewer, §18.2) counts on from its last wrap, far below the
+	 * reload value 4 below the top, and its GLOBAL_STATUS bit 0 is
+	 * still set (v2+, §18.2.2) */
+	value(t, "pmc0_after", "0x%llx", (unsigned long long)r.count_after[0]);
+	value(t, "status_after", "0x%llx", (unsigned long long)r.status_after);
+	check(t, r.count_after[0] < 1000, "PMC0 0x%llx after the run: "
+	      "reloaded by an assist whose record was dropped? (it wrapped "
+	      "after the buffer filled, and counted fewer than the %llu "
+	      "events of the run since)",
+	      (unsigned long long)r.count_after[0],
+	      (unsigned long long)r.n * 4);
+	/* by hand: counted-loop with n = 20 retires 65 instructions; the
+	 * records at events 5, 10, 15 fill the 3 slots; reloaded 4 below
+	 * the top, PMC0 wraps at event 19 and the assist of event 20 is
+	 * dropped: 65 - 19 = 46 events since the wrap */
+	if (pmu_on_model())
+		check(t, r.count_after[0] == 46, "PMC0 %llu after the run, "
+		      "want 46 (the events after its wrap at event 19)",
+		      (unsigned long long)r.count_after[0]);
+	if (perfmon_caps(0)->version >= 2)
+		check(t, r.status_after & 1, "GLOBAL_STATUS 0x%llx after the "
+		      "run: PMC0's overflow bit cleared by an assist whose "
+		      "record was dropped",
+		      (unsigned long long)r.status_after);
 	if (!pmu_on_model()) {
 		check(t, r.index == r.base + 3ull * r.record_size, "index "
 		      "+0x%llx: not parked at the maximum",

@@ -13,6 +13,7 @@
 #include "../../pmu/perfmon/pebs/sample.h"
 
 #define BUF_BYTES (256u * 1024)
+#define GLOBAL_STATUS 0x38eu	/* IA32_PERF_GLOBAL_STATUS (Vol. 4 Table 2-2) */
 
 static uint8_t ds_area[1024] __attribute__((aligned(64)));
 
@@ -122,6 +123,10 @@ static void finish(struct tcase *t, struct pebs_run *r,
 {
 	struct pmu_err e;
 
+	r->status_after = 0;
+	if (perfmon_caps(0)->version >= 2)
+		check(t, be_rdmsr(GLOBAL_STATUS, &r->status_after) == 0,
+		      "RDMSR IA32_PERF_GLOBAL_STATUS");
 	check(t, pebs_sample_end(s, r->count_after, &r->index, &e) == 0,
 	      "DS remove: %s", e.msg);
 	value(t, "pebs_records", "%u expected by the trace, %u fit, index "

@@ -48,6 +48,8 @@ struct pebs_run {
 	uint32_t lvtpc_in_pmi;
 	uint64_t tsc0, tsc1;	/* TSC before and after the run */
 	uint64_t count_after[PEBS_RUN_CTRS];	/* the counters after it */
+	uint64_t status_after;	/* IA32_PERF_GLOBAL_STATUS after it, before
+				 * the DS area is taken away (v2+; else 0) */
 	uint64_t left_after[PEBS_RUN_CTRS];	/* the trace's events to the
 						 * next overflow after it (0:
 						 * overflowed, armed) */

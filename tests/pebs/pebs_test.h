@@ -104,8 +104,9 @@ static inline unsigned sdm_pebs_plain_size(unsigned fmt)
 	       fmt >= 4 ? SDM_BASIC : sdm_pebs_size(fmt);
 }
 
-/* The events the tests sample, per record format: the precise events of
- * each generation's table (pmu/perfmon/pebs/events.c cites them). */
+/* The events the tests sample, per record format (and for format 1 per
+ * microarchitecture): the precise events of each one's table in the SDM
+ * (pmu/perfmon/pebs/events.c cites them too). */
 struct sdm_event {
 	uint8_t event, umask;
 	uint32_t sem;
@@ -132,12 +133,32 @@ static inline int sdm_branch_event(unsigned fmt, struct sdm_event *ev)
 	return 1;
 }
 
+/* Sandy Bridge or Ivy Bridge by the CPUID signature (SDM Vol. 4, order
+ * no. 335592-060US, Table 2-1: 06_2AH, 06_2DH Sandy Bridge; 06_3AH,
+ * 06_3EH Ivy Bridge): format 1 like Nehalem, but precise events of their
+ * own (Vol. 3B §18.9.4.2). */
+static inline int sdm_sandy_bridge(void)
+{
+	const struct cpu_info *ci = cpu_info();
+	unsigned m = ci->sig.model;
+
+	return ci->sig.family == 6 &&
+	       (m == 0x2a || m == 0x2d || m == 0x3a || m == 0x3e);
+}
+
 static inline int sdm_mem_event(unsigned fmt, int store,
 				struct sdm_event *ev)
 {
 	if (fmt == 0)
 		return 0;
-	if (fmt == 1)
+	/* Nehalem/Westmere MEM_INST_RETIRED.LOADS/STORES 0BH (§18.8.1.1);
+	 * Sandy Bridge MEM_UOPS_RETIRED.ALL_LOADS/STORES D0H, whose data
+	 * address is written for load latency and precise store only
+	 * (§18.9.4.1) */
+	if (fmt == 1 && sdm_sandy_bridge())
+		*ev = (struct sdm_event){ 0xd0, store ? 0x82 : 0x81,
+			SEM_BIT(store ? SEM_STORES : SEM_LOADS), 0 };
+	else if (fmt == 1)
 		*ev = (struct sdm_event){ 0x0b, store ? 0x02 : 0x01,
 			SEM_BIT(store ? SEM_STORES : SEM_LOADS), 0 };
 	else

@@ -152,6 +152,12 @@ static void test_not_precise(struct tcase *t)
 	}
 	/* 3CH: unhalted core cycles, in no precise-event table */
 	refused(t, 0x3cull | 1ull << 16, 1, "core cycles (not precise)");
+	/* Sandy Bridge writes Nehalem's format 1, not its precise events:
+	 * MEM_INST_RETIRED.LOADS 0BH/01H (§18.8.1.1) is not in the Sandy
+	 * Bridge table (SDM Vol. 3B §18.9.4.2) */
+	if (sdm_sandy_bridge())
+		refused(t, 0x0bull | 0x01ull << 8 | 1ull << 16, 1,
+			"Nehalem's MEM_INST_RETIRED.LOADS on Sandy Bridge");
 }
 
 TEST(pebs_ref_ev, "pebs/refuse-not-precise",

@@ -282,7 +282,8 @@ static void list_arch(const struct perfmon_caps *c)
 		printf(", \"event\": %u, \"umask\": %u", e->event, e->umask);
 		json_counters(gp_mask(c));
 		printf(", \"precise\": %s, \"architectural\": true",
-		       pebs && pebs_event_for(fmt, e->event, e->umask) ?
+		       pebs && pebs_event_for(pebs_events_uarch(c), e->event,
+					      e->umask) ?
 		       "true" : "false");
 		json_model(e->sem, e->why_not);
 		event_end();
@@ -305,7 +306,8 @@ static void list_arch(const struct perfmon_caps *c)
 		json_model(e->sem, e->why_not);
 		event_end();
 	}
-	for (unsigned n = 0; pebs && (p = pebs_event_nth(fmt, n)); n++) {
+	for (unsigned n = 0;
+	     pebs && (p = pebs_event_nth(pebs_events_uarch(c), n)); n++) {
 		event_begin(p->name);
 		printf(", \"event\": %u, \"umask\": %u", p->event, p->umask);
 		json_counters(capable & gp_mask(c));

@@ -202,18 +202,31 @@ int check_perfmon(void)
 
 /* ---- the precise events */
 
-/* The PEBS record format of each libpfm4 PMU (IA32_PERF_CAPABILITIES
- * bits 11:8, PEBS_FMT; SDM Vol. 3B, the PEBS sections of chapter 18:
- * 0 Core 2, 1 Nehalem/Westmere (and Sandy/Ivy Bridge, whose memory
- * events the table does not list, pebs/events.c), 2 Haswell/Broadwell, 3
- * Skylake (and its server parts), 4 Ice Lake, 5 Sapphire Rapids). */
+/* The microarchitecture of each libpfm4 PMU (pmu/perfmon/regs.h enum
+ * perfmon_uarch; the precise events go by it, not by the record format,
+ * pebs/events.c), and its PEBS record format for the notes
+ * (IA32_PERF_CAPABILITIES bits 11:8; SDM Vol. 3B, the PEBS sections of
+ * chapter 18: 0 Core 2, 1 Nehalem/Westmere and Sandy/Ivy Bridge, 2
+ * Haswell/Broadwell, 3 Skylake (and its server parts), 4 Ice Lake, 5
+ * Sapphire Rapids).  No row stands for Ivy Bridge (libpfm4's ivb names
+ * C4H/04H ALL_BRANCHES_PEBS), so ivb is not refereed here. */
 static const struct {
 	const char *pmu;
+	enum perfmon_uarch uarch;
 	unsigned fmt;
 } pebs_pmus[] = {
-	{ "core", 0 }, { "nhm", 1 }, { "wsm", 1 }, { "hsw", 2 }, { "bdw", 2 },
-	{ "skl", 3 }, { "skx", 3 }, { "clx", 3 }, { "icl", 4 }, { "icx", 4 },
-	{ "spr", 5 },
+	{ "core", PERFMON_UARCH_CORE, 0 },
+	{ "nhm", PERFMON_UARCH_NEHALEM, 1 },
+	{ "wsm", PERFMON_UARCH_WESTMERE, 1 },
+	{ "snb", PERFMON_UARCH_SANDY_BRIDGE, 1 },
+	{ "hsw", PERFMON_UARCH_HASWELL, 2 },
+	{ "bdw", PERFMON_UARCH_HASWELL, 2 },
+	{ "skl", PERFMON_UARCH_SKYLAKE, 3 },
+	{ "skx", PERFMON_UARCH_SKYLAKE, 3 },
+	{ "clx", PERFMON_UARCH_SKYLAKE, 3 },
+	{ "icl", PERFMON_UARCH_ICE_LAKE, 4 },
+	{ "icx", PERFMON_UARCH_ICE_LAKE, 4 },
+	{ "spr", PERFMON_UARCH_SAPPHIRE_RAPIDS, 5 },
 };
 
 /* Names: the SDM's EVENT.UMASK is libpfm4's EVENT:UMASK (libpfm(3):
@@ -293,8 +306,7 @@ int check_pebs(void)
 			 pebs_pmus[p].fmt);
 		tally_start(&t, "pebs", pebs_pmus[p].pmu, note);
 		for (unsigned i = 0; i < pebs_events_len; i++)
-			if (pebs_events[i].fmt_lo <= pebs_pmus[p].fmt &&
-			    pebs_pmus[p].fmt <= pebs_events[i].fmt_hi)
+			if (precise_on(&pebs_events[i], pebs_pmus[p].uarch))
 				pebs_row(&t, &pebs_events[i]);
 		bad += tally_end(&t);
 	}

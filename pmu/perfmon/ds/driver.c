@@ -153,7 +153,7 @@ const struct perfmon_ds *perfmon_ds_installed(void)
 }
 
 /* Why GP counter n's event cannot take PEBS, or 0. */
-static int gp_refusal(unsigned n, unsigned fmt, int baseline,
+static int gp_refusal(unsigned n, enum perfmon_uarch u, int baseline,
 		      struct pmu_err *e)
 {
 	uint64_t sel;
@@ -168,12 +168,13 @@ static int gp_refusal(unsigned n, unsigned fmt, int baseline,
 				"§18.8.1.1): any=%u edge=%u inv=%u cmask=%u",
 				n, s.any, s.edge, s.inv, s.cmask);
 	/* extended PEBS (baseline) takes every event (SDM Vol. 3B, the
-	 * adaptive PEBS section) */
-	if (!baseline && !pebs_event_for(fmt, s.event, s.umask))
+	 * adaptive PEBS section); before it the microarchitecture's table
+	 * (Sandy Bridge's is not Nehalem's, though both write format 1) */
+	if (!baseline && !pebs_event_for(u, s.event, s.umask))
 		return pmu_fail(e, 0, "PMC%u: event 0x%02x umask 0x%02x is not "
-				"a precise event of PEBS format %u "
-				"(pmu/perfmon/pebs/events.c)", n, s.event, s.umask,
-				fmt);
+				"a precise event of this microarchitecture "
+				"(%d; pmu/perfmon/pebs/events.c)", n, s.event,
+				s.umask, (int)u);
 	return 0;
 }
 
@@ -215,7 +216,7 @@ static int counters_refusal(const struct perfmon_caps *c, uint64_t mask,
 		if (!(mask >> b & 1))
 			continue;
 		if (b < GLOBAL_FIXED_SHIFT)
-			r = gp_refusal(b, fmt, baseline, e);
+			r = gp_refusal(b, pebs_events_uarch(c), baseline, e);
 		else
 			r = fixed_refusal(b - GLOBAL_FIXED_SHIFT, e);
 		if (r)

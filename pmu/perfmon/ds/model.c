@@ -8,6 +8,8 @@
  *     (Core 2 on, PEBS record format in bits 11:8); Yonah (v1) has none
  *     (SDM Vol. 3B ch. 18, Core Solo/Duo section: no PEBS), so
  *     IA32_MISC_ENABLE bit 12 reads 1 there;
+ *   - IA32_PEBS_ENABLE: the PEBS counters, LL_EN (formats 1-3) and, on
+ *     Sandy Bridge and Ivy Bridge alone, PS_EN bit 63 (§18.9.4);
  *   - MSR_PEBS_LD_LAT: formats 1 and later (Nehalem's load latency,
  *     §18.8.1.2), bits 15:0; MSR_PEBS_DATA_CFG: formats 4-5 with
  *     PERF_CAPABILITIES.PEBS_BASELINE (bit 14), the bits of
@@ -65,10 +67,12 @@ uint64_t ds_model_debugctl_bits(void)
 	return ds_model_has_bts() ? DEBUGCTL_BTS_ALL : 0;
 }
 
+/* PS_EN (bit 63) is Sandy Bridge's and Ivy Bridge's alone (SDM Vol. 3B
+ * §18.9.4; pebs/regs.h): not a thing the record format says. */
 static uint64_t enable_valid(void)
 {
-	return pebs_enable_valid(d.fmt, d.c->gp, d.c->fixed_mask,
-				 d.baseline);
+	return pebs_enable_valid(d.fmt, d.c->gp, d.c->fixed_mask, d.baseline,
+				 d.c->uarch == PERFMON_UARCH_SANDY_BRIDGE);
 }
 
 /* The register's value, or NULL when the modelled PMU lacks it. */

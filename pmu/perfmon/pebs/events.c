@@ -1,5 +1,6 @@
 /* pmu/perfmon/pebs/events.c: the precise events the harness samples
- * with PEBS (events.h), per record format (= per generation), with what
+ * with PEBS (events.h), per microarchitecture (the capability row's,
+ * pmu/perfmon/caps_table.c; not the record format), with what
  * the single-step trace sees of each (pmu/sem.h) and whether the record
  * carries a data address.
  *
@@ -12,9 +13,15 @@
  *     intel_core2_pebs_event_constraints: 00C0H on counter mask 0x1);
  *   - format 1, Nehalem/Westmere: the precise-events table of the Core i7
  *     PEBS section (the section of Table 18-23, §18.8.1.1); nehalemep
- *     JSON ("PEBS": "1").  Format 1 also covers Sandy Bridge and Ivy
- *     Bridge, whose memory events are D0H MEM_UOPS_RETIRED.* instead of
- *     0BH: not listed here;
+ *     JSON ("PEBS": "1");
+ *   - format 1, Sandy Bridge/Ivy Bridge: their own table (§18.9.4.2, the
+ *     Sandy Bridge PEBS performance events): C0H/01H is
+ *     INST_RETIRED.PREC_DIST (§18.9.4.4, PMC1 only; Linux
+ *     intel_snb_pebs_event_constraints 01C0H on counter mask 0x2), the
+ *     memory events are D0H MEM_UOPS_RETIRED.*, and Nehalem's 0BH
+ *     MEM_INST_RETIRED.* are not precise there (not in that table);
+ *     the data address at 98H is written for load-latency and precise-
+ *     store sampling only (§18.9.4.1), so the D0H rows have none;
  *   - format 2, Haswell/Broadwell: the precise-events table of the
  *     Haswell PEBS section (the section of Table 18-44); haswell JSON
  *     ("PEBS": "2"), intel_hsw_pebs_event_constraints (PREC_DIST 01C0H
@@ -50,50 +57,72 @@
 #define LOADS SEM_BIT(SEM_LOADS)
 #define STORES SEM_BIT(SEM_STORES)
 
+#define CORE PERFMON_UARCH_CORE
+#define NHM PERFMON_UARCH_NEHALEM
+#define WSM PERFMON_UARCH_WESTMERE
+#define SNB PERFMON_UARCH_SANDY_BRIDGE
+#define HSW PERFMON_UARCH_HASWELL
+#define SKL PERFMON_UARCH_SKYLAKE
+#define ICL PERFMON_UARCH_ICE_LAKE
+#define SPR PERFMON_UARCH_SAPPHIRE_RAPIDS
+
 static const struct pebs_event pebs_events[] = {
 	/* format 0: Core 2 */
-	{ .event = 0xc0, .umask = 0x00, .fmt_lo = 0, .fmt_hi = 0,
+	{ .event = 0xc0, .umask = 0x00, .uarch_lo = CORE, .uarch_hi = CORE,
 	  .name = "INST_RETIRED.ANY_P", .sem = INSTRUCTIONS,
 	  .data = PEBS_DATA_NONE, .cite = "SDM Table 18-10; PMC0 only" },
-	/* format 1: Nehalem/Westmere */
-	{ .event = 0xc0, .umask = 0x01, .fmt_lo = 1, .fmt_hi = 1,
+	/* Nehalem/Westmere (format 1) */
+	{ .event = 0xc0, .umask = 0x01, .uarch_lo = NHM, .uarch_hi = WSM,
 	  .name = "INST_RETIRED.ANY_P", .sem = INSTRUCTIONS,
 	  .data = PEBS_DATA_NONE, .cite = "SDM Core i7 PEBS events; NHM json" },
-	{ .event = 0xc4, .umask = 0x04, .fmt_lo = 1, .fmt_hi = 1,
+	{ .event = 0xc4, .umask = 0x04, .uarch_lo = NHM, .uarch_hi = WSM,
 	  .name = "BR_INST_RETIRED.ALL_BRANCHES", .sem = BRANCHES,
 	  .data = PEBS_DATA_NONE, .cite = "SDM Core i7 PEBS events; NHM json" },
-	{ .event = 0x0b, .umask = 0x01, .fmt_lo = 1, .fmt_hi = 1,
+	{ .event = 0x0b, .umask = 0x01, .uarch_lo = NHM, .uarch_hi = WSM,
 	  .name = "MEM_INST_RETIRED.LOADS", .sem = LOADS,
 	  .data = PEBS_DATA_NONE,
 	  .cite = "SDM Core i7 PEBS events; no DLA" },
-	{ .event = 0x0b, .umask = 0x02, .fmt_lo = 1, .fmt_hi = 1,
+	{ .event = 0x0b, .umask = 0x02, .uarch_lo = NHM, .uarch_hi = WSM,
 	  .name = "MEM_INST_RETIRED.STORES", .sem = STORES,
 	  .data = PEBS_DATA_NONE, .cite = "SDM Core i7 PEBS events; NHM json" },
-	/* formats 2-3: Haswell to Skylake */
-	{ .event = 0xc0, .umask = 0x01, .fmt_lo = 2, .fmt_hi = 3,
+	/* Sandy Bridge/Ivy Bridge (format 1) */
+	{ .event = 0xc0, .umask = 0x01, .uarch_lo = SNB, .uarch_hi = SNB,
+	  .name = "INST_RETIRED.PREC_DIST", .sem = INSTRUCTIONS,
+	  .data = PEBS_DATA_NONE, .cite = "SDM SNB PEBS events; PMC1 only" },
+	{ .event = 0xc4, .umask = 0x04, .uarch_lo = SNB, .uarch_hi = SNB,
+	  .name = "BR_INST_RETIRED.ALL_BRANCHES", .sem = BRANCHES,
+	  .data = PEBS_DATA_NONE, .cite = "SDM SNB PEBS events" },
+	{ .event = 0xd0, .umask = 0x81, .uarch_lo = SNB, .uarch_hi = SNB,
+	  .name = "MEM_UOPS_RETIRED.ALL_LOADS", .sem = LOADS,
+	  .data = PEBS_DATA_NONE, .cite = "SDM SNB PEBS events; no DLA" },
+	{ .event = 0xd0, .umask = 0x82, .uarch_lo = SNB, .uarch_hi = SNB,
+	  .name = "MEM_UOPS_RETIRED.ALL_STORES", .sem = STORES,
+	  .data = PEBS_DATA_NONE, .cite = "SDM SNB PEBS events; no DLA" },
+	/* Haswell to Skylake (formats 2-3) */
+	{ .event = 0xc0, .umask = 0x01, .uarch_lo = HSW, .uarch_hi = SKL,
 	  .name = "INST_RETIRED.PREC_DIST", .sem = INSTRUCTIONS,
 	  .data = PEBS_DATA_NONE, .cite = "SDM HSW/SKL PEBS; PMC1 only" },
-	{ .event = 0xc4, .umask = 0x04, .fmt_lo = 2, .fmt_hi = 3,
+	{ .event = 0xc4, .umask = 0x04, .uarch_lo = HSW, .uarch_hi = SKL,
 	  .name = "BR_INST_RETIRED.ALL_BRANCHES_PEBS", .sem = BRANCHES,
 	  .data = PEBS_DATA_NONE, .cite = "SDM HSW/SKL PEBS; json PEBS 2" },
-	{ .event = 0xd0, .umask = 0x81, .fmt_lo = 2, .fmt_hi = 2,
+	{ .event = 0xd0, .umask = 0x81, .uarch_lo = HSW, .uarch_hi = HSW,
 	  .name = "MEM_UOPS_RETIRED.ALL_LOADS", .sem = LOADS,
 	  .data = PEBS_DATA_LOAD, .cite = "SDM HSW PEBS events; Data_LA" },
-	{ .event = 0xd0, .umask = 0x82, .fmt_lo = 2, .fmt_hi = 2,
+	{ .event = 0xd0, .umask = 0x82, .uarch_lo = HSW, .uarch_hi = HSW,
 	  .name = "MEM_UOPS_RETIRED.ALL_STORES", .sem = STORES,
 	  .data = PEBS_DATA_STORE, .cite = "SDM HSW PEBS events; Data_LA" },
-	/* format 3 on: Skylake, Ice Lake and later */
-	{ .event = 0xd0, .umask = 0x81, .fmt_lo = 3, .fmt_hi = 5,
+	/* Skylake on (format 3 on) */
+	{ .event = 0xd0, .umask = 0x81, .uarch_lo = SKL, .uarch_hi = SPR,
 	  .name = "MEM_INST_RETIRED.ALL_LOADS", .sem = LOADS,
 	  .data = PEBS_DATA_LOAD, .cite = "SDM SKL PEBS events; Data_LA" },
-	{ .event = 0xd0, .umask = 0x82, .fmt_lo = 3, .fmt_hi = 5,
+	{ .event = 0xd0, .umask = 0x82, .uarch_lo = SKL, .uarch_hi = SPR,
 	  .name = "MEM_INST_RETIRED.ALL_STORES", .sem = STORES,
 	  .data = PEBS_DATA_STORE, .cite = "SDM SKL PEBS events; Data_LA" },
-	/* formats 4-5: Ice Lake on (adaptive PEBS) */
-	{ .event = 0xc0, .umask = 0x00, .fmt_lo = 4, .fmt_hi = 5,
+	/* Ice Lake on (adaptive PEBS, formats 4-5) */
+	{ .event = 0xc0, .umask = 0x00, .uarch_lo = ICL, .uarch_hi = SPR,
 	  .name = "INST_RETIRED.ANY_P", .sem = INSTRUCTIONS,
 	  .data = PEBS_DATA_NONE, .cite = "SDM adaptive PEBS; ICL json" },
-	{ .event = 0xc4, .umask = 0x00, .fmt_lo = 4, .fmt_hi = 5,
+	{ .event = 0xc4, .umask = 0x00, .uarch_lo = ICL, .uarch_hi = SPR,
 	  .name = "BR_INST_RETIRED.ALL_BRANCHES", .sem = BRANCHES,
 	  .data = PEBS_DATA_NONE, .cite = "SDM adaptive PEBS; ICL json" },
 };
@@ -101,26 +130,46 @@ static const struct pebs_event pebs_events[] = {
 static const unsigned pebs_events_len =
 	sizeof(pebs_events) / sizeof(pebs_events[0]);
 
-const struct pebs_event *pebs_event_for(unsigned fmt, unsigned event,
+static int precise_on(const struct pebs_event *e, enum perfmon_uarch u)
+{
+	return u != PERFMON_UARCH_UNKNOWN && u >= e->uarch_lo &&
+	       u <= e->uarch_hi;
+}
+
+const struct pebs_event *pebs_event_for(enum perfmon_uarch u, unsigned event,
 					unsigned umask)
 {
 	for (unsigned i = 0; i < pebs_events_len; i++) {
 		const struct pebs_event *e = &pebs_events[i];
 
 		if (e->event == event && e->umask == umask &&
-		    fmt >= e->fmt_lo && fmt <= e->fmt_hi)
+		    precise_on(e, u))
 			return e;
 	}
 	return 0;
 }
 
-const struct pebs_event *pebs_event_nth(unsigned fmt, unsigned n)
+const struct pebs_event *pebs_event_nth(enum perfmon_uarch u, unsigned n)
 {
 	for (unsigned i = 0; i < pebs_events_len; i++) {
 		const struct pebs_event *e = &pebs_events[i];
 
-		if (fmt >= e->fmt_lo && fmt <= e->fmt_hi && !n--)
+		if (precise_on(e, u) && !n--)
 			return e;
 	}
 	return 0;
+}
+
+enum perfmon_uarch pebs_events_uarch(const struct perfmon_caps *c)
+{
+	static const enum perfmon_uarch first_of_format[] = {
+		CORE, NHM, HSW, SKL, ICL, ICL,
+	};
+	unsigned fmt;
+
+	if (c->uarch != PERFMON_UARCH_UNKNOWN)
+		return c->uarch;
+	fmt = perfmon_pebs_format(c);
+	return fmt < sizeof(first_of_format) / sizeof(first_of_format[0]) ?
+	       first_of_format[fmt] : PERFMON_UARCH_UNKNOWN;
 }

@@ -1,27 +1,35 @@
 /* pmu/perfmon/pebs/events.h: the precise events the harness samples with
- * PEBS, per record format (= per generation), with what the single-step
- * trace sees of each (pebs/events.c cites the tables). */
+ * PEBS, per microarchitecture (the capability row's, not the record
+ * format's: Sandy Bridge shares Nehalem's format 1 but not its precise
+ * events), with what the single-step trace sees of each (pebs/events.c
+ * cites the tables). */
 #ifndef PMU_PERFMON_PEBS_EVENTS_H
 #define PMU_PERFMON_PEBS_EVENTS_H
 
 #include <stdint.h>
 #include "regs.h"
+#include "../regs.h"
 
 struct pebs_event {
 	uint8_t event, umask;
-	uint8_t fmt_lo, fmt_hi;	/* the formats (generations) it is precise
-				 * on */
+	enum perfmon_uarch uarch_lo, uarch_hi;	/* the microarchitectures
+						 * it is precise on */
 	const char *name;	/* the SDM's name */
 	uint32_t sem;		/* pmu/sem.h counts it is the sum of */
 	enum pebs_data data;
 	const char *cite;
 };
-/* The precise event with this event select / unit mask in format fmt,
- * or NULL. */
-const struct pebs_event *pebs_event_for(unsigned fmt, unsigned event,
+/* The precise event with this event select / unit mask on
+ * microarchitecture u, or NULL. */
+const struct pebs_event *pebs_event_for(enum perfmon_uarch u, unsigned event,
 					unsigned umask);
-/* The n-th precise event of format fmt (n from 0), or NULL past the last:
- * every event the harness samples on a CPU of that format. */
-const struct pebs_event *pebs_event_nth(unsigned fmt, unsigned n);
+/* The n-th precise event of u (n from 0), or NULL past the last: every
+ * event the harness samples on a CPU of that microarchitecture. */
+const struct pebs_event *pebs_event_nth(enum perfmon_uarch u, unsigned n);
+/* The microarchitecture whose precise events c has: its row's, or for a
+ * CPU the capability table does not know, the first one of its PEBS
+ * record format (0 Core, 1 Nehalem, 2 Haswell, 3 Skylake, 4-5 Ice
+ * Lake). */
+enum perfmon_uarch pebs_events_uarch(const struct perfmon_caps *c);
 
 #endif

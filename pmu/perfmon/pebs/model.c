@@ -5,9 +5,13 @@
  *
  * What the model writes (regs.h has the layouts and citations):
  *   - where: at the PEBS index, when the whole record fits below the
- *     absolute maximum; otherwise nothing, and no signal (SDM Vol. 3B
- *     §18.8.1.1: "No signaling is generated when PEBS buffer is full");
- *     the index then advances by the record size;
+ *     absolute maximum, and the index then advances by the record size;
+ *     otherwise nothing at all: no record, no signal (SDM Vol. 3B
+ *     §18.8.1.1: "No signaling is generated when PEBS buffer is full"),
+ *     no reload and the overflow status bit stays set ("Upon successful
+ *     bounds checks ... clear the counter overflow status, and reload
+ *     the counter.  If the bounds checks fail, the PEBS will be skipped
+ *     entirely");
  *   - when: in the step of the PEBS event after the counter's overflow
  *     (SDM Vol. 3B §18.8.1.1: "When the counter IA32_PMCx overflows from
  *     maximum count to zero, the PEBS hardware is armed.  Upon occurrence
@@ -228,10 +232,14 @@ int pebs_model_assist(const struct pebs_assist *a, uint64_t *gp_reload,
 			 PEBS_RECORD32_SIZE;
 	index = ds_get(area, l, DS_PEBS_INDEX);
 	max = ds_get(area, l, DS_PEBS_MAX);
-	reload(area, l, a->applicable, gp_reload, fixed_reload);
+	/* "Upon successful bounds checks ... clear the counter overflow
+	 * status, and reload the counter.  If the bounds checks fail, the
+	 * PEBS will be skipped entirely" (§18.8.1.1): no reload here, and
+	 * the caller keeps the status bit */
 	if (index < ds_get(area, l, DS_PEBS_BASE) || index + size > max ||
 	    !ds_reachable(index, size) || !paging_range_writable(index, size))
-		return 0;
+		return PEBS_ASSIST_DROPPED;
+	reload(area, l, a->applicable, gp_reload, fixed_reload);
 	if (!l->ds64)
 		record32((uint8_t *)(uintptr_t)index, a, trap);
 	else if (fmt >= 4)

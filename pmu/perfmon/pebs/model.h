@@ -19,11 +19,15 @@ struct pebs_assist {
 	enum pebs_data data;		/* of the lowest applicable counter */
 	uint64_t tsc;			/* TSC at the assist */
 };
-/* Writes one record unless the buffer is full (index + record > maximum:
- * dropped, no signal), advances the index, and gives the counter-reset
- * values of the applicable counters (gp_reload[n], fixed_reload[i]; left
- * alone for others).  Returns 1 when the index has reached the threshold
- * after a record (GLOBAL_STATUS bit 62 and a PMI), else 0. */
+/* Writes one record unless the buffer is full (index + record > maximum),
+ * advances the index, and gives the counter-reset values of the
+ * applicable counters (gp_reload[n], fixed_reload[i]; left alone for
+ * others).  Returns 1 when the index has reached the threshold after a
+ * record (GLOBAL_STATUS bit 62 and a PMI), 0 after another record, and
+ * PEBS_ASSIST_DROPPED when the bounds checks failed: the assist is
+ * skipped entirely, no record, no reload, no signal, and the caller
+ * keeps the counters' overflow status (SDM Vol. 3B §18.8.1.1). */
+#define PEBS_ASSIST_DROPPED (-1)
 int pebs_model_assist(const struct pebs_assist *a, uint64_t *gp_reload,
 		      uint64_t *fixed_reload);
 

@@ -157,12 +157,15 @@ uint64_t pebs_capable_counters(unsigned fmt, unsigned gp, uint32_t fixed_mask,
 }
 
 uint64_t pebs_enable_valid(unsigned fmt, unsigned gp, uint32_t fixed_mask,
-			   int baseline)
+			   int baseline, int precise_store)
 {
 	uint64_t v = pebs_capable_counters(fmt, gp, fixed_mask, baseline);
 
-	if (fmt >= 1 && fmt < PEBS_FIXED_FORMATS)
+	if (fmt >= 1 && fmt < PEBS_FIXED_FORMATS) {
 		v |= low_bits(min_u(gp, PEBS_NHM_MAX_CTRS))
-			     << PEBS_LL_EN_SHIFT | PEBS_PS_EN;
+		     << PEBS_LL_EN_SHIFT;
+		if (precise_store)
+			v |= PEBS_PS_EN;
+	}
 	return v;
 }

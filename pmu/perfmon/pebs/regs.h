@@ -132,11 +132,16 @@ unsigned pebs_record_size(unsigned fmt, uint64_t cfg, int adaptive);
  * (without baseline: GP only). */
 uint64_t pebs_capable_counters(unsigned fmt, unsigned gp, uint32_t fixed_mask,
 			       int baseline);
-/* The IA32_PEBS_ENABLE bits a WRMSR may set: the capable counters, and
- * for formats 1-3 the load-latency enables LL_EN_PMC0-3 (35:32) and the
- * precise-store enable (63) of Nehalem-Ivy Bridge (kept, not modelled). */
+/* The IA32_PEBS_ENABLE bits a WRMSR may set: the capable counters, for
+ * formats 1-3 the load-latency enables LL_EN_PMC0-3 (35:32), and with
+ * precise_store the precise-store enable PS_EN (63; kept, not modelled),
+ * which only Sandy Bridge and Ivy Bridge have (SDM Vol. 3B §18.9.4: "In
+ * IA32_PEBS_ENABLE MSR, bit 63 is defined as PS_ENABLE"; Nehalem's
+ * layout, bits 63:36 reserved, is Westmere's, Haswell's and Skylake's:
+ * §18.8.1.1 and the PEBS facility comparisons of §18.11.1 and
+ * §18.13.1). */
 uint64_t pebs_enable_valid(unsigned fmt, unsigned gp, uint32_t fixed_mask,
-			   int baseline);
+			   int baseline, int precise_store);
 
 /* What a precise event samples, as the trace sees it (the precise
  * events, pebs/events.h; the model's assist, pebs/model.h). */

@@ -559,6 +559,49 @@ static void test_table_lookup(void **state)
 	assert_null(perfmon_caps_row_for(5, 0x0e));
 }
 
+/* Each row's microarchitecture, restated from the signatures the SDM
+ * gives (Vol. 4, order no. 335592-060US, Table 2-1 "CPUID Signature
+ * Values of DisplayFamily_DisplayModel"; Ice Lake server and Sapphire
+ * Rapids from later editions of that table), and carried into the
+ * decoded capabilities: which PEBS_ENABLE bits exist follows it. */
+static void test_table_uarch(void **state)
+{
+	static const struct {
+		unsigned model;
+		enum perfmon_uarch uarch;
+	} sig[] = {
+		{ 0x0e, PERFMON_UARCH_YONAH },		/* Core Duo/Solo */
+		{ 0x0f, PERFMON_UARCH_CORE },		/* Core 2 */
+		{ 0x17, PERFMON_UARCH_CORE },		/* Enhanced Core */
+		{ 0x1a, PERFMON_UARCH_NEHALEM },
+		{ 0x1e, PERFMON_UARCH_NEHALEM },
+		{ 0x25, PERFMON_UARCH_WESTMERE },
+		{ 0x2c, PERFMON_UARCH_WESTMERE },
+		{ 0x2a, PERFMON_UARCH_SANDY_BRIDGE },
+		{ 0x3c, PERFMON_UARCH_HASWELL },
+		{ 0x4e, PERFMON_UARCH_SKYLAKE },
+		{ 0x5e, PERFMON_UARCH_SKYLAKE },
+		{ 0x55, PERFMON_UARCH_SKYLAKE },	/* Skylake-SP/CLX */
+		{ 0x7e, PERFMON_UARCH_ICE_LAKE },
+		{ 0x6a, PERFMON_UARCH_ICE_LAKE },
+		{ 0x8f, PERFMON_UARCH_SAPPHIRE_RAPIDS },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(sig); i++) {
+		const struct perfmon_caps_row *r =
+			perfmon_caps_row_for(6, sig[i].model);
+		struct perfmon_caps c;
+
+		assert_non_null(r);
+		perfmon_caps_from_row(r, &c);
+		if (r->uarch != sig[i].uarch || c.uarch != sig[i].uarch)
+			fail_msg("06_%02XH (%s): microarchitecture %d/%d, want "
+				 "%d", sig[i].model, r->name, r->uarch,
+				 c.uarch, sig[i].uarch);
+	}
+}
+
 /* A few rows as the dumps read, decoded: these catch a slipped digit. */
 static void test_table_known_rows(void **state)
 {
@@ -628,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_table_unique),
 		cmocka_unit_test(test_table_lookup),
 		cmocka_unit_test(test_table_known_rows),
+		cmocka_unit_test(test_table_uarch),
 	};
 
 	return cmocka_run_group_tests_name("perfmon_caps", tests, NULL, NULL);

@@ -411,6 +411,59 @@ static void test_no_record_past_maximum(void **state)
 	}
 }
 
+/* pebs-dropped-record-skipped-entirely: once the buffer is full, an
+ * armed counter's assist fails the bounds checks and "the PEBS will be
+ * skipped entirely": only "Upon successful bounds checks" does the
+ * processor "clear the counter overflow status, and reload the counter"
+ * (§18.8.1.1, PEBS CounterX Reset).  So after a run that fills the
+ * buffer: nothing past the absolute maximum is written (guard bytes),
+ * the index stays at the maximum, the counter is not at its reload value
+ * but counts on from the wrap, and its GLOBAL_STATUS bit (bit 0 for
+ * PMC0, §18.2.2) is still set. */
+static void test_dropped_record_skipped(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < N(ds_cpus); i++) {
+		const struct ds_cpu *c = &ds_cpus[i];
+		uint64_t v, st;
+
+		/* room for 2 records; reload 3 events below the wrap */
+		ds_setup(c, 2, NEVER, below_wrap(c, 3));
+		arm(c, 1, 1, 1);
+		/* overflows at steps 0, 4, 8; records at 1 and 5; the
+		 * assist due at step 9 finds the buffer full */
+		steps(0, 10);
+		EXPECT(c, index_now() == buf_at(2 * c->rec), "index base + "
+		       "%llu, want the 2 records that fit",
+		       (unsigned long long)(index_now() - buf_at(0)));
+		v = rd(c, PMC(0));
+		EXPECT(c, v == 1, "PMC0 %#llx after the dropped assist (step "
+		       "9): reloaded? want 1, the one event since its wrap at "
+		       "step 8 (reload value %#llx)", (unsigned long long)v,
+		       (unsigned long long)below_wrap(c, 3));
+		st = rd(c, GLOBAL_STATUS);
+		EXPECT(c, st & 1, "GLOBAL_STATUS %#llx: PMC0's overflow bit "
+		       "cleared by an assist whose bounds checks failed",
+		       (unsigned long long)st);
+		/* the rest of a long run changes none of it */
+		steps(10, 40);
+		for (unsigned b = 2 * c->rec; b < sizeof(buf); b++)
+			if (buf[b] != 0xa5) {
+				FAILF(c, "guard byte %u past the absolute "
+				      "maximum (%u) written", b, 2 * c->rec);
+				break;
+			}
+		v = rd(c, PMC(0));
+		EXPECT(c, v != below_wrap(c, 3) && v == 31, "PMC0 %#llx at "
+		       "the end of the run, want 31 events since the wrap, "
+		       "never the reload value", (unsigned long long)v);
+		EXPECT(c, rd(c, GLOBAL_STATUS) & 1, "GLOBAL_STATUS bit 0 "
+		       "clear at the end of a run that filled the buffer");
+		EXPECT(c, index_now() == buf_at(2 * c->rec), "index moved");
+		EXPECT(c, stub_pm.pmis == 0, "%u PMIs", stub_pm.pmis);
+	}
+}
+
 /* pebs-threshold-pmi: the record that brings the index to the interrupt
  * threshold raises the PMI and GLOBAL_STATUS bit 62 (OvfBuffer); the
  * records before it and the overflow itself (INT clear) do not. */
@@ -463,6 +516,130 @@ static void test_enable_counters(void **state)
 	}
 }
 
+/* pebs-enable-precise-store-snb-only: IA32_PEBS_ENABLE bit 63 is
+ * PS_ENABLE on Sandy Bridge ("In IA32_PEBS_ENABLE MSR, bit 63 is defined
+ * as PS_ENABLE: When set, this enables IA32_PMC3 to capture precise store
+ * information", §18.9.4; Ivy Bridge has the same PMU).  Elsewhere the
+ * bit does not exist: Core 2 has PEBS_ENABLE bit 0 alone (§18.6.2.4);
+ * Nehalem and Westmere, and Haswell and Skylake, whose PEBS facility
+ * comparison tables (§18.11.1, §18.13.1) give Nehalem's layout, have
+ * PEBS_EN_PMC0-3 (3:0), LL_EN_PMC0-3 (35:32) and bits 63:36 reserved
+ * (§18.8.1.1, the IA32_PEBS_ENABLE layout figure); Ice Lake's extended
+ * PEBS names counters only.  A reserved bit #GPs (Vol. 2B WRMSR). */
+static const struct {
+	const char *name;
+	unsigned model;		/* family 6 */
+	int ps_en;		/* bit 63 exists */
+	int ll_en;		/* LL_EN_PMC0 (bit 32) exists */
+} ps_cpus[] = {
+	{ .name = "Core 2 06_0FH", .model = 0x0f, .ps_en = 0, .ll_en = 0 },
+	{ .name = "Nehalem 06_1AH", .model = 0x1a, .ps_en = 0, .ll_en = 1 },
+	{ .name = "Westmere 06_2CH", .model = 0x2c, .ps_en = 0, .ll_en = 1 },
+	{ .name = "Sandy Bridge 06_2AH", .model = 0x2a, .ps_en = 1,
+	  .ll_en = 1 },
+	{ .name = "Haswell 06_3CH", .model = 0x3c, .ps_en = 0, .ll_en = 1 },
+	{ .name = "Skylake 06_5EH", .model = 0x5e, .ps_en = 0, .ll_en = 1 },
+};
+
+static void test_enable_precise_store(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < N(ps_cpus); i++) {
+		const char *name = ps_cpus[i].name;
+		uint64_t v = ~0ull;
+		int vec;
+
+		stub_pm_cpu(6, ps_cpus[i].model);
+		pm = model_for(PMU_ARCH);
+		assert_non_null(pm);
+		model_activate(pm);
+		vec = pm_wr(PEBS_ENABLE, 1ull << 63 | 1);
+		if (ps_cpus[i].ps_en) {
+			if (vec != 0 || pm_rd(PEBS_ENABLE, &v) != 0 ||
+			    v != (1ull << 63 | 1))
+				fail_msg("%s: PS_EN (bit 63) refused (%d) or "
+					 "lost (%#llx)", name, vec,
+					 (unsigned long long)v);
+		} else if (vec != GP) {
+			fail_msg("%s: IA32_PEBS_ENABLE bit 63 taken (%d): "
+				 "PS_EN is Sandy Bridge's alone", name, vec);
+		}
+		/* bits 62:36 reserved everywhere; LL_EN_PMC0 where load
+		 * latency exists (Nehalem on) */
+		if (pm_wr(PEBS_ENABLE, 1ull << 36 | 1) != GP)
+			fail_msg("%s: IA32_PEBS_ENABLE bit 36 taken", name);
+		vec = pm_wr(PEBS_ENABLE, 1ull << 32 | 1);
+		if ((vec == 0) != ps_cpus[i].ll_en)
+			fail_msg("%s: LL_EN_PMC0 (bit 32): WRMSR gives %d",
+				 name, vec);
+	}
+}
+
+/* pebs-events-by-microarchitecture: the precise events are the
+ * microarchitecture's, not the record format's.  Nehalem's load event is
+ * MEM_INST_RETIRED.LOADS, 0BH/01H (§18.8.1.1, the Core i7 precise events);
+ * Sandy Bridge, which writes the same format 1, has no 0BH event in its
+ * table and samples loads with MEM_UOPS_RETIRED.ALL_LOADS, D0H/81H
+ * (§18.9.4.2).  Driven through the MSRs: a step with one load retired,
+ * PMC0 at PEBS; the event the CPU has counts the loads and writes a
+ * record at the event after the overflow, the other one is not a
+ * precise event there and writes nothing. */
+static void load_step(unsigned k)
+{
+	struct step_regs r = regs_after(k);
+	struct insn_event e = { .rip = ip_of(k), .next_rip = r.rip,
+				.retired = 1, .cpl = 3, .after = &r,
+				.loads = 1, .n_access = 1 };
+
+	e.access[0] = (struct mem_access){ .addr = 0x9000 + 8 * k,
+					   .size = 8 };
+	model_feed(&e, 0);
+}
+
+static void test_events_by_uarch(void **state)
+{
+	static const struct {
+		const struct ds_cpu *c;
+		uint8_t has_ev, has_um, not_ev, not_um;
+	} cases[] = {
+		{ &ds_cpus[1], 0x0b, 0x01, 0xd0, 0x81 },	/* Nehalem */
+		{ &ds_cpus[2], 0xd0, 0x81, 0x0b, 0x01 },	/* SNB */
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(cases); i++) {
+		const struct ds_cpu *c = cases[i].c;
+		uint64_t v;
+
+		for (int precise = 1; precise >= 0; precise--) {
+			uint64_t ev = precise ?
+				EV(cases[i].has_ev, cases[i].has_um) :
+				EV(cases[i].not_ev, cases[i].not_um);
+
+			ds_setup(c, 4, NEVER, below_wrap(c, 2));
+			WR(c, EVTSEL(0), 0);
+			WR(c, PMC(0), below_wrap(c, 2) & 0xffffffffull);
+			WR(c, EVTSEL(0), ev | USR | OS | EN);
+			WR(c, PEBS_ENABLE, 1);
+			WR(c, GLOBAL_CTRL, 1);
+			for (unsigned k = 0; k < 3; k++)
+				load_step(k);
+			v = (rd(c, PMC(0)) - below_wrap(c, 2)) &
+			    pm_max(c->gp_width);
+			EXPECT(c, records(c) == (precise ? 1u : 0u),
+			       "event %#llx: %u records after 3 loads "
+			       "(overflow at the 2nd), want %u",
+			       (unsigned long long)ev, records(c),
+			       precise ? 1u : 0u);
+			if (!precise)
+				EXPECT(c, v == 0, "event %#llx, not one of "
+				       "this CPU's, counted %llu loads",
+				       (unsigned long long)ev,
+				       (unsigned long long)v);
+		}
+	}
+}
+
 /* pebs-applicable-counters: PEBS counters that overflowed together get
  * one record naming them all: format 1's 90H is GLOBAL_STATUS before the
  * assist (every overflowed counter, PEBS or not); format 3's 90H and the
@@ -505,9 +682,12 @@ int main(void)
 		cmocka_unit_test(test_reset_after_record),
 		cmocka_unit_test(test_index_advance),
 		cmocka_unit_test(test_no_record_past_maximum),
+		cmocka_unit_test(test_dropped_record_skipped),
 		cmocka_unit_test(test_threshold_pmi),
 		cmocka_unit_test(test_enable_counters),
 		cmocka_unit_test(test_applicable_counters),
+		cmocka_unit_test(test_enable_precise_store),
+		cmocka_unit_test(test_events_by_uarch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -221,19 +221,26 @@ static void test_record32_trap(void **state)
 	assert_untouched(2 * REC32, CAP * REC64 + GUARD);
 }
 
-/* A full buffer: no record, the index stays, no signal. */
+/* A full buffer: no record, the index stays, no signal, and no reload:
+ * "Upon successful bounds checks ... clear the counter overflow status,
+ * and reload the counter.  If the bounds checks fail, the PEBS will be
+ * skipped entirely" (SDM Vol. 3B §18.8.1.1); the assist says it was
+ * dropped so that the caller keeps the status bits. */
 static void test_record32_full(void **state)
 {
 	struct insn_event e = { .rip = 0x401000, .next_rip = 0x401003,
 				.retired = 1, .after = &after };
 	struct pebs_assist a = assist(&e);
-	uint64_t gp[8] = { 0 }, fixed[4] = { 0 };
+	uint64_t gp[8] = { 5, 6 }, fixed[4] = { 0 };
 
 	(void)state;
 	setup(0, 0, REC32, CAP, CAP);
-	assert_int_equal(pebs_model_assist(&a, gp, fixed), 0);
+	assert_int_equal(pebs_model_assist(&a, gp, fixed),
+			 PEBS_ASSIST_DROPPED);
 	assert_untouched(0, CAP * REC64 + GUARD);
 	assert_int_equal(ds_get(area, &lay, DS_PEBS_INDEX), at(CAP, REC32));
+	assert_int_equal(gp[0], 5);	/* not the reset slot's value */
+	assert_int_equal(gp[1], 6);
 }
 
 /* Whatever PERF_CAPABILITIES' format says, the 32-bit DS format takes

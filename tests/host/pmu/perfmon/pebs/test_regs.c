@@ -39,7 +39,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/perfmon/pebs/regs.c */
+/* host-sources: pmu/perfmon/pebs/regs.c pmu/perfmon/regs.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -335,20 +335,24 @@ static void test_capable_counters(void **state)
 static void test_enable_valid(void **state)
 {
 	(void)state;
-	assert_int_equal(pebs_enable_valid(0, 2, 0x7, 0), 0x1);
+	assert_int_equal(pebs_enable_valid(0, 2, 0x7, 0, 0), 0x1);
 	for (unsigned fmt = 1; fmt <= 3; fmt++) {
-		/* PMC0-3, LL_EN_PMC0-3 (35:32), PS_EN (63) */
-		assert_int_equal(pebs_enable_valid(fmt, 4, 0x7, 0),
+		/* PMC0-3, LL_EN_PMC0-3 (35:32); 63:36 reserved (Nehalem,
+		 * §18.8.1.1) */
+		assert_int_equal(pebs_enable_valid(fmt, 4, 0x7, 0, 0),
+				 0x0000000f0000000full);
+		assert_int_equal(pebs_enable_valid(fmt, 8, 0x7, 1, 0),
+				 0x0000000f0000000full);
+		assert_int_equal(pebs_enable_valid(fmt, 2, 0x7, 0, 0),
+				 0x0000000300000003ull);
+		/* and PS_EN (63) where it exists (Sandy Bridge, §18.9.4) */
+		assert_int_equal(pebs_enable_valid(fmt, 4, 0x7, 0, 1),
 				 0x8000000f0000000full);
-		assert_int_equal(pebs_enable_valid(fmt, 8, 0x7, 1),
-				 0x8000000f0000000full);
-		assert_int_equal(pebs_enable_valid(fmt, 2, 0x7, 0),
-				 0x8000000300000003ull);
 	}
-	assert_int_equal(pebs_enable_valid(4, 8, 0x7, 1),
+	assert_int_equal(pebs_enable_valid(4, 8, 0x7, 1, 0),
 			 0x00000007000000ffull);
-	assert_int_equal(pebs_enable_valid(4, 8, 0x7, 0), 0xffull);
-	assert_int_equal(pebs_enable_valid(5, 8, 0xf, 1),
+	assert_int_equal(pebs_enable_valid(4, 8, 0x7, 0, 0), 0xffull);
+	assert_int_equal(pebs_enable_valid(5, 8, 0xf, 1, 0),
 			 0x0000000f000000ffull);
 }
 
@@ -363,18 +367,18 @@ static void test_events_sane(void **state)
 
 		assert_non_null(e->name);
 		assert_non_null(e->cite);
-		assert_true(e->fmt_lo <= e->fmt_hi);
-		assert_true(e->fmt_hi <= PEBS_FORMAT_MAX);
+		assert_true(e->uarch_lo != PERFMON_UARCH_UNKNOWN);
+		assert_true(e->uarch_lo <= e->uarch_hi);
 		assert_true(e->sem != 0);
 		assert_true(strlen(e->cite) <= 48);
-		/* no other row answers the same (format, event, umask) */
+		/* no other row answers the same (uarch, event, umask) */
 		for (unsigned j = i + 1; j < pebs_events_len; j++) {
 			const struct pebs_event *o = &pebs_events[j];
 
 			assert_false(o->event == e->event &&
 				     o->umask == e->umask &&
-				     o->fmt_lo <= e->fmt_hi &&
-				     e->fmt_lo <= o->fmt_hi);
+				     o->uarch_lo <= e->uarch_hi &&
+				     e->uarch_lo <= o->uarch_hi);
 		}
 	}
 }
@@ -384,67 +388,98 @@ static void test_events_sane(void **state)
 #define LDS SEM_BIT(SEM_LOADS)
 #define STS SEM_BIT(SEM_STORES)
 
-/* Precise in formats lo..hi. */
+#define CORE PERFMON_UARCH_CORE
+#define NHM PERFMON_UARCH_NEHALEM
+#define WSM PERFMON_UARCH_WESTMERE
+#define SNB PERFMON_UARCH_SANDY_BRIDGE
+#define HSW PERFMON_UARCH_HASWELL
+#define SKL PERFMON_UARCH_SKYLAKE
+#define ICL PERFMON_UARCH_ICE_LAKE
+#define SPR PERFMON_UARCH_SAPPHIRE_RAPIDS
+
+/* Precise on microarchitectures lo..hi (SDM Vol. 3B, 253669-060US, each
+ * one's PEBS events table). */
 static const struct {
-	unsigned lo, hi, event, umask;
+	enum perfmon_uarch lo, hi;
+	unsigned event, umask;
 	const char *name;
 	uint32_t sem;
 	enum pebs_data data;
 } hits[] = {
-	/* Core 2: INST_RETIRED.ANY_P 00C0H on PMC0 */
-	{ 0, 0, 0xc0, 0x00, "INST_RETIRED.ANY_P", INSNS, PEBS_DATA_NONE },
-	/* Nehalem: C0H/01H, C4H/04H, 0BH/01H, 0BH/02H ("PEBS": "1") */
-	{ 1, 1, 0xc0, 0x01, "INST_RETIRED.ANY_P", INSNS, PEBS_DATA_NONE },
-	{ 1, 1, 0xc4, 0x04, "BR_INST_RETIRED.ALL_BRANCHES", BRS,
+	/* Core 2: INST_RETIRED.ANY_P 00C0H on PMC0 (§18.6.2.4) */
+	{ CORE, CORE, 0xc0, 0x00, "INST_RETIRED.ANY_P", INSNS,
 	  PEBS_DATA_NONE },
-	{ 1, 1, 0x0b, 0x01, "MEM_INST_RETIRED.LOADS", LDS, PEBS_DATA_NONE },
-	{ 1, 1, 0x0b, 0x02, "MEM_INST_RETIRED.STORES", STS,
+	/* Nehalem, Westmere: C0H/01H, C4H/04H, 0BH/01H, 0BH/02H (§18.8.1.1;
+	 * "PEBS": "1") */
+	{ NHM, WSM, 0xc0, 0x01, "INST_RETIRED.ANY_P", INSNS, PEBS_DATA_NONE },
+	{ NHM, WSM, 0xc4, 0x04, "BR_INST_RETIRED.ALL_BRANCHES", BRS,
+	  PEBS_DATA_NONE },
+	{ NHM, WSM, 0x0b, 0x01, "MEM_INST_RETIRED.LOADS", LDS,
+	  PEBS_DATA_NONE },
+	{ NHM, WSM, 0x0b, 0x02, "MEM_INST_RETIRED.STORES", STS,
+	  PEBS_DATA_NONE },
+	/* Sandy Bridge/Ivy Bridge (§18.9.4.2): C0H/01H is PREC_DIST
+	 * (§18.9.4.4), memory events D0H MEM_UOPS_RETIRED, their data
+	 * address only for load latency / precise store (§18.9.4.1) */
+	{ SNB, SNB, 0xc0, 0x01, "INST_RETIRED.PREC_DIST", INSNS,
+	  PEBS_DATA_NONE },
+	{ SNB, SNB, 0xc4, 0x04, "BR_INST_RETIRED.ALL_BRANCHES", BRS,
+	  PEBS_DATA_NONE },
+	{ SNB, SNB, 0xd0, 0x81, "MEM_UOPS_RETIRED.ALL_LOADS", LDS,
+	  PEBS_DATA_NONE },
+	{ SNB, SNB, 0xd0, 0x82, "MEM_UOPS_RETIRED.ALL_STORES", STS,
 	  PEBS_DATA_NONE },
 	/* Haswell, Skylake: PREC_DIST C0H/01H, ALL_BRANCHES_PEBS C4H/04H
 	 * ("PEBS": "2"); Haswell D0H/81H, D0H/82H MEM_UOPS_RETIRED */
-	{ 2, 3, 0xc0, 0x01, "INST_RETIRED.PREC_DIST", INSNS,
+	{ HSW, SKL, 0xc0, 0x01, "INST_RETIRED.PREC_DIST", INSNS,
 	  PEBS_DATA_NONE },
-	{ 2, 3, 0xc4, 0x04, "BR_INST_RETIRED.ALL_BRANCHES_PEBS", BRS,
+	{ HSW, SKL, 0xc4, 0x04, "BR_INST_RETIRED.ALL_BRANCHES_PEBS", BRS,
 	  PEBS_DATA_NONE },
-	{ 2, 2, 0xd0, 0x81, "MEM_UOPS_RETIRED.ALL_LOADS", LDS,
+	{ HSW, HSW, 0xd0, 0x81, "MEM_UOPS_RETIRED.ALL_LOADS", LDS,
 	  PEBS_DATA_LOAD },
-	{ 2, 2, 0xd0, 0x82, "MEM_UOPS_RETIRED.ALL_STORES", STS,
+	{ HSW, HSW, 0xd0, 0x82, "MEM_UOPS_RETIRED.ALL_STORES", STS,
 	  PEBS_DATA_STORE },
 	/* Skylake on: MEM_INST_RETIRED D0H/81H, D0H/82H (Data_LA) */
-	{ 3, 5, 0xd0, 0x81, "MEM_INST_RETIRED.ALL_LOADS", LDS,
+	{ SKL, SPR, 0xd0, 0x81, "MEM_INST_RETIRED.ALL_LOADS", LDS,
 	  PEBS_DATA_LOAD },
-	{ 3, 5, 0xd0, 0x82, "MEM_INST_RETIRED.ALL_STORES", STS,
+	{ SKL, SPR, 0xd0, 0x82, "MEM_INST_RETIRED.ALL_STORES", STS,
 	  PEBS_DATA_STORE },
 	/* Ice Lake on: C0H/00H and C4H/00H "PEBS": "1" */
-	{ 4, 5, 0xc0, 0x00, "INST_RETIRED.ANY_P", INSNS, PEBS_DATA_NONE },
-	{ 4, 5, 0xc4, 0x00, "BR_INST_RETIRED.ALL_BRANCHES", BRS,
+	{ ICL, SPR, 0xc0, 0x00, "INST_RETIRED.ANY_P", INSNS, PEBS_DATA_NONE },
+	{ ICL, SPR, 0xc4, 0x00, "BR_INST_RETIRED.ALL_BRANCHES", BRS,
 	  PEBS_DATA_NONE },
 };
 
-/* Not precise in that format. */
+/* Not precise on that microarchitecture. */
 static const struct {
-	unsigned fmt, event, umask;
+	enum perfmon_uarch u;
+	unsigned event, umask;
 } misses[] = {
-	{ 0, 0xc4, 0x00 }, { 0, 0xc0, 0x01 },
-	{ 1, 0xc0, 0x00 }, { 1, 0xc4, 0x00 }, { 1, 0xd0, 0x81 },
-	{ 2, 0x0b, 0x01 }, { 2, 0xc0, 0x00 },
-	{ 3, 0xc4, 0x00 },	/* Skylake: no "PEBS" field */
-	{ 4, 0xc4, 0x04 }, { 4, 0xc0, 0x01 }, { 5, 0x0b, 0x01 },
-	{ 6, 0xc0, 0x00 }, { 6, 0xd0, 0x81 },	/* no such format */
+	{ CORE, 0xc4, 0x00 }, { CORE, 0xc0, 0x01 },
+	{ NHM, 0xc0, 0x00 }, { NHM, 0xc4, 0x00 }, { NHM, 0xd0, 0x81 },
+	{ WSM, 0xd0, 0x82 },
+	/* Sandy Bridge: Nehalem's 0BH events are not in its table */
+	{ SNB, 0x0b, 0x01 }, { SNB, 0x0b, 0x02 }, { SNB, 0xc0, 0x00 },
+	{ HSW, 0x0b, 0x01 }, { HSW, 0xc0, 0x00 },
+	{ SKL, 0xc4, 0x00 },	/* Skylake: no "PEBS" field */
+	{ ICL, 0xc4, 0x04 }, { ICL, 0xc0, 0x01 }, { SPR, 0x0b, 0x01 },
+	/* Yonah has no PEBS; a CPU without a row names no uarch */
+	{ PERFMON_UARCH_YONAH, 0xc0, 0x00 },
+	{ PERFMON_UARCH_UNKNOWN, 0xc0, 0x00 },
 };
 
 static void test_event_hits(void **state)
 {
 	(void)state;
 	for (unsigned i = 0; i < N(hits); i++)
-		for (unsigned fmt = hits[i].lo; fmt <= hits[i].hi; fmt++) {
+		for (unsigned u = hits[i].lo; u <= hits[i].hi; u++) {
 			const struct pebs_event *e =
-				pebs_event_for(fmt, hits[i].event,
-					       hits[i].umask);
+				pebs_event_for((enum perfmon_uarch)u,
+					       hits[i].event, hits[i].umask);
 
 			if (!e)
-				fail_msg("format %u %02XH/%02XH: not found "
-					 "(%s)", fmt, hits[i].event,
+				fail_msg("uarch %u %02XH/%02XH: not found "
+					 "(%s)", u, hits[i].event,
 					 hits[i].umask, hits[i].name);
 			assert_string_equal(e->name, hits[i].name);
 			assert_int_equal(e->event, hits[i].event);
@@ -459,13 +494,33 @@ static void test_event_misses(void **state)
 	(void)state;
 	for (unsigned i = 0; i < N(misses); i++) {
 		const struct pebs_event *e =
-			pebs_event_for(misses[i].fmt, misses[i].event,
+			pebs_event_for(misses[i].u, misses[i].event,
 				       misses[i].umask);
 
 		if (e)
-			fail_msg("format %u %02XH/%02XH: %s, expected no "
-				 "precise event", misses[i].fmt,
+			fail_msg("uarch %u %02XH/%02XH: %s, expected no "
+				 "precise event", misses[i].u,
 				 misses[i].event, misses[i].umask, e->name);
+	}
+}
+
+/* A CPU the capability table does not know (CPUID-decoded, uarch
+ * unknown) takes the events of the first microarchitecture of its PEBS
+ * format (PERF_CAPABILITIES bits 11:8): 0 Core, 1 Nehalem, 2 Haswell, 3
+ * Skylake, 4-5 Ice Lake; a known one its own. */
+static void test_events_uarch(void **state)
+{
+	static const enum perfmon_uarch by_fmt[] = { CORE, NHM, HSW, SKL,
+						     ICL, ICL };
+	struct perfmon_caps c = { .version = 3, .has_perf_caps = 1 };
+
+	(void)state;
+	for (unsigned f = 0; f < N(by_fmt); f++) {
+		c.perf_caps = (uint64_t)f << 8;
+		c.uarch = PERFMON_UARCH_UNKNOWN;
+		assert_int_equal(pebs_events_uarch(&c), by_fmt[f]);
+		c.uarch = SNB;
+		assert_int_equal(pebs_events_uarch(&c), SNB);
 	}
 }
 
@@ -484,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_events_sane),
 		cmocka_unit_test(test_event_hits),
 		cmocka_unit_test(test_event_misses),
+		cmocka_unit_test(test_events_uarch),
 	};
 
 	return cmocka_run_group_tests_name("pebs_layout", tests, NULL, NULL);
