@@ -2,8 +2,8 @@
  * decoded by the rules of each version (regs.h); where it reports no
  * version (QEMU under TCG), the capability table's row for this CPU
  * (caps_table.c) stands in; under the model a test may stand in a PMU of
- * another version.  The decoding (perfmon_caps_decode(),
- * perfmon_caps_of_row(), regs.h) is pure and lives in regs.c; it is host-tested
+ * another version.  The decoding (perfmon_caps_decode() in regs.c,
+ * perfmon_caps_of_row() in caps_table.c) is pure and host-tested
  * (tests/host/pmu/perfmon/test_caps.c). */
 #include "caps.h"
 #include "caps_table.h"

@@ -280,3 +280,12 @@ const struct perfmon_caps_row *perfmon_caps_row_for(unsigned family,
 			return &perfmon_caps_table[i];
 	return 0;
 }
+
+void perfmon_caps_of_row(const struct perfmon_caps_row *r,
+			 struct perfmon_caps *c)
+{
+	perfmon_caps_decode(r->eax, r->ebx, r->ecx, r->edx, c);
+	c->has_perf_caps = r->has_perf_caps;
+	c->perf_caps = r->has_perf_caps ? r->perf_caps : 0;
+	c->uarch = r->uarch;
+}

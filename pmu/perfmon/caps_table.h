@@ -23,4 +23,12 @@ struct perfmon_caps_row {
 const struct perfmon_caps_row *perfmon_caps_row_for(unsigned family,
 						    unsigned model);
 
+/* The capabilities row r states: its CPUID.0AH decoded by
+ * perfmon_caps_decode() (regs.h), its IA32_PERF_CAPABILITIES and
+ * microarchitecture.  The driver's stand-in for a CPU whose CPUID reports
+ * no version (caps.c), and the lab's event listing of a CPU named by its
+ * signature (tools/lab/pmu_events.c). */
+void perfmon_caps_of_row(const struct perfmon_caps_row *r,
+			 struct perfmon_caps *c);
+
 #endif

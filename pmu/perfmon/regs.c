@@ -4,7 +4,6 @@
  * (Vol. 3B §18.2.1-§18.2.5).  Pure logic: host-tested
  * (tests/host/pmu/perfmon/test_caps.c). */
 #include "regs.h"
-#include "caps_table.h"
 #include "pebs/regs.h"
 
 void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
@@ -35,15 +34,6 @@ void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
 			c->fixed_mask |= 1u << i;
 	c->any_deprecated = c->version >= 5 &&
 			    (edx & CPUID0A_EDX_ANY_DEPRECATED);
-}
-
-void perfmon_caps_of_row(const struct perfmon_caps_row *r,
-			 struct perfmon_caps *c)
-{
-	perfmon_caps_decode(r->eax, r->ebx, r->ecx, r->edx, c);
-	c->has_perf_caps = r->has_perf_caps;
-	c->perf_caps = r->has_perf_caps ? r->perf_caps : 0;
-	c->uarch = r->uarch;
 }
 
 int perfmon_event_available(const struct perfmon_caps *c,

@@ -154,14 +154,6 @@ struct perfmon_caps {
 void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
 			 uint32_t edx, struct perfmon_caps *c);
 
-struct perfmon_caps_row;
-/* The capabilities a row of the capability table (caps_table.h) states:
- * its CPUID.0AH decoded as above, its IA32_PERF_CAPABILITIES; source is
- * kept as given.  The driver's stand-in for a CPU whose CPUID reports
- * no version (caps.c), and the lab's event listing of a CPU named by its
- * signature (tools/lab/pmu_events.c). */
-void perfmon_caps_of_row(const struct perfmon_caps_row *r,
-			 struct perfmon_caps *c);
 
 /* ---- the version rules (regs.c): which register bits, counters and
  * events a PMU with capabilities c has.  Pure logic: host-tested. */
