@@ -39,6 +39,7 @@
 #include "pmu/detect.h"
 #include "arch/x86/trace.h"
 #include "arch/x86/trap.h"
+#include "tests/host/pmu/p6/stub_cpu.h"
 #include "tests/host/pmu/p6/stub_model.h"
 
 #include <stdarg.h>
@@ -47,7 +48,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/pmu/p6/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/pmu/p6/stub_model.c tests/host/pmu/p6/stub_cpu.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -74,57 +75,13 @@
 
 /* ---- stubs ------------------------------------------------------------ */
 
-static struct cpu_info fake_cpu;
-
-const struct cpu_info *cpu_info(void)
-{
-	return &fake_cpu;
-}
-
-static trap_hook_fn hooks[32];
-
-void trap_set_hook(unsigned vector, trap_hook_fn fn)
-{
-	assert_true(vector < N(hooks));
-	hooks[vector] = fn;
-}
-
 static const struct pmu_model *m;
 
-/* A fresh family 6 CPU of this model with the P6 model live. */
+/* A fresh family 6 CPU of this model with the P6 model live
+ * (stub_model.c). */
 static void start(unsigned model)
 {
-	memset(&fake_cpu, 0, sizeof(fake_cpu));
-	memcpy(fake_cpu.vendor_id, "GenuineIntel", 13);
-	fake_cpu.vendor = VENDOR_INTEL;
-	fake_cpu.sig.family = 6;
-	fake_cpu.sig.model = model;
-	fake_cpu.pmu = PMU_P6;
-	m = model_for(PMU_P6);
-	assert_non_null(m);
-	model_activate(m);
-	memset(&stub_pmi, 0, sizeof(stub_pmi));
-}
-
-static uint64_t rd(uint32_t msr)
-{
-	uint64_t v = 0xdeadbeefull;
-
-	assert_int_equal(m->rdmsr(msr, &v), 0);
-	return v;
-}
-
-static void wr(uint32_t msr, uint64_t v)
-{
-	assert_int_equal(m->wrmsr(msr, v), 0);
-}
-
-static void steps(unsigned cpl, unsigned n)
-{
-	struct insn_event e = { .cpl = (uint8_t)cpl, .retired = 1 };
-
-	for (unsigned i = 0; i < n; i++)
-		model_feed(&e, NULL);
+	m = stub_p6_start(model);
 }
 
 /* The generations the suite runs on: Pentium Pro, II, III, M. */
@@ -143,15 +100,15 @@ static void test_usr_os_each_cpl(void **state)
 		int want = cpl == 0 ? !!(bits[b] & OS) : !!(bits[b] & USR);
 
 		start(models[mi]);
-		wr(SEL1, INST_RETIRED | bits[b]);
-		wr(SEL0, INST_RETIRED | bits[b] | EN);
-		steps(cpl, 3);
-		if (rd(CTR0) != 3u * want || rd(CTR1) != 3u * want)
+		stub_wr(SEL1, INST_RETIRED | bits[b]);
+		stub_wr(SEL0, INST_RETIRED | bits[b] | EN);
+		stub_steps(cpl, 3);
+		if (stub_rd(CTR0) != 3u * want || stub_rd(CTR1) != 3u * want)
 			fail_msg("model %u %s%s at CPL %u: %llu/%llu, want %u",
 				 models[mi], bits[b] & USR ? "USR " : "",
 				 bits[b] & OS ? "OS" : "", cpl,
-				 (unsigned long long)rd(CTR0),
-				 (unsigned long long)rd(CTR1), 3 * want);
+				 (unsigned long long)stub_rd(CTR0),
+				 (unsigned long long)stub_rd(CTR1), 3 * want);
 	}
 }
 
@@ -173,31 +130,31 @@ static void test_en_only_in_evtsel0(void **state)
 	for (unsigned mi = 0; mi < N(models); mi++)
 	for (unsigned i = 0; i < N(cases); i++) {
 		start(models[mi]);
-		wr(SEL1, INST_RETIRED | USR | (cases[i].en1 ? EN : 0));
-		wr(SEL0, INST_RETIRED | USR | (cases[i].en0 ? EN : 0));
-		steps(3, 4);
-		if (rd(CTR0) != cases[i].want0 || rd(CTR1) != cases[i].want1)
+		stub_wr(SEL1, INST_RETIRED | USR | (cases[i].en1 ? EN : 0));
+		stub_wr(SEL0, INST_RETIRED | USR | (cases[i].en0 ? EN : 0));
+		stub_steps(3, 4);
+		if (stub_rd(CTR0) != cases[i].want0 || stub_rd(CTR1) != cases[i].want1)
 			fail_msg("model %u EN0 %d EN1 %d: %llu/%llu, want "
 				 "%llu/%llu", models[mi], cases[i].en0,
-				 cases[i].en1, (unsigned long long)rd(CTR0),
-				 (unsigned long long)rd(CTR1),
+				 cases[i].en1, (unsigned long long)stub_rd(CTR0),
+				 (unsigned long long)stub_rd(CTR1),
 				 (unsigned long long)cases[i].want0,
 				 (unsigned long long)cases[i].want1);
 	}
 	/* counter 1 counts with EN in PerfEvtSel0 even when counter 0
 	 * counts at no CPL; clearing EN stops both at once */
 	start(8);
-	wr(SEL1, INST_RETIRED | USR);
-	wr(SEL0, INST_RETIRED | EN);
-	steps(3, 5);
-	assert_int_equal(rd(CTR0), 0);
-	assert_int_equal(rd(CTR1), 5);
-	wr(SEL0, INST_RETIRED | USR);
-	steps(3, 5);
-	assert_int_equal(rd(CTR1), 5);
+	stub_wr(SEL1, INST_RETIRED | USR);
+	stub_wr(SEL0, INST_RETIRED | EN);
+	stub_steps(3, 5);
+	assert_int_equal(stub_rd(CTR0), 0);
+	assert_int_equal(stub_rd(CTR1), 5);
+	stub_wr(SEL0, INST_RETIRED | USR);
+	stub_steps(3, 5);
+	assert_int_equal(stub_rd(CTR1), 5);
 	/* EN in PerfEvtSel1 is kept as written (no fault) */
-	wr(SEL1, INST_RETIRED | USR | EN);
-	assert_int_equal(rd(SEL1), INST_RETIRED | USR | EN);
+	stub_wr(SEL1, INST_RETIRED | USR | EN);
+	assert_int_equal(stub_rd(SEL1), INST_RETIRED | USR | EN);
 }
 
 /* ==== INT and the PMI ================================================== */
@@ -209,46 +166,46 @@ static void test_int_pmi(void **state)
 {
 	(void)state;
 	start(8);
-	wr(CTR0, 0xfffffffd);		/* sign-extended: 2^40 - 3 */
-	wr(CTR1, 0xfffffffd);
-	wr(SEL1, INST_RETIRED | USR);
-	wr(SEL0, INST_RETIRED | USR | INT | EN);
-	steps(3, 2);
-	assert_int_equal(rd(CTR0), TOP - 1);
+	stub_wr(CTR0, 0xfffffffd);		/* sign-extended: 2^40 - 3 */
+	stub_wr(CTR1, 0xfffffffd);
+	stub_wr(SEL1, INST_RETIRED | USR);
+	stub_wr(SEL0, INST_RETIRED | USR | INT | EN);
+	stub_steps(3, 2);
+	assert_int_equal(stub_rd(CTR0), TOP - 1);
 	assert_int_equal(stub_pmi.calls, 0);
-	steps(3, 1);
-	assert_int_equal(rd(CTR0), 0);
-	assert_int_equal(rd(CTR1), 0);
+	stub_steps(3, 1);
+	assert_int_equal(stub_rd(CTR0), 0);
+	assert_int_equal(stub_rd(CTR1), 0);
 	assert_int_equal(stub_pmi.calls, 1);
 	/* delivered with the LVTPC masked after, as the P6 family does
 	 * (docs/apic.md) */
 	assert_int_equal(stub_pmi.mask_after, 1);
-	steps(3, 50);
+	stub_steps(3, 50);
 	assert_int_equal(stub_pmi.calls, 1);
 
 	/* INT on counter 1 only, counter 0 wraps first: no PMI until
 	 * counter 1 wraps */
 	start(1);
-	wr(CTR0, 0xffffffff);		/* 2^40 - 1 */
-	wr(CTR1, 0xfffffffe);		/* 2^40 - 2 */
-	wr(SEL1, INST_RETIRED | USR | INT);
-	wr(SEL0, INST_RETIRED | USR | EN);
-	steps(3, 1);
-	assert_int_equal(rd(CTR0), 0);
+	stub_wr(CTR0, 0xffffffff);		/* 2^40 - 1 */
+	stub_wr(CTR1, 0xfffffffe);		/* 2^40 - 2 */
+	stub_wr(SEL1, INST_RETIRED | USR | INT);
+	stub_wr(SEL0, INST_RETIRED | USR | EN);
+	stub_steps(3, 1);
+	assert_int_equal(stub_rd(CTR0), 0);
 	assert_int_equal(stub_pmi.calls, 0);
-	steps(3, 1);
-	assert_int_equal(rd(CTR1), 0);
+	stub_steps(3, 1);
+	assert_int_equal(stub_rd(CTR1), 0);
 	assert_int_equal(stub_pmi.calls, 1);
 
 	/* no INT anywhere: wraps, no PMI */
 	start(13);
-	wr(CTR0, 0xffffffff);
-	wr(CTR1, 0xffffffff);
-	wr(SEL1, INST_RETIRED | USR);
-	wr(SEL0, INST_RETIRED | USR | EN);
-	steps(3, 2);
-	assert_int_equal(rd(CTR0), 1);
-	assert_int_equal(rd(CTR1), 1);
+	stub_wr(CTR0, 0xffffffff);
+	stub_wr(CTR1, 0xffffffff);
+	stub_wr(SEL1, INST_RETIRED | USR);
+	stub_wr(SEL0, INST_RETIRED | USR | EN);
+	stub_steps(3, 2);
+	assert_int_equal(stub_rd(CTR0), 1);
+	assert_int_equal(stub_rd(CTR1), 1);
 	assert_int_equal(stub_pmi.calls, 0);
 }
 
@@ -281,7 +238,7 @@ static void test_inv_cmask_edge(void **state)
 	(void)state;
 	for (unsigned i = 0; i < N(cases); i++) {
 		start(5);
-		wr(SEL0, DATA_MEM_REFS | USR | EN | cases[i].filter);
+		stub_wr(SEL0, DATA_MEM_REFS | USR | EN | cases[i].filter);
 		for (unsigned k = 0; k < N(loads); k++) {
 			struct insn_event e = { .cpl = 3, .retired = 1,
 						.loads = loads[k],
@@ -289,10 +246,10 @@ static void test_inv_cmask_edge(void **state)
 
 			model_feed(&e, NULL);
 		}
-		if (rd(CTR0) != cases[i].want)
+		if (stub_rd(CTR0) != cases[i].want)
 			fail_msg("filter 0x%llx: %llu, want %llu",
 				 (unsigned long long)cases[i].filter,
-				 (unsigned long long)rd(CTR0),
+				 (unsigned long long)stub_rd(CTR0),
 				 (unsigned long long)cases[i].want);
 	}
 }
@@ -311,12 +268,12 @@ static void test_cmask_on_clocks(void **state)
 	(void)state;
 	for (unsigned i = 0; i < N(cases); i++) {
 		start(8);
-		wr(SEL0, CPU_CLK_UNHALTED | USR | EN | cases[i].filter);
-		steps(3, 6);
-		if (rd(CTR0) != cases[i].want)
+		stub_wr(SEL0, CPU_CLK_UNHALTED | USR | EN | cases[i].filter);
+		stub_steps(3, 6);
+		if (stub_rd(CTR0) != cases[i].want)
 			fail_msg("clocks filter 0x%llx: %llu, want %llu",
 				 (unsigned long long)cases[i].filter,
-				 (unsigned long long)rd(CTR0),
+				 (unsigned long long)stub_rd(CTR0),
 				 (unsigned long long)cases[i].want);
 	}
 }
@@ -346,8 +303,8 @@ static void test_ctr_write_sign_extends(void **state)
 		for (unsigned c = 0; c < 2; c++) {
 			uint64_t got;
 
-			wr(c ? CTR1 : CTR0, cases[i].written);
-			got = rd(c ? CTR1 : CTR0);
+			stub_wr(c ? CTR1 : CTR0, cases[i].written);
+			got = stub_rd(c ? CTR1 : CTR0);
 			if (got != cases[i].reads)
 				fail_msg("PerfCtr%u := 0x%llx reads 0x%llx, "
 					 "want 0x%llx", c,
@@ -365,28 +322,28 @@ static void test_reserved_bits(void **state)
 {
 	(void)state;
 	start(8);
-	wr(SEL0, INST_RETIRED | USR);
-	wr(SEL1, CPU_CLK_UNHALTED | OS);
+	stub_wr(SEL0, INST_RETIRED | USR);
+	stub_wr(SEL1, CPU_CLK_UNHALTED | OS);
 	for (unsigned bit = 0; bit < 64; bit++) {
 		int reserved = bit == 21 || bit >= 32;
 		uint64_t v = 1ull << bit;
 
 		for (unsigned c = 0; c < 2; c++) {
 			uint32_t msr = c ? SEL1 : SEL0;
-			uint64_t before = rd(msr);
+			uint64_t before = stub_rd(msr);
 			int vec = m->wrmsr(msr, v);
 
-			if (reserved ? vec != VEC_GP || rd(msr) != before :
-				       vec != 0 || rd(msr) != v)
+			if (reserved ? vec != VEC_GP || stub_rd(msr) != before :
+				       vec != 0 || stub_rd(msr) != v)
 				fail_msg("PerfEvtSel%u bit %u: vector %d, "
 					 "reads 0x%llx", c, bit, vec,
-					 (unsigned long long)rd(msr));
+					 (unsigned long long)stub_rd(msr));
 			if (!reserved)
-				wr(msr, before);
+				stub_wr(msr, before);
 		}
 	}
-	wr(SEL1, 0xffdfffffull);
-	assert_int_equal(rd(SEL1), 0xffdfffffull);
+	stub_wr(SEL1, 0xffdfffffull);
+	assert_int_equal(stub_rd(SEL1), 0xffdfffffull);
 }
 
 /* ==== RDPMC ============================================================ */
@@ -402,7 +359,7 @@ static int exec_rdpmc(unsigned cpl, uint32_t idx, uint64_t *v)
 	tf.rip = (uint64_t)(uintptr_t)rdpmc_insn;
 	tf.cs = cpl == 3 ? 0x2b : 0x08;
 	tf.rcx = idx;
-	if (hooks[VEC_GP](&tf)) {
+	if (stub_trap_hooks[VEC_GP](&tf)) {
 		*v = tf.rdx << 32 | (uint32_t)tf.rax;
 		return 0;
 	}
@@ -418,8 +375,8 @@ static void test_rdpmc(void **state)
 	(void)state;
 	for (unsigned mi = 0; mi < N(models); mi++) {
 		start(models[mi]);
-		wr(CTR0, 0x12345678);
-		wr(CTR1, 0x87654321);
+		stub_wr(CTR0, 0x12345678);
+		stub_wr(CTR1, 0x87654321);
 		for (int pce = 0; pce < 2; pce++) {
 			model_cpl3_pce(pce);
 			assert_int_equal(exec_rdpmc(0, 0, &v), 0);

@@ -23,6 +23,7 @@
 #include "pmu/detect.h"
 #include "arch/x86/trace.h"
 #include "arch/x86/trap.h"
+#include "tests/host/pmu/p6/stub_cpu.h"
 #include "tests/host/pmu/p6/stub_model.h"
 
 #include <stdarg.h>
@@ -31,7 +32,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/pmu/p6/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/pmu/p6/stub_model.c tests/host/pmu/p6/stub_cpu.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define TOP (1ull << 40)
@@ -53,61 +54,12 @@
 
 /* ---- stubs ------------------------------------------------------------ */
 
-static struct cpu_info fake_cpu;
-
-const struct cpu_info *cpu_info(void)
-{
-	return &fake_cpu;
-}
-
-void trap_set_hook(unsigned vector, trap_hook_fn fn)
-{
-}
-
-static void set_model(unsigned model)
-{
-	memset(&fake_cpu, 0, sizeof(fake_cpu));
-	memcpy(fake_cpu.vendor_id, "GenuineIntel", 13);
-	fake_cpu.vendor = VENDOR_INTEL;
-	fake_cpu.sig.family = 6;
-	fake_cpu.sig.model = model;
-	fake_cpu.pmu = PMU_P6;
-	fake_cpu.counters = 2;
-	fake_cpu.width = 40;
-}
-
 static const struct pmu_model *p6m;
 
-/* A fresh CPU of this model with the P6 model live. */
+/* A fresh CPU of this model with the P6 model live (stub_model.c). */
 static void start(unsigned model)
 {
-	set_model(model);
-	p6m = model_for(PMU_P6);
-	assert_non_null(p6m);
-	model_activate(p6m);
-	memset(&stub_pmi, 0, sizeof(stub_pmi));
-}
-
-static uint64_t rd(uint32_t msr)
-{
-	uint64_t v = 0xdeadbeefull;
-
-	assert_int_equal(p6m->rdmsr(msr, &v), 0);
-	return v;
-}
-
-static void wr(uint32_t msr, uint64_t v)
-{
-	assert_int_equal(p6m->wrmsr(msr, v), 0);
-}
-
-/* n steps at cpl of one retired plain instruction. */
-static void feed_plain(unsigned cpl, unsigned n)
-{
-	struct insn_event e = { .cpl = (uint8_t)cpl, .retired = 1 };
-
-	for (unsigned i = 0; i < n; i++)
-		model_feed(&e, NULL);
+	p6m = stub_p6_start(model);
 }
 
 /* ==== 1. generations and the counter-write rule ======================== */
@@ -382,35 +334,35 @@ static void test_model_registered(void **state)
 {
 	start(8);
 	assert_int_equal(p6m->kind, PMU_P6);
-	assert_int_equal(rd(SEL0), 0);
-	assert_int_equal(rd(SEL1), 0);
-	assert_int_equal(rd(CTR0), 0);
-	assert_int_equal(rd(CTR1), 0);
+	assert_int_equal(stub_rd(SEL0), 0);
+	assert_int_equal(stub_rd(SEL1), 0);
+	assert_int_equal(stub_rd(CTR0), 0);
+	assert_int_equal(stub_rd(CTR1), 0);
 }
 
 /* EN of PerfEvtSel0 enables both; EN in PerfEvtSel1 enables nothing. */
 static void test_model_en(void **state)
 {
 	start(8);
-	wr(SEL0, 0xc0 | USR);
-	wr(SEL1, 0xc0 | USR | EN);
-	feed_plain(3, 5);
-	assert_int_equal(rd(CTR0), 0);
-	assert_int_equal(rd(CTR1), 0);
-	assert_int_equal(rd(SEL1), 0xc0 | USR | EN);
-	wr(SEL0, 0xc0 | EN);		/* counter 0 at no CPL */
-	wr(SEL1, 0xc0 | USR);
-	feed_plain(3, 4);
-	assert_int_equal(rd(CTR0), 0);
-	assert_int_equal(rd(CTR1), 4);
-	wr(SEL0, 0xc0 | USR | EN);
-	feed_plain(3, 3);
-	assert_int_equal(rd(CTR0), 3);
-	assert_int_equal(rd(CTR1), 7);
-	wr(SEL0, 0xc0 | USR);
-	feed_plain(3, 3);
-	assert_int_equal(rd(CTR0), 3);
-	assert_int_equal(rd(CTR1), 7);
+	stub_wr(SEL0, 0xc0 | USR);
+	stub_wr(SEL1, 0xc0 | USR | EN);
+	stub_steps(3, 5);
+	assert_int_equal(stub_rd(CTR0), 0);
+	assert_int_equal(stub_rd(CTR1), 0);
+	assert_int_equal(stub_rd(SEL1), 0xc0 | USR | EN);
+	stub_wr(SEL0, 0xc0 | EN);		/* counter 0 at no CPL */
+	stub_wr(SEL1, 0xc0 | USR);
+	stub_steps(3, 4);
+	assert_int_equal(stub_rd(CTR0), 0);
+	assert_int_equal(stub_rd(CTR1), 4);
+	stub_wr(SEL0, 0xc0 | USR | EN);
+	stub_steps(3, 3);
+	assert_int_equal(stub_rd(CTR0), 3);
+	assert_int_equal(stub_rd(CTR1), 7);
+	stub_wr(SEL0, 0xc0 | USR);
+	stub_steps(3, 3);
+	assert_int_equal(stub_rd(CTR0), 3);
+	assert_int_equal(stub_rd(CTR1), 7);
 }
 
 /* USR counts at CPL 1, 2 and 3; OS at CPL 0. */
@@ -426,15 +378,15 @@ static void test_model_usr_os(void **state)
 
 	for (unsigned i = 0; i < N(cases); i++) {
 		start(1);
-		wr(SEL1, 0xc0 | cases[i].bits);
-		wr(SEL0, 0x79 | cases[i].bits | EN);
+		stub_wr(SEL1, 0xc0 | cases[i].bits);
+		stub_wr(SEL0, 0x79 | cases[i].bits | EN);
 		for (unsigned cpl = 0; cpl < 4; cpl++)
-			feed_plain(cpl, cpl + 1);
-		if (rd(CTR0) != cases[i].want || rd(CTR1) != cases[i].want)
+			stub_steps(cpl, cpl + 1);
+		if (stub_rd(CTR0) != cases[i].want || stub_rd(CTR1) != cases[i].want)
 			fail_msg("USR/OS 0x%llx: %llu/%llu, want %llu",
 				 (unsigned long long)cases[i].bits,
-				 (unsigned long long)rd(CTR0),
-				 (unsigned long long)rd(CTR1),
+				 (unsigned long long)stub_rd(CTR0),
+				 (unsigned long long)stub_rd(CTR1),
 				 (unsigned long long)cases[i].want);
 	}
 }
@@ -450,8 +402,8 @@ static const struct {
 static uint64_t mem_run(uint64_t filter)
 {
 	start(5);
-	wr(SEL1, 0);
-	wr(SEL0, 0x43 | USR | EN | filter);
+	stub_wr(SEL1, 0);
+	stub_wr(SEL0, 0x43 | USR | EN | filter);
 	for (unsigned i = 0; i < N(mem_steps); i++) {
 		struct insn_event e = { .cpl = 3, .retired = 1,
 					.loads = mem_steps[i].loads,
@@ -459,7 +411,7 @@ static uint64_t mem_run(uint64_t filter)
 
 		model_feed(&e, NULL);
 	}
-	return rd(CTR0);
+	return stub_rd(CTR0);
 }
 
 static void test_model_cmask_inv_edge(void **state)
@@ -498,15 +450,15 @@ static void test_model_cmask_inv_edge(void **state)
 static void test_model_edge_state(void **state)
 {
 	start(8);
-	wr(SEL0, 0xc0 | USR | EN | EDGE);
-	feed_plain(3, 3);
-	assert_int_equal(rd(CTR0), 1);
-	feed_plain(0, 1);
-	feed_plain(3, 2);
-	assert_int_equal(rd(CTR0), 2);
-	wr(SEL0, 0xc0 | USR | EN | EDGE);
-	feed_plain(3, 1);
-	assert_int_equal(rd(CTR0), 3);
+	stub_wr(SEL0, 0xc0 | USR | EN | EDGE);
+	stub_steps(3, 3);
+	assert_int_equal(stub_rd(CTR0), 1);
+	stub_steps(0, 1);
+	stub_steps(3, 2);
+	assert_int_equal(stub_rd(CTR0), 2);
+	stub_wr(SEL0, 0xc0 | USR | EN | EDGE);
+	stub_steps(3, 1);
+	assert_int_equal(stub_rd(CTR0), 3);
 }
 
 /* The events the trace cannot see, codes the tables do not list, unit
@@ -522,14 +474,14 @@ static void test_model_unmodelled_never_count(void **state)
 
 	for (unsigned i = 0; i < N(sels); i++) {
 		start(8);
-		wr(SEL1, sels[i] | USR);
-		wr(SEL0, sels[i] | USR | EN);
-		feed_plain(3, 5);
-		if (rd(CTR0) || rd(CTR1))
+		stub_wr(SEL1, sels[i] | USR);
+		stub_wr(SEL0, sels[i] | USR | EN);
+		stub_steps(3, 5);
+		if (stub_rd(CTR0) || stub_rd(CTR1))
 			fail_msg("selection 0x%llx counted %llu/%llu",
 				 (unsigned long long)sels[i],
-				 (unsigned long long)rd(CTR0),
-				 (unsigned long long)rd(CTR1));
+				 (unsigned long long)stub_rd(CTR0),
+				 (unsigned long long)stub_rd(CTR1));
 	}
 }
 
@@ -565,12 +517,12 @@ static void test_model_events(void **state)
 
 	for (unsigned i = 0; i < N(cases); i++) {
 		start(13);
-		wr(SEL0, cases[i].code | USR | EN);
+		stub_wr(SEL0, cases[i].code | USR | EN);
 		for (unsigned k = 0; k < N(stream); k++)
 			model_feed(&stream[k], NULL);
-		if (rd(CTR0) != cases[i].want)
+		if (stub_rd(CTR0) != cases[i].want)
 			fail_msg("0x%02x: %llu, want %llu", cases[i].code,
-				 (unsigned long long)rd(CTR0),
+				 (unsigned long long)stub_rd(CTR0),
 				 (unsigned long long)cases[i].want);
 	}
 }
@@ -582,11 +534,11 @@ static void test_model_aggregated(void **state)
 				.stores = 1, .more = 4 };
 
 	start(8);
-	wr(SEL1, 0x43 | USR | CMASK(2));
-	wr(SEL0, 0x43 | USR | EN);
+	stub_wr(SEL1, 0x43 | USR | CMASK(2));
+	stub_wr(SEL0, 0x43 | USR | EN);
 	model_feed(&e, NULL);
-	assert_int_equal(rd(CTR0), 10);
-	assert_int_equal(rd(CTR1), 5);
+	assert_int_equal(stub_rd(CTR0), 10);
+	assert_int_equal(stub_rd(CTR1), 5);
 }
 
 /* 40-bit wrap; INT raises one PMI per wrap, with the LVTPC masked after
@@ -594,30 +546,30 @@ static void test_model_aggregated(void **state)
 static void test_model_overflow(void **state)
 {
 	start(8);
-	wr(CTR0, 0xfffffffe);		/* 2^40 - 2 */
-	wr(CTR1, 0xfffffffe);
-	wr(SEL1, 0xc0 | USR);
-	wr(SEL0, 0xc0 | USR | INT | EN);
-	feed_plain(3, 1);
-	assert_int_equal(rd(CTR0), TOP - 1);
+	stub_wr(CTR0, 0xfffffffe);		/* 2^40 - 2 */
+	stub_wr(CTR1, 0xfffffffe);
+	stub_wr(SEL1, 0xc0 | USR);
+	stub_wr(SEL0, 0xc0 | USR | INT | EN);
+	stub_steps(3, 1);
+	assert_int_equal(stub_rd(CTR0), TOP - 1);
 	assert_int_equal(stub_pmi.calls, 0);
-	feed_plain(3, 1);
-	assert_int_equal(rd(CTR0), 0);
-	assert_int_equal(rd(CTR1), 0);
+	stub_steps(3, 1);
+	assert_int_equal(stub_rd(CTR0), 0);
+	assert_int_equal(stub_rd(CTR1), 0);
 	assert_int_equal(stub_pmi.calls, 1);
 	assert_int_equal(stub_pmi.mask_after, 1);
-	feed_plain(3, 3);
-	assert_int_equal(rd(CTR0), 3);
+	stub_steps(3, 3);
+	assert_int_equal(stub_rd(CTR0), 3);
 	assert_int_equal(stub_pmi.calls, 1);
 	/* INT on counter 1 only */
-	wr(CTR0, 0xffffffff);
-	wr(CTR1, 0xffffffff);
-	wr(SEL1, 0xc0 | USR | INT);
-	wr(SEL0, 0xc0 | USR | EN);
-	feed_plain(3, 1);
+	stub_wr(CTR0, 0xffffffff);
+	stub_wr(CTR1, 0xffffffff);
+	stub_wr(SEL1, 0xc0 | USR | INT);
+	stub_wr(SEL0, 0xc0 | USR | EN);
+	stub_steps(3, 1);
 	assert_int_equal(stub_pmi.calls, 2);
 	/* no wrap, no PMI */
-	feed_plain(3, 100);
+	stub_steps(3, 100);
 	assert_int_equal(stub_pmi.calls, 2);
 }
 
@@ -626,24 +578,24 @@ static void test_model_overflow(void **state)
 static void test_model_writes(void **state)
 {
 	start(8);
-	wr(SEL0, 0x0c0 | USR);
-	wr(SEL1, 0x079 | OS);
+	stub_wr(SEL0, 0x0c0 | USR);
+	stub_wr(SEL1, 0x079 | OS);
 	for (unsigned bit = 21; bit < 64; bit++) {
 		if (bit > 21 && bit < 32)
 			continue;
 		assert_int_equal(p6m->wrmsr(SEL0, 1ull << bit), VEC_GP);
 		assert_int_equal(p6m->wrmsr(SEL1, 0x79 | 1ull << bit), VEC_GP);
 	}
-	assert_int_equal(rd(SEL0), 0x0c0 | USR);
-	assert_int_equal(rd(SEL1), 0x079 | OS);
-	wr(SEL1, 0xffdfffffull);	/* every defined bit, EN included */
-	assert_int_equal(rd(SEL1), 0xffdfffffull);
-	wr(SEL0, 0xffdfffffull);
-	assert_int_equal(rd(SEL0), 0xffdfffffull);
-	wr(CTR0, 0x80000000);
-	assert_int_equal(rd(CTR0), 0xff80000000ull);
-	wr(CTR1, 0xabcd00000007ull);
-	assert_int_equal(rd(CTR1), 7);
+	assert_int_equal(stub_rd(SEL0), 0x0c0 | USR);
+	assert_int_equal(stub_rd(SEL1), 0x079 | OS);
+	stub_wr(SEL1, 0xffdfffffull);	/* every defined bit, EN included */
+	assert_int_equal(stub_rd(SEL1), 0xffdfffffull);
+	stub_wr(SEL0, 0xffdfffffull);
+	assert_int_equal(stub_rd(SEL0), 0xffdfffffull);
+	stub_wr(CTR0, 0x80000000);
+	assert_int_equal(stub_rd(CTR0), 0xff80000000ull);
+	stub_wr(CTR1, 0xabcd00000007ull);
+	assert_int_equal(stub_rd(CTR1), 7);
 }
 
 static void test_model_rdpmc(void **state)
@@ -651,8 +603,8 @@ static void test_model_rdpmc(void **state)
 	uint64_t v = 0;
 
 	start(1);
-	wr(CTR0, 0x12345678);
-	wr(CTR1, 0xfedcba98);
+	stub_wr(CTR0, 0x12345678);
+	stub_wr(CTR1, 0xfedcba98);
 	assert_int_equal(p6m->rdpmc(0, &v), 0);
 	assert_int_equal(v, 0x12345678);
 	assert_int_equal(p6m->rdpmc(1, &v), 0);
