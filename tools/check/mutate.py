@@ -12,7 +12,8 @@ so the working tree is never touched): apply it, rebuild, run the host
 tests and the boots it names, and look for a failing test.  A mutant is
 killed when a test it names fails (the table says which), survives when
 everything passes, and is broken when it does not apply (its text is not
-in the file, or is there more than once) or the tree does not build:
+in the file, or is there more than once), the tree does not build or a
+host test it names does not build:
 a broken mutant proves nothing, so it counts against the list too.
 
 Prints one row per mutant and exits 1 when any survived or was broken.
@@ -38,11 +39,17 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 LIST = Path(__file__).resolve().parent / "mutants.yaml"
 WORK = ROOT / "build" / "mutate"
 NOT_OK = re.compile(r"^not ok \d+ - (\S+)", re.M)
+HOST_UNBUILT = re.compile(r"^host-test: (\S+): build failed", re.M)
 HOST_FAILED = re.compile(r"^\[  FAILED  \] ([A-Za-z_]\w*)$", re.M)
 
 
 class ListError(Exception):
     pass
+
+
+class Unbuilt(Exception):
+    """A test the mutant should fail did not even build: that proves
+    nothing about the misreading."""
 
 
 @dataclass
@@ -178,6 +185,10 @@ def killers(m, tree, logs):
         rc = run([str(tree / "tools/check/host-test.sh"), *m.host], tree,
                  log)
         text = log.read_text(errors="replace")
+        unbuilt = HOST_UNBUILT.findall(text)
+        if unbuilt:
+            raise Unbuilt(f"host tests that do not build: "
+                          f"{' '.join(unbuilt)} ({log})")
         failed = list(dict.fromkeys(HOST_FAILED.findall(text)))
         if rc != 0:
             found += [f"host {t}" for t in failed] or \
@@ -227,6 +238,8 @@ def try_mutant(m, tree, logs):
             return "broken", f"the tree does not build (exit {rc}, " \
                 f"{logs / (m.name + '.build.log')})"
         found = killers(m, tree, logs)
+    except Unbuilt as e:
+        return "broken", str(e)
     finally:
         path.write_text(text)
         os.utime(path)
