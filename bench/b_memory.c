@@ -96,33 +96,44 @@ static int64_t pointer_chase_expect(enum sem c, uint64_t n)
 }
 
 /* One pointer per CHASE_STRIDE-byte slot, together a single cycle through
- * every slot in an order no prefetcher follows: Sattolo's variant of the
- * Fisher-Yates shuffle yields a one-cycle permutation (i -> perm[i]).  The
- * generator is fixed, so every run chases the same cycle from slot 0. */
+ * every slot in an order no prefetcher follows, written in one sequential
+ * pass (a shuffle's random reads and writes over 64 MiB cost seconds under
+ * emulation, and a 64-bit modulo per slot costs more in i386 code).
+ *
+ * The order is that of a linear congruential generator modulo 2^k, the
+ * smallest power of two that holds the slots: x -> a*x + c has period 2^k,
+ * one cycle through all of [0, 2^k), when c is odd and a = 1 (mod 4)
+ * (Hull-Dobell; Knuth, TAOCP vol. 2, 3rd ed., §3.2.1.2, Theorem A).  Slot
+ * i points to the first value after i in that cycle that is a slot (< the
+ * count): the cycle restricted to the slots, still one cycle.  The stride
+ * from one hop to the next changes every hop (a times the last one, modulo
+ * 2^k, where no slot is skipped), so no stride or next-line prefetcher
+ * predicts the next line.  The
+ * constants are fixed, so every run chases the same cycle from slot 0. */
+#define CHASE_LCG_A	1664525u	/* = 1 (mod 4) */
+#define CHASE_LCG_C	1013904223u	/* odd */
+
+static uint32_t chase_next(uint32_t x, uint32_t mask, uint32_t slots)
+{
+	do
+		x = (CHASE_LCG_A * x + CHASE_LCG_C) & mask;
+	while (x >= slots);
+	return x;
+}
+
 static void pointer_chase_prepare(void *data, size_t size, uint64_t n)
 {
 	const size_t step = CHASE_STRIDE / sizeof(uint64_t);
-	uint64_t *slot = data, x = 0x2545f4914f6cdd1d;
-	size_t slots = size / CHASE_STRIDE;
+	uint64_t *slot = data;
+	uint32_t slots = (uint32_t)(size / CHASE_STRIDE), mask = 0;
 
 	if (!slots)
 		return;
-	for (size_t i = 0; i < slots; i++)
-		slot[i * step] = i;
-	for (size_t i = slots - 1; i > 0; i--) {
-		uint64_t t;
-		size_t j;
-
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		j = x % i;		/* j < i: what makes it one cycle */
-		t = slot[i * step];
-		slot[i * step] = slot[j * step];
-		slot[j * step] = t;
-	}
-	for (size_t i = 0; i < slots; i++)
-		slot[i * step] = (uint64_t)(uintptr_t)&slot[slot[i * step] * step];
+	while (mask < slots - 1)
+		mask = mask << 1 | 1;
+	for (uint32_t i = 0; i < slots; i++)
+		slot[i * step] = (uint64_t)(uintptr_t)
+			&slot[(size_t)chase_next(i, mask, slots) * step];
 }
 
 BENCH(pointer_chase_desc,
