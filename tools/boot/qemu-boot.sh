@@ -54,6 +54,16 @@
 #   --write-iops N at most N writes a second to the boot disk (QEMU
 #                  throttling.iops-write): a slow medium, where the writes
 #                  of one flush are 1/N s apart (tools/check/kill.py)
+#   --save-snapshot F  boot until OVMF enters its DXE phase (before any
+#                  disk is read), save the machine's state to F and stop
+#                  (tools/boot/snapshot.py): status 0 saved, 3 not
+#   --snapshot F   start from the state F that --save-snapshot saved
+#                  with the same machine arguments (--cpu may differ in
+#                  family=, model= and stepping= only, --vars must be
+#                  the same store), instead of from reset: the boot skips
+#                  OVMF's SEC and PEI phases, about 3 s of CPU; everything
+#                  from DXE on, the disk and the harness run as in any boot
+#                  (docs/check.md, "Firmware snapshots")
 #
 # Every argument is data: none is ever evaluated by a shell.  A bad one is
 # an error (status 3) before QEMU starts.
@@ -66,7 +76,7 @@
 set -u
 image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
 mem=256 cfg_file= have_args=0 volume_free= logdir_file=0 readonly=0 pidfile=
-write_iops= bios= vars= save_vars=
+write_iops= bios= vars= save_vars= snapshot= save_snapshot=
 usage() { echo "qemu-boot: $*" >&2; exit 3; }
 # A flag's value: the next argument, which must exist.
 value() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
@@ -80,7 +90,8 @@ whole() {		# whole NAME VALUE MIN: a decimal integer >= MIN
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--image|--cpu|--smp|--args|--log|--timeout|--keep|--mem|--cfg-file|\
-	--volume-free|--pidfile|--write-iops|--bios|--vars|--save-vars)
+	--volume-free|--pidfile|--write-iops|--bios|--vars|--save-vars|\
+	--snapshot|--save-snapshot)
 		value "$1" $# ;;
 	esac
 	case "$1" in
@@ -109,6 +120,8 @@ while [ $# -gt 0 ]; do
 	--write-iops) whole --write-iops "$2" 1; write_iops=$((10#$2)); shift ;;
 	--vars) vars=$2; shift ;;
 	--save-vars) save_vars=$2; shift ;;
+	--snapshot) snapshot=$2; shift ;;
+	--save-snapshot) save_snapshot=$2; shift ;;
 	*) usage "unknown argument $1" ;;
 	esac
 	shift
@@ -118,11 +131,12 @@ done
 if [ -n "$bios" ]; then
 	[ -z "$cfg_file" ] && [ -z "$volume_free" ] && [ "$logdir_file" = 0 ] &&
 	[ "$readonly" = 0 ] && [ -z "$write_iops" ] && [ -z "$vars" ] &&
-	[ -z "$save_vars" ] ||
+	[ -z "$save_vars" ] && [ -z "$snapshot" ] && [ -z "$save_snapshot" ] ||
 		usage "--bios $bios: a BIOS boot has no boot volume (no" \
 		      "--cfg-file, --volume-free, --logdir-file, --readonly," \
-		      "--write-iops) and no UEFI variables (no --vars," \
-		      "--save-vars)"
+		      "--write-iops), no UEFI variables (no --vars," \
+		      "--save-vars) and no firmware snapshot (no --snapshot," \
+		      "--save-snapshot)"
 	case "$args" in
 	*[[:cntrl:]]*) usage "--args: a newline or control byte" ;;
 	esac
@@ -131,6 +145,13 @@ if [ -n "$cfg_file" ]; then
 	[ "$have_args" = 0 ] || usage "--cfg-file and --args exclude each other"
 	[ -f "$cfg_file" ] && [ -r "$cfg_file" ] ||
 		usage "--cfg-file $cfg_file is not a readable file"
+fi
+
+if [ -n "$snapshot" ]; then
+	[ -z "$save_snapshot" ] ||
+		usage "--snapshot and --save-snapshot exclude each other"
+	[ -f "$snapshot" ] && [ -r "$snapshot" ] ||
+		usage "--snapshot $snapshot is not a readable file"
 fi
 
 ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
@@ -251,6 +272,16 @@ else
 			      "menu of the image" ;;
 	esac
 fi
+# A firmware snapshot: QEMU reads it through its exec: migration, whose
+# line is run by a shell: the line is fixed ("snapshot" and "snapshot.part"
+# are names in $work); the caller's path is only a symbolic link's target.
+incoming=() monitor=()
+if [ -n "$snapshot" ]; then
+	case "$snapshot" in /*) target=$snapshot ;; *) target=$PWD/$snapshot ;; esac
+	ln -s -- "$target" "$work/snapshot"
+	incoming=(-incoming "exec:cat snapshot")
+fi
+[ -n "$save_snapshot" ] && monitor=(-qmp "unix:$work/qmp,server=on,wait=off")
 ports=(-serial "file:$log")
 if [ "$com4" = 1 ]; then
 	ports=(-serial "file:$log.com1" -chardev "file,id=com4,path=$log"
@@ -258,12 +289,29 @@ if [ "$com4" = 1 ]; then
 fi
 (cd "$work" && exec timeout --foreground -k 5 "$limit" "${machine[@]}" \
 	-accel tcg -cpu "$cpu" -smp "$smp" \
-	-m "$mem" "${pid[@]}" \
+	-m "$mem" "${pid[@]}" "${incoming[@]}" "${monitor[@]}" \
 	-display none -vga "$vga" -nic none -no-reboot \
 	"${ports[@]}" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	</dev/null 2> "$log.qemu-stderr") &
 qemu=$!
+if [ -n "$save_snapshot" ]; then
+	root=$(cd "$here/../.." && pwd)
+	(cd "$work" && PYTHONPATH=$root exec python3 -m tools.boot.snapshot \
+		--qmp "$work/qmp" --name snapshot.part --serial "$log" \
+		--timeout "$limit")
+	saved=$?
+	wait $qemu
+	if [ "$saved" = 0 ] && [ -s "$work/snapshot.part" ] &&
+	   cp -- "$work/snapshot.part" "$save_snapshot.tmp.$$" &&
+	   mv -f -- "$save_snapshot.tmp.$$" "$save_snapshot"; then
+		exit 0
+	fi
+	rm -f -- "$save_snapshot.tmp.$$"
+	echo "qemu-boot: --save-snapshot $save_snapshot: not saved" >&2
+	[ -s "$log.qemu-stderr" ] && sed 's/^/qemu: /' "$log.qemu-stderr" >&2
+	exit 3
+fi
 if [ "$stream" = 1 ]; then
 	# The terminal gets the harness's lines without OVMF's screen escapes.
 	tail -n +1 -F --pid=$qemu "$log" 2>/dev/null |

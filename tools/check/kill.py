@@ -195,9 +195,16 @@ def judge(serial: bytes, volume, killed_why, must_hold=b""):
                        f"file: {what}")
 
 
-def run_point(n, point, image, out, vars_file=None):
+def machine_args(vars_file):
+    """qemu-boot.sh's machine flags of every kill boot."""
+    argv = ["--write-iops", str(WRITE_IOPS)]
+    return argv + (["--vars", str(vars_file)] if vars_file else [])
+
+
+def run_point(n, point, image, out, vars_file=None, snapshot=None):
     """Boots, kills at point, checks.  Returns an Outcome.  vars_file: a
-    warm UEFI variable store to start from (qemu-boot.sh --vars)."""
+    warm UEFI variable store to start from (qemu-boot.sh --vars);
+    snapshot: a firmware snapshot to start from (--snapshot)."""
     base = out / f"point{n}"
     disk = out / f"point{n}.disk"
     pidfile = out / f"point{n}.pid"
@@ -207,9 +214,9 @@ def run_point(n, point, image, out, vars_file=None):
     argv = [str(QEMU_BOOT), "--image", str(image), "--cpu", CPU,
             "--args", point.options, "--log", f"{base}.log",
             "--timeout", str(BOOT_LIMIT), "--keep", str(disk),
-            "--pidfile", str(pidfile), "--write-iops", str(WRITE_IOPS)]
-    if vars_file:
-        argv += ["--vars", str(vars_file)]
+            "--pidfile", str(pidfile), *machine_args(vars_file)]
+    if snapshot:
+        argv += ["--snapshot", str(snapshot)]
     watch = Watch(f"{base}.log")
     killed_why = "the run ended before the kill point"
     with open(f"{base}.stderr", "wb") as err:
@@ -276,17 +283,33 @@ def main(argv=None):
           f"{' or '.join(repr(o) for o in opts)}, "
           f"{a.jobs} at a time, UEFI variables "
           f"{vars_file or 'empty (no warm store)'}", flush=True)
-    failed = 0
+    failed = bad_points = 0
+    snapshot = None
+    if len(chosen) >= 2 and os.environ.get("SNAPSHOTS", "1") != "0":
+        # One firmware snapshot for all the boots (docs/check.md,
+        # "Firmware snapshots"): they share one machine.
+        snapshot = out / "firmware.state"
+        snapshot.unlink(missing_ok=True)
+        ok, text = check_matrix.save_snapshot(image, CPU,
+                                              machine_args(vars_file),
+                                              snapshot, BOOT_LIMIT)
+        print(f"{'ok' if ok else 'not ok'} - kill: firmware snapshot "
+              f"({text})", flush=True)
+        failed += not ok
+        if not ok:
+            snapshot = None
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
         outcomes = pool.map(
-            lambda n: run_point(n, POINTS[n - 1], image, out, vars_file),
+            lambda n: run_point(n, POINTS[n - 1], image, out, vars_file,
+                                snapshot),
             chosen)
         for n, o in zip(chosen, outcomes):
-            failed += not o.ok
+            bad_points += not o.ok
             print(f"{'ok' if o.ok else 'not ok'} - kill: point {n} "
                   f"({POINTS[n - 1]}): {o.what}", flush=True)
-    print(f"# kill: {len(chosen) - failed} of {len(chosen)} kill points "
-          "left a sound log file")
+    print(f"# kill: {len(chosen) - bad_points} of {len(chosen)} kill "
+          "points left a sound log file")
+    failed += bad_points
     return 1 if failed else 0
 
 

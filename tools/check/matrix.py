@@ -49,11 +49,12 @@ MEDIUM_OF = {"uefi": "image", "bios-kernel": "kernel", "bios-disk": "image",
              "bochs-floppy": "floppy"}
 
 
-def boot_argv(boot, media, out):
+def boot_argv(boot, media, out, snapshot=None):
     """The boot script's arguments for one boot: a list, never a shell
     line (the table's strings are data).  media maps "image", "kernel"
     and "floppy" to their files (MEDIUM_OF); a single path is the image
-    (enough for UEFI boots)."""
+    (enough for UEFI boots).  snapshot: a UEFI boot starts from that
+    firmware snapshot."""
     if not isinstance(media, dict):
         media = {"image": media, "vars": WARM_VARS}
     image = media[MEDIUM_OF[boot.boot]]
@@ -99,7 +100,115 @@ def boot_argv(boot, media, out):
         argv.append("--readonly")
     if boot.nvram == "warm":
         argv += ["--vars", str(media["vars"])]
+    if snapshot is not None:
+        argv += ["--snapshot", str(snapshot)]
     return argv
+
+
+# -cpu properties that change only CPUID's signature (leaf 1 EAX), which
+# OVMF's SEC and PEI phases do not depend on: boots that differ in these
+# alone share a firmware snapshot.  Any other property (a feature flag, a
+# vendor) makes another machine.
+SIGNATURE_PROPERTIES = ("family", "model", "stepping")
+
+
+def snapshot_shape(boot):
+    """What a UEFI boot's machine is made of, as far as a firmware snapshot
+    taken at OVMF's DXE entry is concerned: the CPU model and its
+    properties but the signature's, processors, memory, devices (COM4,
+    VGA, the read-only virtio disk) and the variable store.  None for a
+    boot that is not UEFI."""
+    if boot.boot != "uefi":
+        return None
+    model, *props = boot.cpu.split(",")
+    kept = tuple(sorted(p for p in props
+                        if p.split("=", 1)[0] not in SIGNATURE_PROPERTIES))
+    return (model, kept, boot.smp, boot.memory, bool(boot.com4),
+            bool(boot.vga), bool(boot.volume_readonly), boot.nvram)
+
+
+def shared_shapes(boots):
+    """{shape: [boot, ...]} for the shapes of two boots or more, in table
+    order: the ones a snapshot pays for (its saving costs a boot's
+    SEC and PEI once)."""
+    groups = {}
+    for b in boots:
+        shape = snapshot_shape(b)
+        if shape is not None:
+            groups.setdefault(shape, []).append(b)
+    return {k: v for k, v in groups.items() if len(v) >= 2}
+
+
+def save_snapshot(image, cpu, machine, path, limit):
+    """Saves a firmware snapshot to path (qemu-boot.sh --save-snapshot):
+    IMAGE booted with --cpu CPU and the machine flags machine (a list)
+    until OVMF's DXE entry.  Returns (ok, text); qemu-boot.sh's messages
+    are kept beside path (.stderr), the serial capture (.log)."""
+    argv = [str(QEMU_BOOT), "--image", str(image), "--cpu", cpu,
+            "--log", str(path.with_suffix(".log")), "--timeout", str(limit),
+            "--save-snapshot", str(path), *machine]
+    start = time.monotonic()
+    with open(path.with_suffix(".stderr"), "wb") as err:
+        try:
+            status, cpu_s = run_timed(argv, err, dict(os.environ), limit + 60)
+        except (subprocess.TimeoutExpired, OSError) as e:
+            return False, f"not saved: {e}"
+    took = f"{time.monotonic() - start:.1f} s, cpu {cpu_s:.1f} s"
+    if status != 0 or not path.is_file():
+        why = path.with_suffix(".stderr").read_text(errors="replace")
+        return False, (f"not saved (status {status}, {took}): "
+                       + " ".join(why.split())[-300:])
+    return True, took
+
+
+def shape_argv(argv):
+    """The machine's flags of a UEFI boot's argv (boot_argv): the ones
+    snapshot_shape() stands for."""
+    values = {"--smp": 1, "--mem": 1, "--vars": 1, "--com4": 0,
+              "--vga": 0, "--readonly": 0}
+    out, i = [], 0
+    while i < len(argv):
+        n = values.get(argv[i])
+        if n is None:
+            i += 1
+            continue
+        out += argv[i:i + 1 + n]
+        i += 1 + n
+    return out
+
+
+def save_snapshots(boots, media, out, jobs, say):
+    """Saves a snapshot for every shared shape; returns {boot name: path}
+    for the boots that start from one.  A snapshot that cannot be saved
+    is a failed check, and its boots start from reset."""
+    groups = shared_shapes(boots)
+    if not groups:
+        return {}
+    where = out / "snapshots"
+    where.mkdir(parents=True, exist_ok=True)
+    paths = {shape: where / f"shape-{i}.state"
+             for i, shape in enumerate(groups)}
+    for p in paths.values():
+        p.unlink(missing_ok=True)
+
+    def one(shape):
+        # The first boot's machine; its options, log and kept disk do not
+        # reach the state (no disk has been read when it is saved).
+        b = groups[shape][0]
+        return save_snapshot(media["image"], b.cpu,
+                             shape_argv(boot_argv(b, media, out)),
+                             paths[shape], b.timeout)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(one, groups))
+    start_from = {}
+    for (shape, members), (ok, text) in zip(groups.items(), results):
+        names = ", ".join(b.name for b in members)
+        say(ok, "matrix", f"firmware snapshot of {shape[0]} "
+                          f"({paths[shape].name}; {text}) for "
+                          f"{len(members)} boots: {names}")
+        if ok:
+            start_from.update({b.name: paths[shape] for b in members})
+    return start_from
 
 
 def boot_env(boot, out):
@@ -189,10 +298,10 @@ def run_timed(argv, err, env, limit):
     return status, cpu
 
 
-def run_boot(boot, media, out):
-    """Boots one entry; leaves NAME.log, NAME.status, NAME.stderr and,
-    for a UEFI boot, NAME.volume.log (or NAME.volume.err or .none) in
-    out."""
+def run_boot(boot, media, out, snapshot=None):
+    """Boots one entry (from the firmware snapshot, if one is given);
+    leaves NAME.log, NAME.status, NAME.stderr and, for a UEFI boot,
+    NAME.volume.log (or NAME.volume.err or .none) in out."""
     base = out / boot.name
     disk = out / f"{boot.name}.disk"
     for suffix in (".log", ".status", ".stderr", ".volume.log",
@@ -203,7 +312,8 @@ def run_boot(boot, media, out):
     cpu = 0.0
     with open(f"{base}.stderr", "wb") as err:
         try:
-            status, cpu = run_timed(boot_argv(boot, media, out), err,
+            status, cpu = run_timed(boot_argv(boot, media, out, snapshot),
+                                    err,
                                     boot_env(boot, out), boot.timeout + 60)
         except subprocess.TimeoutExpired:
             status = 124
@@ -217,7 +327,7 @@ def run_boot(boot, media, out):
     # What the boot cost, for docs/check.md's stage table and for finding
     # the boots that make the matrix long.
     print(f"# boot {boot.name}: {time.monotonic() - start:.1f} s, "
-          f"cpu {cpu:.1f} s", flush=True)
+          f"cpu {cpu:.1f} s{' (snapshot)' if snapshot else ''}", flush=True)
     if boot.boot != "uefi":
         shutil.rmtree(disk, ignore_errors=True)
         return
@@ -230,11 +340,11 @@ def run_boot(boot, media, out):
     shutil.rmtree(disk, ignore_errors=True)
 
 
-def safe_run_boot(boot, media, out):
+def safe_run_boot(boot, media, out, snapshot=None):
     """run_boot; an unexpected error is written to NAME.stderr, where the
     checks of that boot will show it, and the other boots go on."""
     try:
-        run_boot(boot, media, out)
+        run_boot(boot, media, out, snapshot)
     except Exception as e:      # noqa: BLE001 - reported, never hidden
         with open(out / f"{boot.name}.stderr", "a") as f:
             f.write(f"check_matrix: boot failed: {e!r}\n")
@@ -348,9 +458,12 @@ def main(argv=None):
             logs.mkdir(parents=True, exist_ok=True)
             print(f"# boot matrix: {len(boots)} boots, {jobs} at a time",
                   flush=True)
+            start_from = {}
+            if os.environ.get("SNAPSHOTS", "1") != "0":
+                start_from = save_snapshots(boots, media, logs, jobs, say)
             with ThreadPoolExecutor(max_workers=jobs) as pool:
-                for _ in pool.map(lambda b: safe_run_boot(b, media, logs),
-                                  boots):
+                for _ in pool.map(lambda b: safe_run_boot(
+                        b, media, logs, start_from.get(b.name)), boots):
                     pass
     for b in boots:
         for c in check_one(b, logs):

@@ -1,0 +1,145 @@
+"""snapshot: save the machine state of a UEFI boot as OVMF enters its DXE
+phase, for qemu-boot.sh --save-snapshot (docs/check.md, "Firmware
+snapshots").
+
+Every UEFI boot spends its first ~3 s of CPU in OVMF's SEC and PEI phases
+(the firmware volume's decompression, then PEI's TPM probe, which waits
+out its timeouts where no TPM answers), the same work for every boot of
+one machine.  qemu-boot.sh --save-snapshot starts QEMU with a QMP socket
+and runs this module, which:
+
+  1. polls the first processor's registers until it runs in 64-bit mode
+     ("RIP=" where 32-bit code shows "EIP="): OVMF's DXE core has started.
+     No disk has been read yet: DXE connects the disks in its boot
+     manager, a second later;
+  2. migrates the running machine into NAME (QEMU's own migration stream,
+     through `exec:cat > NAME`, NAME a fixed file name in QEMU's working
+     directory, never a caller's string);
+  3. refuses the state if the serial port already has output: the boot
+     manager had started, so the disk may have been read (a boot from the
+     state would see the disk the saving boot saw).
+
+Exit status 0: NAME holds the state; 3: it does not (the reason on stderr).
+
+    python3 -m tools.boot.snapshot --qmp SOCKET --name NAME --serial LOG
+        [--timeout S]
+"""
+
+import argparse
+import json
+import os
+import re
+import socket
+import sys
+import time
+
+POLL_S = 0.01
+
+
+class Qmp:
+    """A QMP client: one command at a time, events skipped."""
+
+    def __init__(self, path, limit):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(limit)
+        self.sock.connect(path)
+        self.buf = b""
+        self._reply()                   # the greeting
+        self.command("qmp_capabilities")
+
+    def _message(self):
+        while b"\n" not in self.buf:
+            data = self.sock.recv(65536)
+            if not data:
+                raise ConnectionError("QEMU closed its QMP socket")
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def _reply(self):
+        while True:
+            m = self._message()
+            if "event" not in m:
+                return m
+
+    def command(self, name, **arguments):
+        msg = {"execute": name}
+        if arguments:
+            msg["arguments"] = arguments
+        self.sock.sendall(json.dumps(msg).encode() + b"\n")
+        r = self._reply()
+        if "error" in r:
+            raise RuntimeError(f"QMP {name}: {r['error'].get('desc', r)}")
+        return r.get("return")
+
+    def hmp(self, line):
+        return self.command("human-monitor-command", **{"command-line": line})
+
+
+def in_long_mode(registers):
+    """Whether `info registers` text shows a processor in 64-bit mode."""
+    return "RIP=" in registers
+
+
+def wait_for(path, limit):
+    end = time.monotonic() + limit
+    while not os.path.exists(path):
+        if time.monotonic() > end:
+            raise TimeoutError(f"QEMU made no QMP socket {path}")
+        time.sleep(POLL_S)
+
+
+def save(qmp, name, serial, limit):
+    end = time.monotonic() + limit
+    while not in_long_mode(qmp.hmp("info registers")):
+        if time.monotonic() > end:
+            raise TimeoutError(f"the firmware did not reach 64-bit mode "
+                               f"in {limit} s")
+        time.sleep(POLL_S)
+    qmp.command("migrate", uri=f"exec:cat > {name}")
+    while True:
+        status = qmp.command("query-migrate").get("status")
+        if status == "completed":
+            break
+        if status in ("failed", "cancelled"):
+            raise RuntimeError(f"QEMU's migration {status}")
+        if time.monotonic() > end:
+            raise TimeoutError("the migration did not complete")
+        time.sleep(POLL_S)
+    if os.path.getsize(serial) if os.path.exists(serial) else 0:
+        raise RuntimeError("the firmware wrote to the serial port before "
+                           "the state was saved: its boot manager had "
+                           "started")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--qmp", required=True)
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--serial", required=True)
+    ap.add_argument("--timeout", type=float, default=60)
+    a = ap.parse_args(argv)
+    if not re.fullmatch(r"[A-Za-z0-9._-]+", a.name):
+        print(f"snapshot: --name {a.name!r}: a plain file name (letters, "
+              "digits, '.', '_', '-'): it is part of QEMU's exec: line",
+              file=sys.stderr)
+        return 3
+    qmp = None
+    try:
+        wait_for(a.qmp, a.timeout)
+        qmp = Qmp(a.qmp, a.timeout)
+        save(qmp, a.name, a.serial, a.timeout)
+    except (OSError, ValueError, RuntimeError, TimeoutError) as e:
+        print(f"snapshot: no state saved: {e}", file=sys.stderr)
+        return 3
+    finally:
+        if qmp is not None:
+            try:
+                qmp.command("quit")
+            except (OSError, ValueError, RuntimeError):
+                pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
