@@ -91,5 +91,13 @@ class Shapes(unittest.TestCase):
         self.assertGreaterEqual(len(cold), 10)
 
 
+class Order(unittest.TestCase):
+    def test_bochs_boots_start_first_the_rest_in_table_order(self):
+        boots = [uefi("a"), uefi("b", boot="bochs-cd"), uefi("c"),
+                 uefi("d", boot="bios-kernel"), uefi("e", boot="bochs-floppy")]
+        self.assertEqual([b.name for b in matrix.longest_first(boots)],
+                         ["b", "e", "a", "c", "d"])
+
+
 if __name__ == "__main__":
     unittest.main()
