@@ -1,11 +1,16 @@
 """Shared helpers of the host tools' Python tests (tools/*/tests/)."""
 
+import contextlib
+import copy
+import functools
+import io
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tools"
@@ -52,9 +57,12 @@ class LogDir:
 # -serial file, and (with $FAKE_QEMU_VOLUME) that file to
 # \pmu-harness\fake.log on the boot disk, prints $FAKE_QEMU_STDERR and exits
 # with $FAKE_QEMU_STATUS.  With $FAKE_QEMU_ARGV it writes its arguments
-# there first, as a JSON list.
+# there first, as a JSON list.  With $FAKE_QEMU_KEEP (a directory) it keeps
+# there, named after the -serial file (several runs by one make), its
+# arguments as NAME.argv.json and the boot disk it was given (with its
+# \pmu-harness.cfg) as NAME.disk.
 FAKE_QEMU = """#!{python}
-import json, os, subprocess, sys
+import json, os, shutil, subprocess, sys
 args = sys.argv[1:]
 if os.environ.get("FAKE_QEMU_ARGV"):
     with open(os.environ["FAKE_QEMU_ARGV"], "w") as f:
@@ -62,13 +70,19 @@ if os.environ.get("FAKE_QEMU_ARGV"):
 log = next(a[5:] for a in args if a.startswith("file:"))
 with open(log, "w", newline="") as f:
     f.write(open(os.environ["FAKE_QEMU_LOG"], newline="").read())
+# the boot disk: the -drive that is not a pflash (--readonly's is
+# if=none,id=boot,format=raw,readonly=on,file=...)
+disk = next((a.split("file=")[1] for a in args
+             if "format=raw" in a and "file=" in a
+             and "if=pflash" not in a), None)
+keep = os.environ.get("FAKE_QEMU_KEEP")
+if keep:
+    name = os.path.join(keep, os.path.basename(log))
+    with open(name + ".argv.json", "w") as f:
+        json.dump(args, f)
+    shutil.copyfile(disk, name + ".disk")
 vol = os.environ.get("FAKE_QEMU_VOLUME")
 if vol:
-    # the boot disk: the -drive that is not a pflash (--readonly's is
-    # if=none,id=boot,format=raw,readonly=on,file=...)
-    disk = next(a.split("file=")[1] for a in args
-                if "format=raw" in a and "file=" in a
-                and "if=pflash" not in a)
     off = subprocess.run([os.environ["FAKE_QEMU_ESP_OFFSET"], disk],
                          check=True, capture_output=True,
                          text=True).stdout.strip()
@@ -93,6 +107,7 @@ def fake_qemu(tmp, status, log_text, stderr="", volume_text=None):
                FAKE_QEMU_STDERR=stderr,
                PATH=f"{fake.parent}:{os.environ['PATH']}")
     env.pop("FAKE_QEMU_VOLUME", None)
+    env.pop("FAKE_QEMU_KEEP", None)
     env["FAKE_QEMU_ARGV"] = str(Path(tmp) / "fake.argv.json")
     env["FAKE_QEMU_ESP_OFFSET"] = str(BOOT / "esp-offset.sh")
     if volume_text is not None:
@@ -102,6 +117,20 @@ def fake_qemu(tmp, status, log_text, stderr="", volume_text=None):
 
 
 IMAGE = ROOT / "build" / "pmu-harness.img"
+
+
+@functools.lru_cache(maxsize=None)
+def _real_table():
+    from tools.check import boottable
+    return boottable.load(TOOLS / "check" / "matrix.yaml")
+
+
+def real_table():
+    """boottable.load(tools/check/matrix.yaml): (boots, errors), read once
+    per test run (the table's YAML takes a fifth of a second to read);
+    each call gets its own copy.  test_boottable's
+    test_matrix_yaml_is_valid reads it itself."""
+    return copy.deepcopy(_real_table())
 
 
 def need_image():
@@ -120,10 +149,122 @@ def run_tool(argv, timeout=120, env=None):
     return p.returncode, p.stdout
 
 
+class _Sink(io.RawIOBase):
+    """One captured stream's bytes; each write also goes to the shared
+    list of both streams, in the order written (as 2>&1 would have it)."""
+
+    def __init__(self, both):
+        self.data = bytearray()
+        self.both = both
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self.data += b
+        self.both += b
+        return len(b)
+
+
+class Ran:
+    """What call_main saw: returncode; stdout, stderr and output (both
+    streams interleaved as written) as text decoded the way subprocess's
+    text=True decodes a pipe (UTF-8, universal newlines); the *_bytes
+    attributes unchanged."""
+
+    def __init__(self, returncode, out, err, both):
+        self.returncode = returncode
+        self.stdout_bytes, self.stderr_bytes = bytes(out), bytes(err)
+        self.output_bytes = bytes(both)
+
+    @staticmethod
+    def text(data, errors="strict"):
+        """bytes as subprocess's text=True (and errors) decodes them."""
+        return data.decode("utf-8", errors).replace("\r\n", "\n") \
+            .replace("\r", "\n")
+
+    _text = text
+
+    @property
+    def stdout(self):
+        return self._text(self.stdout_bytes)
+
+    @property
+    def stderr(self):
+        return self._text(self.stderr_bytes)
+
+    @property
+    def output(self):
+        return self._text(self.output_bytes)
+
+
+def call_main(main, argv, prog="python3", env=None, cwd=None):
+    """Runs a host tool's main(argv) in this process, as `python3 -m
+    MODULE ARGV...` runs it from the repository's root, without paying
+    for a new interpreter and its imports: argv is passed as data (a
+    list), stdin is empty, stdout and stderr are captured (stdout has a
+    binary .buffer, as a real one), sys.exit() and the returned value
+    become the exit status.  prog is sys.argv[0] meanwhile (argparse's
+    program name); env (a dict) replaces os.environ meanwhile; cwd is the
+    working directory meanwhile (default the repository's root).  An
+    exception main does not handle propagates: the test errs, as the
+    tool's traceback would have failed it.  Each CLI keeps at least one
+    test through a real process (docs/check.md, "The Python host tests")."""
+    both = bytearray()
+    out_sink, err_sink = _Sink(both), _Sink(both)
+    out = io.TextIOWrapper(out_sink, encoding="utf-8",
+                           errors="surrogateescape", write_through=True)
+    err = io.TextIOWrapper(err_sink, encoding="utf-8",
+                           errors="backslashreplace", write_through=True)
+    stdin = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8")
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(mock.patch.object(sys, "argv",
+                                              [prog, *argv]))
+        stack.enter_context(mock.patch.object(sys, "stdin", stdin))
+        stack.enter_context(mock.patch.object(sys, "stdout", out))
+        stack.enter_context(mock.patch.object(sys, "stderr", err))
+        if env is not None:
+            stack.enter_context(mock.patch.dict(os.environ, env,
+                                                clear=True))
+        stack.enter_context(contextlib.chdir(cwd or ROOT))
+        try:
+            status = main(list(argv))
+        except SystemExit as e:
+            status = e.code
+        finally:
+            out.flush()
+            err.flush()
+    if status is None:
+        status = 0
+    elif not isinstance(status, int):
+        # sys.exit("message"): Python prints it and exits with 1
+        err_sink.write(f"{status}\n".encode())
+        status = 1
+    return Ran(status, out_sink.data, err_sink.data, both)
+
+
+def harness(*args, **kw):
+    """`pmu-harness ARGS...` (tools/lab/cli.py) in this process: a
+    call_main Ran."""
+    from tools.lab import cli
+    return call_main(cli.main, [str(a) for a in args], prog="pmu-harness",
+                     **kw)
+
+
+def matrix_main(*args, env=None):
+    """`python3 -m tools.check.matrix ARGS...` in this process (call_main):
+    (status, stdout+stderr)."""
+    from tools.check import matrix
+    r = call_main(matrix.main, [str(a) for a in args],
+                  prog=str(TOOLS / "check" / "matrix.py"), env=env)
+    return r.returncode, r.output
+
+
 def check_matrix(*args, matrix=None):
-    argv = [PY, "-m", "tools.check.matrix",
-            "--matrix", str(matrix or FIXTURES / "matrix.yaml"), *args]
-    return run_tool(argv)
+    """tools/check/matrix.py --matrix MATRIX (default the fixture table)
+    ARGS... in this process: (status, stdout+stderr)."""
+    return matrix_main("--matrix", str(matrix or FIXTURES / "matrix.yaml"),
+                       *args)
 
 
 def make_env():

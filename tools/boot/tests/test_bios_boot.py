@@ -13,8 +13,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from tools.testing.support import (BOOT, IMAGE, PY, ROOT, TOOLS, LogDir,
-                                   fake_qemu, need_image)
+from tools.testing.support import (BOOT, IMAGE, PY, ROOT, LogDir,
+                                   fake_qemu, need_image, real_table)
 
 from tools.check import boottable
 from tools.check import matrix as cm
@@ -80,7 +80,7 @@ class Table(unittest.TestCase):
         self.assertIn("'memory' of a Bochs boot must be", str(errors))
 
     def test_matrix_has_the_bios_boots(self):
-        boots, errors = boottable.load(TOOLS / "check" / "matrix.yaml")
+        boots, errors = real_table()
         self.assertEqual(errors, [])
         kinds = {b.boot for b in boots}
         for k in ("uefi", "bios-kernel", "bios-disk", "bios-cd",

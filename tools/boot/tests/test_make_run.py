@@ -1,16 +1,148 @@
 """`make run` / `make bench`: QEMU's failures fail them, and CPU, SMP, ARGS
-are data that no shell (nor make) runs.  A bad -cpu makes QEMU stop at once, so
-most of these take about a second; one boots for real (a few seconds), and
-one has a fake QEMU play a failed run."""
+are data that no shell (nor make) runs.
+
+Two tests start the real QEMU: test_real_boot_gets_args_as_data boots the
+image for real (a few seconds) with shell quoting in ARGS, which reaches
+the harness as its options; test_bad_cpu_fails_with_qemus_message has
+QEMU refuse a -cpu at once.  The injection tests run make with a fake
+QEMU first on PATH (support.fake_qemu) that keeps its arguments and the
+boot disk it was given: each value must arrive there byte for byte (CPU
+as -cpu, SMP as -smp, ARGS as the disk's \\pmu-harness.cfg) and no shell
+may have run it (no marker file).  test_failing_run_fails has the fake
+QEMU play a failed run."""
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
 import unittest
 from pathlib import Path
 
-from tools.testing.support import ROOT, fake_qemu, make_env
+from tools.testing.support import ROOT, esp, fake_qemu, make_env
+
+
+def make(log, *args, env_extra=None, targets=("run",)):
+    """make TARGETS RUN_LOG=log ARGS...: (status, stdout, stderr)."""
+    env = make_env()
+    env.update(env_extra or {})
+    argv = ["make", "--no-print-directory", "-C", str(ROOT), *targets,
+            f"RUN_LOG={log}", *args]
+    p = subprocess.run(argv, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, env=env, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Injection(unittest.TestCase):
+    """Shell and make injections through CPU, SMP and ARGS, each value
+    checked where it must arrive.  Three runs of `make -k run bench`
+    (setUpClass; -k: bench still runs when run has failed) with the fake
+    QEMU carry them all: A, B and C below, a value of each variable per
+    run, ARGS of C from the environment.  A shell that ran a value would
+    create the file its `touch` names in the directory M."""
+
+    RUNS = {
+        "A": ({"CPU": "NoSuchCpu;touch {M}/cpu-a",
+               "SMP": "2;touch {M}/smp-a",
+               "ARGS": "x'; touch {M}/args-a; '"}, {}),
+        "B": ({"CPU": "Nehalem'; touch {M}/cpu-b; '",
+               "SMP": "2' ; touch {M}/smp-b; '",
+               "ARGS": "$(shell touch {M}/args-b)"}, {}),
+        "C": ({"CPU": "Nehalem", "SMP": "$(shell touch {M}/smp-c)"},
+              {"ARGS": "x\"; touch {M}/args-c; \"'; touch {M}/args-c; '"}),
+    }
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = Path(tempfile.mkdtemp(prefix="pmu-make-inject-"))
+        cls.marks = cls.tmp / "M"
+        cls.marks.mkdir()
+        env = fake_qemu(cls.tmp, 1, "")     # exits 1, writes no log
+        cls.made = {}
+        for run, (cmdline, environ) in cls.RUNS.items():
+            keep = cls.tmp / run
+            keep.mkdir()
+            fake = {k: v for k, v in env.items() if k.startswith("FAKE_")}
+            fake["FAKE_QEMU_KEEP"] = str(keep)
+            cls.made[run] = make(
+                keep / "serial.log",
+                *[f"{k}={v.format(M=cls.marks)}" for k, v in cmdline.items()],
+                targets=("-k", "run", "bench"),
+                env_extra={**{k: v.format(M=cls.marks)
+                              for k, v in environ.items()},
+                           "PATH": env["PATH"], **fake})
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, True)
+
+    def value(self, run, var):
+        cmdline, environ = self.RUNS[run]
+        return {**cmdline, **environ}[var].format(M=self.marks)
+
+    def qemu(self, run, target):
+        """What the fake QEMU got in run's target (run or bench): (its
+        arguments, the boot disk's \pmu-harness.cfg as bytes).  Both
+        targets failed, as QEMU failing must make them."""
+        rc, out, err = self.made[run]
+        self.assertNotEqual(rc, 0, out + err)
+        self.assertEqual(err.count("has no '# summary:' line"), 2, err)
+        name = self.tmp / run / ("serial.log" if target == "run"
+                                 else "bench.log")
+        argv = json.loads(Path(f"{name}.argv.json").read_text())
+        cfg = subprocess.run(["mtype", "-i", esp(f"{name}.disk"),
+                              "::/pmu-harness.cfg"], check=True,
+                             capture_output=True,
+                             env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+        return argv, cfg.stdout
+
+    def assertArg(self, argv, flag, value):
+        """QEMU got flag followed by value, as one argument."""
+        self.assertIn(flag, argv)
+        self.assertEqual(argv[argv.index(flag) + 1], value)
+
+    def assertNotInjected(self, mark):
+        self.assertFalse((self.marks / mark).exists(),
+                         f"{self.marks / mark} was created: a shell ran "
+                         "the value")
+
+    def assertArgs(self, run, mark):
+        """run's ARGS reached the boot volume's cfg as written."""
+        _, cfg = self.qemu(run, "run")
+        self.assertEqual(cfg, f"{self.value(run, 'ARGS')}\n".encode())
+        self.assertNotInjected(mark)
+
+    def test_args_quote_injection(self):
+        self.assertArgs("A", "args-a")
+
+    def test_args_make_function_injection(self):
+        self.assertArgs("B", "args-b")
+
+    def test_args_injection_from_the_environment(self):
+        self.assertArgs("C", "args-c")
+
+    def test_cpu_injection(self):
+        for run in ("A", "B"):
+            with self.subTest(cpu=self.value(run, "CPU")):
+                argv, _ = self.qemu(run, "run")
+                self.assertArg(argv, "-cpu", self.value(run, "CPU"))
+                self.assertNotInjected(f"cpu-{run.lower()}")
+
+    def test_smp_injection(self):
+        for run in ("A", "B", "C"):
+            with self.subTest(smp=self.value(run, "SMP")):
+                argv, _ = self.qemu(run, "run")
+                self.assertArg(argv, "-smp", self.value(run, "SMP"))
+                self.assertNotInjected(f"smp-{run.lower()}")
+
+    def test_bench_cpu_injection(self):
+        for run in ("A", "B"):
+            with self.subTest(cpu=self.value(run, "CPU")):
+                argv, cfg = self.qemu(run, "bench")
+                self.assertArg(argv, "-cpu", self.value(run, "CPU"))
+                self.assertEqual(cfg, b"tests=bench/*\n")
+                self.assertNotInjected(f"cpu-{run.lower()}")
 
 
 class MakeRun(unittest.TestCase):
@@ -20,72 +152,19 @@ class MakeRun(unittest.TestCase):
         self.marker = self.tmp / "injected"
         self.log = self.tmp / "serial.log"
 
-    def make(self, *args, env_extra=None, target="run"):
-        env = make_env()
-        env.update(env_extra or {})
-        argv = ["make", "--no-print-directory", "-C", str(ROOT), target,
-                f"RUN_LOG={self.log}", *args]
-        p = subprocess.run(argv, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, env=env, timeout=300)
-        return p.returncode, p.stdout, p.stderr
+    def make(self, *args, env_extra=None):
+        return make(self.log, *args, env_extra=env_extra)
 
     def assertNotInjected(self):
         self.assertFalse(self.marker.exists(),
                          f"{self.marker} was created: a shell ran the value")
 
     def test_bad_cpu_fails_with_qemus_message(self):
+        # the real QEMU: its message reaches make run's caller
         rc, out, err = self.make("CPU=NoSuchCpu")
         self.assertNotEqual(rc, 0, out + err)
         self.assertIn("unable to find CPU model 'NoSuchCpu'", err)
         self.assertIn("has no '# summary:' line", err)
-
-    def test_args_quote_injection(self):
-        rc, out, err = self.make("CPU=NoSuchCpu",
-                                 f"ARGS=x'; touch {self.marker}; '")
-        self.assertNotEqual(rc, 0, out + err)
-        self.assertIn("unable to find CPU model", err)
-        self.assertNotInjected()
-
-    def test_args_injection_from_the_environment(self):
-        rc, out, err = self.make(
-            "CPU=NoSuchCpu", env_extra={
-                "ARGS": f"x\"; touch {self.marker}; \"'; touch "
-                        f"{self.marker}; '"})
-        self.assertNotEqual(rc, 0, out + err)
-        self.assertNotInjected()
-
-    def test_args_make_function_injection(self):
-        rc, out, err = self.make("CPU=NoSuchCpu",
-                                 f"ARGS=$(shell touch {self.marker})")
-        self.assertNotEqual(rc, 0, out + err)
-        self.assertNotInjected()
-
-    def test_cpu_injection(self):
-        rc, out, err = self.make(f"CPU=Nehalem;touch {self.marker}")
-        self.assertNotEqual(rc, 0, out + err)
-        self.assertIn(f"unable to find CPU model 'Nehalem;touch {self.marker}'",
-                      err)
-        self.assertNotInjected()
-        rc, out, err = self.make(f"CPU=Nehalem'; touch {self.marker}; '")
-        self.assertNotEqual(rc, 0, out + err)
-        self.assertNotInjected()
-
-    def test_smp_injection(self):
-        for smp in (f"2;touch {self.marker}", f"2' ; touch {self.marker}; '",
-                    f"$(shell touch {self.marker})"):
-            rc, out, err = self.make("CPU=Nehalem", f"SMP={smp}")
-            self.assertNotEqual(rc, 0, out + err)
-            self.assertIn("Parameter 'smp.cpus' expects integer", err)
-            self.assertNotInjected()
-
-    def test_bench_cpu_injection(self):
-        for cpu in (f"NoSuchCpu;touch {self.marker}",
-                    f"NoSuchCpu'; touch {self.marker}; '"):
-            rc, out, err = self.make(f"CPU={cpu}", target="bench")
-            self.assertNotEqual(rc, 0, out + err)
-            self.assertIn(f"unable to find CPU model '{cpu}'", err)
-            self.assertNotInjected()
 
     def test_real_boot_gets_args_as_data(self):
         # A short real boot: the words reach the harness as options (which

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from tools.testing.support import ROOT, TOOLS
+from tools.testing.support import ROOT, TOOLS, real_table
 
 from tools.check import boottable
 
@@ -89,7 +89,7 @@ class RealTable(unittest.TestCase):
         disk.  Each passes its tests; the full ones keep a sound prefix and
         say so in an error line and the summary, the others keep no file
         and say why in the header."""
-        boots, errors = boottable.load(TOOLS / "check" / "matrix.yaml")
+        boots, errors = real_table()
         self.assertEqual([str(e) for e in errors], [])
         by = {b.name: b for b in boots}
         names = ("logfile-free-8k", "logfile-full", "logfile-dir-is-file",
@@ -144,7 +144,7 @@ class RealTable(unittest.TestCase):
         suite at 128 and 64 MiB passes with nothing failing or skipping for
         memory and the pointer chase running (on 32 and 8 MiB); at 48 MiB
         only the pointer chase's three tests SKIP, with the shortfall."""
-        boots, _ = boottable.load(TOOLS / "check" / "matrix.yaml")
+        boots, _ = real_table()
         by = {b.name: b for b in boots}
         runs = {"memory-128": (128, "ok", 32), "memory-64": (64, "ok", 8),
                 "memory-48": (48, "skip", None)}
@@ -179,7 +179,7 @@ class RealTable(unittest.TestCase):
         byte / UTF-8 BOM / UTF-16 cfg", "control bytes and ESC sequences"
         and "serial=0x80/0xf0/0xcf8": each passes with its error line, and
         the fixtures hold what the boots rely on."""
-        boots, errors = boottable.load(TOOLS / "check" / "matrix.yaml")
+        boots, errors = real_table()
         self.assertEqual([str(e) for e in errors], [])
         by = {b.name: b for b in boots}
 
@@ -550,7 +550,7 @@ class InjectBoots(unittest.TestCase):
     """The fault-injection boots (docs/reliability.md "Fault injection")."""
 
     def setUp(self):
-        boots, errors = boottable.load(TOOLS / "check" / "matrix.yaml")
+        boots, errors = real_table()
         self.assertEqual([str(e) for e in errors], [])
         self.boots = {b.name: b for b in boots
                       if b.name.startswith("inject-")}

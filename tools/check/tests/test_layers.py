@@ -5,7 +5,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from tools.testing.support import PY, not_ok_lines, ok_lines, run_tool
+from tools.testing.support import (PY, TOOLS, call_main, not_ok_lines,
+                                   ok_lines, run_tool)
+
+from tools.check import layers
 
 # A tree that keeps every rule.
 CLEAN = {
@@ -55,8 +58,11 @@ class Layers(unittest.TestCase):
             p = root / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text)
-        return run_tool([PY, "-m", "tools.check.layers", "--root",
-                         str(root)])
+        # in this process (support.call_main); test_no_tree runs the
+        # command itself
+        r = call_main(layers.main, ["--root", str(root)],
+                      prog=str(TOOLS / "check" / "layers.py"))
+        return r.returncode, r.output
 
     def assertViolation(self, files, rule, detail):
         rc, out = self.tree(files)
@@ -181,6 +187,7 @@ class Layers(unittest.TestCase):
         self.assertEqual(rc, 0, out)
 
     def test_no_tree(self):
+        # the command itself, in a process of its own
         root = Path(tempfile.mkdtemp(prefix="pmu-layers-"))
         self.addCleanup(shutil.rmtree, root, True)
         rc, out = run_tool([PY, "-m", "tools.check.layers", "--root",

@@ -9,8 +9,9 @@ from pathlib import Path
 from unittest import mock
 
 from tools.testing.support import (FIXTURES, PY, LogDir, check_matrix,
-                                   fake_qemu, fixture_text, need_image,
-                                   not_ok_lines, ok_lines, run_tool, tap_part)
+                                   fake_qemu, fixture_text, matrix_main,
+                                   need_image, not_ok_lines, ok_lines,
+                                   run_tool, tap_part)
 
 from tools.check import boottable
 from tools.check import matrix as cm
@@ -309,28 +310,33 @@ class BootMode(unittest.TestCase):
         self.tmp = Path(tempfile.mkdtemp(prefix="pmu-boot-mode-"))
         self.addCleanup(shutil.rmtree, self.tmp, True)
 
-    def boot(self, status, serial, volume, stderr="", jobs="2"):
+    def boot(self, status, serial, volume, stderr="", jobs="2",
+             process=False):
+        """matrix.py boots p54c (in this process, support.matrix_main;
+        process=True: `python3 -m tools.check.matrix` itself)."""
         env = fake_qemu(self.tmp, status, serial, stderr, volume)
         env["JOBS"] = jobs
-        return run_tool([PY, "-m", "tools.check.matrix", "--matrix",
-                         str(FIXTURES / "matrix.yaml"), "--out",
-                         str(self.tmp / "out"), "--vars", str(OVMF_VARS),
-                         "p54c"], env=env)
+        argv = ["--matrix", str(FIXTURES / "matrix.yaml"), "--out",
+                str(self.tmp / "out"), "--vars", str(OVMF_VARS), "p54c"]
+        if process:
+            return run_tool([PY, "-m", "tools.check.matrix", *argv],
+                            env=env)
+        return matrix_main(*argv, env=env)
 
     def test_warm_vars_missing(self):
         env = fake_qemu(self.tmp, 1, fixture_text("p54c.log"), "", None)
-        rc, out = run_tool([PY, "-m", "tools.check.matrix", "--matrix",
-                            str(FIXTURES / "matrix.yaml"), "--out",
-                            str(self.tmp / "out"), "--vars",
-                            str(self.tmp / "none.fd"), "p54c"], env=env)
+        rc, out = matrix_main("--matrix", str(FIXTURES / "matrix.yaml"),
+                              "--out", str(self.tmp / "out"), "--vars",
+                              str(self.tmp / "none.fd"), "p54c", env=env)
         self.assertNotEqual(rc, 0, out)
         self.assertIn(f"not ok - matrix: no vars {self.tmp / 'none.fd'} "
                       "(make ovmf-vars): its boots are left out", out)
         self.assertFalse((self.tmp / "fake.argv.json").exists())
 
     def test_pass(self):
+        # the command itself, in a process of its own
         serial = fixture_text("p54c.log")
-        rc, out = self.boot(1, serial, tap_part(serial))
+        rc, out = self.boot(1, serial, tap_part(serial), process=True)
         self.assertEqual(rc, 0, out)
         self.assertRegex(out, r"(?m)^# boot p54c: \d+\.\d s, cpu \d+\.\d s$")
         self.assertIn("ok - p54c: volume log equals the serial log", out)

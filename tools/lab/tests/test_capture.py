@@ -24,7 +24,7 @@ import unittest
 from pathlib import Path
 
 from tools.testing.support import (FIXTURES, PY, PMU_HARNESS, fixture_text,
-                                   tap_part)
+                                   harness, tap_part)
 
 from tools.lab import capture, serialclean
 
@@ -152,8 +152,20 @@ class Machine:
             raise self.error
 
 
-def run_capture(*args, timeout=120):
-    """Runs tools/lab/pmu-harness capture; returns (status, stdout, stderr)."""
+def run_capture(*args, timeout=None):
+    """pmu-harness capture in this process (support.harness): (status,
+    stdout, stderr).  (timeout: the test's own limit for a process; a
+    capture in this process ends at its --timeout.)  The tests that
+    interrupt a capture or hold a port (test_interrupt_keeps_files,
+    test_port_in_use_is_refused) run the command itself."""
+    r = harness("capture", *args)
+    # decoded by hand: text=True would turn the redraws' CRs into LFs
+    return r.returncode, r.stdout_bytes.decode(), r.stderr_bytes.decode()
+
+
+def command(*args, timeout=120):
+    """tools/lab/pmu-harness capture in a process of its own; (status,
+    stdout, stderr)."""
     p = subprocess.run([PY, str(PMU_HARNESS), "capture", *args],
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=timeout)
@@ -353,8 +365,8 @@ class Ptys(Tmp):
             while not list(self.out.glob("port-*.raw")):
                 self.assertLess(time.monotonic(), end)
                 time.sleep(0.05)
-            st, out, err = run_capture("--port", path, "--out",
-                                       str(self.tmp / "second"))
+            st, out, err = command("--port", path, "--out",
+                                   str(self.tmp / "second"))
         finally:
             first.send_signal(signal.SIGINT)
             first.wait(30)

@@ -17,7 +17,7 @@ import unittest
 from pathlib import Path
 
 from tools.testing.support import (FIXTURES, PY, PMU_HARNESS, fixture_text,
-                                   run_tool)
+                                   harness)
 
 from tools.lab import pmulog
 from tools.lab import compare
@@ -98,12 +98,26 @@ class Tmp:
 
 
 def cli(*args):
-    """Runs pmu-harness compare; (status, stdout+stderr)."""
-    return run_tool([PY, str(PMU_HARNESS), "compare", *args])
+    """pmu-harness compare, in this process (support.harness); (status,
+    stdout+stderr).  ArgumentsAreData runs the command itself."""
+    r = harness("compare", *args)
+    return r.returncode, r.output
 
 
 def lines(out, word):
     return [l for l in out.splitlines() if l.endswith(" " + word)]
+
+
+_parsed = {}
+
+
+def parsed(text, name):
+    """pmulog.parse(text, name), parsed once per text for the module (the
+    same fixture is side A of most comparisons; compare_logs only reads
+    the logs)."""
+    if (text, name) not in _parsed:
+        _parsed[(text, name)] = pmulog.parse(text, name)
+    return _parsed[(text, name)]
 
 
 def compared(text_a, text_b, tol=None):
@@ -111,8 +125,8 @@ def compared(text_a, text_b, tol=None):
     tolerances."""
     t = load(compare.DEFAULT_TOLERANCES) if tol is None else \
         from_text(tol, "tol.yaml")
-    return compare.compare_logs(pmulog.parse(text_a, "a.log"),
-                                pmulog.parse(text_b, "b.log"), t)
+    return compare.compare_logs(parsed(text_a, "a.log"),
+                                parsed(text_b, "b.log"), t)
 
 
 def summaries(out):

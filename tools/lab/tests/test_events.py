@@ -46,8 +46,9 @@ SDM sources (tables cited by title where editions renumber them):
 import json
 import subprocess
 import unittest
+from unittest import mock
 
-from tools.testing.support import PY, PMU_HARNESS, ROOT
+from tools.testing.support import PY, PMU_HARNESS, ROOT, harness
 
 from tools.check import generations
 from tools.lab import events as levents
@@ -55,15 +56,43 @@ from tools.lab import events as levents
 HARNESS = [PY, str(PMU_HARNESS), "events"]
 
 _cache = {}
+_tool = []
+
+
+def built_tool():
+    """levents.build_tool() (make build/host/pmu-events), run once for the
+    module: every other `events` call here runs in this process
+    (support.harness) and takes the tool this one built.
+    Output.test_table runs the command, and with it make, for real."""
+    if not _tool:
+        _tool.append(_build_tool())
+    return _tool[0]
+
+
+_build_tool = levents.build_tool
+_patch = mock.patch.object(levents, "build_tool", built_tool)
+
+
+def setUpModule():
+    _patch.start()
+
+
+def tearDownModule():
+    _patch.stop()
+
+
+def events(*args):
+    """`pmu-harness events ARGS...` in this process: a support.Ran."""
+    return harness("events", *args)
 
 
 def listing(cpu, vendor=None):
     """`pmu-harness events --cpu CPU --json`, parsed (run once per CPU)."""
     key = (cpu, vendor)
     if key not in _cache:
-        argv = HARNESS + ["--cpu", cpu, "--json"] + \
+        argv = ["--cpu", cpu, "--json"] + \
             (["--vendor", vendor] if vendor else [])
-        r = subprocess.run(argv, capture_output=True, text=True)
+        r = events(*argv)
         if r.returncode:
             raise AssertionError(f"{argv}: exit {r.returncode}: {r.stderr}")
         _cache[key] = json.loads(r.stdout)
@@ -374,6 +403,8 @@ class Output(unittest.TestCase):
         self.assertIn("Skylake", cpu["name"])
 
     def test_table(self):
+        # The command itself, in a process of its own: its exit status,
+        # and make building the tool (the other tests run in-process).
         r = subprocess.run(HARNESS + ["--cpu", "5-2"], capture_output=True,
                            text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -381,8 +412,7 @@ class Output(unittest.TestCase):
                 if l.startswith("INSTRUCTIONS_EXECUTED ")]
         self.assertEqual(len(line), 1, r.stdout)
         self.assertRegex(line[0], r"\b16H\b.*\binstructions$")
-        r = subprocess.run(HARNESS + ["--cpu", "15-2"], capture_output=True,
-                           text=True)
+        r = events("--cpu", "15-2")
         line = [l for l in r.stdout.splitlines()
                 if l.startswith("instr_retired ")][0]
         self.assertIn("CRU_ESCR0(12,13,16) CRU_ESCR1(14,15,17)", line)
@@ -401,8 +431,7 @@ class Output(unittest.TestCase):
 
 class Errors(unittest.TestCase):
     def run_events(self, *args):
-        return subprocess.run(HARNESS + list(args), capture_output=True,
-                               text=True)
+        return events(*args)
 
     def test_malformed_cpu(self):
         for bad in ("6", "6-", "-94", "x-1", "6-94-3-1", "6-0x", "6--94",

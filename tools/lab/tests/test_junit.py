@@ -8,7 +8,8 @@ import unittest
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from tools.testing.support import FIXTURES, PY, PMU_HARNESS, TOOLS
+from tools.testing.support import (FIXTURES, PY, PMU_HARNESS, TOOLS,
+                                   harness)
 
 from tools.lab import pmulog
 from tools.lab import junit as ljunit
@@ -28,6 +29,16 @@ DAMAGED = [LAB / "truncated-kill.log", FIXTURES / "no-summary.log",
 
 
 def cli(*args):
+    """pmu-harness ARGS... in this process (support.harness): (status,
+    stdout as bytes, stderr).  Cli.test_stdout_equals_output_file runs
+    the command itself."""
+    r = harness(*args)
+    return (r.returncode, r.stdout_bytes,
+            r.stderr_bytes.decode("utf-8", "replace"))
+
+
+def command(*args):
+    """The same through `pmu-harness` in a process of its own."""
     p = subprocess.run(HARNESS + [str(a) for a in args],
                        stdin=subprocess.DEVNULL, capture_output=True,
                        timeout=60)
@@ -288,8 +299,9 @@ class Damaged(Tmp, unittest.TestCase):
 class Cli(Tmp, unittest.TestCase):
     def test_stdout_equals_output_file(self):
         out = self.tmp / "o.xml"
-        rc1, stdout, _ = cli("junit", LAB / "p54c-model.log")
-        rc2, nothing, _ = cli("junit", LAB / "p54c-model.log", "-o", out)
+        # the command itself: what it writes to its stdout pipe
+        rc1, stdout, _ = command("junit", LAB / "p54c-model.log")
+        rc2, nothing, _ = command("junit", LAB / "p54c-model.log", "-o", out)
         self.assertEqual((rc1, rc2, nothing), (0, 0, b""))
         self.assertEqual(stdout, out.read_bytes())
         self.assertTrue(stdout.startswith(b"<?xml"))

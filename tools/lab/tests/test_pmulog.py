@@ -2,9 +2,10 @@
 
 import json
 import unittest
+from pathlib import Path
 
-from tools.testing.support import (FIXTURES, PY, fixture_text, run_tool,
-                                   tap_part)
+from tools.testing.support import (FIXTURES, PY, call_main, fixture_text,
+                                   run_tool, tap_part)
 
 from tools.lab import pmulog
 
@@ -288,15 +289,22 @@ class Cli(unittest.TestCase):
         self.assertEqual(d["results"][0]["status"], "not ok")
         self.assertEqual(d["summary"]["failed"], 3)
 
+    def pmulog_main(self, *args):
+        """python3 -m tools.lab.pmulog ARGS... in this process
+        (support.call_main; test_json_dump runs the command itself):
+        (status, stdout+stderr)."""
+        prog = str(Path(pmulog.__file__))
+        r = call_main(lambda argv: pmulog.main([prog, *argv]), args,
+                      prog=prog)
+        return r.returncode, r.output
+
     def test_parse_errors_exit_1(self):
-        rc, out = run_tool([PY, "-m", "tools.lab.pmulog",
-                            str(FIXTURES / "truncated.log")])
+        rc, out = self.pmulog_main(str(FIXTURES / "truncated.log"))
         self.assertEqual(rc, 1)
         self.assertIn("not closed", out)
 
     def test_unreadable_exit_2(self):
-        rc, out = run_tool([PY, "-m", "tools.lab.pmulog",
-                            str(FIXTURES / "no-such.log")])
+        rc, out = self.pmulog_main(str(FIXTURES / "no-such.log"))
         self.assertEqual(rc, 2)
         self.assertIn("cannot read", out)
 

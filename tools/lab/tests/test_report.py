@@ -14,7 +14,8 @@ import unittest
 from html.parser import HTMLParser
 from pathlib import Path
 
-from tools.testing.support import FIXTURES, PY, PMU_HARNESS, run_tool
+from tools.testing.support import (FIXTURES, PY, PMU_HARNESS, harness,
+                                   run_tool)
 
 from tools.lab import browser, svg
 
@@ -192,7 +193,11 @@ def refs(html):
 
 
 def make_report(paths, out, extra=()):
-    return run_tool(TOOL + ["-o", str(out), *map(str, paths), *extra])
+    """pmu-harness report -o out paths... in this process
+    (support.harness): (status, stdout+stderr).
+    Statuses.test_output_required runs the command itself."""
+    r = harness("report", "-o", out, *paths, *extra)
+    return r.returncode, r.output
 
 
 class Page(unittest.TestCase):
@@ -295,6 +300,7 @@ class Statuses(unittest.TestCase):
         self.assertEqual(len(out.strip().splitlines()), 1, out)
 
     def test_output_required(self):
+        # the command itself, in a process of its own
         status, out = run_tool(TOOL + [str(LAB / "p54c-model.log")])
         self.assertEqual(status, 2, out)
         self.assertIn("usage:", out)
