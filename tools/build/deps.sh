@@ -8,9 +8,22 @@
 set -eu
 missing=""
 foreign=""
+# One dpkg-query for all of them (every make runs this): a line
+# "NAME:ARCH ii " per installed package; a name without :ARCH is the
+# native architecture's or an Architecture: all package.
+native=$(dpkg --print-architecture)
+installed=$(dpkg-query -W -f='${Package}:${Architecture} ${db:Status-Abbrev}\n' \
+	"$@" 2>/dev/null || true)
 for p in "$@"; do
-	s=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
-	case "$s" in ii*) continue ;; esac
+	case "$p" in
+	*:*) want="$p" ;;
+	*) want="$p:$native $p:all" ;;
+	esac
+	found=""
+	for w in $want; do
+		printf '%s\n' "$installed" | grep -qxF "$w ii " && found=1
+	done
+	[ -n "$found" ] && continue
 	missing="$missing $p"
 	case "$p" in *:i386) foreign=i386 ;; esac
 done

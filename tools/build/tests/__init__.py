@@ -1,0 +1,1 @@
+"""Tests of tools/build/ (unittest; run by tools/testing/run.py)."""
