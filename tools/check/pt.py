@@ -24,15 +24,16 @@
      each kind, streams cut short or with bits flipped) both decoders
      print the same lines, their errors at the same offsets (the texts are
      their own), with the 10-byte CYC difference as above;
-  5. fuzz smoke: tools/pt/fuzz.sh runs the libFuzzer target a few seconds
-     from the committed corpus (into a scratch corpus).
+  5. fuzz smoke: tools/pt/fuzz.sh --smoke runs the libFuzzer target over
+     every input of the committed corpus, then on its mutations up to
+     5000 runs in all (into a scratch corpus).
 
 One "ok - pt: ..." / "not ok - pt: ..." line per check, details of a
 failure as "#" lines under it; exit status 1 when any check failed.  The
 streams and the tools' outputs are kept in OUT (default build/check/pt).
 
     python3 -m tools.check.pt [--out DIR] [--seeds N] [--count N]
-        [--fuzz-seconds S]
+        [--fuzz-runs N]
 """
 
 import argparse
@@ -421,13 +422,17 @@ def damaged_streams(tally, out):
               f"{len(files)} corpus streams ({errors} errors)", bad)
 
 
-def fuzz_smoke(tally, seconds):
+def fuzz_smoke(tally, runs):
     corpus = ROOT / "tests" / "host" / "pt" / "corpus"
     before = sorted(p.name for p in corpus.iterdir()) if corpus.is_dir() \
         else []
-    rc, out, err = run(["tools/pt/fuzz.sh", seconds, "--smoke"],
-                       timeout=seconds + 120)
-    runs = re.findall(r"stat::number_of_executed_units:\s*(\d+)", err)
+    # libFuzzer lists only the non-empty files (it runs the empty input
+    # on its own first).
+    inputs = sum(1 for p in corpus.iterdir() if p.is_file() and
+                 p.stat().st_size) if corpus.is_dir() else 0
+    rc, out, err = run(["tools/pt/fuzz.sh", "--smoke", runs], timeout=300)
+    done = re.findall(r"stat::number_of_executed_units:\s*(\d+)", err)
+    seeds = re.findall(r"INFO: seed corpus: files: (\d+)", err)
     after = sorted(p.name for p in corpus.iterdir()) if corpus.is_dir() \
         else []
     problems = [] if rc == 0 else [f"fuzz.sh exit status {rc}"] + [
@@ -438,9 +443,16 @@ def fuzz_smoke(tally, seconds):
         problems.append(f"no seed corpus in {corpus}")
     if before != after:
         problems.append("the committed corpus changed")
-    tally.say(not problems, f"fuzz smoke: {seconds} s of pt-fuzz from "
-              f"{len(before)} corpus inputs, clean under ASan/UBSan "
-              f"({runs[-1] if runs else '?'} runs)", problems)
+    if rc == 0 and seeds != [str(inputs)]:
+        problems.append(f"libFuzzer's seed corpus: {seeds or 'no'} files, "
+                        f"{corpus} has {inputs} non-empty ones")
+    if rc == 0 and done[-1:] != [str(runs)]:
+        problems.append(f"{done[-1] if done else 'no count of'} runs, not "
+                        f"{runs}")
+    tally.say(not problems, f"fuzz smoke: pt-fuzz ran the {inputs} "
+              f"non-empty corpus inputs, then mutations up to "
+              f"{done[-1] if done else '?'} runs, clean under ASan/UBSan",
+              problems)
 
 
 def main(argv):
@@ -448,7 +460,7 @@ def main(argv):
     ap.add_argument("--out", default=str(ROOT / "build" / "check" / "pt"))
     ap.add_argument("--seeds", type=int, default=16)
     ap.add_argument("--count", type=int, default=4000)
-    ap.add_argument("--fuzz-seconds", type=int, default=5)
+    ap.add_argument("--fuzz-runs", type=int, default=5000)
     args = ap.parse_args(argv[1:])
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -464,7 +476,7 @@ def main(argv):
             model_streams(tally, out / "model", "x86_64", "pt-modelgen")
             model_streams(tally, out / "model", "i386", "pt-modelgen-i386")
     if build(tally, "the fuzz target", ["pt-fuzz"]):
-        fuzz_smoke(tally, args.fuzz_seconds)
+        fuzz_smoke(tally, args.fuzz_runs)
     return 1 if tally.failed else 0
 
 
