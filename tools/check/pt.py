@@ -152,6 +152,9 @@ TIME = re.compile(r"^(?:(\d+)|\[(\d+),(\d+|-)\))$")
 
 def parse_time(text):
     """(lo, hi, exact): hi None when open.  ValueError when malformed."""
+    if text.isdigit() and text.isascii():     # the common case, exact
+        t = int(text)
+        return t, t, True
     m = TIME.match(text)
     if not m:
         raise ValueError(f"bad time {text!r}")
@@ -274,6 +277,42 @@ def run(argv, timeout=120):
     return p.returncode, p.stdout.splitlines(), p.stderr
 
 
+END_LINE = re.compile(r"^# end (\d+) (\d+)$")
+
+
+def split_each(rc, lines, err, n):
+    """The output of `ptdecode/ipt-dump ... --each F1..Fn` -> n (exit
+    status, lines) pairs, one per file, as the tool run on that file
+    alone gives them; None when the output is not n files' (the tool
+    failed as a whole: rc and err say why)."""
+    out, cur = [], []
+    for line in lines:
+        m = END_LINE.match(line)
+        if not m:
+            cur.append(line)
+            continue
+        if int(m.group(1)) != len(out) + 1:
+            return None
+        out.append((int(m.group(2)), cur))
+        cur = []
+    if len(out) != n or cur or rc != max([0] + [r for r, _ in out]):
+        return None
+    return out
+
+
+def run_each(argv, paths, timeout=300):
+    """argv + ["--each"] + paths in one process: a list of (exit status,
+    stdout lines, stderr text) per path, as if each ran alone (stderr is
+    the whole run's, for each)."""
+    rc, lines, err = run(list(argv) + ["--each"] + list(paths), timeout)
+    each = split_each(rc, lines, err, len(paths))
+    if each is None:
+        why = f"{Path(str(argv[0])).name} --each: exit status {rc}, " \
+              f"output not one '# end' per file: {err.strip()}"
+        return [(-1, [], why)] * len(paths)
+    return [(r, l, err) for r, l in each]
+
+
 def build(tally, what, targets):
     rc, out, err = run(["make", "-s", "-j2"] +
                        [f"build/host/{t}" for t in targets],
@@ -358,26 +397,33 @@ def model_streams(tally, out, mode, tool):
     for path in sorted(mdir.glob("*.branches")):
         header, want = parse_branches(path.read_text())
         by_cfg.setdefault(header["cfg"], []).append((path, header, want))
+    # Each decoder once over every stream of the mode (--each), each
+    # stream's output as it would print it alone.
+    pts = [path.with_suffix(".pt") for streams in by_cfg.values()
+           for path, _, _ in streams]
+    ours = run_each([HB / "ptdecode", "--packets"], pts)
+    refs = run_each([HB / "ipt-dump"], pts)
+    tims = run_each([HB / "ptdecode", "--timing"], pts)
+    runs = dict(zip(pts, zip(ours, refs, tims)))
     for cfg, streams in by_cfg.items():
-        check_config(tally, mode, cfg, streams)
+        check_config(tally, mode, cfg, streams, runs)
 
 
-def check_config(tally, mode, cfg, streams):
+def check_config(tally, mode, cfg, streams, runs):
     pk_bad, tm_bad = [], []
     packets = branches = exact = 0
     for path, header, want in streams:
         pt = path.with_suffix(".pt")
         name = header["bench"]
-        orc, ours, oerr = run([HB / "ptdecode", "--packets", pt])
-        rrc, ref, rerr = run([HB / "ipt-dump", pt])
+        (orc, ours, oerr), (rrc, ref, rerr), (trc, tlines, terr) = runs[pt]
         save(pt.with_suffix(".ptdecode"), ours)
         save(pt.with_suffix(".ipt-dump"), ref)
         packets += len(ours)
         bad = compare_packets(ours, ref)
         if orc or rrc:
-            bad.append(f"exit status ptdecode {orc}, ipt-dump {rrc}")
+            bad.append(f"exit status ptdecode {orc}, ipt-dump {rrc}: "
+                       f"{(oerr + rerr).strip()}")
         pk_bad += [f"{name}: {b}" for b in bad]
-        trc, tlines, terr = run([HB / "ptdecode", "--timing", pt])
         save(pt.with_suffix(".timing"), tlines)
         got, summary, bad = parse_timing(tlines)
         if trc:
@@ -407,10 +453,14 @@ def damaged_streams(tally, out):
     out.mkdir(parents=True, exist_ok=True)
     files = sorted(corpus.glob("*.pt"))
     bad, errors = [], 0
-    for pt in files:
+    ours_all = run_each([HB / "ptdecode", "--packets"], files)
+    refs_all = run_each([HB / "ipt-dump"], files)
+    for pt, (orc, ours, oerr), (rrc, ref, rerr) in zip(files, ours_all,
+                                                        refs_all):
         data = pt.read_bytes()
-        _, ours, oerr = run([HB / "ptdecode", "--packets", pt])
-        _, ref, rerr = run([HB / "ipt-dump", pt])
+        if orc not in (0, 1) or rrc not in (0, 1):
+            bad.append(f"{pt.name}: exit status ptdecode {orc}, ipt-dump "
+                       f"{rrc}: {(oerr + rerr).strip()}")
         save(out / f"{pt.stem}.ptdecode", ours)
         save(out / f"{pt.stem}.ipt-dump", ref)
         errors += sum(1 for l in ours if is_error(l))
