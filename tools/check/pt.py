@@ -285,17 +285,17 @@ def split_each(rc, lines, err, n):
     status, lines) pairs, one per file, as the tool run on that file
     alone gives them; None when the output is not n files' (the tool
     failed as a whole: rc and err say why)."""
-    out, cur = [], []
-    for line in lines:
-        m = END_LINE.match(line)
+    out, start = [], 0
+    for i, line in enumerate(lines):
+        m = END_LINE.match(line) if line.startswith("# end ") else None
         if not m:
-            cur.append(line)
             continue
         if int(m.group(1)) != len(out) + 1:
             return None
-        out.append((int(m.group(2)), cur))
-        cur = []
-    if len(out) != n or cur or rc != max([0] + [r for r, _ in out]):
+        out.append((int(m.group(2)), lines[start:i]))
+        start = i + 1
+    if len(out) != n or start != len(lines) or \
+            rc != max([0] + [r for r, _ in out]):
         return None
     return out
 
@@ -323,7 +323,7 @@ def build(tally, what, targets):
 
 
 def save(path, lines):
-    path.write_text("".join(l + "\n" for l in lines))
+    path.write_text("\n".join(lines) + "\n" if lines else "")
 
 
 def random_streams(tally, out, seeds, count):
