@@ -24,15 +24,16 @@
      each kind, streams cut short or with bits flipped) both decoders
      print the same lines, their errors at the same offsets (the texts are
      their own), with the 10-byte CYC difference as above;
-  5. fuzz smoke: tools/pt/fuzz.sh runs the libFuzzer target a few seconds
-     from the committed corpus (into a scratch corpus).
+  5. fuzz smoke: tools/pt/fuzz.sh --smoke runs the libFuzzer target over
+     every input of the committed corpus, then on its mutations up to
+     5000 runs in all (into a scratch corpus).
 
 One "ok - pt: ..." / "not ok - pt: ..." line per check, details of a
 failure as "#" lines under it; exit status 1 when any check failed.  The
 streams and the tools' outputs are kept in OUT (default build/check/pt).
 
     python3 -m tools.check.pt [--out DIR] [--seeds N] [--count N]
-        [--fuzz-seconds S]
+        [--fuzz-runs N]
 """
 
 import argparse
@@ -151,6 +152,9 @@ TIME = re.compile(r"^(?:(\d+)|\[(\d+),(\d+|-)\))$")
 
 def parse_time(text):
     """(lo, hi, exact): hi None when open.  ValueError when malformed."""
+    if text.isdigit() and text.isascii():     # the common case, exact
+        t = int(text)
+        return t, t, True
     m = TIME.match(text)
     if not m:
         raise ValueError(f"bad time {text!r}")
@@ -273,6 +277,42 @@ def run(argv, timeout=120):
     return p.returncode, p.stdout.splitlines(), p.stderr
 
 
+END_LINE = re.compile(r"^# end (\d+) (\d+)$")
+
+
+def split_each(rc, lines, err, n):
+    """The output of `ptdecode/ipt-dump ... --each F1..Fn` -> n (exit
+    status, lines) pairs, one per file, as the tool run on that file
+    alone gives them; None when the output is not n files' (the tool
+    failed as a whole: rc and err say why)."""
+    out, start = [], 0
+    for i, line in enumerate(lines):
+        m = END_LINE.match(line) if line.startswith("# end ") else None
+        if not m:
+            continue
+        if int(m.group(1)) != len(out) + 1:
+            return None
+        out.append((int(m.group(2)), lines[start:i]))
+        start = i + 1
+    if len(out) != n or start != len(lines) or \
+            rc != max([0] + [r for r, _ in out]):
+        return None
+    return out
+
+
+def run_each(argv, paths, timeout=300):
+    """argv + ["--each"] + paths in one process: a list of (exit status,
+    stdout lines, stderr text) per path, as if each ran alone (stderr is
+    the whole run's, for each)."""
+    rc, lines, err = run(list(argv) + ["--each"] + list(paths), timeout)
+    each = split_each(rc, lines, err, len(paths))
+    if each is None:
+        why = f"{Path(str(argv[0])).name} --each: exit status {rc}, " \
+              f"output not one '# end' per file: {err.strip()}"
+        return [(-1, [], why)] * len(paths)
+    return [(r, l, err) for r, l in each]
+
+
 def build(tally, what, targets):
     rc, out, err = run(["make", "-s", "-j2"] +
                        [f"build/host/{t}" for t in targets],
@@ -283,7 +323,7 @@ def build(tally, what, targets):
 
 
 def save(path, lines):
-    path.write_text("".join(l + "\n" for l in lines))
+    path.write_text("\n".join(lines) + "\n" if lines else "")
 
 
 def random_streams(tally, out, seeds, count):
@@ -357,26 +397,33 @@ def model_streams(tally, out, mode, tool):
     for path in sorted(mdir.glob("*.branches")):
         header, want = parse_branches(path.read_text())
         by_cfg.setdefault(header["cfg"], []).append((path, header, want))
+    # Each decoder once over every stream of the mode (--each), each
+    # stream's output as it would print it alone.
+    pts = [path.with_suffix(".pt") for streams in by_cfg.values()
+           for path, _, _ in streams]
+    ours = run_each([HB / "ptdecode", "--packets"], pts)
+    refs = run_each([HB / "ipt-dump"], pts)
+    tims = run_each([HB / "ptdecode", "--timing"], pts)
+    runs = dict(zip(pts, zip(ours, refs, tims)))
     for cfg, streams in by_cfg.items():
-        check_config(tally, mode, cfg, streams)
+        check_config(tally, mode, cfg, streams, runs)
 
 
-def check_config(tally, mode, cfg, streams):
+def check_config(tally, mode, cfg, streams, runs):
     pk_bad, tm_bad = [], []
     packets = branches = exact = 0
     for path, header, want in streams:
         pt = path.with_suffix(".pt")
         name = header["bench"]
-        orc, ours, oerr = run([HB / "ptdecode", "--packets", pt])
-        rrc, ref, rerr = run([HB / "ipt-dump", pt])
+        (orc, ours, oerr), (rrc, ref, rerr), (trc, tlines, terr) = runs[pt]
         save(pt.with_suffix(".ptdecode"), ours)
         save(pt.with_suffix(".ipt-dump"), ref)
         packets += len(ours)
         bad = compare_packets(ours, ref)
         if orc or rrc:
-            bad.append(f"exit status ptdecode {orc}, ipt-dump {rrc}")
+            bad.append(f"exit status ptdecode {orc}, ipt-dump {rrc}: "
+                       f"{(oerr + rerr).strip()}")
         pk_bad += [f"{name}: {b}" for b in bad]
-        trc, tlines, terr = run([HB / "ptdecode", "--timing", pt])
         save(pt.with_suffix(".timing"), tlines)
         got, summary, bad = parse_timing(tlines)
         if trc:
@@ -406,10 +453,14 @@ def damaged_streams(tally, out):
     out.mkdir(parents=True, exist_ok=True)
     files = sorted(corpus.glob("*.pt"))
     bad, errors = [], 0
-    for pt in files:
+    ours_all = run_each([HB / "ptdecode", "--packets"], files)
+    refs_all = run_each([HB / "ipt-dump"], files)
+    for pt, (orc, ours, oerr), (rrc, ref, rerr) in zip(files, ours_all,
+                                                        refs_all):
         data = pt.read_bytes()
-        _, ours, oerr = run([HB / "ptdecode", "--packets", pt])
-        _, ref, rerr = run([HB / "ipt-dump", pt])
+        if orc not in (0, 1) or rrc not in (0, 1):
+            bad.append(f"{pt.name}: exit status ptdecode {orc}, ipt-dump "
+                       f"{rrc}: {(oerr + rerr).strip()}")
         save(out / f"{pt.stem}.ptdecode", ours)
         save(out / f"{pt.stem}.ipt-dump", ref)
         errors += sum(1 for l in ours if is_error(l))
@@ -421,13 +472,17 @@ def damaged_streams(tally, out):
               f"{len(files)} corpus streams ({errors} errors)", bad)
 
 
-def fuzz_smoke(tally, seconds):
+def fuzz_smoke(tally, runs):
     corpus = ROOT / "tests" / "host" / "pt" / "corpus"
     before = sorted(p.name for p in corpus.iterdir()) if corpus.is_dir() \
         else []
-    rc, out, err = run(["tools/pt/fuzz.sh", seconds, "--smoke"],
-                       timeout=seconds + 120)
-    runs = re.findall(r"stat::number_of_executed_units:\s*(\d+)", err)
+    # libFuzzer lists only the non-empty files (it runs the empty input
+    # on its own first).
+    inputs = sum(1 for p in corpus.iterdir() if p.is_file() and
+                 p.stat().st_size) if corpus.is_dir() else 0
+    rc, out, err = run(["tools/pt/fuzz.sh", "--smoke", runs], timeout=300)
+    done = re.findall(r"stat::number_of_executed_units:\s*(\d+)", err)
+    seeds = re.findall(r"INFO: seed corpus: files: (\d+)", err)
     after = sorted(p.name for p in corpus.iterdir()) if corpus.is_dir() \
         else []
     problems = [] if rc == 0 else [f"fuzz.sh exit status {rc}"] + [
@@ -438,9 +493,16 @@ def fuzz_smoke(tally, seconds):
         problems.append(f"no seed corpus in {corpus}")
     if before != after:
         problems.append("the committed corpus changed")
-    tally.say(not problems, f"fuzz smoke: {seconds} s of pt-fuzz from "
-              f"{len(before)} corpus inputs, clean under ASan/UBSan "
-              f"({runs[-1] if runs else '?'} runs)", problems)
+    if rc == 0 and seeds != [str(inputs)]:
+        problems.append(f"libFuzzer's seed corpus: {seeds or 'no'} files, "
+                        f"{corpus} has {inputs} non-empty ones")
+    if rc == 0 and done[-1:] != [str(runs)]:
+        problems.append(f"{done[-1] if done else 'no count of'} runs, not "
+                        f"{runs}")
+    tally.say(not problems, f"fuzz smoke: pt-fuzz ran the {inputs} "
+              f"non-empty corpus inputs, then mutations up to "
+              f"{done[-1] if done else '?'} runs, clean under ASan/UBSan",
+              problems)
 
 
 def main(argv):
@@ -448,7 +510,7 @@ def main(argv):
     ap.add_argument("--out", default=str(ROOT / "build" / "check" / "pt"))
     ap.add_argument("--seeds", type=int, default=16)
     ap.add_argument("--count", type=int, default=4000)
-    ap.add_argument("--fuzz-seconds", type=int, default=5)
+    ap.add_argument("--fuzz-runs", type=int, default=5000)
     args = ap.parse_args(argv[1:])
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -464,7 +526,7 @@ def main(argv):
             model_streams(tally, out / "model", "x86_64", "pt-modelgen")
             model_streams(tally, out / "model", "i386", "pt-modelgen-i386")
     if build(tally, "the fuzz target", ["pt-fuzz"]):
-        fuzz_smoke(tally, args.fuzz_seconds)
+        fuzz_smoke(tally, args.fuzz_runs)
     return 1 if tally.failed else 0
 
 

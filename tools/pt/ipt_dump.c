@@ -26,8 +26,13 @@
  * in 64 bits (docs/pt.md, the overflow policy).
  *
  * Usage: ipt-dump [--offset N] FILE
+ *        ipt-dump [--offset N] --each FILE...
  * Exit status: 0; 1 when an error line was printed; 2 for a bad argument
- * or an unreadable file (message on stderr). */
+ * or an unreadable file (message on stderr).  With --each (all arguments
+ * after it are files), every FILE in turn, each one's lines followed by
+ * "# end K STATUS" (K its number from 1, STATUS the exit status of
+ * ipt-dump FILE alone), as ptdecode --each prints; exit status the
+ * largest of them. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -231,36 +236,17 @@ static int dump(const uint8_t *buf, size_t len, int sync, uint64_t start)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ipt-dump [--offset N] FILE\n");
+	fprintf(stderr, "usage: ipt-dump [--offset N] FILE\n"
+		"       ipt-dump [--offset N] --each FILE...\n");
 }
 
-int main(int argc, char **argv)
+/* One file dumped: its exit status (a message on stderr for 2). */
+static int dump_file(const char *path, int sync, uint64_t start)
 {
-	const char *path = NULL;
-	uint64_t start = 0;
-	int sync = 0, rc;
 	uint8_t *buf;
 	size_t len;
+	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--offset") && i + 1 < argc) {
-			if (pt_tool_parse_u64(argv[++i], &start)) {
-				fprintf(stderr, "ipt-dump: --offset: not a "
-					"number: %s\n", argv[i]);
-				return 2;
-			}
-			sync = 1;
-		} else if (!path && strcmp(argv[i], "--offset")) {
-			path = argv[i];
-		} else {
-			usage();
-			return 2;
-		}
-	}
-	if (!path) {
-		usage();
-		return 2;
-	}
 	if (pt_tool_read_file(path, &buf, &len)) {
 		fprintf(stderr, "ipt-dump: %s: %s\n", path, strerror(errno));
 		return 2;
@@ -269,5 +255,49 @@ int main(int argc, char **argv)
 		start = len;		/* nothing to sync to */
 	rc = dump(buf, len, sync, start);
 	free(buf);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = NULL;
+	uint64_t start = 0;
+	int sync = 0, each = 0, rc = 0;
+
+	for (int i = 1; i < argc && !each; i++) {
+		if (!strcmp(argv[i], "--offset") && i + 1 < argc) {
+			if (pt_tool_parse_u64(argv[++i], &start)) {
+				fprintf(stderr, "ipt-dump: --offset: not a "
+					"number: %s\n", argv[i]);
+				return 2;
+			}
+			sync = 1;
+		} else if (!path && !strcmp(argv[i], "--each")) {
+			each = i + 1;
+		} else if (!path && strcmp(argv[i], "--offset")) {
+			path = argv[i];
+		} else {
+			usage();
+			return 2;
+		}
+	}
+	if (each ? each >= argc : !path) {
+		usage();
+		return 2;
+	}
+	if (!each)
+		return dump_file(path, sync, start);
+	for (int i = each; i < argc; i++) {
+		int r = dump_file(argv[i], sync, start);
+
+		printf("# end %d %d\n", i - each + 1, r);
+		if (r > rc)
+			rc = r;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "ipt-dump: writing the output: %s\n",
+			strerror(errno));
+		return 2;
+	}
 	return rc;
 }

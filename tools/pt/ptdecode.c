@@ -18,7 +18,14 @@
  *
  * Exit status: 0; 1 when an error line was printed; 2 for a bad argument
  * or an unreadable file (a message on stderr).  The file is read whole
- * into memory; its bytes are data, never trusted. */
+ * into memory; its bytes are data, never trusted.
+ *
+ *   ptdecode --packets|--timing [--offset N] --each FILE...
+ *	every FILE in turn (all arguments after --each are files), each one's
+ *	lines as above followed by "# end K STATUS": K its number from 1,
+ *	STATUS the exit status ptdecode FILE alone would have had.  Exit
+ *	status: the largest of them (make check's pt stage decodes many
+ *	streams in one process this way). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -38,7 +45,9 @@ struct error_at {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ptdecode --packets|--timing [--offset N] FILE\n");
+	fprintf(f, "usage: ptdecode --packets|--timing [--offset N] FILE\n"
+		"       ptdecode --packets|--timing [--offset N] --each "
+		"FILE...\n");
 }
 
 static void print_error(uint64_t offset, unsigned err)
@@ -227,16 +236,34 @@ static int timing(const uint8_t *buf, size_t len, size_t start)
 	return r.errors ? 1 : 0;
 }
 
+/* One file decoded: its exit status (a message on stderr for 2). */
+static int decode_file(const char *path, enum mode mode, int sync,
+		       uint64_t from)
+{
+	uint8_t *buf;
+	size_t len;
+	int rc;
+
+	if (pt_tool_read_file(path, &buf, &len)) {
+		fprintf(stderr, "ptdecode: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	if (mode == MODE_PACKETS)
+		rc = packets(buf, len, start_at(buf, len, sync, from));
+	else
+		rc = timing(buf, len, start_at(buf, len, sync, from));
+	free(buf);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	enum mode mode = MODE_NONE;
 	const char *path = NULL;
 	uint64_t from = 0;
-	int sync = 0, rc, opts = 1;
-	uint8_t *buf;
-	size_t len;
+	int sync = 0, rc = 0, opts = 1, each = 0;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc && !each; i++) {
 		const char *a = argv[i];
 		enum mode m = MODE_NONE;
 
@@ -249,6 +276,8 @@ int main(int argc, char **argv)
 			m = MODE_PACKETS;
 		} else if (opts && !strcmp(a, "--timing")) {
 			m = MODE_TIMING;
+		} else if (opts && !path && !strcmp(a, "--each")) {
+			each = i + 1;
 		} else if (opts && !strcmp(a, "--offset")) {
 			if (i + 1 >= argc || pt_tool_parse_u64(argv[i + 1], &from)) {
 				fprintf(stderr, "ptdecode: --offset needs a "
@@ -279,21 +308,23 @@ int main(int argc, char **argv)
 			mode = m;
 		}
 	}
-	if (mode == MODE_NONE || !path) {
+	if (mode == MODE_NONE || (each ? each >= argc : !path)) {
 		fprintf(stderr, "ptdecode: %s\n", mode == MODE_NONE ?
 			"--packets or --timing is needed" : "no FILE");
 		usage(stderr);
 		return 2;
 	}
-	if (pt_tool_read_file(path, &buf, &len)) {
-		fprintf(stderr, "ptdecode: %s: %s\n", path, strerror(errno));
-		return 2;
+	if (!each) {
+		rc = decode_file(path, mode, sync, from);
+	} else {
+		for (int i = each; i < argc; i++) {
+			int r = decode_file(argv[i], mode, sync, from);
+
+			printf("# end %d %d\n", i - each + 1, r);
+			if (r > rc)
+				rc = r;
+		}
 	}
-	if (mode == MODE_PACKETS)
-		rc = packets(buf, len, start_at(buf, len, sync, from));
-	else
-		rc = timing(buf, len, start_at(buf, len, sync, from));
-	free(buf);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "ptdecode: writing the output: %s\n",
 			strerror(errno));

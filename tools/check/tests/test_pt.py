@@ -249,3 +249,23 @@ class CompareTiming(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SplitEach(unittest.TestCase):
+    """The output of a decoder run with --each, split back per file."""
+
+    def test_split(self):
+        lines = ["0 psb -", "# end 1 0", "# end 2 0", "3 error x",
+                 "# branches=0", "# end 3 1"]
+        self.assertEqual(pc.split_each(1, lines, "", 3), [
+            (0, ["0 psb -"]), (0, []), (1, ["3 error x", "# branches=0"])])
+
+    def test_not_each_files_output(self):
+        for rc, lines, n in (
+                (0, ["0 psb -", "# end 1 0"], 2),       # a file missing
+                (0, ["# end 1 0", "0 psb -"], 1),       # lines after
+                (0, ["# end 2 0"], 1),                  # numbered wrong
+                (0, ["# end 1 1"], 1),                  # status not the max
+                (2, ["# end 1 0"], 1),
+                (-1, [], 1)):                           # the tool failed
+            self.assertIsNone(pc.split_each(rc, lines, "", n), lines)

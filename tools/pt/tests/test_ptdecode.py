@@ -261,6 +261,33 @@ class PtDecode(unittest.TestCase):
         rc, out, _ = self.run_tool("--packets", "--", dash)
         self.assertEqual((rc, out), (0, ["0 psb -"]))
 
+    def test_each(self):
+        """--each: every file's output as ptdecode prints it alone, each
+        followed by "# end K STATUS", the exit status the largest."""
+        dash = Path(self.tmp.name) / "--timing"
+        dash.write_bytes(PSB + tnt8(0, 1))
+        files = [self.file(PSB + PSBEND + tnt8(1, 1) + tnt8(0, 1)),
+                 self.file(tnt8(0, 1) + bytes([0xd9]) + PSB),
+                 self.file(b""), dash, self.file(bytes([0x99, 0x40]))]
+        missing = Path(self.tmp.name) / "missing.pt"
+        for mode in (["--packets"], ["--timing"], ["--packets", "--offset",
+                                                   "1"]):
+            for names in (files, files[:2] + [missing] + files[2:]):
+                want, worst = [], 0
+                for k, f in enumerate(names, 1):
+                    rc, out, _ = self.run_tool(*mode, "--", f)
+                    want += out + [f"# end {k} {rc}"]
+                    worst = max(worst, rc)
+                rc, out, err = self.run_tool(*mode, "--each", *names)
+                self.assertEqual((rc, out), (worst, want), (mode, names))
+                self.assertEqual(err != "", missing in names)
+        self.assertEqual(worst, 2)
+        # --each needs a file; a FILE before it is one FILE too many
+        for args in (["--packets", "--each"],
+                     ["--packets", files[0], "--each", files[1]]):
+            rc, out, err = self.run_tool(*args)
+            self.assertEqual((rc, out), (2, []), args)
+
     def test_random_bytes(self):
         rng = random.Random(14)
         pieces = [PSB, PSBEND, cyc(rng.randrange(2 ** 40)), bytes([0x02]),
