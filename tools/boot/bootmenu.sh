@@ -7,8 +7,10 @@
 # words after the kernel's path as its options (docs/legacy-boot.md).
 #
 # With WORDS, a first entry "args" runs with those options and is the
-# default (the boot scripts use it on a private copy of the floppy);
-# WORDS is one line of harness options, no newline, no control byte.
+# default (the boot scripts use it on a private copy of the floppy), after
+# 0.1 s instead of 5 (the copy is booted unattended: the wait was idle
+# time of every scripted BIOS boot); WORDS is one line of harness options,
+# no newline, no control byte.
 # With SIZE, the text is padded with a last comment line to exactly SIZE
 # bytes (an error when it is longer): the image keeps its menu in a file
 # of fixed size that tools/boot/bios-args.sh rewrites in place.
@@ -30,13 +32,15 @@ case " $words " in
 *" --- "*) echo "bootmenu: the word --- in the options (mboot.c32's module separator)" >&2
 	exit 1 ;;
 esac
+timeout=50			# tenths of a second
+[ -n "$words" ] && timeout=1
 menu() {
 cat <<CFG
 # pmu-harness BIOS boot menu (tools/boot/bootmenu.sh)
 SERIAL 0 115200
 UI menu.c32
 PROMPT 0
-TIMEOUT 50
+TIMEOUT $timeout
 MENU TITLE pmu-harness (32-bit, legacy BIOS)
 CFG
 entry() {	# entry LABEL TITLE WORDS
