@@ -83,10 +83,12 @@ def _make_argv():
 
 
 STAGES = (     # in the order they are started when several could be
-    # Alone (its weight the default limit): every boot waits for it.
+    # Every boot waits for it; its weight (make -jN) leaves room for one
+    # stage that needs no build beside it (bench, pt, pfm, host), which
+    # uses the processor its links and its one OVMF boot leave idle.
     Stage("build", _make_argv(), "summary", 600,
           "build: the image, the floppy, the 32-bit ELF, a warm UEFI "
-          "variable store", weight=(os.cpu_count() or 1) + 1),
+          "variable store", weight=os.cpu_count() or 1),
     Stage("layers", [PY, "-m", "tools.check.layers"], "lines", 120,
           "source layering", weight=0),
     # The boots first: the matrix is the longest stage.
