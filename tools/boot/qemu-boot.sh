@@ -56,7 +56,13 @@
 #                  of one flush are 1/N s apart (tools/check/kill.py)
 #   --save-snapshot F  boot until OVMF enters its DXE phase (before any
 #                  disk is read), save the machine's state to F and stop
-#                  (tools/boot/snapshot.py): status 0 saved, 3 not
+#                  (tools/boot/snapshot.py): status 0 saved, 3 not, 4 not
+#                  because a disk had been used (too late: try dxe)
+#   --snapshot-point P  where --save-snapshot stops: dxe (the default, the
+#                  DXE core's entry) or console (the boot manager's first
+#                  serial output, later: saves DXE's driver dispatch too,
+#                  but the state holds the tables DXE built from the
+#                  machine's description, the CPU signature's included)
 #   --snapshot F   start from the state F that --save-snapshot saved
 #                  with the same machine arguments (--cpu may differ in
 #                  family=, model= and stepping= only, --vars must be
@@ -76,7 +82,7 @@
 set -u
 image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
 mem=256 cfg_file= have_args=0 volume_free= logdir_file=0 readonly=0 pidfile=
-write_iops= bios= vars= save_vars= snapshot= save_snapshot=
+write_iops= bios= vars= save_vars= snapshot= save_snapshot= point=dxe
 usage() { echo "qemu-boot: $*" >&2; exit 3; }
 # A flag's value: the next argument, which must exist.
 value() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
@@ -91,7 +97,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--image|--cpu|--smp|--args|--log|--timeout|--keep|--mem|--cfg-file|\
 	--volume-free|--pidfile|--write-iops|--bios|--vars|--save-vars|\
-	--snapshot|--save-snapshot)
+	--snapshot|--save-snapshot|--snapshot-point)
 		value "$1" $# ;;
 	esac
 	case "$1" in
@@ -122,6 +128,12 @@ while [ $# -gt 0 ]; do
 	--save-vars) save_vars=$2; shift ;;
 	--snapshot) snapshot=$2; shift ;;
 	--save-snapshot) save_snapshot=$2; shift ;;
+	--snapshot-point)
+		case "$2" in
+		dxe|console) point=$2 ;;
+		*) usage "--snapshot-point wants dxe or console, not '$2'" ;;
+		esac
+		shift ;;
 	*) usage "unknown argument $1" ;;
 	esac
 	shift
@@ -281,7 +293,11 @@ if [ -n "$snapshot" ]; then
 	ln -s -- "$target" "$work/snapshot"
 	incoming=(-incoming "exec:cat snapshot")
 fi
-[ -n "$save_snapshot" ] && monitor=(-qmp "unix:$work/qmp,server=on,wait=off")
+# The state without the run state (store-global-state=off): a boot from a
+# machine stopped to be saved runs at once.
+[ -n "$save_snapshot" ] &&
+	monitor=(-qmp "unix:$work/qmp,server=on,wait=off"
+		 -global migration.store-global-state=off)
 ports=(-serial "file:$log")
 if [ "$com4" = 1 ]; then
 	ports=(-serial "file:$log.com1" -chardev "file,id=com4,path=$log"
@@ -299,7 +315,7 @@ if [ -n "$save_snapshot" ]; then
 	root=$(cd "$here/../.." && pwd)
 	(cd "$work" && PYTHONPATH=$root exec python3 -m tools.boot.snapshot \
 		--qmp "$work/qmp" --name snapshot.part --serial "$log" \
-		--timeout "$limit")
+		--point "$point" --timeout "$limit")
 	saved=$?
 	wait $qemu
 	if [ "$saved" = 0 ] && [ -s "$work/snapshot.part" ] &&
@@ -310,6 +326,7 @@ if [ -n "$save_snapshot" ]; then
 	rm -f -- "$save_snapshot.tmp.$$"
 	echo "qemu-boot: --save-snapshot $save_snapshot: not saved" >&2
 	[ -s "$log.qemu-stderr" ] && sed 's/^/qemu: /' "$log.qemu-stderr" >&2
+	[ "$saved" = 4 ] && exit 4
 	exit 3
 fi
 if [ "$stream" = 1 ]; then

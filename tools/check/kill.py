@@ -290,9 +290,11 @@ def main(argv=None):
         # "Firmware snapshots"): they share one machine.
         snapshot = out / "firmware.state"
         snapshot.unlink(missing_ok=True)
+        snapshot.with_suffix(".stderr").unlink(missing_ok=True)
         ok, text = check_matrix.save_snapshot(image, CPU,
                                               machine_args(vars_file),
-                                              snapshot, BOOT_LIMIT)
+                                              snapshot, BOOT_LIMIT,
+                                              "console")
         print(f"{'ok' if ok else 'not ok'} - kill: firmware snapshot "
               f"({text})", flush=True)
         failed += not ok

@@ -139,26 +139,44 @@ def shared_shapes(boots):
     return {k: v for k, v in groups.items() if len(v) >= 2}
 
 
-def save_snapshot(image, cpu, machine, path, limit):
+def save_snapshot(image, cpu, machine, path, limit, point="console"):
     """Saves a firmware snapshot to path (qemu-boot.sh --save-snapshot):
     IMAGE booted with --cpu CPU and the machine flags machine (a list)
-    until OVMF's DXE entry.  Returns (ok, text); qemu-boot.sh's messages
-    are kept beside path (.stderr), the serial capture (.log)."""
-    argv = [str(QEMU_BOOT), "--image", str(image), "--cpu", cpu,
-            "--log", str(path.with_suffix(".log")), "--timeout", str(limit),
-            "--save-snapshot", str(path), *machine]
+    until point (--snapshot-point: console, else dxe).  A console state
+    that comes too late (a disk used: status 4) is saved again at dxe.
+    Returns (ok, text); qemu-boot.sh's messages are kept beside path
+    (.stderr), the serial capture (.log)."""
     start = time.monotonic()
-    with open(path.with_suffix(".stderr"), "wb") as err:
-        try:
-            status, cpu_s = run_timed(argv, err, dict(os.environ), limit + 60)
-        except (subprocess.TimeoutExpired, OSError) as e:
-            return False, f"not saved: {e}"
-    took = f"{time.monotonic() - start:.1f} s, cpu {cpu_s:.1f} s"
+    cpu_s = 0.0
+    for at in ([point, "dxe"] if point == "console" else ["dxe"]):
+        argv = [str(QEMU_BOOT), "--image", str(image), "--cpu", cpu,
+                "--log", str(path.with_suffix(".log")),
+                "--timeout", str(limit), "--save-snapshot", str(path),
+                "--snapshot-point", at, *machine]
+        with open(path.with_suffix(".stderr"), "ab") as err:
+            try:
+                status, used = run_timed(argv, err, dict(os.environ),
+                                         limit + 60)
+            except (subprocess.TimeoutExpired, OSError) as e:
+                return False, f"not saved: {e}"
+        cpu_s += used
+        if status != 4:
+            break
+    took = f"at {at}, {time.monotonic() - start:.1f} s, cpu {cpu_s:.1f} s"
     if status != 0 or not path.is_file():
         why = path.with_suffix(".stderr").read_text(errors="replace")
         return False, (f"not saved (status {status}, {took}): "
                        + " ".join(why.split())[-300:])
     return True, took
+
+
+def snapshot_point(members):
+    """Where a shape's snapshot is taken: at the boot manager's console
+    (later, cheaper boots) when every boot of it has the same -cpu, since
+    the state then holds tables DXE built from the machine's description
+    (SMBIOS's processor signature); at DXE's entry when they differ in
+    the signature."""
+    return "console" if len({b.cpu for b in members}) == 1 else "dxe"
 
 
 def shape_argv(argv):
@@ -190,6 +208,7 @@ def save_snapshots(boots, media, out, jobs, say):
              for i, shape in enumerate(groups)}
     for p in paths.values():
         p.unlink(missing_ok=True)
+        p.with_suffix(".stderr").unlink(missing_ok=True)
 
     def one(shape):
         # The first boot's machine; its options, log and kept disk do not
@@ -197,7 +216,8 @@ def save_snapshots(boots, media, out, jobs, say):
         b = groups[shape][0]
         return save_snapshot(media["image"], b.cpu,
                              shape_argv(boot_argv(b, media, out)),
-                             paths[shape], b.timeout)
+                             paths[shape], b.timeout,
+                             snapshot_point(groups[shape]))
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(one, groups))
     start_from = {}

@@ -1,7 +1,8 @@
 """Firmware snapshots: tools/boot/snapshot.py against a fake QMP server (it
-saves only once the processor runs 64-bit code, through a fixed exec:
-line, and refuses a state saved after serial output or a failed
-migration), and qemu-boot.sh's --snapshot / --save-snapshot with the fake
+stops the machine only once the processor runs 64-bit code, at the console
+point only after the first serial byte, saves through a fixed exec: line,
+and refuses a state once a disk was used (status 4), after serial output
+at the dxe point, or after a failed migration), and qemu-boot.sh's --snapshot / --save-snapshot with the fake
 QEMU (the state reaches QEMU as `-incoming "exec:cat snapshot"`, a fixed
 line; bad combinations are refused before QEMU starts).  The real boots
 from snapshots are the matrix's and the kill stage's (docs/check.md)."""
@@ -28,10 +29,16 @@ REGS_64 = "RAX=0000000000000000\nRIP=000000000feb3e2a RFL=00000246\n"
 class FakeQmp:
     """A QMP server on a Unix socket: 32-bit registers for the first
     `polls_32` `info registers`, then 64-bit ones; `migrate` records its
-    URI; query-migrate answers `status`."""
+    URI; query-migrate answers `status`; query-blockstats answers
+    `stats` ({device: (reads, writes)}); `stop` records the serial
+    file's size then."""
 
-    def __init__(self, path, polls_32=3, status="completed"):
+    def __init__(self, path, polls_32=3, status="completed", stats=None,
+                 serial=None):
         self.polls_32, self.status = polls_32, status
+        self.stats = stats if stats is not None else {
+            "pflash0": (12, 0), "pflash1": (0, 0), "ide0-hd0": (0, 0)}
+        self.serial, self.serial_at_stop = serial, None
         self.commands, self.migrate_uri, self.polls = [], None, 0
         self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.server.bind(str(path))
@@ -52,6 +59,13 @@ class FakeQmp:
             self.migrate_uri = m["arguments"]["uri"]
         if name == "query-migrate":
             return {"status": self.status}
+        if name == "query-blockstats":
+            return [{"device": d, "stats": {"rd_operations": r,
+                                            "wr_operations": w}}
+                    for d, (r, w) in self.stats.items()]
+        if name == "stop" and self.serial is not None:
+            self.serial_at_stop = self.serial.stat().st_size \
+                if self.serial.exists() else 0
         return {}
 
     def serve(self):
@@ -81,12 +95,12 @@ class Saver(unittest.TestCase):
         self.sock = self.tmp / "qmp"
         self.serial = self.tmp / "serial.log"
 
-    def save(self, name="snapshot.part"):
+    def save(self, name="snapshot.part", point="dxe"):
         err = io.StringIO()
         with redirect_stderr(err):
             rc = snapshot.main(["--qmp", str(self.sock), "--name", name,
                                 "--serial", str(self.serial),
-                                "--timeout", "5"])
+                                "--point", point, "--timeout", "5"])
         return rc, err.getvalue()
 
     def test_saves_at_the_first_64_bit_poll(self):
@@ -98,14 +112,37 @@ class Saver(unittest.TestCase):
         self.assertEqual(qmp.migrate_uri, "exec:cat > snapshot.part")
         self.assertEqual(qmp.commands[0], "qmp_capabilities")
         self.assertEqual(qmp.commands[-1], "quit")
-        self.assertLess(qmp.commands.index("human-monitor-command"),
-                        qmp.commands.index("migrate"))
+        # stopped, then checked, then migrated
+        order = [qmp.commands.index(c) for c in
+                 ("human-monitor-command", "stop", "query-blockstats",
+                  "migrate")]
+        self.assertEqual(order, sorted(order))
 
-    def test_serial_output_refuses_the_state(self):
+    def test_console_point_waits_for_the_first_serial_byte(self):
+        qmp = FakeQmp(self.sock, polls_32=0, serial=self.serial)
+        self.serial.write_bytes(b"")
+        timer = threading.Timer(0.3, self.serial.write_bytes,
+                                (b"\x1b[2J",))
+        timer.start()
+        self.addCleanup(timer.cancel)
+        rc, err = self.save(point="console")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(qmp.serial_at_stop, 4)
+
+    def test_a_used_disk_is_too_late(self):
+        for dev in ("ide0-hd0", "pflash1", "boot"):
+            self.setUp()
+            FakeQmp(self.sock, polls_32=0,
+                    stats={"pflash0": (3, 0), dev: (0, 1)})
+            rc, err = self.save()
+            self.assertEqual(rc, 4, err)
+            self.assertIn(f"too late: {dev} had 0 reads and 1 writes", err)
+
+    def test_serial_output_at_dxe_is_too_late(self):
         FakeQmp(self.sock, polls_32=0)
         self.serial.write_bytes(b"BdsDxe: loading Boot0002\r\n")
         rc, err = self.save()
-        self.assertEqual(rc, 3)
+        self.assertEqual(rc, 4)
         self.assertIn("boot manager had started", err)
 
     def test_failed_migration(self):
@@ -181,6 +218,8 @@ class BootFlags(unittest.TestCase):
              "no firmware snapshot"),
             (("--bios", "kernel", "--save-snapshot", str(self.state)),
              "no firmware snapshot"),
+            (("--save-snapshot", str(self.state), "--snapshot-point",
+              "bds"), "wants dxe or console"),
         ]
         for extra, fragment in cases:
             (self.tmp / "fake.argv.json").unlink(missing_ok=True)
@@ -199,6 +238,8 @@ class BootFlags(unittest.TestCase):
         self.assertIn("not saved", err)
         self.assertFalse(out.exists())
         self.assertIn("-qmp", argv)
+        self.assertEqual(argv[argv.index("-global") + 1],
+                         "migration.store-global-state=off")
         self.assertNotIn("-incoming", argv)
 
 

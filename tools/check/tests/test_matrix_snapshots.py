@@ -90,6 +90,15 @@ class Shapes(unittest.TestCase):
         self.assertIn("logfile-readonly", cold)
         self.assertGreaterEqual(len(cold), 10)
 
+    def test_console_point_only_for_one_cpu(self):
+        # The later point holds DXE's tables of the machine's description
+        # (SMBIOS's processor signature): only where every boot has the
+        # same -cpu.
+        same = [uefi("a"), uefi("b", options="tests=x/*")]
+        other = [uefi("a"), uefi("b", cpu=QEMU64.replace("=6", "=15"))]
+        self.assertEqual(matrix.snapshot_point(same), "console")
+        self.assertEqual(matrix.snapshot_point(other), "dxe")
+
 
 class Order(unittest.TestCase):
     def test_bochs_boots_start_first_the_rest_in_table_order(self):
