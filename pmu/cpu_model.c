@@ -246,9 +246,9 @@ const char *pmu_unsupported_reason(enum cpu_vendor v, unsigned family)
 	if (v == VENDOR_AMD)
 		return family >= 0x15 ? "AMD core performance counters "
 		       "(PerfEvtSel/PerfCtr at C001_0200h, APM Vol. 2 "
-		       "§13.2): no driver in this harness" :
+		       "section 13.2): no driver in this harness" :
 		       "AMD legacy performance counters (PerfEvtSel0-3/"
-		       "PerfCtr0-3 at C001_0000h, APM Vol. 2 §13.2): no driver "
+		       "PerfCtr0-3 at C001_0000h, APM Vol. 2 section 13.2): no driver "
 		       "in this harness";
 	return "no driver in this harness";
 }

@@ -172,7 +172,7 @@ static int check_cccr(unsigned ctr, uint64_t cccr, struct pmu_err *e)
 	    nb_ext_cascade_exists(ctr, sig()))
 		return pmu_fail(e, 0, "%s=0x%llx: extended cascading is not "
 				"supported by this driver (CCCR bit 11, SDM "
-				"Vol. 3B §18.15.5.7)", name,
+				"Vol. 3B 18.15.5.7)", name,
 				(unsigned long long)cccr);
 	if (cccr & NB_CCCR_EXT_CASCADE)
 		return pmu_fail(e, 0, "%s=0x%llx: bit 11 is reserved on this "
@@ -301,7 +301,7 @@ int nb_program_cascaded(unsigned from, unsigned to, uint64_t escr,
 	if (!nb_cascade_legal(from, to))
 		return pmu_fail(e, 0, "cascade %u->%u is not allowed: counter "
 				"%u can be cascaded only from counter %d (SDM "
-				"Vol. 3B §18.15.5.6)", from, to, to,
+				"Vol. 3B 18.15.5.6)", from, to, to,
 				nb_cascade_from(to));
 	return program(to, escr, cccr | NB_CCCR_CASCADE, e);
 }

@@ -506,7 +506,7 @@ static inline int pt_check_packets(struct pt_env *v, const char *what,
 			   "%s", what, (unsigned long long)k.offset,
 			   pt_err_name((enum pt_err)k.err)) ||
 		    !check(v->t, k.offset || k.type == PT_PKT_PSB, "%s: the "
-			   "stream starts with %s, not PSB (§36.2.7.3: a "
+			   "stream starts with %s, not PSB (SDM 36.2.7.3: a "
 			   "PSB+ at TraceEn)", what,
 			   pt_pkt_name((enum pt_pkt_type)k.type)))
 			return 0;
@@ -516,7 +516,7 @@ static inline int pt_check_packets(struct pt_env *v, const char *what,
 		++*cycs;
 		if (!check(v->t, k.payload >= min_cyc, "%s: CYC %llu at "
 			   "offset %llu: CycThresh allows none below %llu "
-			   "(§36.3.6.3)", what, (unsigned long long)k.payload,
+			   "(SDM 36.3.6.3)", what, (unsigned long long)k.payload,
 			   (unsigned long long)k.offset,
 			   (unsigned long long)min_cyc))
 			return 0;
