@@ -34,7 +34,7 @@ static const struct perfmon_caps *adaptive_ready(struct tcase *t,
 
 	if (c && pebs_ds32()) {
 		skip(t, "the 32-bit DS format (no DTES64 outside IA-32e mode, "
-		     "SDM Vol. 3B §17.4.9.1) writes the 40-byte record only");
+		     "SDM Vol. 3B 17.4.9.1) writes the 40-byte record only");
 		return 0;
 	}
 	if (c && !perfmon_pebs_baseline(c)) {

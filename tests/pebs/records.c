@@ -328,7 +328,7 @@ static void run_event(struct tcase *t, int which, const char *bench,
 	       sdm_mem_event(fmt, which == 3, &ev);
 	if (!have) {
 		skip(t, "format %u (Core 2) has no precise event of this kind "
-		     "(SDM Vol. 3B §18.6.2.4: its PEBS events are "
+		     "(SDM Vol. 3B 18.6.2.4: its PEBS events are "
 		     "instructions, x87/SIMD and load misses)", fmt);
 		return;
 	}

@@ -11,7 +11,10 @@ including file first, then from the tree's root, which the build passes as
 lib/ includes only lib/, arch/ only arch/ and lib/; every .c/.S under
 tests/ (but tests/host/) holds a TEST(, but for what a group's tests
 share, tests/GROUP/GROUP_*.c.  Host unit tests (tests/host/) may
-include any module they test.
+include any module they test.  The string literals of the code that runs
+on the target (every layer but tests/host/) are ASCII: they end up in the
+log, which is ASCII ("SDM Vol. 3B 18.15.5.7", not the section sign, which
+a UTF-8 source turns into the bytes C2 A7 of the log).
 
 The PMU generations are read from the tree, not from a list: every folder
 pmu/GEN/ is one, and the kinds they drive are the `.kind = PMU_X` of their
@@ -62,6 +65,8 @@ RULES = (
     ("only-tests", "every .c/.S under tests/ (but tests/host/) defines a "
                    "TEST( or is its group's shared tests/GROUP/GROUP_*.c"),
     ("resolve", "every quoted include names a file of the layers"),
+    ("ascii", "the target code's string literals are ASCII (the log is "
+              "ASCII)"),
     ("owner", "each header of pmu/ and harness/ declares only what its own "
               ".c defines"),
     ("include-cycle", "no include cycle between units of pmu/ and "
@@ -136,6 +141,20 @@ STRING = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 # "struct cpu_info" names a type, not the function cpu_info().
 TAG = re.compile(r"\b(?:struct|union|enum)\s+\w+")
+
+
+# Comments and literals in one pass, so that neither hides in the other.
+TOKEN = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"'
+                   r"|'(?:\\.|[^'\\\n])*'", re.S)
+
+
+def non_ascii_literals(text):
+    """(line, literal) of each string or character literal that holds a
+    byte outside ASCII."""
+    for m in TOKEN.finditer(text):
+        lit = m.group(0)
+        if lit[0] in "\"'" and any(ord(c) > 127 for c in lit):
+            yield text.count("\n", 0, m.start()) + 1, lit
 
 
 def strip_comments(text):
@@ -375,6 +394,9 @@ def check(root):
         texts[rel] = text
         layer = top(rel)
         host = rel.startswith(HOST_TESTS)
+        if not host:
+            for n, lit in non_ascii_literals(text):
+                v["ascii"].append(f"{rel}:{n}: {lit[:60]}")
         if layer == "tests" and not host and rel.endswith((".c", ".S")) \
                 and "TEST(" not in text and not group_run(rel):
             v["only-tests"].append(f"{rel}: no TEST(")

@@ -165,7 +165,7 @@ static int gp_refusal(unsigned n, enum perfmon_uarch u, int baseline,
 	if (s.any || s.edge || s.inv || s.cmask)
 		return pmu_fail(e, 0, "PMC%u: a PEBS event needs AnyThread, "
 				"Edge, Invert and CMask zero (SDM Vol. 3B "
-				"§18.8.1.1): any=%u edge=%u inv=%u cmask=%u",
+				"18.8.1.1): any=%u edge=%u inv=%u cmask=%u",
 				n, s.any, s.edge, s.inv, s.cmask);
 	/* extended PEBS (baseline) takes every event (SDM Vol. 3B, the
 	 * adaptive PEBS section); before it the microarchitecture's table
@@ -207,7 +207,7 @@ static int counters_refusal(const struct perfmon_caps *c, uint64_t mask,
 	if (!perfmon_ds64() && (mask & ~1ull))
 		return pmu_fail(e, 0, "counters 0x%llx: the 32-bit DS format "
 				"(no DTES64, not IA-32e mode; SDM Vol. 3B "
-				"§17.4.9) has one PEBS counter-reset slot: "
+				"SDM 17.4.9) has one PEBS counter-reset slot: "
 				"PEBS on PMC0 only",
 				(unsigned long long)(mask & ~1ull));
 	for (unsigned b = 0; b < 64; b++) {
@@ -230,7 +230,7 @@ static int cfg_refusal(uint64_t cfg, int baseline, struct pmu_err *e)
 	if (cfg && !perfmon_ds64())
 		return pmu_fail(e, 0, "PEBS_DATA_CFG 0x%llx: the 32-bit DS "
 				"format writes the 40-byte record only (SDM "
-				"Vol. 3B §17.4.9), no adaptive groups",
+				"Vol. 3B 17.4.9), no adaptive groups",
 				(unsigned long long)cfg);
 	if (cfg && !baseline)
 		return pmu_fail(e, 0, "PEBS_DATA_CFG 0x%llx: adaptive PEBS "

@@ -77,7 +77,22 @@ class Layers(unittest.TestCase):
         rc, out = self.tree()
         self.assertEqual(rc, 0, out)
         self.assertEqual(not_ok_lines(out), [])
-        self.assertEqual(len(ok_lines(out)), 11)
+        self.assertEqual(len(ok_lines(out)), 12)
+
+    def test_log_text_is_ascii(self):
+        # A section sign in a message reaches the log as the bytes C2 A7.
+        self.assertViolation(
+            {"pmu/backend.c": '#include "backend.h"\n/* \u00a7 1 */\n'
+                              'const char *m = "a // b (SDM \u00a718.1)";\n'},
+            "string literals are ASCII",
+            'pmu/backend.c:3: "a // b (SDM \u00a718.1)"')
+
+    def test_non_ascii_in_comments_and_host_tests_is_fine(self):
+        rc, out = self.tree({
+            "pmu/backend.c": '#include "backend.h"\n/* SDM \u00a718.1: "x" */'
+                             '\n// \u00a7 2\nint be_rd(void) { return 0; }\n',
+            "tests/host/test_x.c": 'const char *m = "\u00a7";\n'})
+        self.assertEqual(rc, 0, out)
 
     def test_upward_include(self):
         out = self.assertViolation(
