@@ -77,9 +77,12 @@ static int program(struct tcase *t, const struct pmu_driver *d,
 static void expect(struct tcase *t, const char *name, uint64_t got,
 		   uint64_t want, int lower_bound_only)
 {
-	char k[24];
+	char k[40];	/* "fixed1_this_thread_oracle" was cut at 24 */
 
-	fmt_snprintf(k, sizeof(k), "%s_oracle", name);
+	if (!check(t, fmt_snprintf(k, sizeof(k), "%s_oracle", name) <
+		   (int)sizeof(k), "key %s_oracle longer than %zu bytes", name,
+		   sizeof(k) - 1))
+		return;
 	value(t, name, "%llu", (unsigned long long)got);
 	value(t, k, "%s%llu", lower_bound_only ? ">= " : "",
 	      (unsigned long long)want);
