@@ -41,7 +41,9 @@
  * count only on counters with AnyThread set (v3+).
  *
  * Overflow: a counter that wraps sets its GLOBAL_STATUS bit (v2+); with
- * its INT / PMI bit the model raises a PMI through the local APIC,
+ * its INT / PMI bit the model raises a PMI through the local APIC (one
+ * the sibling's step raised on an AnyThread counter is owed to this
+ * processor and delivered at its next PMU access or step: pmi()),
  * masking LVTPC on delivery as these processors do.  With DEBUGCTL bit 12
  * the PMI freezes the counters: v2/v3 clear GLOBAL_CTRL; v4+ set
  * GLOBAL_STATUS.CTR_FRZ (and LBR_FRZ with bit 11), and counters count
@@ -103,7 +105,12 @@ static struct {
 					 * step: the step's assist */
 	struct step_regs before;	/* the state the last step left */
 	int have_before;
+	int pmi_owed;			/* raised in a step of the sibling:
+					 * this processor's PMI, delivered at
+					 * its next PMU access or step */
 } m;
+
+static void pay_owed_pmi(void);
 
 static uint64_t bits_mask(unsigned bits)
 {
@@ -245,6 +252,7 @@ static int pm_rdmsr(uint32_t msr, uint64_t *v)
 
 	if (!m.c)
 		return BE_NOT_MODELLED;
+	pay_owed_pmi();
 	r = ds_model_rdmsr(msr, v);
 	if (r != 1)
 		return r;
@@ -296,6 +304,7 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 
 	if (!m.c)
 		return BE_NOT_MODELLED;
+	pay_owed_pmi();
 	r = ds_model_wrmsr(msr, v);
 	if (r != 1)
 		return r;
@@ -346,6 +355,7 @@ static int pm_rdpmc(uint32_t idx, uint64_t *v)
 
 	if (!m.c)
 		return VEC_GP;
+	pay_owed_pmi();
 	if (idx & RDPMC_FIXED) {
 		if (n >= PERFMON_MAX_FIXED || !perfmon_fixed_exists(m.c, n))
 			return VEC_GP;
@@ -460,7 +470,14 @@ static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
 }
 
 /* The PMI, and with DEBUGCTL.FREEZE_PERFMON_ON_PMI the freeze. */
-static void pmi(void)
+/* The PMI of an overflow: the freeze at once; the interrupt to "the
+ * logical processor that programmed the counter" (SDM Vol. 3B 18.2.3,
+ * AnyThread), which is this one also when the sibling's event made an
+ * AnyThread counter overflow: from a sibling's step it is owed, and
+ * delivered here at this processor's next PMU access or step (the
+ * model runs on the processor whose step it is, and the LVTPC is this
+ * processor's). */
+static void pmi(int sibling)
 {
 	if (m.debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) {
 		if (m.c->version >= 4)
@@ -470,6 +487,17 @@ static void pmi(void)
 	}
 	if (m.c->version >= 4 && (m.debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI))
 		m.status |= GLOBAL_STATUS_LBR_FRZ;
+	if (sibling)
+		m.pmi_owed = 1;
+	else
+		model_raise_pmi(1);
+}
+
+static void pay_owed_pmi(void)
+{
+	if (!m.pmi_owed || model_on_sibling())
+		return;
+	m.pmi_owed = 0;
 	model_raise_pmi(1);
 }
 
@@ -571,6 +599,7 @@ static void pm_event(const struct insn_event *e)
 	if (!m.c)
 		return;
 	m.pebs_fire = 0;
+	pay_owed_pmi();
 	for (unsigned n = 0; n < m.c->gp; n++)
 		want_pmi |= gp_step(n, e, sibling);
 	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
@@ -579,8 +608,8 @@ static void pm_event(const struct insn_event *e)
 		want_pmi |= ds_step(e);
 		pt_model_step(e, model_clock());
 	}
-	if (want_pmi && !sibling)
-		pmi();
+	if (want_pmi)
+		pmi(sibling);
 }
 
 static const struct pmu_model model_perfmon

@@ -17,6 +17,7 @@
  * full speed while this processor waits in the firmware at CPL 0 (which
  * counts too), so counts with OS are lower bounds there. */
 #include "perfmon_test.h"
+#include "../../harness/pmi_run.h"
 #include "../../harness/smp_run.h"
 #include "../../harness/need.h"
 #include "../../arch/x86/smp.h"
@@ -158,3 +159,88 @@ static void test_anythread(struct tcase *t)
 TEST(perfmon_anythread, "perfmon/anythread",
      "AnyThread counts both logical processors of the core, each at its CPL",
      test_anythread, 0);
+
+/* perfmon/anythread-pmi: an AnyThread counter whose overflow the
+ * sibling's events make interrupts this processor, "the logical processor
+ * that programmed" it (SDM Vol. 3B 18.2.3), and sets its GLOBAL_STATUS
+ * bit (18.2.2).  PMC0 counts OS instructions (C0H/00H, Table 18-1) with
+ * AnyThread and INT, preset PMI_K below its wrap; this processor runs no
+ * benchmark, the sibling runs ANY_BENCH at CPL 0 (more than PMI_K
+ * instructions): the overflow is the sibling's event, the PMI this
+ * processor's.  Then this processor reads GLOBAL_STATUS and waits for a
+ * late PMI; exactly one must have come. */
+#define PMI_K 5
+
+struct any_pmi {
+	struct sibling_job *j;
+	int rc;
+	char why[240];
+	uint64_t status;
+	int status_vec;
+};
+
+static void sibling_then_status(void *arg)
+{
+	struct any_pmi *a = arg;
+
+	a->rc = smp_sibling_run(on_sibling, a->j, a->why, sizeof(a->why));
+	a->status_vec = be_rdmsr(PM_MSR_GLOBAL_STATUS, &a->status);
+	apic_delay(10000);
+}
+
+static void test_anythread_pmi(struct tcase *t)
+{
+	struct pm_sdm sdm, *c = &sdm;
+	const struct pmu_driver *d = pm_ready_for(t, c,
+						  PM_NEED(PM_EV_INSTRUCTIONS));
+	static struct sibling_job *j;	/* shared with the sibling */
+	struct any_pmi a = { 0 };
+	struct pmu_err e;
+	struct fault f;
+	uint64_t top;
+	int rc;
+
+	if (!d)
+		return;
+	if (!c->any) {
+		skip(t, "AnyThread needs v3 and no EDX[15] deprecation: "
+		     "CPUID.0AH:EAX[7:0] = %u%s", c->version,
+		     c->any_deprecated ? ", EDX[15] = 1" : "");
+		return;
+	}
+	if (!sibling_ready(t) || !apic_ready(t) ||
+	    (!j && !(j = need_alloc(t, "the sibling job", sizeof(*j), 4096))))
+		return;
+	j->b = bench_find(ANY_BENCH);
+	if (!check(t, j->b != NULL, "no benchmark %s", ANY_BENCH) ||
+	    !need_bench_data(t, j->b))
+		return;
+	top = (1ull << c->gp_width) - 1;
+	if (!check(t, d->init(&e) == 0, "init: %s", e.msg) ||
+	    !check(t, d->program(0, &(struct pmu_config){
+			sdm_sel((struct sdm_sel){ .event = 0xc0, .os = 1,
+						  .any = 1, .intr = 1 }), 0 },
+			&e) == 0 && d->reset(0, top - PMI_K + 1, &e) == 0 &&
+		   d->start(0, &e) == 0, "PMC0: %s", e.msg))
+		return;
+	a.j = j;
+	rc = pmi_run(PMI_PATH_NMI, sibling_then_status, &a, &f);
+	(void)d->stop(0, &e);
+	value(t, "pmis", "%llu", (unsigned long long)pmi_count());
+	value(t, "global_status", "0x%llx", (unsigned long long)a.status);
+	if (!check(t, rc == 0, "pmi_run %d", rc) ||
+	    !check(t, a.rc == 0, "on the sibling: %s", a.why) ||
+	    !check(t, j->ret == 0, "the benchmark faulted on the sibling "
+		   "(vector %u)", j->f.vector))
+		return;
+	check(t, a.status_vec == 0 && (a.status & 1), "GLOBAL_STATUS 0x%llx: "
+	      "bit 0 (PMC0 overflowed) clear", (unsigned long long)a.status);
+	check(t, pmi_count() == 1, "%llu PMIs on this processor: the "
+	      "overflow of its AnyThread counter raises one",
+	      (unsigned long long)pmi_count());
+	(void)be_wrmsr(PM_MSR_GLOBAL_OVF_CTRL, 1);
+}
+
+TEST(perfmon_anythread_pmi, "perfmon/anythread-pmi",
+     "an AnyThread counter overflowing on the sibling's events interrupts "
+     "the processor that programmed it", test_anythread_pmi, 0);
