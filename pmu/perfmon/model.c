@@ -84,6 +84,7 @@
 #include "pebs/events.h"
 #include "pebs/model.h"
 #include "pebs/regs.h"
+#include "../pt/caps.h"
 #include "../pt/model.h"
 #include "../model.h"
 #include "../backend.h"
@@ -169,6 +170,24 @@ static uint64_t inuse(void)
 	return v | (pmi ? 1ull << 63 : 0);
 }
 
+/* The GLOBAL_STATUS bits that no counter of the model sets but software
+ * may clear (OVF_CTRL, v4: STATUS_RESET) or, v4, set (STATUS_SET, when
+ * set is 1), SDM Vol. 4 Table 2-2: Ovf_Uncore (bit 61; clear: "introduced
+ * at 06_2EH", Nehalem's v3; set: v4), ASCI (60, v4) and Trace_ToPA_PMI
+ * (55; clear: where CPUID.07H:EBX[25] gives Intel PT, set: v4). */
+static uint64_t status_extra_bits(int set)
+{
+	uint64_t v = 0;
+
+	if (m.c->version >= 3)
+		v |= GLOBAL_STATUS_OVF_UNCORE;
+	if (m.c->version >= 4)
+		v |= GLOBAL_STATUS_ASCI;
+	if (set ? m.c->version >= 4 : pt_caps(0) != 0)
+		v |= GLOBAL_STATUS_TRACE_TOPA_PMI;
+	return v;
+}
+
 /* The v2+ global registers: 0 and *v, #GP, or 1 when msr is not one. */
 static int global_rd(uint32_t msr, uint64_t *v)
 {
@@ -205,13 +224,14 @@ static int global_wr(uint32_t msr, uint64_t v)
 	case MSR_IA32_PERF_GLOBAL_STATUS:
 		return VEC_GP;
 	case MSR_IA32_PERF_GLOBAL_OVF_CTRL:
-		if (v & ~status)
+		if (v & ~(status | status_extra_bits(0)))
 			return VEC_GP;
 		m.status &= ~v;
 		return 0;
 	case MSR_IA32_PERF_GLOBAL_STATUS_SET:
 		/* CondChgd is the processor's alone (§18.2.4.2) */
-		if (!v4 || (v & ~(status & ~GLOBAL_STATUS_COND_CHGD)))
+		if (!v4 || (v & ~((status | status_extra_bits(1)) &
+				  ~GLOBAL_STATUS_COND_CHGD)))
 			return VEC_GP;
 		m.status |= v;
 		return 0;

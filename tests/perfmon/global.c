@@ -183,6 +183,11 @@ static void test_status(struct tcase *t)
 	      (unsigned long long)s2);
 	check(t, be_wrmsr(PM_MSR_GLOBAL_OVF_CTRL, 1ull << 40) ==
 	      VEC_GP, "OVF_CTRL bit 40 (reserved) did not raise #GP");
+	/* bit 61 "Set 1 to Clear Ovf_Uncore" from Nehalem's v3 (SDM Vol. 4
+	 * Table 2-2, IA32_PERF_GLOBAL_OVF_CTRL: introduced at 06_2EH) */
+	if (c->version >= 3)
+		check(t, be_wrmsr(PM_MSR_GLOBAL_OVF_CTRL, 1ull << 61) == 0,
+		      "OVF_CTRL bit 61 (Ovf_Uncore, v3+) raised #GP");
 	/* FIXED_CTR0 to 2^width - 1 and no further */
 	pm_setup(&r, "top", ST_BENCH, ST_N, 3);
 	pm_add(&r, f0, SDM_FIX_USR);
@@ -200,6 +205,35 @@ static void test_status(struct tcase *t)
 TEST(perfmon_status, "perfmon/global-status-overflow",
      "a wrapping counter sets its GLOBAL_STATUS bit; OVF_CTRL clears it",
      test_status, 0);
+
+/* v4: STATUS_SET "Set 1 to cause ASCI = 1" (bit 60) and "Ovf_Uncore = 1"
+ * (bit 61), STATUS_RESET "Set 1 to Clear" them (SDM Vol. 4 Table 2-2,
+ * IA32_PERF_GLOBAL_STATUS_SET / _RESET); bits 57:56 are reserved in
+ * both. */
+static void set_reset_uncore_asci(struct tcase *t)
+{
+	const uint64_t bits = 1ull << 60 | 1ull << 61;
+	uint64_t s = 0, after = ~0ull;
+
+	if (!check(t, be_wrmsr(PM_MSR_GLOBAL_STATUS_SET, bits) == 0,
+		   "WRMSR STATUS_SET=0x%llx (ASCI, Ovf_Uncore) raised #GP",
+		   (unsigned long long)bits) ||
+	    !rd(t, PM_MSR_GLOBAL_STATUS, &s) ||
+	    !check(t, be_wrmsr(PM_MSR_GLOBAL_STATUS_RESET, bits) == 0,
+		   "WRMSR STATUS_RESET=0x%llx (ASCI, Ovf_Uncore) raised #GP",
+		   (unsigned long long)bits) ||
+	    !rd(t, PM_MSR_GLOBAL_STATUS, &after))
+		return;
+	value(t, "after_set_asci_uncore", "0x%llx", (unsigned long long)s);
+	check(t, (s & bits) == bits, "STATUS_SET 0x%llx: status 0x%llx",
+	      (unsigned long long)bits, (unsigned long long)s);
+	check(t, !(after & bits), "STATUS_RESET of ASCI, Ovf_Uncore left "
+	      "0x%llx", (unsigned long long)after);
+	check(t, be_wrmsr(PM_MSR_GLOBAL_STATUS_SET, 1ull << 56) == VEC_GP &&
+	      be_wrmsr(PM_MSR_GLOBAL_STATUS_RESET, 1ull << 57) == VEC_GP,
+	      "STATUS_SET bit 56 or STATUS_RESET bit 57 (reserved) did not "
+	      "raise #GP");
+}
 
 static void test_set_reset(struct tcase *t)
 {
@@ -226,6 +260,7 @@ static void test_set_reset(struct tcase *t)
 	value(t, "after_reset", "0x%llx", (unsigned long long)after);
 	check(t, !(after & bits), "STATUS_RESET left 0x%llx",
 	      (unsigned long long)after);
+	set_reset_uncore_asci(t);
 }
 
 TEST(perfmon_set_reset, "perfmon/global-status-set-reset",
