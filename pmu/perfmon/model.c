@@ -46,8 +46,9 @@
  * processor and delivered at its next PMU access or step: pmi()),
  * masking LVTPC on delivery as these processors do.  With DEBUGCTL bit 12
  * the PMI freezes the counters: v2/v3 clear GLOBAL_CTRL; v4+ set
- * GLOBAL_STATUS.CTR_FRZ (and LBR_FRZ with bit 11), and counters count
- * nothing while CTR_FRZ is set (§18.2.4.1).
+ * GLOBAL_STATUS.CTR_FRZ, and counters count nothing while CTR_FRZ is set
+ * (§18.2.4.1); with bit 11 v2/v3 clear DEBUGCTL.LBR, v4+ set LBR_FRZ and
+ * the LBR stack records nothing while it is set (pmi()).
  *
  * RDPMC: ECX[30] selects the fixed counters; an index past the counters
  * that exist, or other high bits, is #GP(0) (Vol. 2B RDPMC).
@@ -505,8 +506,15 @@ static void pmi(int sibling)
 		else
 			m.global_ctrl = 0;
 	}
-	if (m.c->version >= 4 && (m.debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI))
-		m.status |= GLOBAL_STATUS_LBR_FRZ;
+	/* Freeze_LBRs_On_PMI (SDM Vol. 3B 17.4.7): v2/v3 ("legacy") clear
+	 * IA32_DEBUGCTL.LBR; v4+ set LBR_Frz, "LBRs are frozen" while it is
+	 * set (Vol. 4 Table 2-2), DEBUGCTL left as it was (18.2.4.1). */
+	if (m.debugctl & DEBUGCTL_FREEZE_LBRS_ON_PMI) {
+		if (m.c->version >= 4)
+			m.status |= GLOBAL_STATUS_LBR_FRZ;
+		else
+			m.debugctl &= ~DEBUGCTL_LBR;
+	}
 	if (sibling)
 		m.pmi_owed = 1;
 	else
@@ -600,7 +608,8 @@ static int ds_step(const struct insn_event *e)
 {
 	int want_pmi = 0;
 
-	lbr_model_step(e, m.debugctl);
+	lbr_model_step(e, m.status & GLOBAL_STATUS_LBR_FRZ ?
+		       m.debugctl & ~DEBUGCTL_LBR : m.debugctl);
 	if (bts_model_step(e, m.debugctl))
 		want_pmi |= buffer_pmi();
 	if ((m.pebs_fire & ds_model_pebs_enable()) && pebs_assist(e))

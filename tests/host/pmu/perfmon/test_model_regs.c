@@ -35,6 +35,7 @@
 #include <cmocka.h>
 
 #include "tests/host/pmu/perfmon/model_test.h"
+#include "pmu/perfmon/lbr/model.h"
 
 /* host-sources: tests/host/pmu/perfmon/stub_model.c pmu/model.c pmu/perfmon/regs.c pmu/perfmon/events.c pmu/perfmon/caps_table.c pmu/perfmon/ds/model.c pmu/perfmon/ds/regs.c pmu/perfmon/lbr/model.c pmu/perfmon/bts/model.c pmu/perfmon/pebs/model.c pmu/perfmon/pebs/events.c pmu/perfmon/pebs/regs.c pmu/pt/model.c pmu/pt/gen.c pmu/pt/caps.c lib/pt_encode.c arch/x86/decode.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c */
 
@@ -477,6 +478,73 @@ static void test_global_inuse(void **state)
 	}
 }
 
+/* freeze-lbrs-on-pmi: IA32_DEBUGCTL (1D9H) bit 0 LBR, bit 11
+ * FREEZE_LBRS_ON_PMI (SDM Vol. 3B 17.4.1, Figure 17-3).  "Legacy" v2/v3:
+ * the PMI clears DEBUGCTL.LBR (17.4.7); v4+: it sets GLOBAL_STATUS.LBR_Frz
+ * (bit 58), "LBRs are frozen" while it is set (Vol. 4 Table 2-2), and
+ * DEBUGCTL.LBR stays set (18.2.4.1); clearing LBR_Frz through
+ * STATUS_RESET lets them record again.  The LBR stack is read through its
+ * unit (pmu/perfmon/lbr/model.h), newest first. */
+#define DEBUGCTL 0x1d9u
+#define DBG_LBR 1ull
+#define DBG_FREEZE_LBRS (1ull << 11)
+#define LBR_FRZ (1ull << 58)
+
+static uint64_t newest_from(void)
+{
+	uint64_t from, to;
+
+	lbr_model_entry(0, &from, &to);
+	return from;
+}
+
+static void test_freeze_lbrs_on_pmi(void **state)
+{
+	const struct insn_event *taken = &pm_script[2];	/* jcc taken */
+
+	(void)state;
+	for (unsigned k = 0; k < N(pm_cpus); k++) {
+		const struct pm_cpu *c = &pm_cpus[k];
+		struct insn_event later = *taken;
+		uint64_t dbg;
+
+		if (c->version < 2)
+			continue;
+		pm_use(c);
+		stub_pm.pmis = 0;
+		WR(c, DEBUGCTL, DBG_LBR | DBG_FREEZE_LBRS);
+		WR(c, PMC(0), pm_max(c->gp_width));	/* wraps at 1 */
+		WR(c, EVTSEL(0), EV_INSNS | USR | OS | EN | INT);
+		pm_global(c, 1);
+		pm_step(taken, 3);	/* recorded, and the PMI */
+		EXPECT(c, stub_pm.pmis == 1, "%u PMIs", stub_pm.pmis);
+		EXPECT(c, newest_from() == taken->rip, "LBR before the PMI");
+		dbg = pm_rd_ok(c, DEBUGCTL);
+		later.rip = 0x2000;
+		later.next_rip = 0x2010;
+		pm_step(&later, 3);
+		if (c->version < 4) {
+			EXPECT(c, !(dbg & DBG_LBR), "v%u: DEBUGCTL %#llx after "
+			       "the PMI: LBR not cleared", c->version,
+			       (unsigned long long)dbg);
+		} else {
+			EXPECT(c, dbg & DBG_LBR, "v%u: DEBUGCTL %#llx: LBR "
+			       "cleared", c->version, (unsigned long long)dbg);
+			EXPECT(c, status(c) & LBR_FRZ, "v%u: no LBR_Frz",
+			       c->version);
+		}
+		EXPECT(c, newest_from() == taken->rip, "v%u: a branch after "
+		       "the PMI was recorded (%#llx)", c->version,
+		       (unsigned long long)newest_from());
+		if (c->version < 4)
+			continue;
+		WR(c, GLOBAL_STATUS_RESET, LBR_FRZ);
+		pm_step(&later, 3);
+		EXPECT(c, newest_from() == later.rip, "v%u: LBR_Frz cleared, "
+		       "the branch not recorded", c->version);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_rdpmc),
 		cmocka_unit_test(test_global_registers),
 		cmocka_unit_test(test_global_inuse),
+		cmocka_unit_test(test_freeze_lbrs_on_pmi),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);
