@@ -168,6 +168,8 @@ static uint64_t inuse(void)
 			v |= 1ull << (GLOBAL_FIXED_SHIFT + i);
 		pmi |= f & FIXED_CTRL_PMI;
 	}
+	/* PMI_InUse also for "IA32_PEBS_ENABLE.PEBS_EN_PMCn" (§18.2.4.3) */
+	pmi |= ds_model_pebs_enable() & bits_mask(m.c->gp);
 	return v | (pmi ? 1ull << 63 : 0);
 }
 

@@ -454,6 +454,8 @@ static void test_global_registers(void **state)
 /* global-inuse (v4+, §18.2.4): bit n PERFEVTSELn's event select is not
  * 0, bit 32 + i fixed counter i enabled, bit 63 an interrupt enabled;
  * read-only. */
+#define PEBS_ENABLE 0x3f1u	/* IA32_PEBS_ENABLE (Vol. 4 Table 2-2) */
+
 static void test_global_inuse(void **state)
 {
 	(void)state;
@@ -474,6 +476,14 @@ static void test_global_inuse(void **state)
 		v = pm_rd_ok(c, GLOBAL_INUSE);
 		EXPECT(c, v == (2ull | G_FIXED(2) | 1ull << 63),
 		       "INUSE with INT %#llx", (unsigned long long)v);
+		/* PMI_InUse is also set by "IA32_PEBS_ENABLE.PEBS_EN_PMCn"
+		 * (SDM Vol. 3B 18.2.4.3): PEBS on PMC1 (3F1H bit 1), no INT */
+		WR(c, EVTSEL(0), 0);
+		WR(c, PEBS_ENABLE, 2);
+		v = pm_rd_ok(c, GLOBAL_INUSE);
+		EXPECT(c, v == (2ull | G_FIXED(2) | 1ull << 63),
+		       "INUSE with PEBS_EN_PMC1 %#llx", (unsigned long long)v);
+		WR(c, PEBS_ENABLE, 0);
 		EXPECT(c, pm_wr(GLOBAL_INUSE, 0) == GP, "INUSE written");
 	}
 }
