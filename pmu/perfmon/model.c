@@ -298,9 +298,15 @@ static int pm_rdmsr(uint32_t msr, uint64_t *v)
 		return perfmon_fixed_exists(m.c, n) ? 0 : VEC_GP;
 	}
 	if (msr == MSR_IA32_PERF_CAPABILITIES) {
-		*v = m.c->perf_caps;
+		/* The row's value but PERF_METRICS (bit 15): the model has
+		 * no TopDown metrics (no PERF_METRICS MSR 329H, no GLOBAL_CTRL
+		 * bit 48, no RDPMC of them), so it does not advertise them
+		 * (docs/perfmon.md). */
+		*v = m.c->perf_caps & ~PERF_CAP_PERF_METRICS;
 		return m.c->has_perf_caps ? 0 : VEC_GP;
 	}
+	if (msr == MSR_PERF_METRICS)
+		return VEC_GP;
 	if (msr == MSR_IA32_DEBUGCTL) {
 		*v = m.debugctl;
 		return 0;
@@ -358,7 +364,7 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 		m.pebs_armed &= ~(1ull << (GLOBAL_FIXED_SHIFT + n));
 		return 0;
 	}
-	if (msr == MSR_IA32_PERF_CAPABILITIES)
+	if (msr == MSR_IA32_PERF_CAPABILITIES || msr == MSR_PERF_METRICS)
 		return VEC_GP;
 	if (msr == MSR_IA32_DEBUGCTL) {
 		if (v & ~debugctl_valid())

@@ -45,6 +45,9 @@
 #define MSR_IA32_PERF_GLOBAL_STATUS_RESET 0x390u	/* v4+ */
 #define MSR_IA32_PERF_GLOBAL_STATUS_SET 0x391u	/* v4+ */
 #define MSR_IA32_PERF_GLOBAL_INUSE 0x392u	/* v4+ */
+/* TopDown metrics where PERF_CAPABILITIES bit 15 (SDM Vol. 4 Table 2-2
+ * MSR_PERF_METRICS): not modelled, so the model raises #GP on it. */
+#define MSR_PERF_METRICS 0x329u
 
 /* IA32_DEBUGCTL (Vol. 3B §17.4.1, Figure 17-3). */
 #define DEBUGCTL_LBR (1ull << 0)

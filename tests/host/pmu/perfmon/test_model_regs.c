@@ -555,6 +555,40 @@ static void test_freeze_lbrs_on_pmi(void **state)
 	}
 }
 
+/* perf-metrics-consistent: IA32_PERF_CAPABILITIES bit 15
+ * PERF_METRICS_AVAILABLE says whether MSR_PERF_METRICS (329H), the
+ * GLOBAL_CTRL enable bit 48 and RDPMC of the metrics (ECX bit 29) exist
+ * (SDM Vol. 3B 18.3.9.3 "Performance Metrics", Vol. 4 Table 2-2): a
+ * model that reads it set must have all three, one that reads it clear
+ * must #GP on all three. */
+#define PERF_METRICS_MSR 0x329u
+#define CAP_PERF_METRICS (1ull << 15)
+#define GLOBAL_EN_PERF_METRICS (1ull << 48)
+#define RDPMC_METRICS (1u << 29)
+
+static void test_perf_metrics_consistent(void **state)
+{
+	(void)state;
+	for (unsigned k = 0; k < N(pm_cpus); k++) {
+		const struct pm_cpu *c = &pm_cpus[k];
+		uint64_t caps = 0, v;
+		int want, has;
+
+		pm_use(c);
+		if (pm_rd(PERF_CAPABILITIES, &caps) != 0)
+			continue;
+		has = !!(caps & CAP_PERF_METRICS);
+		want = has ? 0 : GP;
+		EXPECT(c, pm_rd(PERF_METRICS_MSR, &v) == want, "RDMSR "
+		       "PERF_METRICS with PERF_CAPABILITIES bit 15 = %d", has);
+		if (c->version >= 2)
+			EXPECT(c, pm_wr(GLOBAL_CTRL, GLOBAL_EN_PERF_METRICS) ==
+			       want, "GLOBAL_CTRL bit 48 with bit 15 = %d", has);
+		EXPECT(c, pm->rdpmc(RDPMC_METRICS, &v) == want, "RDPMC of the "
+		       "metrics with bit 15 = %d", has);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_global_registers),
 		cmocka_unit_test(test_global_inuse),
 		cmocka_unit_test(test_freeze_lbrs_on_pmi),
+		cmocka_unit_test(test_perf_metrics_consistent),
 	};
 
 	return cmocka_run_group_tests(tests, 0, 0);
