@@ -207,12 +207,22 @@ int p6_write(unsigned ctr, uint64_t v, struct pmu_err *e)
 			 e);
 }
 
+int p6_rdpmc_usable(void)
+{
+	return !(backend_current()->id == BE_HW &&
+		 p6_erratum26(&cpu_info()->sig));
+}
+
 int p6_rdpmc(unsigned ctr, uint64_t *v, struct pmu_err *e)
 {
 	int vec;
 
 	if (check_ctr(ctr, e))
 		return -1;
+	if (!p6_rdpmc_usable())
+		return pmu_fail(e, 0, "RDPMC not used: Pentium Pro erratum 26 "
+				"below stepping 9 (read the counter with "
+				"RDMSR)");
 	vec = be_rdpmc(ctr, v);
 	if (vec)
 		return pmu_fail(e, vec, "RDPMC %u raised vector %d", ctr, vec);
@@ -230,14 +240,17 @@ static void p6_shape(const struct cpu_info *ci, struct pmu_shape *s)
 }
 
 /* caps=fixed: the family and model fix what the PMU has (no CPUID leaf
- * enumerates it). */
+ * enumerates it); erratum26=yes: on hardware the driver does not use
+ * RDPMC. */
 static void p6_describe(const struct cpu_info *ci, char *buf, unsigned size)
 {
 	unsigned gen = p6_gen_of(&ci->sig);
 
 	fmt_snprintf(buf, size, "counters=%u width=%u caps=fixed gen=%s "
-		     "rdpmc=yes pentium_m_events=%s", P6_COUNTERS, P6_CTR_BITS,
-		     p6_gen_name(gen), gen == P6_PM ? "yes" : "no");
+		     "rdpmc=yes erratum26=%s pentium_m_events=%s", P6_COUNTERS,
+		     P6_CTR_BITS, p6_gen_name(gen),
+		     p6_erratum26(&ci->sig) ? "yes" : "no",
+		     gen == P6_PM ? "yes" : "no");
 }
 
 static int ops_program(unsigned ctr, const struct pmu_config *c,

@@ -32,6 +32,8 @@ int p6_read(unsigned ctr, uint64_t *v, struct pmu_err *e);
  * the low 32 bits of v. */
 int p6_write(unsigned ctr, uint64_t v, struct pmu_err *e);
 int p6_rdpmc(unsigned ctr, uint64_t *v, struct pmu_err *e);
+/* RDPMC may be used: not on hardware with Pentium Pro erratum 26. */
+int p6_rdpmc_usable(void);
 /* PerfEvtSel0/1 through the backend. */
 int p6_read_sel(unsigned ctr, uint64_t *v, struct pmu_err *e);
 /* This CPU's generation (P6_* of pmu/p6/regs.h). */

@@ -53,3 +53,11 @@ struct pmu_config p6_config(const struct evtsel *s)
 
 	return c;
 }
+
+/* Linux (arch/x86/events/intel/p6.c, p6_pmu_rdpmc_quirk(), applied to
+ * model 1 only): "PPro erratum 26; fixed in stepping 9 and above", and it
+ * turns user-space RDPMC off below stepping 9. */
+int p6_erratum26(const struct cpu_sig *s)
+{
+	return s->family == 6 && s->model == 1 && s->stepping < 9;
+}

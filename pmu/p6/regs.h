@@ -54,6 +54,10 @@
  * does not name: P6_PPRO, the events every P6 has), else 0. */
 unsigned p6_gen_of(const struct cpu_sig *s);
 const char *p6_gen_name(unsigned gen);
+/* RDPMC is broken on this stepping: the Pentium Pro below stepping 9
+ * (Pentium Pro erratum 26, as Linux's p6_pmu_rdpmc_quirk() handles it):
+ * on hardware the driver reads counters with RDMSR only. */
+int p6_erratum26(const struct cpu_sig *s);
 
 /* A counter's value after WRMSR writes v to it: EAX sign-extended from bit 31
  * to 40 bits, EDX ignored (§18.22.2). */

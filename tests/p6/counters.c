@@ -238,6 +238,15 @@ TEST(p6_program_other, "p6/program-one-other-counts",
      "programming counter 1 while counter 0 counts keeps counter 0's count",
      test_program_other, 0);
 
+/* Pentium Pro erratum 26: RDPMC is broken below stepping 9 of the
+ * Pentium Pro, family 6 model 1 (Linux p6.c p6_pmu_rdpmc_quirk(): "PPro
+ * erratum 26; fixed in stepping 9 and above").  On such hardware the
+ * driver must refuse RDPMC; the model has no erratum. */
+static int ppro_erratum26(const struct cpu_sig *s)
+{
+	return s->family == 6 && s->model == 1 && s->stepping < 9;
+}
+
 /* RDPMC reads the 40-bit counters as RDMSR does; index 2 raises #GP. */
 static void test_rdpmc(struct tcase *t)
 {
@@ -250,6 +259,14 @@ static void test_rdpmc(struct tcase *t)
 
 	if (!d)
 		return;
+	value(t, "erratum26", "%s", ppro_erratum26(&cpu_info()->sig) ?
+	      "yes" : "no");
+	if (ppro_erratum26(&cpu_info()->sig) && !pmu_on_model()) {
+		check(t, p6_rdpmc(0, &v, &e) != 0, "erratum 26: the driver "
+		      "used RDPMC");
+		value(t, "refused", "%s", e.msg);
+		return;
+	}
 	p6_setup(&r, "counted-loop", 50, 3, s, s);
 	r.preset[1] = SDM_CTR_TOP - 0x10000;	/* bits 39:32 set */
 	if (!pmu_run(t, &r))

@@ -64,6 +64,31 @@ static void start(unsigned model)
 
 /* ==== 1. generations and the counter-write rule ======================== */
 
+/* Pentium Pro erratum 26 (Linux p6.c p6_pmu_rdpmc_quirk(), model 1 only:
+ * "fixed in stepping 9 and above"). */
+static void test_erratum26(void **state)
+{
+	static const struct {
+		unsigned family, model, stepping, erratum;
+	} cases[] = {
+		{ 6, 1, 1, 1 }, { 6, 1, 7, 1 }, { 6, 1, 8, 1 }, { 6, 1, 9, 0 },
+		{ 6, 1, 0xf, 0 }, { 6, 3, 1, 0 }, { 6, 5, 2, 0 },
+		{ 5, 1, 1, 0 }, { 15, 1, 1, 0 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct cpu_sig s = { .family = cases[i].family,
+				     .model = cases[i].model,
+				     .stepping = cases[i].stepping };
+
+		if (!!p6_erratum26(&s) != (int)cases[i].erratum)
+			fail_msg("%u/%u/%u: erratum26 %d, expected %u",
+				 s.family, s.model, s.stepping,
+				 p6_erratum26(&s), cases[i].erratum);
+	}
+}
+
 static void test_generations(void **state)
 {
 	static const struct {
@@ -631,6 +656,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_generations),
+		cmocka_unit_test(test_erratum26),
 		cmocka_unit_test(test_ctr_written),
 		cmocka_unit_test(test_event_sem_masks),
 		cmocka_unit_test(test_event_lookup),
