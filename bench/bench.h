@@ -53,6 +53,11 @@ struct bench {
 extern const struct bench __benches_start[], __benches_end[];
 
 const struct bench *bench_find(const char *name);
+/* The benchmark whose code [fn, end) holds addr, or NULL. */
+const struct bench *bench_at(uint64_t addr);
+/* addr for a log: "<benchmark>+0xNN" inside a benchmark's code, else
+ * "0x..." (hex); buf of n bytes, returned. */
+const char *bench_addr_str(uint64_t addr, char *buf, size_t n);
 /* The formula's count s for parameter n; BENCH_NOT_ARCH for counts that
  * formulas do not state (SEM_CLOCKS) and where the formula says so. */
 int64_t bench_expect(const struct bench *b, enum sem s, uint64_t n);

@@ -7,7 +7,8 @@
 
 struct test;
 
-#define MAX_ITEMS 64
+#define MAX_ITEMS 320	/* PEBS tests log three records of up to
+			 * ~46 fields each (docs/pebs.md) */
 #define ITEM_LEN 240
 
 struct item {

@@ -247,6 +247,40 @@ static inline void bts_decode(struct bts_env *v)
 	}
 }
 
+/* The log of one record: run<N>_record<i>_from / _to / _predicted, the
+ * branch addresses as <benchmark>+0xNN inside a benchmark (else hex),
+ * predicted: bit 4 of the third field, "Branch Predicted" in the record
+ * figures of §17.4.9 (Figure 17-6 "64-bit Branch Trace Record Format";
+ * the 32-bit record has it at the same bit). */
+static inline void bts_log_record(const struct bts_env *v, unsigned i)
+{
+	const struct bts_record *r = &v->m->rec[i];
+	char key[40], addr[64];
+
+	fmt_snprintf(key, sizeof(key), "run%u_record%u_from", v->runs, i);
+	value(v->t, key, "%s", bench_addr_str(r->from, addr, sizeof(addr)));
+	fmt_snprintf(key, sizeof(key), "run%u_record%u_to", v->runs, i);
+	value(v->t, key, "%s", bench_addr_str(r->to, addr, sizeof(addr)));
+	fmt_snprintf(key, sizeof(key), "run%u_record%u_predicted", v->runs,
+		     i);
+	value(v->t, key, "%u", (unsigned)(r->flags >> 4 & 1));
+}
+
+/* Records 0, 1 and the last one before the index after a run (docs/
+ * pebs.md "Records in the log"); where the buffer wrapped, the last
+ * ones since the wrap. */
+static inline void bts_log_records(const struct bts_env *v)
+{
+	uint64_t index = bts_index(v);
+	uint64_t n = index > v->base ? (index - v->base) / BTS_REC : 0;
+
+	if (n > BTS_BUF_RECORDS)
+		n = BTS_BUF_RECORDS;
+	for (unsigned i = 0; i < n; i++)
+		if (i < 2 || i == n - 1)
+			bts_log_record(v, i);
+}
+
 /* Runs bench n at cpl with BTS on (flags: BTINT, BTS_OFF_*), the taken
  * branches into *tr.  IA32_DEBUGCTL must read TR, BTS and the flags on
  * top of its other bits while on, and those bits alone after.  Returns 1
@@ -302,6 +336,7 @@ static inline int bts_run(struct bts_env *v, const char *bench, uint64_t n,
 	value(v->t, bts_key(v, "run"), "%s n=%llu cpl=%d flags=0x%llx "
 	      "backend=%s: %u taken branches", bench, (unsigned long long)n,
 	      cpl, (unsigned long long)flags, backend_current()->name, tr->n);
+	bts_log_records(v);
 	return 1;
 }
 

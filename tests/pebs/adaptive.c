@@ -27,11 +27,17 @@ static const uint64_t xmm_values[32] = {
 	0xf0f1f2f3f4f5f6f7, 0xf8f9fafbfcfdfeff,
 };
 
+/* log: 0 where the test stands in for the PMU and logs the capabilities
+ * after (pebs_log_caps); a test that skips here logs the CPU's. */
 static const struct perfmon_caps *adaptive_ready(struct tcase *t,
-						 unsigned *fmt, int *trap)
+						 unsigned *fmt, int *trap,
+						 int log)
 {
-	const struct perfmon_caps *c = pebs_ready(t, fmt, trap);
+	const struct perfmon_caps *c = log ? pebs_ready(t, fmt, trap) :
+				       pebs_ready_quiet(t, fmt, trap);
 
+	if (c && !log && (pebs_ds32() || !perfmon_pebs_baseline(c)))
+		pebs_log_caps(t);
 	if (c && pebs_ds32()) {
 		skip(t, "the 32-bit DS format (no DTES64 outside IA-32e mode, "
 		     "SDM Vol. 3B 17.4.9.1) writes the 40-byte record only");
@@ -46,7 +52,7 @@ static const struct perfmon_caps *adaptive_ready(struct tcase *t,
 }
 
 static void one_cfg(struct tcase *t, unsigned fmt, int trap, uint64_t cfg,
-		    int adaptive)
+		    int adaptive, int log_records)
 {
 	static struct pebs_run r;
 	struct sdm_event ev = { 0 };
@@ -54,7 +60,8 @@ static void one_cfg(struct tcase *t, unsigned fmt, int trap, uint64_t cfg,
 	sdm_mem_event(fmt, 0, &ev);
 	r = (struct pebs_run){ .bench = "load-stream", .n = 12, .cpl = 3,
 		.n_ctr = 1, .capacity = 12, .cfg = cfg,
-		.debugctl = DEBUGCTL_LBR, .xmm = xmm_values };
+		.debugctl = DEBUGCTL_LBR, .xmm = xmm_values,
+		.log_settings_only = !log_records };
 	r.ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
 		.sel = sdm_gp_sel(&ev, 1, 0), .period = 3, .reload = 3,
 		.adaptive = adaptive };
@@ -71,14 +78,17 @@ static void test_groups(struct tcase *t)
 	unsigned fmt;
 	int trap;
 
-	if (!adaptive_ready(t, &fmt, &trap))
+	if (!adaptive_ready(t, &fmt, &trap, 1))
 		return;
 	for (uint64_t low = 0; low < 16; low++) {
 		uint64_t cfg = low | (low & 8 ? (uint64_t)(LBR_ENTRIES - 1)
 					  << 24 : 0);
 
-		one_cfg(t, fmt, trap, cfg, 1);
-		one_cfg(t, fmt, trap, cfg, 0);
+		/* every run's DATA_CFG in the log, the records of the
+		 * one with every group (32 runs of records would not
+		 * read) */
+		one_cfg(t, fmt, trap, cfg, 1, low == 15);
+		one_cfg(t, fmt, trap, cfg, 0, 0);
 	}
 }
 
@@ -93,7 +103,7 @@ static void test_fixed(struct tcase *t)
 	unsigned fmt;
 	int trap;
 
-	if (!adaptive_ready(t, &fmt, &trap))
+	if (!adaptive_ready(t, &fmt, &trap, 1))
 		return;
 	r = (struct pebs_run){ .bench = "gpr-values", .n = 6, .cpl = 3,
 		.n_ctr = 1, .capacity = 16, .cfg = 2 };
@@ -115,8 +125,8 @@ static void test_lbr32(struct tcase *t)
 	unsigned fmt;
 	int trap;
 
-	if (adaptive_ready(t, &fmt, &trap))
-		one_cfg(t, fmt, trap, 8 | 31ull << 24, 1);
+	if (adaptive_ready(t, &fmt, &trap, 1))
+		one_cfg(t, fmt, trap, 8 | 31ull << 24, 1, 1);
 }
 
 TEST(pebs_adaptive_lbr, "pebs/adaptive-lbr-32",
@@ -146,9 +156,10 @@ static void test_fmt5(struct tcase *t)
 	unsigned fmt;
 	int trap;
 
-	if (!(c = adaptive_ready(t, &fmt, &trap)))
+	if (!(c = adaptive_ready(t, &fmt, &trap, 0)))
 		return;
 	if (fmt != 5 && !pmu_on_model()) {
+		pebs_log_caps(t);
 		skip(t, "this CPU reports PEBS format %u; format 5 needs the "
 		     "model to stand in", fmt);
 		return;
@@ -159,6 +170,7 @@ static void test_fmt5(struct tcase *t)
 	if (fmt != 5 && !check(t, perfmon_caps_stand_in(&five) == 0,
 			       "stand-in"))
 		return;
+	pebs_log_caps(t);	/* the stand-in's: PEBS_FMT 5 */
 	r = (struct pebs_run){ .bench = "counted-loop", .n = 12, .cpl = 3,
 		.n_ctr = 2, .capacity = 24, .cfg = 2 };
 	r.ctr[0] = (struct pebs_ctr){ .bit = 0, .sel = 0xc0 | 1ull << 16,

@@ -67,13 +67,13 @@
 #define CL_CMP 0x8u
 #define CL_JB 0xbu
 #define CL_REG S_AX
-#define CL_REG_NAME "rax"
+#define CL_REG_NAME "RAX"
 #else
 #define CL_ADD 0x4u
 #define CL_CMP 0x7u
 #define CL_JB 0x9u
 #define CL_REG S_DX
-#define CL_REG_NAME "edx"
+#define CL_REG_NAME "EDX"
 #endif
 
 #define PERIOD 7u
@@ -149,28 +149,15 @@ static uint64_t field(const struct pebs_run *r, unsigned fmt, unsigned i,
 	return pebs_run_field(r, i, (unsigned)sdm_pebs_offset(fmt, f));
 }
 
-static void log_ip(struct tcase *t, const char *key, uint64_t ip,
-		   const struct pebs_run *r)
-{
-	if (ip >= r->range_lo && ip < r->range_hi)
-		value(t, key, "counted-loop+0x%llx",
-		      (unsigned long long)(ip - r->range_lo));
-	else
-		value(t, key, "0x%llx", (unsigned long long)ip);
-}
-
 static void check_record(struct tcase *t, const struct pebs_run *r,
 			 unsigned fmt, unsigned i,
 			 const struct arming_want *w)
 {
-	char key[32];
 	uint64_t ip = field(r, fmt, i, S_IP);
 	uint64_t reg = field(r, fmt, i, CL_REG);
 
-	fmt_snprintf(key, sizeof(key), "record%u_ip", i);
-	log_ip(t, key, ip, r);
-	fmt_snprintf(key, sizeof(key), "record%u_" CL_REG_NAME, i);
-	value(t, key, "0x%llx", (unsigned long long)reg);
+	/* the fields are in the log by pebs_run (pebs_log.c: record<i>_ip,
+	 * record<i>_rax, record<i>_eventing_ip, ...) */
 	check(t, ip == r->range_lo + w->ip[i], "record %u IP counted-loop"
 	      "+0x%llx, the listing says +0x%x", i,
 	      (unsigned long long)(ip - r->range_lo), w->ip[i]);
@@ -180,8 +167,6 @@ static void check_record(struct tcase *t, const struct pebs_run *r,
 	if (fmt < 2 || pebs_ds32())
 		return;
 	ip = field(r, fmt, i, S_EIP);
-	fmt_snprintf(key, sizeof(key), "record%u_eventing_ip", i);
-	log_ip(t, key, ip, r);
 	check(t, ip == r->range_lo + w->eventing_ip[i], "record %u eventing "
 	      "IP counted-loop+0x%llx, the listing says +0x%x", i,
 	      (unsigned long long)(ip - r->range_lo), w->eventing_ip[i]);
@@ -242,8 +227,10 @@ static void test_arming_fault(struct tcase *t)
 	unsigned fmt;
 	int trap;
 
-	if (!(c = pebs_ready(t, &fmt, &trap)))
+	if (!(c = pebs_ready_quiet(t, &fmt, &trap)))
 		return;
+	if (!trap || !pmu_on_model())
+		pebs_log_caps(t);
 	if (!trap) {
 		run_arming(t, fmt, 0);
 		return;
@@ -258,6 +245,7 @@ static void test_arming_fault(struct tcase *t)
 	fault.source = "model:fault-like";
 	if (!check(t, perfmon_caps_stand_in(&fault) == 0, "stand-in"))
 		return;
+	pebs_log_caps(t);	/* the stand-in's: PEBS_TRAP clear */
 	run_arming(t, fmt, 0);
 	perfmon_caps_stand_in(0);
 }

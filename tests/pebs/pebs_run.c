@@ -14,6 +14,8 @@
 
 #define BUF_BYTES (256u * 1024)
 #define GLOBAL_STATUS 0x38eu	/* IA32_PERF_GLOBAL_STATUS (Vol. 4 Table 2-2) */
+#define PEBS_DATA_CFG 0x3f2u	/* MSR_PEBS_DATA_CFG (Vol. 4, the Ice Lake
+				 * MSR table): adaptive PEBS only */
 
 static uint8_t ds_area[1024] __attribute__((aligned(64)));
 
@@ -127,12 +129,19 @@ static void finish(struct tcase *t, struct pebs_run *r,
 	if (perfmon_caps(0)->version >= 2)
 		check(t, be_rdmsr(GLOBAL_STATUS, &r->status_after) == 0,
 		      "RDMSR IA32_PERF_GLOBAL_STATUS");
+	/* the DATA_CFG the run used, read before the DS area goes (the
+	 * asked one may have been refused or replaced) */
+	r->data_cfg_used = 0;
+	if (perfmon_pebs_baseline(perfmon_caps(0)))
+		check(t, be_rdmsr(PEBS_DATA_CFG, &r->data_cfg_used) == 0,
+		      "RDMSR MSR_PEBS_DATA_CFG");
 	check(t, pebs_sample_end(s, r->count_after, &r->index, &e) == 0,
 	      "DS remove: %s", e.msg);
 	value(t, "pebs_records", "%u expected by the trace, %u fit, index "
 	      "+0x%llx, record %u bytes", r->n_exp, pebs_run_written(r),
 	      (unsigned long long)(r->index - r->base), r->record_size);
 	value(t, "pebs_pmis", "%u", r->pmis);
+	pebs_log_run(t, r);
 }
 
 int pebs_run(struct tcase *t, struct pebs_run *r)

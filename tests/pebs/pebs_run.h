@@ -36,6 +36,9 @@ struct pebs_run {
 	unsigned thresh;	/* records to the threshold (0: capacity) */
 	uint64_t debugctl;	/* IA32_DEBUGCTL bits during the run */
 	const uint64_t *xmm;	/* loaded into XMM0-15 before (or NULL) */
+	int log_settings_only;	/* log the run's settings, not its records
+				 * (a test's further runs of one shape:
+				 * docs/pebs.md "Records in the log") */
 	/* results */
 	unsigned record_size;	/* the driver's, for the buffer */
 	const uint8_t *area;	/* the DS save area it installed */
@@ -54,12 +57,17 @@ struct pebs_run {
 						 * next overflow after it (0:
 						 * overflowed, armed) */
 	uint64_t range_lo, range_hi;	/* the benchmark's code */
+	uint64_t data_cfg_used;	/* IA32_PEBS_DATA_CFG read back after the
+				 * run (formats 4-5; else 0) */
 };
 
 /* Everything above; 1 when the run went through (failures are checks). */
 int pebs_run(struct tcase *t, struct pebs_run *r);
 /* Records actually in the buffer: min(expected, capacity). */
 unsigned pebs_run_written(const struct pebs_run *r);
+/* Logs the run's settings and records 0, 1 and the last (pebs_log.c);
+ * pebs_run calls it. */
+void pebs_log_run(struct tcase *t, const struct pebs_run *r);
 /* A 64-bit field of record i at byte offset off. */
 uint64_t pebs_run_field(const struct pebs_run *r, unsigned i, unsigned off);
 

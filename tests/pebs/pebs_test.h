@@ -104,6 +104,42 @@ static inline unsigned sdm_pebs_plain_size(unsigned fmt)
 	       fmt >= 4 ? SDM_BASIC : sdm_pebs_size(fmt);
 }
 
+/* The adaptive record's size and layout for r (the SDM's group order):
+ * the groups DATA_CFG selects when a counter's Adaptive_Record bit is
+ * set, the basic group alone otherwise. */
+struct sdm_adaptive {
+	unsigned meminfo, gprs, xmms, lbrs, n_lbr, size;
+	uint64_t cfg;
+};
+
+static inline struct sdm_adaptive sdm_adaptive_of(const struct pebs_run *r)
+{
+	struct sdm_adaptive a = { .size = SDM_BASIC };
+	int adaptive = 0;
+
+	for (unsigned k = 0; k < r->n_ctr; k++)
+		adaptive |= r->ctr[k].adaptive;
+	a.cfg = adaptive ? r->cfg : 0;
+	if (a.cfg & 1) {
+		a.meminfo = a.size;
+		a.size += SDM_MEMINFO;
+	}
+	if (a.cfg & 2) {
+		a.gprs = a.size;
+		a.size += SDM_GPRS;
+	}
+	if (a.cfg & 4) {
+		a.xmms = a.size;
+		a.size += SDM_XMMS;
+	}
+	if (a.cfg & 8) {
+		a.lbrs = a.size;
+		a.n_lbr = (unsigned)(a.cfg >> 24 & 0xff) + 1;
+		a.size += SDM_LBR * a.n_lbr;
+	}
+	return a;
+}
+
 /* The events the tests sample, per record format (and for format 1 per
  * microarchitecture): the precise events of each one's table in the SDM
  * (pmu/perfmon/pebs/events.c cites them too). */
@@ -175,9 +211,19 @@ static inline uint64_t sdm_gp_sel(const struct sdm_event *ev, int usr,
 	       (usr ? 1ull << 16 : 0) | (os ? 1ull << 17 : 0);
 }
 
-/* The PMU, format and trap bit; NULL (SKIP) without PEBS. */
+/* The PMU, format and trap bit; NULL (SKIP) without PEBS.  pebs_ready
+ * logs the format and trap bit (pebs_log_caps); a test that stands in
+ * for the PMU (perfmon_caps_stand_in) calls pebs_ready_quiet and then
+ * pebs_log_caps after the stand-in, so that the log holds the values the
+ * run used, not the CPU's. */
 const struct perfmon_caps *pebs_ready(struct tcase *t, unsigned *fmt,
 				      int *trap);
+const struct perfmon_caps *pebs_ready_quiet(struct tcase *t, unsigned *fmt,
+					    int *trap);
+/* pebs_format, pebs_trap and pebs_caps (where they come from: "cpuid",
+ * "model:<row>" or a stand-in's "model:<what>") of the capabilities in
+ * force now. */
+void pebs_log_caps(struct tcase *t);
 
 /* What a check of records needs to know beyond the run. */
 struct pebs_want {

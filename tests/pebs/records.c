@@ -12,8 +12,19 @@
 
 #define OVF_BUF (1ull << 62)
 
-const struct perfmon_caps *pebs_ready(struct tcase *t, unsigned *fmt,
-				      int *trap)
+void pebs_log_caps(struct tcase *t)
+{
+	const struct perfmon_caps *c = perfmon_caps(0);
+
+	if (!c)
+		return;
+	value(t, "pebs_format", "%u", sdm_pebs_format(c->perf_caps));
+	value(t, "pebs_trap", "%d", sdm_pebs_trap(c->perf_caps));
+	value(t, "pebs_caps", "%s", c->source ? c->source : "?");
+}
+
+static const struct perfmon_caps *ready(struct tcase *t, unsigned *fmt,
+					int *trap, int log)
 {
 	const struct pmu_driver *d = pmu_ready(t, PMU_ARCH);
 	const struct perfmon_caps *c;
@@ -30,9 +41,21 @@ const struct perfmon_caps *pebs_ready(struct tcase *t, unsigned *fmt,
 	}
 	*fmt = sdm_pebs_format(c->perf_caps);
 	*trap = sdm_pebs_trap(c->perf_caps);
-	value(t, "pebs_format", "%u", *fmt);
-	value(t, "pebs_trap", "%d", *trap);
+	if (log)
+		pebs_log_caps(t);
 	return c;
+}
+
+const struct perfmon_caps *pebs_ready(struct tcase *t, unsigned *fmt,
+				      int *trap)
+{
+	return ready(t, fmt, trap, 1);
+}
+
+const struct perfmon_caps *pebs_ready_quiet(struct tcase *t, unsigned *fmt,
+					    int *trap)
+{
+	return ready(t, fmt, trap, 0);
 }
 
 static uint64_t fld(const struct pebs_run *r, unsigned i, unsigned off)
@@ -153,40 +176,6 @@ static void check_fixed32(struct tcase *t, const struct pebs_run *r,
 		     (uint32_t)want_fixed(r, w, i, f));
 }
 
-/* The adaptive record's size and layout for r (the SDM's group order). */
-struct sdm_adaptive {
-	unsigned meminfo, gprs, xmms, lbrs, n_lbr, size;
-	uint64_t cfg;
-};
-
-static struct sdm_adaptive sdm_adaptive_of(const struct pebs_run *r)
-{
-	struct sdm_adaptive a = { .size = SDM_BASIC };
-	int adaptive = 0;
-
-	for (unsigned k = 0; k < r->n_ctr; k++)
-		adaptive |= r->ctr[k].adaptive;
-	a.cfg = adaptive ? r->cfg : 0;
-	if (a.cfg & 1) {
-		a.meminfo = a.size;
-		a.size += SDM_MEMINFO;
-	}
-	if (a.cfg & 2) {
-		a.gprs = a.size;
-		a.size += SDM_GPRS;
-	}
-	if (a.cfg & 4) {
-		a.xmms = a.size;
-		a.size += SDM_XMMS;
-	}
-	if (a.cfg & 8) {
-		a.lbrs = a.size;
-		a.n_lbr = (unsigned)(a.cfg >> 24 & 0xff) + 1;
-		a.size += SDM_LBR * a.n_lbr;
-	}
-	return a;
-}
-
 static void check_gprs(struct tcase *t, const struct pebs_run *r,
 		       const struct pebs_want *w, unsigned i, unsigned at)
 {
@@ -279,8 +268,9 @@ void pebs_check_records(struct tcase *t, const struct pebs_run *r,
 	unsigned n = pebs_run_written(r);
 	uint64_t tsc = 0;
 
-	value(t, "not_modelled", "data source, latency, TSX and LBR info are "
-	      "written 0 by the model");
+	if (!r->log_settings_only)
+		value(t, "not_modelled", "data source, latency, TSX and LBR "
+		      "info are written 0 by the model");
 	if (!pmu_on_model()) {
 		check_hw(t, r, w, size);
 		return;
