@@ -8,11 +8,11 @@
  * (§18.16): a step of either thread reads and writes the same counters,
  * CCCRs and ESCRs.  Reset (model_activate): everything 0 ("The CCCRs are
  * initialized to all 0s on reset", §18.15.3).
- * - Counters 0x300-0x311: 40 bits (§18.15.2).  A write takes the value
- *   as given; one setting any of bits 63:40 raises #GP(0) (SDM Vol. 2B
- *   WRMSR: "#GP(0) if ... the value in EDX:EAX sets bits that are
- *   reserved in the MSR").  Counts wrap from 2^40 - 1 to 0.  A write
- *   leaves OVF and a pending PMI as they are.
+ * - Counters 0x300-0x311: 40 bits (§18.15.2).  A write takes bits 39:0
+ *   and ignores 63:40: oprofile (Linux 2.6 op_model_p4.c) and perfctr
+ *   wrote every reset value as -(u32)count with EDX = -1 on real
+ *   Pentium 4s, which a #GP would have stopped.  Counts wrap from
+ *   2^40 - 1 to 0.  A write leaves OVF and a pending PMI as they are.
  * - CCCRs 0x360-0x371 (§18.15.3, Figure 18-46; §18.16.2, Figure 18-48):
  *   read back as written.  #GP(0) for NB_CCCR_RESERVED, for bit 11
  *   except where extended cascading exists (nb_ext_cascade_exists(),
@@ -244,9 +244,7 @@ static int nbm_wrmsr(uint32_t msr, uint64_t v)
 	int slot;
 
 	if (in_bank(msr, NB_MSR_COUNTER0, &n)) {
-		if (v & ~NB_CTR_MASK)
-			return VEC_GP;
-		m.ctr[n] = v;
+		m.ctr[n] = v & NB_CTR_MASK;
 		return 0;
 	}
 	if (in_bank(msr, NB_MSR_CCCR0, &n))

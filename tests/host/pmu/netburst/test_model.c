@@ -491,10 +491,15 @@ static void test_counter_width(void **state)
 
 	(void)state;
 	start();
-	/* 40 bits: a value with bit 40 set is no counter value */
+	/* 40 bits; a write's bits 63:40 are ignored, no #GP: oprofile
+	 * (op_model_p4.c) and perfctr wrote reset values as -(u32)count with
+	 * EDX = -1 on real Pentium 4s */
 	wr(CTR(12), TOP - 1);
 	assert_int_equal(rd(CTR(12)), TOP - 1);
-	wr_gp(CTR(12), TOP);
+	wr(CTR(12), 0xfffffffffffffff0ull);
+	assert_int_equal(rd(CTR(12)), 0xfffffffff0ull);
+	wr(CTR(12), TOP | 5);
+	assert_int_equal(rd(CTR(12)), 5);
 	/* RDPMC (Vol. 2B): ECX = counter, bit 31 the 32-bit "fast" read */
 	wr(CTR(12), 0x12345678abull);
 	assert_int_equal(nbm->rdpmc(12, &v), 0);
