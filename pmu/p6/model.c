@@ -32,8 +32,9 @@
  * - PC is kept; it selects what the PMi pin signals, which the model does
  *   not have.
  * - INT: when a counter with INT set wraps to 0 (overflow), the model
- *   raises a PMI through the local APIC (model_raise_pmi(), mask_after=1:
- *   the LVTPC is masked on delivery, docs/apic.md), once per wrap, after
+ *   raises a PMI through the local APIC (model_raise_pmi(); the LVTPC
+ *   masked on delivery on the Pentium M only, p6_masks_lvtpc(),
+ *   docs/apic.md), once per wrap, after
  *   the step's increment.  The P6 has no overflow status: a handler finds
  *   the counter that wrapped by its small value.
  * - RDPMC: counters 0 and 1, #GP(0) for any other index; never #UD (every
@@ -133,7 +134,7 @@ static void add(unsigned c, uint64_t inc, int intr)
 
 	m.ctr[c] = sum & P6_CTR_MASK;
 	if (intr && (sum >> P6_CTR_BITS))
-		(void)model_raise_pmi(1);
+		(void)model_raise_pmi(p6_masks_lvtpc(m.gen));
 }
 
 static void count(unsigned c, const struct insn_event *e)

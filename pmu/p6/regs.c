@@ -61,3 +61,8 @@ int p6_erratum26(const struct cpu_sig *s)
 {
 	return s->family == 6 && s->model == 1 && s->stepping < 9;
 }
+
+int p6_masks_lvtpc(unsigned gen)
+{
+	return gen == P6_PM;
+}

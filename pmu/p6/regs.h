@@ -58,6 +58,12 @@ const char *p6_gen_name(unsigned gen);
  * (Pentium Pro erratum 26, as Linux's p6_pmu_rdpmc_quirk() handles it):
  * on hardware the driver reads counters with RDMSR only. */
 int p6_erratum26(const struct cpu_sig *s);
+/* Whether the local APIC masks the LVTPC when it delivers the PMI: the
+ * Pentium M does (Linux op_model_ppro.c and the P6 NMI watchdog re-unmask
+ * it: "Only P6 based Pentium M need to re-unmask the apic vector"); the
+ * Pentium Pro, II and III do not (the SDM's mask-on-delivery note, Vol.
+ * 3A 10.5.1, names the Pentium 4 and Xeon, not the P6). */
+int p6_masks_lvtpc(unsigned gen);
 
 /* A counter's value after WRMSR writes v to it: EAX sign-extended from bit 31
  * to 40 bits, EDX ignored (§18.22.2). */

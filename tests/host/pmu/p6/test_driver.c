@@ -379,7 +379,8 @@ static void test_ops_table(void **state)
 	assert_int_equal(s.fixed, 0);
 	d->describe(&fake_cpu, buf, sizeof(buf));
 	assert_string_equal(buf, "counters=2 width=40 caps=fixed "
-			    "gen=pentium-m rdpmc=yes pentium_m_events=yes");
+			    "gen=pentium-m rdpmc=yes erratum26=no "
+			    "pentium_m_events=yes");
 	start_cpu(1);
 	d->describe(&fake_cpu, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "gen=ppro"));

@@ -177,11 +177,18 @@ static void test_int_pmi(void **state)
 	assert_int_equal(stub_rd(CTR0), 0);
 	assert_int_equal(stub_rd(CTR1), 0);
 	assert_int_equal(stub_pmi.calls, 1);
-	/* delivered with the LVTPC masked after, as the P6 family does
-	 * (docs/apic.md) */
-	assert_int_equal(stub_pmi.mask_after, 1);
+	/* a Pentium III (model 8) leaves the LVTPC unmasked; a Pentium M
+	 * masks it on delivery (Linux op_model_ppro.c: "Only P6 based
+	 * Pentium M need to re-unmask the apic vector") */
+	assert_int_equal(stub_pmi.mask_after, 0);
 	stub_steps(3, 50);
 	assert_int_equal(stub_pmi.calls, 1);
+	start(0xd);
+	stub_wr(CTR0, 0xffffffff);		/* 2^40 - 1 */
+	stub_wr(SEL0, INST_RETIRED | USR | INT | EN);
+	stub_steps(3, 1);
+	assert_int_equal(stub_pmi.calls, 1);
+	assert_int_equal(stub_pmi.mask_after, 1);
 
 	/* INT on counter 1 only, counter 0 wraps first: no PMI until
 	 * counter 1 wraps */
