@@ -89,3 +89,32 @@ EVENT(llc_miss, "llc-misses", PM_EV_LLC_MISSES);
 EVENT(branches, "branches", PM_EV_BRANCHES);
 EVENT(br_miss, "branch-misses", PM_EV_BRANCH_MISSES);
 EVENT(slots, "topdown-slots", PM_EV_TOPDOWN_SLOTS);
+
+/* perfmon/every-gp-counter: every GP counter the PMU has (CPUID.0AH:
+ * EAX[15:8], SDM Vol. 3B 18.2.1) counts Instructions Retired (C0H/00H,
+ * Table 18-1) at CPL 3, all of them at once, each the oracle's count:
+ * the other tests program PMC0 and PMC1 only, the rows have up to 8. */
+static void test_every_gp(struct tcase *t)
+{
+	struct pm_sdm sdm, *c = &sdm;
+	const struct pmu_driver *d = pm_ready_for(t, c,
+						  PM_NEED(PM_EV_INSTRUCTIONS));
+	struct pmu_run r;
+	unsigned n = 0;
+
+	if (!d)
+		return;
+	value(t, "gp_counters", "%u", c->gp);
+	pm_setup(&r, "every-gp", "counted-loop", 20, 3);
+	for (; n < c->gp && n < PMU_MAX_COUNTERS; n++)
+		pm_add(&r, n, sdm_sel((struct sdm_sel){ .event = 0xc0,
+							.usr = 1 }));
+	if (!pmu_run(t, &r))
+		return;
+	for (unsigned k = 0; k < n; k++)
+		pm_check(t, d, &r, k);
+}
+
+TEST(perfmon_every_gp, "perfmon/every-gp-counter",
+     "every GP counter CPUID.0AH enumerates counts instructions, all at once",
+     test_every_gp, 0);
