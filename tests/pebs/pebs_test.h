@@ -146,6 +146,41 @@ static inline int sdm_sandy_bridge(void)
 	       (m == 0x2a || m == 0x2d || m == 0x3a || m == 0x3e);
 }
 
+/* Rows where C0H/01H is INST_RETIRED.PREC_DIST, precise distribution:
+ * Sandy Bridge/Ivy Bridge (format 1, SDM Vol. 3B §18.9.4.4), Haswell/
+ * Broadwell (format 2) and Skylake (format 3; the capability rows have
+ * no Goldmont), whose PEBS sections keep PDIR.  PEBS for it must use
+ * IA32_PMC1, and its record is for the overflowing instruction
+ * (pebs_expect.h). */
+static inline int sdm_pdir_row(unsigned fmt)
+{
+	return (fmt == 1 && sdm_sandy_bridge()) || fmt == 2 || fmt == 3;
+}
+
+/* The instruction event on the counter it may use: PMC1 with the PDIR
+ * rule on sdm_pdir_row(), else PMC0. */
+static inline void sdm_inst_ctr(unsigned fmt, struct pebs_ctr *c,
+				uint64_t period, int usr, int os)
+{
+	struct sdm_event ev;
+
+	sdm_inst_event(fmt, &ev);
+	*c = (struct pebs_ctr){ .bit = sdm_pdir_row(fmt) ? 1 : 0,
+		.sem = ev.sem,
+		.sel = ev.event | (uint64_t)ev.umask << 8 |
+		       (usr ? 1ull << 16 : 0) | (os ? 1ull << 17 : 0),
+		.period = period, .reload = period,
+		.pdir = sdm_pdir_row(fmt) };
+}
+
+/* A precise event every PEBS counter of formats 0-3 takes: instructions,
+ * except on the PDIR rows (PMC1 only there): all branches. */
+static inline void sdm_any_ctr_event(unsigned fmt, struct sdm_event *ev)
+{
+	if (!sdm_pdir_row(fmt) || !sdm_branch_event(fmt, ev))
+		sdm_inst_event(fmt, ev);
+}
+
 static inline int sdm_mem_event(unsigned fmt, int store,
 				struct sdm_event *ev)
 {

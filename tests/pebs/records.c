@@ -333,6 +333,8 @@ static void run_event(struct tcase *t, int which, const char *bench,
 		return;
 	}
 	one_counter(&r, &ev, bench, n, cpl, period);
+	if (which == 0)		/* PMC1 and PDIR where C0H/01H is PREC_DIST */
+		sdm_inst_ctr(fmt, &r.ctr[0], period, cpl == 3, cpl == 0);
 	if (!pebs_run(t, &r))
 		return;
 	value(t, "period", "%llu", (unsigned long long)period);
@@ -405,6 +407,7 @@ static void test_gprs(struct tcase *t)
 	}
 	sdm_inst_event(fmt, &ev);
 	one_counter(&r, &ev, "gpr-values", 8, 3, 3);
+	sdm_inst_ctr(fmt, &r.ctr[0], 3, 1, 0);	/* PMC1 on PDIR rows */
 	if (!pebs_run(t, &r))
 		return;
 	for (unsigned i = 0; i < pebs_run_written(&r); i++) {

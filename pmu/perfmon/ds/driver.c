@@ -156,6 +156,7 @@ const struct perfmon_ds *perfmon_ds_installed(void)
 static int gp_refusal(unsigned n, enum perfmon_uarch u, int baseline,
 		      struct pmu_err *e)
 {
+	const struct pebs_event *pe;
 	uint64_t sel;
 	struct evtsel s;
 
@@ -170,11 +171,18 @@ static int gp_refusal(unsigned n, enum perfmon_uarch u, int baseline,
 	/* extended PEBS (baseline) takes every event (SDM Vol. 3B, the
 	 * adaptive PEBS section); before it the microarchitecture's table
 	 * (Sandy Bridge's is not Nehalem's, though both write format 1) */
-	if (!baseline && !pebs_event_for(u, s.event, s.umask))
+	pe = pebs_event_for(u, s.event, s.umask);
+	if (!baseline && !pe)
 		return pmu_fail(e, 0, "PMC%u: event 0x%02x umask 0x%02x is not "
 				"a precise event of this microarchitecture "
 				"(%d; pmu/perfmon/pebs/events.c)", n, s.event,
 				s.umask, (int)u);
+	/* "PDIR ... must use IA32_PMC1" (SDM Vol. 3B §18.9.4.4) */
+	if (pe && pe->pdir && n != 1)
+		return pmu_fail(e, 0, "PMC%u: %s (event 0x%02x umask 0x%02x) "
+				"takes PEBS on PMC1 only (precise "
+				"distribution, SDM Vol. 3B §18.9.4.4)", n,
+				pe->name, s.event, s.umask);
 	return 0;
 }
 
