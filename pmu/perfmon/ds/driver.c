@@ -78,7 +78,7 @@ static int mapped(uint64_t addr, uint64_t len, void *ctx)
 
 /* ds_check() of s for this PMU's format. */
 static int check_setup(const struct perfmon_ds *s, const struct ds_layout *l,
-		       unsigned fmt, struct pmu_err *e)
+		       unsigned fmt, int c_ds, struct pmu_err *e)
 {
 	struct ds_check_in in = {
 		.l = l,
@@ -97,6 +97,12 @@ static int check_setup(const struct perfmon_ds *s, const struct ds_layout *l,
 	};
 	char why[140];
 
+	/* no debug store without CPUID.01H:EDX.DS[21] (SDM Vol. 3B
+	 * §17.4.9; Vol. 2A, CPUID leaf 01H): IA32_DS_AREA is not written */
+	if (!c_ds)
+		return pmu_fail(e, 0, "no DS save area: CPUID.01H:EDX.DS (bit "
+				"21) is clear, so neither BTS nor PEBS (SDM "
+				"Vol. 3B §17.4.9)");
 	if (s->use_bts && !perfmon_bts_available())
 		return pmu_fail(e, 0, "BTS unavailable (IA32_MISC_ENABLE bit "
 				"11)");
@@ -136,7 +142,8 @@ int perfmon_ds_install(const struct perfmon_ds *s, struct pmu_err *e)
 	const struct perfmon_caps *c = caps(e);
 	struct ds_layout l;
 
-	if (!c || perfmon_ds_layout(&l, e) || check_setup(s, &l, fmt_of(c), e))
+	if (!c || perfmon_ds_layout(&l, e) ||
+	    check_setup(s, &l, fmt_of(c), c->ds, e))
 		return -1;
 	write_area(s, &l, c);
 	if (pmu_wrmsr(MSR_IA32_DS_AREA, (uintptr_t)s->area, "IA32_DS_AREA",
