@@ -633,6 +633,31 @@ static void test_table_ds_bits(void **state)
 	}
 }
 
+/* IA32_PERF_CAPABILITIES bit 17 (PEBS timing information; Linux
+ * PERF_CAP_PEBS_TIMING_INFO) promises the retire latency in the adaptive
+ * record's format_size[47:32] (SDM Vol. 3B, the adaptive PEBS basic-info
+ * group, in the editions that describe the bit).  The model writes 0
+ * there (pmu/perfmon/pebs/model.c), so no row may advertise the bit:
+ * none of the rows' parts (up to Sapphire Rapids) has it. */
+static void test_table_no_retire_latency(void **state)
+{
+	static const unsigned models[] = { 0x0e, 0x0f, 0x17, 0x1a, 0x1e,
+		0x25, 0x2c, 0x2a, 0x3c, 0x4e, 0x5e, 0x55, 0x7e, 0x6a, 0x8f };
+
+	(void)state;
+	for (unsigned i = 0; i < N(models); i++) {
+		const struct perfmon_caps_row *r =
+			perfmon_caps_row_for(6, models[i]);
+
+		assert_non_null(r);
+		if (r->perf_caps >> 17 & 1)
+			fail_msg("06_%02XH (%s): PERF_CAPABILITIES 0x%llx "
+				 "advertises bit 17 (retire latency), which "
+				 "the model does not write", models[i],
+				 r->name, (unsigned long long)r->perf_caps);
+	}
+}
+
 /* A few rows as the dumps read, decoded: these catch a slipped digit. */
 static void test_table_known_rows(void **state)
 {
@@ -704,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_table_known_rows),
 		cmocka_unit_test(test_table_uarch),
 		cmocka_unit_test(test_table_ds_bits),
+		cmocka_unit_test(test_table_no_retire_latency),
 	};
 
 	return cmocka_run_group_tests_name("perfmon_caps", tests, NULL, NULL);
