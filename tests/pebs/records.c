@@ -333,8 +333,14 @@ static void run_event(struct tcase *t, int which, const char *bench,
 		return;
 	}
 	one_counter(&r, &ev, bench, n, cpl, period);
-	if (which == 0)		/* PMC1 and PDIR where C0H/01H is PREC_DIST */
-		sdm_inst_ctr(fmt, &r.ctr[0], period, cpl == 3, cpl == 0);
+	/* PMC1 and PDIR where C0H/01H is PREC_DIST */
+	if (which == 0 && sdm_inst_ctr(fmt, &r.ctr[0], period, cpl == 3,
+				       cpl == 0) == SDM_INST_BRANCHES) {
+		skip(t, "format %u in the 32-bit DS format: PEBS on PMC0 only, "
+		     "and instructions are INST_RETIRED.PREC_DIST here, PMC1 "
+		     "only (SDM Vol. 3B §17.4.9, §18.9.4.4)", fmt);
+		return;
+	}
 	if (!pebs_run(t, &r))
 		return;
 	value(t, "period", "%llu", (unsigned long long)period);
