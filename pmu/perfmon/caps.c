@@ -46,6 +46,8 @@ static void compute_own(void)
 		/* what CPUID does not say comes with the microarchitecture */
 		row = perfmon_caps_row_for(ci->sig.family, ci->sig.model);
 		own.uarch = row ? row->uarch : PERFMON_UARCH_UNKNOWN;
+		own.ds = !!(ci->f1_edx & CPUID1_EDX_DS);
+		own.ds_cpl = !!(ci->f1_ecx & CPUID1_ECX_DSCPL);
 		return;
 	}
 	row = perfmon_caps_row_for(ci->sig.family, ci->sig.model);

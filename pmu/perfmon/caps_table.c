@@ -288,4 +288,10 @@ void perfmon_caps_of_row(const struct perfmon_caps_row *r,
 	c->has_perf_caps = r->has_perf_caps;
 	c->perf_caps = r->has_perf_caps ? r->perf_caps : 0;
 	c->uarch = r->uarch;
+	/* CPUID.01H of the rows' parts (the dumps their comments cite):
+	 * EDX.DS[21] set on every row; ECX.DS-CPL[4] set from Core 2 on
+	 * and clear on Yonah (01H:ECX 0000C1A9, bits 0, 3, 5, 7, 8, 14,
+	 * 15), whose BTS is not CPL-qualified */
+	c->ds = 1;
+	c->ds_cpl = r->uarch != PERFMON_UARCH_YONAH;
 }

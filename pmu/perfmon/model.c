@@ -66,7 +66,9 @@
  * one record for every armed counter (pmu/perfmon/pebs/model.c), which
  * consumes their status bits and reloads them from the DS reset slots
  * ("the reset value for each overflowed counter is loaded"); writing a
- * counter disarms it; the precise
+ * counter disarms it; INST_RETIRED.PREC_DIST on PMC1 (precise
+ * distribution, Sandy Bridge to Skylake, §18.9.4.4) records in the step
+ * that overflowed it instead; the precise
  * events of pmu/perfmon/pebs/events.c count what their table says.  A DS
  * buffer reaching its threshold sets GLOBAL_STATUS bit 62 (v2+) and
  * raises the PMI.  The sibling's steps take no part in any of it.  This
@@ -437,16 +439,30 @@ static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 /* A counter (GLOBAL numbering) wrapped: its status bit (v2+; fixed
  * counters exist from v2); on this thread a PEBS counter is armed, and
  * when it counted past the wrap in this step (value, after it, not 0)
- * its next event is already here. */
-static void overflowed(unsigned bit, int sibling, uint64_t value)
+ * its next event is already here; a precise-distribution counter (pdir)
+ * records in the overflowing step itself. */
+static void overflowed(unsigned bit, int sibling, uint64_t value, int pdir)
 {
 	if (m.c->version >= 2)
 		m.status |= 1ull << bit;
 	if (sibling || !(ds_model_pebs_enable() >> bit & 1))
 		return;
 	m.pebs_armed |= 1ull << bit;
-	if (value)
+	if (value || pdir)
 		m.pebs_fire |= 1ull << bit;
+}
+
+/* GP counter n counts INST_RETIRED.PREC_DIST on PMC1: precise
+ * distribution, whose record is for the instruction that caused the
+ * overflow (SDM Vol. 3B §18.9.4.4; pmu/perfmon/pebs/events.c). */
+static int pdir_counter(unsigned n, const struct evtsel *s)
+{
+	const struct pebs_event *pe;
+
+	if (n != 1 || !ds_model_has_pebs())
+		return 0;
+	pe = pebs_event_for(pebs_events_uarch(m.c), s->event, s->umask);
+	return pe && pe->pdir;
 }
 
 /* Counter bit counted inc events in the step: an armed PEBS counter's
@@ -475,7 +491,7 @@ static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 	pebs_next_event(n, inc, sibling);
 	if (!add(&m.pmc[n], inc, m.gp_mask))
 		return 0;
-	overflowed(n, sibling, m.pmc[n]);
+	overflowed(n, sibling, m.pmc[n], pdir_counter(n, &s));
 	return s.intr;
 }
 
@@ -494,7 +510,7 @@ static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
 	pebs_next_event(GLOBAL_FIXED_SHIFT + i, inc, sibling);
 	if (!add(&m.fixed[i], inc, m.fixed_mask))
 		return 0;
-	overflowed(GLOBAL_FIXED_SHIFT + i, sibling, m.fixed[i]);
+	overflowed(GLOBAL_FIXED_SHIFT + i, sibling, m.fixed[i], 0);
 	return !!(f & FIXED_CTRL_PMI);
 }
 

@@ -149,6 +149,10 @@ struct perfmon_caps {
 	uint64_t perf_caps;
 	const char *source;		/* "cpuid" or "model:<name>" */
 	enum perfmon_uarch uarch;	/* the row's (family/model) */
+	int ds;				/* CPUID.01H:EDX.DS[21]: the DS save
+					 * area, BTS and PEBS */
+	int ds_cpl;			/* CPUID.01H:ECX.DS-CPL[4]: CPL-
+					 * qualified BTS (BTS_OFF_OS/USR) */
 };
 
 /* Decodes CPUID.0AH as the SDM says, per version: fixed counters only

@@ -57,7 +57,23 @@
  *   taken, counter 6); reload, overflow at branch 15, record at branch 16
  *   (instruction 46, jb taken, counter 14); the third overflow is at
  *   branch 23, the ret, with no branch after it: 2 records.  Trap-like IP
- *   +0x4 (the jb's target), fault-like the jb; eventing IP the jb. */
+ *   +0x4 (the jb's target), fault-like the jb; eventing IP the jb.
+ *
+ * pebs/arming-pdir: INST_RETIRED.PREC_DIST (C0H/01H) on PMC1, Sandy
+ * Bridge to Skylake, period and reset 7.  Precise distribution records
+ * the instruction that caused the overflow, no skid (SDM Vol. 3B
+ * §18.9.4.4 "Precise Distribution of Instructions Retired (PDIR)"; PEBS
+ * for it must use IA32_PMC1):
+ *   overflow and record at instruction 7 (jb, k = 1, taken, counter 1):
+ *   trap-like IP = the add (+0x4, the jb's target), counter 1, eventing
+ *   IP the jb (+0xb x86_64); fault-like IP = the jb, counter 1 (the jb
+ *   does not write it).  Reload, overflow and record at 14 (add, k = 4,
+ *   counter 3 -> 4): trap-like IP = the cmp, counter 4, eventing IP the
+ *   add; fault-like IP = the add, counter 3.  Records at 7, 14, ..., 63
+ *   (63 = 3 * 20 + 3, the last cmp): 9 of them.  (The next-event rule
+ *   instead gives 8, the first at instruction 8: IP the cmp, counter 2.)
+ * pebs/refuse-pdir-pmc0: the same event on PMC0 is refused, and
+ *   IA32_PEBS_ENABLE stays 0. */
 #include "pebs_test.h"
 #include "../../harness/pmu_run.h"
 #include "../../lib/fmt.h"
@@ -95,6 +111,16 @@ static const struct arming_want inst_trap = {
 static const struct arming_want inst_fault = {
 	.records = 8, .ip = { CL_ADD, CL_JB },
 	.eventing_ip = { CL_ADD, CL_JB }, .counter = { 1, 4 },
+};
+
+static const struct arming_want pdir_trap = {
+	.records = 9, .ip = { CL_ADD, CL_CMP },
+	.eventing_ip = { CL_JB, CL_ADD }, .counter = { 1, 4 },
+};
+
+static const struct arming_want pdir_fault = {
+	.records = 9, .ip = { CL_JB, CL_ADD },
+	.eventing_ip = { CL_JB, CL_ADD }, .counter = { 1, 3 },
 };
 
 static const struct arming_want br_trap = {
@@ -172,25 +198,21 @@ static void check_record(struct tcase *t, const struct pebs_run *r,
 	      (unsigned long long)(ip - r->range_lo), w->eventing_ip[i]);
 }
 
-static void run_arming(struct tcase *t, unsigned fmt, int trap)
+static void run_want(struct tcase *t, unsigned fmt, int trap,
+		     const struct sdm_event *ev, unsigned pmc,
+		     const struct arming_want *w)
 {
 	static struct pebs_run r;
-	struct sdm_event ev;
-	const struct arming_want *w = arming_case(fmt, trap, &ev);
 	uint64_t got;
 
-	if (!w) {
-		skip(t, "format %u: adaptive records, not covered here (the "
-		     "arming rule is checked on formats 0-3)", fmt);
-		return;
-	}
 	r = (struct pebs_run){ .bench = "counted-loop", .n = N_ITER,
 		.cpl = 3, .n_ctr = 1, .capacity = 24 };
-	r.ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
-		.sel = sdm_gp_sel(&ev, 1, 0), .period = PERIOD,
-		.reload = PERIOD };
-	value(t, "event", "%02XH/%02XH on PMC0, period and reset %u, "
-	      "counted-loop n=%u, CPL 3", ev.event, ev.umask, PERIOD, N_ITER);
+	r.ctr[0] = (struct pebs_ctr){ .bit = pmc, .sem = ev->sem,
+		.sel = sdm_gp_sel(ev, 1, 0), .period = PERIOD,
+		.reload = PERIOD, .pdir = w == &pdir_trap || w == &pdir_fault };
+	value(t, "event", "%02XH/%02XH on PMC%u, period and reset %u, "
+	      "counted-loop n=%u, CPL 3", ev->event, ev->umask, pmc, PERIOD,
+	      N_ITER);
 	value(t, "record_kind", "%s", trap ? "trap-like" : "fault-like");
 	if (!pebs_run(t, &r))
 		return;
@@ -209,6 +231,19 @@ static void run_arming(struct tcase *t, unsigned fmt, int trap)
 		check_record(t, &r, fmt, i, w);
 }
 
+static void run_arming(struct tcase *t, unsigned fmt, int trap)
+{
+	struct sdm_event ev;
+	const struct arming_want *w = arming_case(fmt, trap, &ev);
+
+	if (!w) {
+		skip(t, "format %u: adaptive records, not covered here (the "
+		     "arming rule is checked on formats 0-3)", fmt);
+		return;
+	}
+	run_want(t, fmt, trap, &ev, 0, w);
+}
+
 /* The CPU's own record kind (trap-like on every capability row). */
 static void test_arming(struct tcase *t)
 {
@@ -219,8 +254,10 @@ static void test_arming(struct tcase *t)
 		run_arming(t, fmt, trap);
 }
 
-/* Fault-like: the model, standing in with PEBS_TRAP clear. */
-static void test_arming_fault(struct tcase *t)
+/* Fault-like (PEBS_TRAP clear): the model, standing in; run(t, fmt, 0)
+ * under it. */
+static void fault_like(struct tcase *t,
+		       void (*run)(struct tcase *, unsigned, int))
 {
 	const struct perfmon_caps *c;
 	struct perfmon_caps fault;
@@ -232,7 +269,7 @@ static void test_arming_fault(struct tcase *t)
 	if (!trap || !pmu_on_model())
 		pebs_log_caps(t);
 	if (!trap) {
-		run_arming(t, fmt, 0);
+		run(t, fmt, 0);
 		return;
 	}
 	if (!pmu_on_model()) {
@@ -246,8 +283,82 @@ static void test_arming_fault(struct tcase *t)
 	if (!check(t, perfmon_caps_stand_in(&fault) == 0, "stand-in"))
 		return;
 	pebs_log_caps(t);	/* the stand-in's: PEBS_TRAP clear */
-	run_arming(t, fmt, 0);
+	run(t, fmt, 0);
 	perfmon_caps_stand_in(0);
+}
+
+static void test_arming_fault(struct tcase *t)
+{
+	fault_like(t, run_arming);
+}
+
+/* INST_RETIRED.PREC_DIST on PMC1 where the row has PDIR. */
+static void run_pdir(struct tcase *t, unsigned fmt, int trap)
+{
+	struct sdm_event ev;
+
+	if (!sdm_pdir_row(fmt) || pebs_ds32()) {
+		skip(t, "format %u%s: no INST_RETIRED.PREC_DIST (PDIR is "
+		     "Sandy Bridge to Skylake, SDM Vol. 3B §18.9.4.4)%s", fmt,
+		     sdm_pdir_row(fmt) ? "" : " on this row",
+		     pebs_ds32() ? "; the 32-bit DS format has PEBS on PMC0 "
+		     "only" : "");
+		return;
+	}
+	sdm_inst_event(fmt, &ev);
+	run_want(t, fmt, trap, &ev, 1, trap ? &pdir_trap : &pdir_fault);
+}
+
+static void test_pdir(struct tcase *t)
+{
+	unsigned fmt;
+	int trap;
+
+	if (pebs_ready(t, &fmt, &trap))
+		run_pdir(t, fmt, trap);
+}
+
+static void test_pdir_fault(struct tcase *t)
+{
+	fault_like(t, run_pdir);
+}
+
+/* PREC_DIST on PMC0: refused, IA32_PEBS_ENABLE untouched. */
+static void test_pdir_pmc0(struct tcase *t)
+{
+	static uint8_t area[1024] __attribute__((aligned(64)));
+	static uint8_t buf[4096] __attribute__((aligned(4096)));
+	struct perfmon_ds s = { .area = area, .use_pebs = 1 };
+	uint64_t b = (uintptr_t)buf, en = 1;
+	struct sdm_event ev;
+	struct pmu_err e;
+	unsigned fmt;
+	int trap, rc;
+
+	if (!pebs_ready(t, &fmt, &trap))
+		return;
+	if (!sdm_pdir_row(fmt)) {
+		skip(t, "format %u: C0H/01H is no PREC_DIST on this row", fmt);
+		return;
+	}
+	sdm_inst_event(fmt, &ev);
+	s.pebs = (struct ds_buffer){ b, b, b + 4 * sdm_pebs_plain_size(fmt),
+				     b + 4 * sdm_pebs_plain_size(fmt) };
+	if (!check(t, perfmon_driver.init(&e) == 0, "init: %s", e.msg) ||
+	    !check(t, perfmon_ds_install(&s, &e) == 0, "install: %s", e.msg))
+		return;
+	if (check(t, be_wrmsr(MSR_IA32_PERFEVTSEL(0), sdm_gp_sel(&ev, 1, 0))
+		  == 0, "WRMSR PERFEVTSEL0")) {
+		rc = perfmon_pebs_enable(1, 0, &e);
+		value(t, "refusal", "%s", rc ? e.msg : "(accepted)");
+		check(t, rc != 0, "INST_RETIRED.PREC_DIST on PMC0 accepted: "
+		      "PDIR must use IA32_PMC1 (SDM Vol. 3B §18.9.4.4)");
+		rc = be_rdmsr(MSR_IA32_PEBS_ENABLE, &en);
+		check(t, rc == 0 && en == 0, "IA32_PEBS_ENABLE 0x%llx (vector "
+		      "%d) after the refusal", (unsigned long long)en, rc);
+	}
+	(void)perfmon_ds_remove(&e);
+	(void)perfmon_driver.init(&e);
 }
 
 TEST(pebs_arming, "pebs/arming-next-event",
@@ -258,3 +369,13 @@ TEST(pebs_arming_fault, "pebs/arming-next-event-fault-like",
      "fault-like PEBS (PEBS_TRAP clear): the next event's own IP and the "
      "registers before it",
      test_arming_fault, 0);
+TEST(pebs_arming_pdir, "pebs/arming-pdir",
+     "INST_RETIRED.PREC_DIST on PMC1 records the overflowing instruction: "
+     "counted-loop's records at the listing's hand-computed IPs",
+     test_pdir, 0);
+TEST(pebs_arming_pdir_fault, "pebs/arming-pdir-fault-like",
+     "PDIR, fault-like (PEBS_TRAP clear): the overflowing instruction's "
+     "own IP and the registers before it", test_pdir_fault, 0);
+TEST(pebs_ref_pdir, "pebs/refuse-pdir-pmc0",
+     "INST_RETIRED.PREC_DIST on PMC0 is refused (PMC1 only)",
+     test_pdir_pmc0, 0);

@@ -10,18 +10,18 @@
 
 #define OVF_BUF (1ull << 62)
 
+static enum sdm_inst_kind kind;	/* what inst_run() sampled */
+
 static int inst_run(struct tcase *t, struct pebs_run *r, unsigned *fmt,
 		    int *trap, unsigned capacity, unsigned thresh)
 {
-	struct sdm_event ev = { 0 };
-
 	if (!pebs_ready(t, fmt, trap))
 		return 0;
-	sdm_inst_event(*fmt, &ev);
 	*r = (struct pebs_run){ .bench = "counted-loop", .n = 20, .cpl = 3,
 		.n_ctr = 1, .capacity = capacity, .thresh = thresh };
-	r->ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
-		.sel = sdm_gp_sel(&ev, 1, 0), .period = 4, .reload = 4 };
+	/* PMC0; PMC1 with the precise-distribution rule where C0H/01H is
+	 * INST_RETIRED.PREC_DIST (pebs_test.h sdm_inst_ctr()) */
+	kind = sdm_inst_ctr(*fmt, &r->ctr[0], 4, 1, 0);
 	return 1;
 }
 
@@ -29,41 +29,52 @@ static int inst_run(struct tcase *t, struct pebs_run *r, unsigned *fmt,
 static void test_full(struct tcase *t)
 {
 	static struct pebs_run r;
-	unsigned fmt;
+	unsigned fmt, bit;
 	int trap;
+	uint64_t want;
 
 	if (!inst_run(t, &r, &fmt, &trap, 3, 3) || !pebs_run(t, &r))
 		return;
-	check(t, r.n_exp > r.capacity + 2, "the run asked for %u records: "
-	      "not enough to overflow %u slots", r.n_exp, r.capacity);
+	/* 23 branches give 4 records (below): one more than the slots */
+	check(t, r.n_exp > r.capacity + (kind == SDM_INST_BRANCHES ? 0 : 2),
+	      "the run asked for %u records: not enough to overflow %u "
+	      "slots", r.n_exp, r.capacity);
 	/* the assists after the buffer filled failed the bounds checks:
 	 * "Upon successful bounds checks ... clear the counter overflow
 	 * status, and reload the counter.  If the bounds checks fail, the
-	 * PEBS will be skipped entirely" (§18.8.1.1).  So PMC0 (48 bits
-	 * or fewer, §18.2) counts on from its last wrap, far below the
-	 * reload value 4 below the top, and its GLOBAL_STATUS bit 0 is
-	 * still set (v2+, §18.2.2) */
+	 * PEBS will be skipped entirely" (§18.8.1.1).  So the counter (48
+	 * bits or fewer, §18.2) counts on from its last wrap, far below the
+	 * reload value 4 below the top, and its GLOBAL_STATUS bit is still
+	 * set (v2+, §18.2.2) */
+	bit = r.ctr[0].bit;
 	value(t, "pmc0_after", "0x%llx", (unsigned long long)r.count_after[0]);
 	value(t, "status_after", "0x%llx", (unsigned long long)r.status_after);
-	check(t, r.count_after[0] < 1000, "PMC0 0x%llx after the run: "
+	check(t, r.count_after[0] < 1000, "PMC%u 0x%llx after the run: "
 	      "reloaded by an assist whose record was dropped? (it wrapped "
 	      "after the buffer filled, and counted fewer than the %llu "
-	      "events of the run since)",
+	      "events of the run since)", bit,
 	      (unsigned long long)r.count_after[0],
 	      (unsigned long long)r.n * 4);
 	/* by hand: counted-loop with n = 20 retires 65 instructions; the
 	 * records at events 5, 10, 15 fill the 3 slots; reloaded 4 below
 	 * the top, PMC0 wraps at event 19 and the assist of event 20 is
-	 * dropped: 65 - 19 = 46 events since the wrap */
+	 * dropped: 65 - 19 = 46 events since the wrap.  PDIR (PMC1), the
+	 * record at the overflowing event: records at 4, 8, 12, the wrap
+	 * at 16 dropped: 65 - 16 = 49.  Branches (a PDIR row in the 32-bit
+	 * DS format): 23 of them (the jmp, 21 jbs, the ret); records at
+	 * branches 5, 10, 15, the wrap at 19: 23 - 19 = 4 */
+	want = kind == SDM_INST_PDIR ? 49 : kind == SDM_INST_BRANCHES ? 4 :
+	       46;
 	if (pmu_on_model())
-		check(t, r.count_after[0] == 46, "PMC0 %llu after the run, "
-		      "want 46 (the events after its wrap at event 19)",
-		      (unsigned long long)r.count_after[0]);
+		check(t, r.count_after[0] == want, "PMC%u %llu after the run, "
+		      "want %llu (the events after its last wrap)", bit,
+		      (unsigned long long)r.count_after[0],
+		      (unsigned long long)want);
 	if (perfmon_caps(0)->version >= 2)
-		check(t, r.status_after & 1, "GLOBAL_STATUS 0x%llx after the "
-		      "run: PMC0's overflow bit cleared by an assist whose "
-		      "record was dropped",
-		      (unsigned long long)r.status_after);
+		check(t, r.status_after >> bit & 1, "GLOBAL_STATUS 0x%llx "
+		      "after the run: PMC%u's overflow bit cleared by an "
+		      "assist whose record was dropped",
+		      (unsigned long long)r.status_after, bit);
 	if (!pmu_on_model()) {
 		check(t, r.index == r.base + 3ull * r.record_size, "index "
 		      "+0x%llx: not parked at the maximum",
@@ -103,7 +114,8 @@ static void test_thresh(struct tcase *t)
 	      (unsigned long long)r.status_in_pmi);
 	check(t, r.lvtpc_in_pmi & (1u << 16), "LVTPC 0x%x in the PMI: not "
 	      "masked on delivery", r.lvtpc_in_pmi);
-	check(t, !(r.status_in_pmi & 1), "GLOBAL_STATUS 0x%llx: the PEBS "
+	check(t, !(r.status_in_pmi >> r.ctr[0].bit & 1), "GLOBAL_STATUS "
+	      "0x%llx: the PEBS "
 	      "counter's own overflow bit is left set after its assist",
 	      (unsigned long long)r.status_in_pmi);
 	if (pmu_on_model())
@@ -164,7 +176,7 @@ static void test_reset(struct tcase *t)
 	value(t, "counter_after", "0x%llx, %llu events to its wrap by the "
 	      "trace", (unsigned long long)r.count_after[0],
 	      (unsigned long long)r.left_after[0]);
-	check(t, r.count_after[0] == want, "PMC0 0x%llx after the run, the "
+	check(t, r.count_after[0] == want, "counter 0x%llx after the run, the "
 	      "trace says 0x%llx (the DS reset distance 11 less the events "
 	      "since the last record)", (unsigned long long)r.count_after[0],
 	      (unsigned long long)want);

@@ -81,8 +81,11 @@ static uint64_t count_step(struct pebs_expect *x, const struct insn_event *e,
 		uint64_t inc = counts_at(&x->ctr[c], e->cpl) ?
 			       sem_once_mask(x->ctr[c].sem, e) : 0;
 
-		if (inc > x->left[c]) {
-			*fire |= 1ull << c;	/* armed, and one more */
+		/* armed and one more event; precise distribution: the
+		 * overflowing event itself */
+		if (inc > x->left[c] || (x->ctr[c].pdir && inc &&
+					 inc == x->left[c])) {
+			*fire |= 1ull << c;
 			x->left[c] = 0;
 		} else {
 			x->left[c] -= inc;

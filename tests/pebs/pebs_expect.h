@@ -22,6 +22,13 @@
  *     reloaded `reload` events below its wrap; it overflows again at the
  *     reload-th event after the assist and records at the one after.  So
  *     the records fall at events period + 1 + k * (reload + 1);
+ *   - precise distribution (INST_RETIRED.PREC_DIST, C0H/01H, on PMC1,
+ *     Sandy Bridge to Skylake; pebs_ctr.pdir): the record is for the
+ *     instruction that made the counter overflow, no skid (SDM Vol. 3B
+ *     §18.9.4.4 "Precise Distribution of Instructions Retired (PDIR)":
+ *     the machine traps on the instruction that actually caused the
+ *     counter overflow; PMC1 only; the Haswell and Skylake PEBS sections
+ *     keep it): records at events period + k * reload;
  *   - a counter counts at the CPLs its PerfEvtSel OS (bit 17) / USR
  *     (bit 16) bits select (§18.2.1.1, Figure 18-1), a fixed counter at
  *     those of its IA32_FIXED_CTR_CTRL field's OS (bit 0) / USR (bit 1)

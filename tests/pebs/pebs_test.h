@@ -182,6 +182,53 @@ static inline int sdm_sandy_bridge(void)
 	       (m == 0x2a || m == 0x2d || m == 0x3a || m == 0x3e);
 }
 
+/* Rows where C0H/01H is INST_RETIRED.PREC_DIST, precise distribution:
+ * Sandy Bridge/Ivy Bridge (format 1, SDM Vol. 3B §18.9.4.4), Haswell/
+ * Broadwell (format 2) and Skylake (format 3; the capability rows have
+ * no Goldmont), whose PEBS sections keep PDIR.  PEBS for it must use
+ * IA32_PMC1, and its record is for the overflowing instruction
+ * (pebs_expect.h). */
+static inline int sdm_pdir_row(unsigned fmt)
+{
+	return (fmt == 1 && sdm_sandy_bridge()) || fmt == 2 || fmt == 3;
+}
+
+/* What sdm_inst_ctr() put on the counter. */
+enum sdm_inst_kind { SDM_INST_PMC0, SDM_INST_PDIR, SDM_INST_BRANCHES };
+
+/* The instruction event on the counter it may use: PMC1 with the PDIR
+ * rule on sdm_pdir_row(), else PMC0.  The 32-bit DS format has PEBS on
+ * PMC0 only (one counter-reset slot, §17.4.9), where PREC_DIST may not
+ * go: there a PDIR row samples all branches on PMC0 instead. */
+static inline enum sdm_inst_kind sdm_inst_ctr(unsigned fmt,
+					      struct pebs_ctr *c,
+					      uint64_t period, int usr, int os)
+{
+	struct sdm_event ev;
+	enum sdm_inst_kind k = !sdm_pdir_row(fmt) ? SDM_INST_PMC0 :
+			       pebs_ds32() ? SDM_INST_BRANCHES : SDM_INST_PDIR;
+
+	if (k == SDM_INST_BRANCHES)
+		sdm_branch_event(fmt, &ev);
+	else
+		sdm_inst_event(fmt, &ev);
+	*c = (struct pebs_ctr){ .bit = k == SDM_INST_PDIR ? 1 : 0,
+		.sem = ev.sem,
+		.sel = ev.event | (uint64_t)ev.umask << 8 |
+		       (usr ? 1ull << 16 : 0) | (os ? 1ull << 17 : 0),
+		.period = period, .reload = period,
+		.pdir = k == SDM_INST_PDIR };
+	return k;
+}
+
+/* A precise event every PEBS counter of formats 0-3 takes: instructions,
+ * except on the PDIR rows (PMC1 only there): all branches. */
+static inline void sdm_any_ctr_event(unsigned fmt, struct sdm_event *ev)
+{
+	if (!sdm_pdir_row(fmt) || !sdm_branch_event(fmt, ev))
+		sdm_inst_event(fmt, ev);
+}
+
 static inline int sdm_mem_event(unsigned fmt, int store,
 				struct sdm_event *ev)
 {

@@ -323,6 +323,14 @@ static void run_event(struct tcase *t, int which, const char *bench,
 		return;
 	}
 	one_counter(&r, &ev, bench, n, cpl, period);
+	/* PMC1 and PDIR where C0H/01H is PREC_DIST */
+	if (which == 0 && sdm_inst_ctr(fmt, &r.ctr[0], period, cpl == 3,
+				       cpl == 0) == SDM_INST_BRANCHES) {
+		skip(t, "format %u in the 32-bit DS format: PEBS on PMC0 only, "
+		     "and instructions are INST_RETIRED.PREC_DIST here, PMC1 "
+		     "only (SDM Vol. 3B §17.4.9, §18.9.4.4)", fmt);
+		return;
+	}
 	if (!pebs_run(t, &r))
 		return;
 	value(t, "period", "%llu", (unsigned long long)period);
@@ -395,6 +403,7 @@ static void test_gprs(struct tcase *t)
 	}
 	sdm_inst_event(fmt, &ev);
 	one_counter(&r, &ev, "gpr-values", 8, 3, 3);
+	sdm_inst_ctr(fmt, &r.ctr[0], 3, 1, 0);	/* PMC1 on PDIR rows */
 	if (!pebs_run(t, &r))
 		return;
 	for (unsigned i = 0; i < pebs_run_written(&r); i++) {

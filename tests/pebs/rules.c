@@ -59,7 +59,7 @@ static uint64_t inst_sel(unsigned fmt)
 {
 	struct sdm_event ev = { 0 };
 
-	sdm_inst_event(fmt, &ev);
+	sdm_any_ctr_event(fmt, &ev);	/* PMC0 takes it */
 	return sdm_gp_sel(&ev, 1, 0);
 }
 
@@ -175,7 +175,7 @@ static void test_capable(struct tcase *t)
 
 	if (!(c = pebs_ready(t, &fmt, &trap)))
 		return;
-	sdm_inst_event(fmt, &ev);
+	sdm_any_ctr_event(fmt, &ev);	/* every PEBS counter takes it */
 	n_gp = fmt == 0 ? 1 : fmt <= 3 ? (c->gp < 4 ? c->gp : 4) : c->gp;
 	if (pebs_ds32())
 		n_gp = 1;	/* one counter-reset slot: PMC0 only */
@@ -215,7 +215,7 @@ static void test_both(struct tcase *t)
 		     " in the 32-bit DS format" : "");
 		return;
 	}
-	sdm_inst_event(fmt, &ev);
+	sdm_any_ctr_event(fmt, &ev);	/* PMC0 and PMC1 take it */
 	r = (struct pebs_run){ .bench = "counted-loop", .n = 12, .cpl = 3,
 		.n_ctr = 2, .capacity = 24 };
 	r.ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
@@ -239,7 +239,6 @@ static void test_fault_like(struct tcase *t)
 	static struct pebs_run r;
 	const struct perfmon_caps *c;
 	struct perfmon_caps fault;
-	struct sdm_event ev = { 0 };
 	unsigned fmt;
 	int trap;
 
@@ -257,11 +256,9 @@ static void test_fault_like(struct tcase *t)
 	if (!check(t, perfmon_caps_stand_in(&fault) == 0, "stand-in"))
 		return;
 	pebs_log_caps(t);	/* the stand-in's: PEBS_TRAP clear */
-	sdm_inst_event(fmt, &ev);
 	r = (struct pebs_run){ .bench = "add-chain", .n = 20, .cpl = 3,
 		.n_ctr = 1, .capacity = 16 };
-	r.ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
-		.sel = sdm_gp_sel(&ev, 1, 0), .period = 5, .reload = 5 };
+	sdm_inst_ctr(fmt, &r.ctr[0], 5, 1, 0);	/* PMC1 on PDIR rows */
 	if (pebs_run(t, &r))
 		pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
 				   .trap = 0 });

@@ -78,7 +78,7 @@ static int mapped(uint64_t addr, uint64_t len, void *ctx)
 
 /* ds_check() of s for this PMU's format. */
 static int check_setup(const struct perfmon_ds *s, const struct ds_layout *l,
-		       unsigned fmt, struct pmu_err *e)
+		       unsigned fmt, int c_ds, struct pmu_err *e)
 {
 	struct ds_check_in in = {
 		.l = l,
@@ -97,6 +97,12 @@ static int check_setup(const struct perfmon_ds *s, const struct ds_layout *l,
 	};
 	char why[140];
 
+	/* no debug store without CPUID.01H:EDX.DS[21] (SDM Vol. 3B
+	 * §17.4.9; Vol. 2A, CPUID leaf 01H): IA32_DS_AREA is not written */
+	if (!c_ds)
+		return pmu_fail(e, 0, "no DS save area: CPUID.01H:EDX.DS (bit "
+				"21) is clear, so neither BTS nor PEBS (SDM "
+				"Vol. 3B §17.4.9)");
 	if (s->use_bts && !perfmon_bts_available())
 		return pmu_fail(e, 0, "BTS unavailable (IA32_MISC_ENABLE bit "
 				"11)");
@@ -136,7 +142,8 @@ int perfmon_ds_install(const struct perfmon_ds *s, struct pmu_err *e)
 	const struct perfmon_caps *c = caps(e);
 	struct ds_layout l;
 
-	if (!c || perfmon_ds_layout(&l, e) || check_setup(s, &l, fmt_of(c), e))
+	if (!c || perfmon_ds_layout(&l, e) ||
+	    check_setup(s, &l, fmt_of(c), c->ds, e))
 		return -1;
 	write_area(s, &l, c);
 	if (pmu_wrmsr(MSR_IA32_DS_AREA, (uintptr_t)s->area, "IA32_DS_AREA",
@@ -156,6 +163,7 @@ const struct perfmon_ds *perfmon_ds_installed(void)
 static int gp_refusal(unsigned n, enum perfmon_uarch u, int baseline,
 		      struct pmu_err *e)
 {
+	const struct pebs_event *pe;
 	uint64_t sel;
 	struct evtsel s;
 
@@ -170,11 +178,18 @@ static int gp_refusal(unsigned n, enum perfmon_uarch u, int baseline,
 	/* extended PEBS (baseline) takes every event (SDM Vol. 3B, the
 	 * adaptive PEBS section); before it the microarchitecture's table
 	 * (Sandy Bridge's is not Nehalem's, though both write format 1) */
-	if (!baseline && !pebs_event_for(u, s.event, s.umask))
+	pe = pebs_event_for(u, s.event, s.umask);
+	if (!baseline && !pe)
 		return pmu_fail(e, 0, "PMC%u: event 0x%02x umask 0x%02x is not "
 				"a precise event of this microarchitecture "
 				"(%d; pmu/perfmon/pebs/events.c)", n, s.event,
 				s.umask, (int)u);
+	/* "PDIR ... must use IA32_PMC1" (SDM Vol. 3B §18.9.4.4) */
+	if (pe && pe->pdir && n != 1)
+		return pmu_fail(e, 0, "PMC%u: %s (event 0x%02x umask 0x%02x) "
+				"takes PEBS on PMC1 only (precise "
+				"distribution, SDM Vol. 3B §18.9.4.4)", n,
+				pe->name, s.event, s.umask);
 	return 0;
 }
 

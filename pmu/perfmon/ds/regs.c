@@ -261,20 +261,28 @@ static int check_bounds(struct check *c, const char *name,
 }
 
 /* Field i (index, maximum or threshold) a whole number of records past
- * the base. */
+ * the base.  The absolute maximum may also be one byte more: the SDM's
+ * DS save area list asks for "a multiple of the record size plus 1"
+ * (Vol. 3B §17.4.9), while the PEBS field's definition is the base plus
+ * the buffer's length, full "when PEBS Index equals PEBS Absolute
+ * Maximum" (§18.8.1.1); both hold the same whole records, a record being
+ * written only where it fits below the maximum. */
 static int check_multiple(struct check *c, const char *name,
 			  const struct ds_buffer *b, unsigned i,
 			  unsigned record)
 {
 	uint64_t v = buffer_field(b, i);
+	uint64_t rem = (v - b->base) % record;
+	int is_max = i == 2;
 
-	if ((v - b->base) % record == 0)
+	if (rem == 0 || (is_max && rem == 1 && record > 1))
 		return 0;
 	return fail(c, "%s buffer: %s 0x%llx is 0x%llx bytes past base "
-		    "0x%llx, not a multiple of the 0x%x-byte record", name,
+		    "0x%llx, not a multiple of the 0x%x-byte record%s", name,
 		    field_names[i], (unsigned long long)v,
 		    (unsigned long long)(v - b->base),
-		    (unsigned long long)b->base, record);
+		    (unsigned long long)b->base, record,
+		    is_max ? " (or one more)" : "");
 }
 
 static int is_mapped(const struct ds_check_in *in, uint64_t a, uint64_t len)

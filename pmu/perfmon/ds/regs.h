@@ -152,10 +152,17 @@ struct ds_check_in {
  *     record); in IA-32e mode all canonical (bits 63:47 equal) and, in
  *     the 32-bit layout, below 4 GiB; outside it (la32) all below 4 GiB,
  *     the canonical rule being moot there (Vol. 3A §3.3.7.1 is IA-32e);
- *   - base aligned to 8 bytes; index - base and max - base multiples of
- *     the record size (a record never straddles the maximum);
+ *   - base aligned to 8 bytes; index - base a multiple of the record
+ *     size, max - base one too or one byte more (§17.4.9 asks for "a
+ *     multiple of the record size plus 1"; §18.8.1.1 defines the maximum
+ *     as base plus length, full when the index equals it: both hold the
+ *     same whole records, a record never straddling the maximum);
  *   - base < thresh <= max and thresh - base a multiple of the record size
- *     (a threshold past the maximum never fires);
+ *     (a threshold past the maximum never fires).  A threshold at the
+ *     maximum is accepted: the SDM's "several records short of the
+ *     absolute maximum" (§17.4.9) lets a PMI handler drain the buffer
+ *     before records are lost, software's concern, not a processor
+ *     check; the harness fills buffers on purpose (docs/pebs.md);
  *   - the PEBS buffer at most pebs_max_bytes (Core 2: one page; a larger
  *     one hangs the GLOBAL_CTRL write: not in the SDM; Linux
  *     arch/x86/events/intel/ds.c intel_ds_init(), format 0, limits

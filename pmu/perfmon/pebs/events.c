@@ -32,6 +32,16 @@
  *   - formats 4-5, Ice Lake on: the adaptive-PEBS section (PEBS on every
  *     counter with PEBS_BASELINE); icelake pipeline.json, memory.json.
  *
+ * Precise distribution (PDIR; .pdir): INST_RETIRED.PREC_DIST, Sandy
+ * Bridge to Skylake.  SDM Vol. 3B §18.9.4.4 "Precise Distribution of
+ * Instructions Retired (PDIR)": PEBS for it must use IA32_PMC1 (the
+ * driver refuses it on another counter, pmu/perfmon/ds/driver.c), and it
+ * traps on the instruction that actually caused the counter overflow,
+ * not at the next event (the model, pmu/perfmon/model.c); the Haswell
+ * and Skylake PEBS sections keep it (Linux
+ * intel_{snb,ivb,hsw,bdw,skl}_pebs_event_constraints: 01C0H on counter
+ * mask 0x2).
+ *
  * Meanings in the trace's counts:
  *   - instructions retired (C0H): SEM_INSTRUCTIONS;
  *   - all branches retired (C4H/00H, and the precise C4H/04H variants):
@@ -88,7 +98,8 @@ static const struct pebs_event pebs_events[] = {
 	/* Sandy Bridge/Ivy Bridge (format 1) */
 	{ .event = 0xc0, .umask = 0x01, .uarch_lo = SNB, .uarch_hi = SNB,
 	  .name = "INST_RETIRED.PREC_DIST", .sem = INSTRUCTIONS,
-	  .data = PEBS_DATA_NONE, .cite = "SDM SNB PEBS events; PMC1 only" },
+	  .data = PEBS_DATA_NONE, .pdir = 1,
+	  .cite = "SDM SNB PEBS events; PMC1 only" },
 	{ .event = 0xc4, .umask = 0x04, .uarch_lo = SNB, .uarch_hi = SNB,
 	  .name = "BR_INST_RETIRED.ALL_BRANCHES", .sem = BRANCHES,
 	  .data = PEBS_DATA_NONE, .cite = "SDM SNB PEBS events" },
@@ -101,7 +112,8 @@ static const struct pebs_event pebs_events[] = {
 	/* Haswell to Skylake (formats 2-3) */
 	{ .event = 0xc0, .umask = 0x01, .uarch_lo = HSW, .uarch_hi = SKL,
 	  .name = "INST_RETIRED.PREC_DIST", .sem = INSTRUCTIONS,
-	  .data = PEBS_DATA_NONE, .cite = "SDM HSW/SKL PEBS; PMC1 only" },
+	  .data = PEBS_DATA_NONE, .pdir = 1,
+	  .cite = "SDM HSW/SKL PEBS; PMC1 only" },
 	{ .event = 0xc4, .umask = 0x04, .uarch_lo = HSW, .uarch_hi = SKL,
 	  .name = "BR_INST_RETIRED.ALL_BRANCHES_PEBS", .sem = BRANCHES,
 	  .data = PEBS_DATA_NONE, .cite = "SDM HSW/SKL PEBS; json PEBS 2" },

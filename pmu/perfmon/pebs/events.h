@@ -17,6 +17,8 @@ struct pebs_event {
 	const char *name;	/* the SDM's name */
 	uint32_t sem;		/* pmu/sem.h counts it is the sum of */
 	enum pebs_data data;
+	int pdir;		/* precise distribution: PMC1 only, the
+				 * record at the overflowing instruction */
 	const char *cite;
 };
 /* The precise event with this event select / unit mask on

@@ -21,6 +21,10 @@ struct pebs_ctr {
 				 * is preset to 2^width - period) */
 	uint64_t reload;	/* the DS counter reset: 2^width - reload */
 	int adaptive;		/* Adaptive_Record */
+	int pdir;		/* INST_RETIRED.PREC_DIST on PMC1: for the
+				 * tests' tap (tests/pebs/pebs_expect.c),
+				 * whose record is at the overflowing event;
+				 * the drivers ignore it */
 };
 
 struct pebs_sample {

@@ -602,6 +602,62 @@ static void test_table_uarch(void **state)
 	}
 }
 
+/* CPUID.01H:EDX.DS (bit 21) and ECX.DS-CPL (bit 4) of the rows' parts,
+ * from the dumps their comments cite (Vol. 2A, CPUID leaf 01H feature
+ * flags): DS on all; DS-CPL clear on Yonah (01H:ECX 0000C1A9: bits 0, 3,
+ * 5, 7, 8, 14, 15), set on Core 2 (06_0FH, 01H:ECX 0000E3BD) and every
+ * row after it. */
+static void test_table_ds_bits(void **state)
+{
+	static const struct {
+		unsigned model;
+		int ds, ds_cpl;
+	} want[] = {
+		{ 0x0e, 1, 0 }, { 0x0f, 1, 1 }, { 0x17, 1, 1 }, { 0x1a, 1, 1 },
+		{ 0x2a, 1, 1 }, { 0x3c, 1, 1 }, { 0x5e, 1, 1 }, { 0x6a, 1, 1 },
+		{ 0x8f, 1, 1 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(want); i++) {
+		const struct perfmon_caps_row *r =
+			perfmon_caps_row_for(6, want[i].model);
+		struct perfmon_caps c;
+
+		assert_non_null(r);
+		perfmon_caps_from_row(r, &c);
+		if (c.ds != want[i].ds || c.ds_cpl != want[i].ds_cpl)
+			fail_msg("06_%02XH (%s): DS %d DS-CPL %d, want %d %d",
+				 want[i].model, r->name, c.ds, c.ds_cpl,
+				 want[i].ds, want[i].ds_cpl);
+	}
+}
+
+/* IA32_PERF_CAPABILITIES bit 17 (PEBS timing information; Linux
+ * PERF_CAP_PEBS_TIMING_INFO) promises the retire latency in the adaptive
+ * record's format_size[47:32] (SDM Vol. 3B, the adaptive PEBS basic-info
+ * group, in the editions that describe the bit).  The model writes 0
+ * there (pmu/perfmon/pebs/model.c), so no row may advertise the bit:
+ * none of the rows' parts (up to Sapphire Rapids) has it. */
+static void test_table_no_retire_latency(void **state)
+{
+	static const unsigned models[] = { 0x0e, 0x0f, 0x17, 0x1a, 0x1e,
+		0x25, 0x2c, 0x2a, 0x3c, 0x4e, 0x5e, 0x55, 0x7e, 0x6a, 0x8f };
+
+	(void)state;
+	for (unsigned i = 0; i < N(models); i++) {
+		const struct perfmon_caps_row *r =
+			perfmon_caps_row_for(6, models[i]);
+
+		assert_non_null(r);
+		if (r->perf_caps >> 17 & 1)
+			fail_msg("06_%02XH (%s): PERF_CAPABILITIES 0x%llx "
+				 "advertises bit 17 (retire latency), which "
+				 "the model does not write", models[i],
+				 r->name, (unsigned long long)r->perf_caps);
+	}
+}
+
 /* A few rows as the dumps read, decoded: these catch a slipped digit. */
 static void test_table_known_rows(void **state)
 {
@@ -672,6 +728,8 @@ int main(void)
 		cmocka_unit_test(test_table_lookup),
 		cmocka_unit_test(test_table_known_rows),
 		cmocka_unit_test(test_table_uarch),
+		cmocka_unit_test(test_table_ds_bits),
+		cmocka_unit_test(test_table_no_retire_latency),
 	};
 
 	return cmocka_run_group_tests_name("perfmon_caps", tests, NULL, NULL);

@@ -102,6 +102,9 @@ struct ds_cpu {
 	unsigned rec;		/* bytes of a record, MSR_PEBS_DATA_CFG 0 */
 	uint8_t inst_umask;	/* the precise instructions-retired event
 				 * C0H with this unit mask */
+	int pdir;		/* C0H/01H is INST_RETIRED.PREC_DIST: on PMC1
+				 * its record is at the overflowing
+				 * instruction (SDM Vol. 3B §18.9.4.4) */
 };
 
 static const struct ds_cpu ds_cpus[] = {
@@ -117,11 +120,11 @@ static const struct ds_cpu ds_cpus[] = {
 	/* 31C3H: format 1, trap */
 	{ .name = "Sandy Bridge 06_2AH", .model = 0x2a, .perf_caps = 0x31c3,
 	  .fmt = 1, .gp = 4, .gp_width = 48, .version = 3,
-	  .pebs_ctrs = 0xf, .rec = 0xb0, .inst_umask = 0x01 },
+	  .pebs_ctrs = 0xf, .rec = 0xb0, .inst_umask = 0x01, .pdir = 1 },
 	/* 33C5H: format 3, trap; 200 bytes */
 	{ .name = "Skylake 06_5EH", .model = 0x5e, .perf_caps = 0x33c5,
 	  .fmt = 3, .gp = 4, .gp_width = 48, .version = 4,
-	  .pebs_ctrs = 0xf, .rec = 0xc8, .inst_umask = 0x01 },
+	  .pebs_ctrs = 0xf, .rec = 0xc8, .inst_umask = 0x01, .pdir = 1 },
 	/* F4C5H: format 4, trap, PEBS_BASELINE (bit 14); 8 GP counters and
 	 * fixed 0-3; the basic group alone, 32 bytes; C0H/00H */
 	{ .name = "Ice Lake server 06_6AH", .model = 0x6a,
@@ -641,7 +644,8 @@ static void test_events_by_uarch(void **state)
 }
 
 /* pebs-applicable-counters: PEBS counters that overflowed together get
- * one record naming them all: format 1's 90H is GLOBAL_STATUS before the
+ * one record naming them all (SDM Vol. 3B §18.8.1.1, PEBS CounterX
+ * Reset: every overflowed PEBS counter is reloaded after the record): format 1's 90H is GLOBAL_STATUS before the
  * assist (every overflowed counter, PEBS or not); format 3's 90H and the
  * basic group's 10H the applicable PEBS counters. */
 static void test_applicable_counters(void **state)
@@ -665,13 +669,18 @@ static void test_applicable_counters(void **state)
 		got = get64(buf, off);
 		EXPECT(c, got == want, "record at %#x: %#llx, want %#llx", off,
 		       (unsigned long long)got, (unsigned long long)want);
+		/* PDIR rows: PMC1 counts INST_RETIRED.PREC_DIST, whose
+		 * record is at its overflow, step 0, naming both; both
+		 * reload there and count step 1.  Else the record is at
+		 * step 1, the event after the overflow */
 		for (unsigned n = 0; n < 2; n++)
-			EXPECT(c, rd(c, PMC(n)) == below_wrap(c, 50) - n,
+			EXPECT(c, rd(c, PMC(n)) ==
+			       below_wrap(c, 50) - n + (c->pdir ? 1 : 0),
 			       "PMC%u %#llx, its reset slot (%#x) holds %#llx",
 			       n, (unsigned long long)rd(c, PMC(n)),
 			       DS_RESET(n),
 			       (unsigned long long)(below_wrap(c, 50) - n));
-		check_record(c, 0, 1);
+		check_record(c, 0, c->pdir ? 0 : 1);
 	}
 }
 

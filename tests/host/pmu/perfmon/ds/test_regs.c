@@ -419,6 +419,63 @@ static void test_check_thresh(void **state)
 		"not a multiple of the 0x90-byte record");
 }
 
+/* The absolute maximum and the threshold at their edges, with literals
+ * (format 0: 0x90-byte records, PEBS base 0x102000; BTS 24-byte records,
+ * base 0x101000).  The SDM defines the absolute maximum as the base plus
+ * the buffer's length, the buffer full "when PEBS Index equals PEBS
+ * Absolute Maximum" (Vol. 3B §18.8.1.1, the DS buffer management area),
+ * and in its DS save area list asks for "a multiple of the record size
+ * plus 1" (§17.4.9): both are accepted, and either holds k whole records.
+ * The interrupt threshold "several records short" of the maximum
+ * (§17.4.9) is advice for software that must drain the buffer before it
+ * fills, not a condition of the processor: a threshold at the maximum
+ * (a PMI as the last record is written) is accepted, as is one a record
+ * short; past the maximum never fires and is refused. */
+static void test_check_max_edges(void **state)
+{
+	struct setup s;
+
+	(void)state;
+	/* base + 28 * 0x90 = 0x102fc0: the exact multiple */
+	good(&s);
+	s.in.pebs.max = 0x102fc0;
+	s.in.pebs.thresh = 0x102fc0;		/* threshold == maximum */
+	assert_int_equal(check(&s), 0);
+	/* + 1: the SDM's "multiple of the record size plus 1" */
+	good(&s);
+	s.in.pebs.max = 0x102fc1;
+	s.in.pebs.thresh = 0x102fc0;		/* the last record's end */
+	s.in.pebs.index = 0x102fc0;		/* full: 28 records */
+	s.in.pebs_max_bytes = 0xfc1;
+	assert_int_equal(check(&s), 0);
+	good(&s);
+	s.in.bts.max = 0x101000 + 100 * 24 + 1;	/* 0x101961 */
+	assert_int_equal(check(&s), 0);
+	/* + 2 and + 0x8f: neither */
+	good(&s);
+	s.in.pebs.max = 0x102fc2;
+	refused(&s, "PEBS buffer", "absolute maximum 0x102fc2",
+		"not a multiple of the 0x90-byte record (or one more)");
+	good(&s);
+	s.in.pebs.max = 0x10304f;
+	refused(&s, "PEBS buffer", "absolute maximum 0x10304f", NULL);
+	/* the threshold one record short of the maximum: 0x102f30 */
+	good(&s);
+	s.in.pebs.thresh = 0x102f30;
+	assert_int_equal(check(&s), 0);
+	/* with the + 1 maximum, a threshold at it is no record boundary */
+	good(&s);
+	s.in.pebs.max = 0x102fc1;
+	s.in.pebs.thresh = 0x102fc1;
+	refused(&s, "PEBS buffer", "threshold 0x102fc1",
+		"not a multiple of the 0x90-byte record");
+	/* one record of 0x90 bytes plus 1 */
+	good(&s);
+	s.in.pebs.max = 0x102091;
+	s.in.pebs.thresh = 0x102090;
+	assert_int_equal(check(&s), 0);
+}
+
 static void test_check_alignment(void **state)
 {
 	struct setup s;
@@ -675,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_check_index),
 		cmocka_unit_test(test_check_max),
 		cmocka_unit_test(test_check_thresh),
+		cmocka_unit_test(test_check_max_edges),
 		cmocka_unit_test(test_check_alignment),
 		cmocka_unit_test(test_check_pebs_max_bytes),
 		cmocka_unit_test(test_check_mapped),
