@@ -299,7 +299,7 @@ static void run_pdir(struct tcase *t, unsigned fmt, int trap)
 
 	if (!sdm_pdir_row(fmt) || pebs_ds32()) {
 		skip(t, "format %u%s: no INST_RETIRED.PREC_DIST (PDIR is "
-		     "Sandy Bridge to Skylake, SDM Vol. 3B §18.9.4.4)%s", fmt,
+		     "Sandy Bridge to Skylake, SDM Vol. 3B 18.9.4.4)%s", fmt,
 		     sdm_pdir_row(fmt) ? "" : " on this row",
 		     pebs_ds32() ? "; the 32-bit DS format has PEBS on PMC0 "
 		     "only" : "");
@@ -352,7 +352,7 @@ static void test_pdir_pmc0(struct tcase *t)
 		rc = perfmon_pebs_enable(1, 0, &e);
 		value(t, "refusal", "%s", rc ? e.msg : "(accepted)");
 		check(t, rc != 0, "INST_RETIRED.PREC_DIST on PMC0 accepted: "
-		      "PDIR must use IA32_PMC1 (SDM Vol. 3B §18.9.4.4)");
+		      "PDIR must use IA32_PMC1 (SDM Vol. 3B 18.9.4.4)");
 		rc = be_rdmsr(MSR_IA32_PEBS_ENABLE, &en);
 		check(t, rc == 0 && en == 0, "IA32_PEBS_ENABLE 0x%llx (vector "
 		      "%d) after the refusal", (unsigned long long)en, rc);

@@ -328,7 +328,7 @@ static void run_event(struct tcase *t, int which, const char *bench,
 				       cpl == 0) == SDM_INST_BRANCHES) {
 		skip(t, "format %u in the 32-bit DS format: PEBS on PMC0 only, "
 		     "and instructions are INST_RETIRED.PREC_DIST here, PMC1 "
-		     "only (SDM Vol. 3B §17.4.9, §18.9.4.4)", fmt);
+		     "only (SDM Vol. 3B 17.4.9, 18.9.4.4)", fmt);
 		return;
 	}
 	if (!pebs_run(t, &r))

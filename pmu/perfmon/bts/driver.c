@@ -28,7 +28,7 @@ int perfmon_bts_enable(uint64_t flags, struct pmu_err *e)
 		return pmu_fail(e, 0, "BTS flags 0x%llx: BTS_OFF_OS/BTS_OFF_USR "
 				"need CPL-qualified BTS, and CPUID.01H:ECX."
 				"DS-CPL (bit 4) is clear (SDM Vol. 3B "
-				"§17.4.9.4)", (unsigned long long)flags);
+				"17.4.9.4)", (unsigned long long)flags);
 	if (!ds || !ds->use_bts)
 		return pmu_fail(e, 0, "no DS area with a BTS buffer installed");
 	return perfmon_ds_debugctl(DEBUGCTL_BTS_ALL,

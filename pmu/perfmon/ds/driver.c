@@ -102,7 +102,7 @@ static int check_setup(const struct perfmon_ds *s, const struct ds_layout *l,
 	if (!c_ds)
 		return pmu_fail(e, 0, "no DS save area: CPUID.01H:EDX.DS (bit "
 				"21) is clear, so neither BTS nor PEBS (SDM "
-				"Vol. 3B §17.4.9)");
+				"Vol. 3B 17.4.9)");
 	if (s->use_bts && !perfmon_bts_available())
 		return pmu_fail(e, 0, "BTS unavailable (IA32_MISC_ENABLE bit "
 				"11)");
@@ -188,7 +188,7 @@ static int gp_refusal(unsigned n, enum perfmon_uarch u, int baseline,
 	if (pe && pe->pdir && n != 1)
 		return pmu_fail(e, 0, "PMC%u: %s (event 0x%02x umask 0x%02x) "
 				"takes PEBS on PMC1 only (precise "
-				"distribution, SDM Vol. 3B §18.9.4.4)", n,
+				"distribution, SDM Vol. 3B 18.9.4.4)", n,
 				pe->name, s.event, s.umask);
 	return 0;
 }

@@ -642,7 +642,7 @@ static void test_pmu_describe(void **state)
 	ci.sig.model = 3;
 	pmu_describe(&ci, buf, sizeof(buf));
 	assert_string_equal(buf, "kind=p6 counters=2 width=40 caps=fixed "
-			    "gen=pii rdpmc=yes pentium_m_events=no "
+			    "gen=pii rdpmc=yes erratum26=no pentium_m_events=no "
 			    "present=no probe=\"none\"");
 	teardown_checks();
 }
