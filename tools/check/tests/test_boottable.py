@@ -36,8 +36,9 @@ class RealTable(unittest.TestCase):
         self.assertEqual(len(names), len(set(names)))
         # The boots up to selftest; later sections add their own and
         # test them in their own test methods.
-        self.assertEqual(names[:24], ["p54c", "p55c", "p55c-erratum74",
-                                 "p6-ppro", "p6-pii", "p6-piii",
+        self.assertEqual(names[:25], ["p54c", "p55c", "p55c-erratum74",
+                                 "p6-ppro", "p6-ppro-erratum26",
+                                 "p6-pii", "p6-piii",
                                  "p6-pentium-m", "netburst-f15m0",
                                  "netburst-f15m2", "netburst-f15m3",
                                  "netburst-f15m4-ht", "netburst-f15m6",
