@@ -154,8 +154,16 @@ static void off(struct tcase *t, uint64_t flags, int off_cpl, int on_cpl)
 	struct bts_env v;
 
 	if (!check(t, b != NULL, "no benchmark branch-alternating") ||
-	    !bts_begin(t, &v) ||
-	    !one_run(&v, "branch-alternating", 9, off_cpl, flags, &nrec))
+	    !bts_begin(t, &v))
+		goto out;
+	if (!v.c->ds_cpl) {
+		skip(t, "BTS_OFF_OS / BTS_OFF_USR need CPL-qualified BTS, "
+		     "CPUID.01H:ECX.DS-CPL (bit 4), clear here (%s; "
+		     "bts/refuse-off-without-ds-cpl checks the refusal)",
+		     v.c->source);
+		goto out;
+	}
+	if (!one_run(&v, "branch-alternating", 9, off_cpl, flags, &nrec))
 		goto out;
 	for (unsigned i = 0; i < nrec; i++)
 		inside += in_bench(b, v.m->rec[i].from);
