@@ -94,10 +94,12 @@ STAGES = (     # in the order they are started when several could be
     # The boots first: the matrix is the longest stage.
     Stage("matrix", [PY, "-m", "tools.check.matrix", "--out", str(OUT)],
           "lines", 1800, "boot matrix", needs=("build",), weight=2),
+    # One boot at a time, beside the matrix (a weight-1 stage): the lab
+    # stage after the matrix is then all that is left at the end.
     Stage("kill", [PY, "-m", "tools.check.kill", "--out",
-                   str(OUT / "kill")],
+                   str(OUT / "kill"), "--jobs", "1"],
           "lines", 300, "SIGKILL during a run: the log file left behind",
-          needs=("build",), weight=2),
+          needs=("build",), weight=1),
     Stage("lab", [PY, "-m", "tools.check.lab", "--logs", str(OUT),
                   "--out", str(OUT / "lab")],
           "lines", 600, "lab tools and prove on every log of the matrix",
