@@ -18,9 +18,12 @@
  *     `reset` events after the assist's event.
  * Only INST_RETIRED.PREC_DIST (C0H/01H on PMC1, Sandy Bridge on) records
  * the overflowing instruction itself; Sandy Bridge on (format 1 there,
- * 2-3 after) therefore sample BR_INST_RETIRED.ALL_BRANCHES (C4H/04H)
- * here, not instructions; Core 2 and Nehalem/Westmere INST_RETIRED
- * (C0H/00H, C0H/01H).
+ * 2-3 after) therefore sample BR_INST_RETIRED.ALL_BRANCHES (C4H/04H;
+ * C4H/00H on the adaptive formats 4-5 of Ice Lake on) here, not
+ * instructions; Core 2 and Nehalem/Westmere INST_RETIRED (C0H/00H,
+ * C0H/01H).  The adaptive records (formats 4-5) change what a record
+ * holds, not when it is written: the same literals, read from the basic
+ * group (its IP: the eventing instruction) and the GPR group (RIP, RAX).
  *
  * Trap-like records (IA32_PERF_CAPABILITIES.PEBS_TRAP, bit 6, set: every
  * capability row) hold the IP of the instruction after the eventing one
@@ -160,15 +163,36 @@ static const struct arming_want *arming_case(unsigned fmt, int trap,
 		sdm_inst_event(fmt, ev);	/* C0H/00H Core 2, 01H NHM */
 		return trap ? &inst_trap : &inst_fault;
 	}
-	if (fmt <= 3 && sdm_branch_event(fmt, ev))
+	/* formats 4-5 (Ice Lake on): the same rule, the adaptive record's
+	 * basic group and GPR group holding the IP and RAX (adaptive_field) */
+	if ((fmt <= 3 || !pebs_ds32()) && sdm_branch_event(fmt, ev))
 		return trap ? &br_trap : &br_fault;
 	return 0;
+}
+
+/* Formats 4-5: the record is the basic group, then the GPR group
+ * (MSR_PEBS_DATA_CFG bit 1, with the counter's Adaptive_Record).  The
+ * basic group's instruction pointer (08H) is the eventing instruction's
+ * (there is no separate EventingIP field); the GPR group holds RFLAGS,
+ * RIP and RAX at 00H, 08H, 10H, the state after the instruction for a
+ * trap-like record (SDM Vol. 3B, adaptive PEBS record layout, Basic Info
+ * and GPRs groups; Linux `struct pebs_basic` / `struct pebs_gprs`). */
+#define ADAPTIVE_GPRS_CFG 0x2ull
+static uint64_t adaptive_field(const struct pebs_run *r, unsigned i,
+			       unsigned f)
+{
+	struct sdm_adaptive a = sdm_adaptive_of(r);
+
+	return pebs_run_field(r, i, f == S_EIP ? 0x08 :
+			      a.gprs + (f == S_IP ? 0x08 : 0x10));
 }
 
 /* A field of record i: 4 bytes in the 32-bit DS format, else 8. */
 static uint64_t field(const struct pebs_run *r, unsigned fmt, unsigned i,
 		      unsigned f)
 {
+	if (fmt >= 4 && !pebs_ds32())
+		return adaptive_field(r, i, f);
 	if (pebs_ds32())
 		return (uint32_t)pebs_run_field(r, i,
 					(unsigned)sdm_pebs32_offset(f));
@@ -191,7 +215,7 @@ static void check_record(struct tcase *t, const struct pebs_run *r,
 	      "the listing says 0x%llx", i, (unsigned long long)reg,
 	      (unsigned long long)w->counter[i]);
 	if (fmt < 2 || pebs_ds32())
-		return;
+		return;		/* the eventing IP: formats 2 on */
 	ip = field(r, fmt, i, S_EIP);
 	check(t, ip == r->range_lo + w->eventing_ip[i], "record %u eventing "
 	      "IP counted-loop+0x%llx, the listing says +0x%x", i,
@@ -214,11 +238,16 @@ static void run_want(struct tcase *t, unsigned fmt, int trap,
 	      "counted-loop n=%u, CPL 3", ev->event, ev->umask, pmc, PERIOD,
 	      N_ITER);
 	value(t, "record_kind", "%s", trap ? "trap-like" : "fault-like");
+	if (fmt >= 4 && !pebs_ds32()) {
+		r.cfg = ADAPTIVE_GPRS_CFG;
+		r.ctr[0].adaptive = 1;
+	}
 	if (!pebs_run(t, &r))
 		return;
-	if (!check(t, r.record_size == sdm_pebs_plain_size(fmt), "record "
-		   "size %u, the SDM's %u", r.record_size,
-		   sdm_pebs_plain_size(fmt)))
+	if (!check(t, r.record_size == (fmt >= 4 && !pebs_ds32() ?
+					SDM_BASIC + SDM_GPRS :
+					sdm_pebs_plain_size(fmt)),
+		   "record size %u, the SDM's", r.record_size))
 		return;
 	got = (r.index - r.base) / r.record_size;
 	value(t, "records", "%llu", (unsigned long long)got);
@@ -237,8 +266,8 @@ static void run_arming(struct tcase *t, unsigned fmt, int trap)
 	const struct arming_want *w = arming_case(fmt, trap, &ev);
 
 	if (!w) {
-		skip(t, "format %u: adaptive records, not covered here (the "
-		     "arming rule is checked on formats 0-3)", fmt);
+		skip(t, "format %u in the 32-bit DS format: no adaptive "
+		     "records there", fmt);
 		return;
 	}
 	run_want(t, fmt, trap, &ev, 0, w);
