@@ -41,6 +41,30 @@ static void on_sibling(void *arg)
 			    NULL, &j->f);
 }
 
+/* The sibling's job, ANY_BENCH with its data, where AnyThread exists and
+ * a sibling runs; NULL (skipped or failed, said) otherwise.  One job for
+ * both tests, kept: the sibling reads it. */
+static struct sibling_job *any_job(struct tcase *t, const struct pm_sdm *c)
+{
+	static struct sibling_job *j;
+
+	if (!c->any) {
+		skip(t, "AnyThread needs v3 and no EDX[15] deprecation: "
+		     "CPUID.0AH:EAX[7:0] = %u%s (perfmon/version-* checks that "
+		     "it #GPs)", c->version, c->any_deprecated ?
+		     ", EDX[15] = 1" : "");
+		return 0;
+	}
+	if (!sibling_ready(t) ||
+	    (!j && !(j = need_alloc(t, "the sibling job", sizeof(*j), 4096))))
+		return 0;
+	j->b = bench_find(ANY_BENCH);
+	if (!check(t, j->b != NULL, "no benchmark %s", ANY_BENCH) ||
+	    !need_bench_data(t, j->b))
+		return 0;
+	return j;
+}
+
 static const struct sdm_sel sels[4] = {
 	{ .event = 0xc0, .usr = 1, .os = 1, .any = 1 },
 	{ .event = 0xc0, .usr = 1, .os = 1 },
@@ -97,28 +121,14 @@ static void test_anythread(struct tcase *t)
 	struct pm_sdm sdm, *c = &sdm;
 	const struct pmu_driver *d = pm_ready_for(t, c,
 						  PM_NEED(PM_EV_INSTRUCTIONS));
-	static struct sibling_job *j;	/* shared with the sibling */
+	struct sibling_job *j;
 	struct oracle_counts own;
 	uint64_t v[4] = { 0 }, fx[2] = { 0 }, mine, sib;
 	char why[240];
 	int hw = !pmu_on_model();
 	struct pmu_err e;
 
-	if (!d)
-		return;
-	if (!c->any) {
-		skip(t, "AnyThread needs v3 and no EDX[15] deprecation: "
-		     "CPUID.0AH:EAX[7:0] = %u%s (perfmon/version-* checks that "
-		     "it #GPs)", c->version, c->any_deprecated ?
-		     ", EDX[15] = 1" : "");
-		return;
-	}
-	if (!sibling_ready(t) ||
-	    (!j && !(j = need_alloc(t, "the sibling job", sizeof(*j), 4096))))
-		return;
-	j->b = bench_find(ANY_BENCH);
-	if (!check(t, j->b != NULL, "no benchmark %s", ANY_BENCH) ||
-	    !need_bench_data(t, j->b) ||
+	if (!d || !(j = any_job(t, c)) ||
 	    !pmu_oracle_first(t, ANY_BENCH, ANY_N, &own))
 		return;
 	if (hw && !check(t, oracle_run(j->b, ANY_N, 0, &j->oc, &j->f) == 0,
@@ -193,27 +203,14 @@ static void test_anythread_pmi(struct tcase *t)
 	struct pm_sdm sdm, *c = &sdm;
 	const struct pmu_driver *d = pm_ready_for(t, c,
 						  PM_NEED(PM_EV_INSTRUCTIONS));
-	static struct sibling_job *j;	/* shared with the sibling */
+	struct sibling_job *j;
 	struct any_pmi a = { 0 };
 	struct pmu_err e;
 	struct fault f;
 	uint64_t top;
 	int rc;
 
-	if (!d)
-		return;
-	if (!c->any) {
-		skip(t, "AnyThread needs v3 and no EDX[15] deprecation: "
-		     "CPUID.0AH:EAX[7:0] = %u%s", c->version,
-		     c->any_deprecated ? ", EDX[15] = 1" : "");
-		return;
-	}
-	if (!sibling_ready(t) || !apic_ready(t) ||
-	    (!j && !(j = need_alloc(t, "the sibling job", sizeof(*j), 4096))))
-		return;
-	j->b = bench_find(ANY_BENCH);
-	if (!check(t, j->b != NULL, "no benchmark %s", ANY_BENCH) ||
-	    !need_bench_data(t, j->b))
+	if (!d || !(j = any_job(t, c)) || !apic_ready(t))
 		return;
 	top = (1ull << c->gp_width) - 1;
 	if (!check(t, d->init(&e) == 0, "init: %s", e.msg) ||

@@ -88,14 +88,6 @@ def in_long_mode(registers):
     return "RIP=" in registers
 
 
-def wait_for(path, limit):
-    end = time.monotonic() + limit
-    while not os.path.exists(path):
-        if time.monotonic() > end:
-            raise TimeoutError(f"QEMU made no QMP socket {path}")
-        time.sleep(POLL_S)
-
-
 class TooLate(Exception):
     """The machine had used a disk before it was stopped."""
 
@@ -165,7 +157,8 @@ def main(argv=None):
         return 3
     qmp = None
     try:
-        wait_for(a.qmp, a.timeout)
+        until(f"QEMU made no QMP socket {a.qmp}",
+              lambda: os.path.exists(a.qmp), time.monotonic() + a.timeout)
         qmp = Qmp(a.qmp, a.timeout)
         save(qmp, a.name, a.serial, a.timeout, a.point)
     except TooLate as e:
