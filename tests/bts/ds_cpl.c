@@ -39,7 +39,7 @@ static void run(struct tcase *t, struct bts_env *v)
 {
 	struct pmu_err e;
 
-	if (!bts_install(v, K, K))
+	if (!bts_install(v, K, K - 1))
 		return;
 	refused(t, SDM_DEBUGCTL_BTS_OFF_OS, "refusal_off_os");
 	refused(t, SDM_DEBUGCTL_BTS_OFF_USR, "refusal_off_usr");

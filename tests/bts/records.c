@@ -28,7 +28,7 @@ static int one_run(struct bts_env *v, const char *bench, uint64_t n,
 		   int cpl, uint64_t flags, unsigned *nrec)
 {
 	memset(v->m->buf, BTS_GUARD_BYTE, sizeof(v->m->buf));
-	if (!bts_install(v, BTS_BUF_RECORDS, BTS_BUF_RECORDS) ||
+	if (!bts_install(v, BTS_BUF_RECORDS, BTS_BUF_RECORDS - 1) ||
 	    !bts_run(v, bench, n, cpl, flags, &trace))
 		return 0;
 	*nrec = bts_written(v->t, v, BUF_MAX(v));
@@ -215,7 +215,7 @@ static void test_tr_only(struct tcase *t)
 
 	if (!check(t, b != NULL, "no benchmark branch-alternating") ||
 	    !bts_begin(t, &v) || !need_bench_data(t, b) ||
-	    !bts_install(&v, BTS_BUF_RECORDS, BTS_BUF_RECORDS) ||
+	    !bts_install(&v, BTS_BUF_RECORDS, BTS_BUF_RECORDS - 1) ||
 	    !check(t, be_rdmsr(MSR_IA32_DEBUGCTL, &before) == 0,
 		   "RDMSR IA32_DEBUGCTL"))
 		goto out;

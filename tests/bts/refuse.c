@@ -96,7 +96,7 @@ static void test_bad_flags(struct tcase *t)
 	struct bts_env v;
 
 	refusals = 0;
-	if (!bts_begin(t, &v) || !bts_install(&v, K, K))
+	if (!bts_begin(t, &v) || !bts_install(&v, K, K - 1))
 		goto out;
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		refused_enable(t, bad[i].flags, bad[i].why);
@@ -161,20 +161,28 @@ static void test_bad_ds(struct tcase *t)
 	base = v.base;
 	max = base + K * BTS_REC;
 	/* a sound area first */
+	/* a sound area first: its threshold a record short of the maximum
+	 * (Vol. 3B §17.4.9: "several records short of the BTS absolute
+	 * maximum address") */
 	if (!check(t, try_install(t, &v, (struct ds_buffer){ base, base, max,
-			max }, "sound area"), "a sound DS area was refused") ||
+			max - BTS_REC }, "sound area"), "a sound DS area was "
+		   "refused") ||
 	    !ds_area_is(t, (uint64_t)(uintptr_t)v.m->area, "installed") ||
 	    !check(t, perfmon_ds_remove(&e) == 0, "remove: %s", e.msg) ||
 	    !ds_area_is(t, 0, "removed"))
 		goto out;
 	check(t, !try_install(t, &v, (struct ds_buffer){ base,
-		max + BTS_REC, max, max }, "index past the maximum"),
+		max + BTS_REC, max, max - BTS_REC }, "index past the maximum"),
 	      "index past the maximum accepted");
 	check(t, !try_install(t, &v, (struct ds_buffer){ base, base, max,
 		max + BTS_REC }, "threshold past the maximum"),
 	      "threshold past the maximum accepted");
+	check(t, !try_install(t, &v, (struct ds_buffer){ base, base, max,
+		max }, "threshold at the maximum"),
+	      "threshold at the maximum accepted: not several records short "
+	      "of it");
 	check(t, !try_install(t, &v, (struct ds_buffer){ base + 4, base + 4,
-		max + 4, max + 4 }, "base not 8-byte aligned"),
+		max + 4, max + 4 - BTS_REC }, "base not 8-byte aligned"),
 	      "a base not 8-byte aligned accepted");
 out:
 	bts_end(&v);

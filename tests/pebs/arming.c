@@ -372,7 +372,7 @@ static void test_pdir_pmc0(struct tcase *t)
 	}
 	sdm_inst_event(fmt, &ev);
 	s.pebs = (struct ds_buffer){ b, b, b + 4 * sdm_pebs_plain_size(fmt),
-				     b + 4 * sdm_pebs_plain_size(fmt) };
+				     b + 3 * sdm_pebs_plain_size(fmt) };
 	if (!check(t, perfmon_driver.init(&e) == 0, "init: %s", e.msg) ||
 	    !check(t, perfmon_ds_install(&s, &e) == 0, "install: %s", e.msg))
 		return;

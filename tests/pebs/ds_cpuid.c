@@ -21,7 +21,7 @@ static struct perfmon_ds sound(int pebs, unsigned size)
 {
 	struct perfmon_ds s = { .area = area };
 	uint64_t b = (uintptr_t)buf;
-	struct ds_buffer d = { b, b, b + 4 * size, b + 4 * size };
+	struct ds_buffer d = { b, b, b + 4 * size, b + 3 * size };
 
 	if (pebs) {
 		s.use_pebs = 1;

@@ -13,6 +13,13 @@
 #include "../../pmu/perfmon/pebs/sample.h"
 
 #define BUF_BYTES (256u * 1024)
+/* Guard bytes past the absolute maximum: the processor "never writes
+ * past the PEBS absolute maximum" (SDM Vol. 3B §18.8.1.1), so every one
+ * must read back as written.  4 KiB is more than two of the largest
+ * records (adaptive, every group and 32 LBRs: basic 32, memory info 32,
+ * GPRs 144, XMMs 256, LBRs 24 each: 1232 bytes, docs/pebs.md). */
+#define GUARD_BYTES 4096u
+#define GUARD_BYTE 0xa5u
 #define GLOBAL_STATUS 0x38eu	/* IA32_PERF_GLOBAL_STATUS (Vol. 4 Table 2-2) */
 #define PEBS_DATA_CFG 0x3f2u	/* MSR_PEBS_DATA_CFG (Vol. 4, the Ice Lake
 				 * MSR table): adaptive PEBS only */
@@ -71,10 +78,11 @@ static int buffer(struct tcase *t, struct pebs_run *r, struct pebs_sample *s)
 	if (!buf && !(buf = need_alloc(t, "the PEBS buffer", BUF_BYTES, 4096)))
 		return 0;
 	r->record_size = pebs_sample_record_size(r->cfg, r->ctr, r->n_ctr);
-	if (!check(t, r->record_size && r->capacity * r->record_size <=
-		   BUF_BYTES, "%u records of %u bytes", r->capacity,
-		   r->record_size))
+	if (!check(t, r->record_size && r->capacity * r->record_size +
+		   GUARD_BYTES <= BUF_BYTES, "%u records of %u bytes",
+		   r->capacity, r->record_size))
 		return 0;
+	memset(buf, GUARD_BYTE, r->capacity * r->record_size + GUARD_BYTES);
 	r->buf = buf;
 	r->area = ds_area;
 	r->base = (uintptr_t)buf;
@@ -120,6 +128,21 @@ static void exec_bench(void *arg)
 	x->r->tsc1 = rdtsc();
 }
 
+/* Every guard byte past the absolute maximum as written before the run;
+ * the first that is not is named. */
+static void check_guard(struct tcase *t, const struct pebs_run *r)
+{
+	const uint8_t *g = r->buf + (uint64_t)r->capacity * r->record_size;
+
+	for (unsigned i = 0; i < GUARD_BYTES; i++)
+		if (g[i] != GUARD_BYTE) {
+			check(t, 0, "byte %u past the absolute maximum is 0x%02x"
+			      ", not the guard 0x%02x: written past it", i,
+			      g[i], GUARD_BYTE);
+			return;
+		}
+}
+
 static void finish(struct tcase *t, struct pebs_run *r,
 		   const struct pebs_sample *s)
 {
@@ -141,6 +164,7 @@ static void finish(struct tcase *t, struct pebs_run *r,
 	      "+0x%llx, record %u bytes", r->n_exp, pebs_run_written(r),
 	      (unsigned long long)(r->index - r->base), r->record_size);
 	value(t, "pebs_pmis", "%u", r->pmis);
+	check_guard(t, r);
 	pebs_log_run(t, r);
 }
 

@@ -33,7 +33,8 @@ struct pebs_run {
 	unsigned n_ctr;
 	uint64_t cfg;		/* MSR_PEBS_DATA_CFG */
 	unsigned capacity;	/* records the buffer holds */
-	unsigned thresh;	/* records to the threshold (0: capacity) */
+	unsigned thresh;	/* records to the threshold (0: capacity - 1,
+				 * pebs_sample.h) */
 	uint64_t debugctl;	/* IA32_DEBUGCTL bits during the run */
 	const uint64_t *xmm;	/* loaded into XMM0-15 before (or NULL) */
 	int log_settings_only;	/* log the run's settings, not its records

@@ -106,7 +106,7 @@ static const char *const sdm_names[S_NR] = {
 
 static unsigned thresh_of(const struct pebs_run *r)
 {
-	return r->thresh ? r->thresh : r->capacity;
+	return r->thresh ? r->thresh : r->capacity - 1;
 }
 
 static uint64_t want_fixed(const struct pebs_run *r, const struct pebs_want *w,

@@ -23,7 +23,7 @@ static int install_ok(struct tcase *t, unsigned size)
 	uint64_t b = (uintptr_t)buf;
 	struct pmu_err e;
 
-	s.pebs = (struct ds_buffer){ b, b, b + 4 * size, b + 4 * size };
+	s.pebs = (struct ds_buffer){ b, b, b + 4 * size, b + 3 * size };
 	return check(t, perfmon_ds_install(&s, &e) == 0, "install: %s",
 		     e.msg);
 }
@@ -311,25 +311,29 @@ static void test_bad_ds(struct tcase *t)
 	if (!pebs_ready(t, &fmt, &trap))
 		return;
 	size = sdm_pebs_plain_size(fmt);
+	/* { base, index, absolute maximum, threshold }: each wrong in the
+	 * one way it names, its threshold otherwise a record short of the
+	 * maximum as the SDM asks (Vol. 3B §17.4.9: "several records short
+	 * of the PEBS absolute maximum address") */
+	const uint64_t u = 0x7ffffffff000ull, nc = 1ull << 60;
 	const struct { const char *what; struct ds_buffer p; } bad[] = {
 		{ "index past the maximum", { b, b + 5 * size, b + 4 * size,
-					      b + 4 * size } },
+					      b + 3 * size } },
 		{ "index below the base", { b + size, b, b + 4 * size,
-					    b + 4 * size } },
+					    b + 3 * size } },
 		{ "maximum below the base", { b + 4 * size, b + 4 * size, b,
 					      b } },
 		{ "threshold past the maximum", { b, b, b + 2 * size,
 						  b + 3 * size } },
+		{ "threshold at the maximum", { b, b, b + 2 * size,
+						b + 2 * size } },
 		{ "misaligned base", { b + 4, b + 4, b + 4 + 2 * size,
-				       b + 4 + 2 * size } },
+				       b + 4 + size } },
 		{ "maximum not a whole record", { b, b, b + 2 * size + 4,
-						  b + 2 * size + 4 } },
-		{ "unmapped buffer", { 0x7ffffffff000ull, 0x7ffffffff000ull,
-				       0x7ffffffff000ull + size,
-				       0x7ffffffff000ull + size } },
-		{ "non-canonical buffer", { 1ull << 60, 1ull << 60,
-					    (1ull << 60) + size,
-					    (1ull << 60) + size } },
+						  b + size } },
+		{ "unmapped buffer", { u, u, u + 2 * size, u + size } },
+		{ "non-canonical buffer", { nc, nc, nc + 2 * size,
+					    nc + size } },
 	};
 
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

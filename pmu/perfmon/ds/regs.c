@@ -290,6 +290,26 @@ static int is_mapped(const struct ds_check_in *in, uint64_t a, uint64_t len)
 	return !in->mapped || in->mapped(a, len, in->ctx);
 }
 
+/* The threshold at least one whole record short of the maximum.  The SDM
+ * (Vol. 3B §17.4.9, the BTS and PEBS interrupt threshold fields) says it
+ * "must be several records short of the ... absolute maximum address to
+ * allow a pending interrupt to be handled prior to processor writing the
+ * ... absolute maximum record".  "Several" is no number; one record is
+ * the least that leaves the buffer a slot when the PMI is raised, so a
+ * threshold at the maximum (or in its last, partial record) is refused. */
+static int check_room(struct check *c, const char *name,
+		      const struct ds_buffer *b, unsigned record)
+{
+	if (b->max - b->thresh >= record)
+		return 0;
+	return fail(c, "%s buffer: interrupt threshold 0x%llx is not a "
+		    "record short of absolute maximum 0x%llx: the SDM asks "
+		    "for it several records short, so that the PMI is "
+		    "handled before the buffer fills (Vol. 3B 17.4.9)", name,
+		    (unsigned long long)b->thresh,
+		    (unsigned long long)b->max);
+}
+
 /* Every rule for one buffer in use. */
 static int check_buffer(struct check *c, const char *name,
 			const struct ds_buffer *b, unsigned record,
@@ -302,7 +322,8 @@ static int check_buffer(struct check *c, const char *name,
 	    check_multiple(c, name, b, 1, record) ||
 	    check_multiple(c, name, b, 2, record) ||
 	    check_within(c, name, b, 3, 1) ||
-	    check_multiple(c, name, b, 3, record))
+	    check_multiple(c, name, b, 3, record) ||
+	    check_room(c, name, b, record))
 		return -1;
 	if (max_bytes && b->max - b->base > max_bytes)
 		return fail(c, "%s buffer: base 0x%llx to absolute maximum "

@@ -157,12 +157,12 @@ struct ds_check_in {
  *     multiple of the record size plus 1"; §18.8.1.1 defines the maximum
  *     as base plus length, full when the index equals it: both hold the
  *     same whole records, a record never straddling the maximum);
- *   - base < thresh <= max and thresh - base a multiple of the record size
- *     (a threshold past the maximum never fires).  A threshold at the
- *     maximum is accepted: the SDM's "several records short of the
- *     absolute maximum" (§17.4.9) lets a PMI handler drain the buffer
- *     before records are lost, software's concern, not a processor
- *     check; the harness fills buffers on purpose (docs/pebs.md);
+ *   - base < thresh <= max - one record and thresh - base a multiple of
+ *     the record size: a threshold past the maximum never fires, and the
+ *     SDM asks for one "several records short of the absolute maximum"
+ *     (§17.4.9) so that the PMI is handled before the buffer fills;
+ *     "several" is no number, and one record short is the least the
+ *     driver accepts (docs/pebs.md);
  *   - the PEBS buffer at most pebs_max_bytes (Core 2: one page; a larger
  *     one hangs the GLOBAL_CTRL write: not in the SDM; Linux
  *     arch/x86/events/intel/ds.c intel_ds_init(), format 0, limits

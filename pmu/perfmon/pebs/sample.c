@@ -83,7 +83,7 @@ static int install(const struct perfmon_caps *c, const struct pebs_sample *s,
 
 	ds.pebs = (struct ds_buffer){ base, base,
 		base + (uint64_t)s->capacity * s->record_size,
-		base + (uint64_t)(s->thresh ? s->thresh : s->capacity) *
+		base + (uint64_t)(s->thresh ? s->thresh : s->capacity - 1) *
 		       s->record_size };
 	for (unsigned k = 0; k < s->n_ctr; k++) {
 		const struct pebs_ctr *p = &s->ctr[k];

@@ -36,7 +36,8 @@ struct pebs_sample {
 	uint64_t base;			/* the PEBS buffer's linear address */
 	unsigned capacity;		/* records it holds */
 	unsigned thresh;		/* records to the threshold (0:
-					 * capacity) */
+					 * capacity - 1, one record short
+					 * of the maximum: ds_check()) */
 	unsigned record_size;		/* pebs_sample_record_size() */
 };
 

@@ -317,16 +317,18 @@ static void test_check_good(void **state)
 	assert_int_equal(s.map.calls[2].a, PEBS_BASE);
 	assert_int_equal(s.map.calls[2].len, 28 * PEBS_REC);
 
-	/* the edges: index at max (full), threshold at max */
+	/* the edges: index at max (full), threshold a record short of it */
 	good(&s);
 	s.in.pebs.index = s.in.pebs.max;
-	s.in.pebs.thresh = s.in.pebs.max;
-	s.in.bts.thresh = s.in.bts.max;
+	s.in.pebs.thresh = s.in.pebs.max - PEBS_REC;
+	s.in.bts.thresh = s.in.bts.max - BTS_REC;
 	assert_int_equal(check(&s), 0);
 
-	/* one record of each, exactly one page of PEBS */
+	/* two records of each (the threshold at the first), exactly one
+	 * page of PEBS */
 	good(&s);
-	s.in.bts.max = s.in.bts.thresh = BTS_BASE + BTS_REC;
+	s.in.bts.max = BTS_BASE + 2 * BTS_REC;
+	s.in.bts.thresh = BTS_BASE + BTS_REC;
 	s.in.pebs.max = PEBS_BASE + 4032;
 	s.in.pebs_max_bytes = 4032;
 	assert_int_equal(check(&s), 0);
@@ -426,11 +428,12 @@ static void test_check_thresh(void **state)
  * Absolute Maximum" (Vol. 3B §18.8.1.1, the DS buffer management area),
  * and in its DS save area list asks for "a multiple of the record size
  * plus 1" (§17.4.9): both are accepted, and either holds k whole records.
- * The interrupt threshold "several records short" of the maximum
- * (§17.4.9) is advice for software that must drain the buffer before it
- * fills, not a condition of the processor: a threshold at the maximum
- * (a PMI as the last record is written) is accepted, as is one a record
- * short; past the maximum never fires and is refused. */
+ * The interrupt threshold "must be several records short of the ...
+ * absolute maximum address to allow a pending interrupt to be handled
+ * prior to processor writing the ... absolute maximum record" (§17.4.9,
+ * the BTS and PEBS interrupt threshold fields): one record short is
+ * accepted, a threshold at the maximum (or in its partial last record)
+ * refused, as is one past it (never fires). */
 static void test_check_max_edges(void **state)
 {
 	struct setup s;
@@ -440,17 +443,26 @@ static void test_check_max_edges(void **state)
 	good(&s);
 	s.in.pebs.max = 0x102fc0;
 	s.in.pebs.thresh = 0x102fc0;		/* threshold == maximum */
+	refused(&s, "PEBS buffer", "threshold 0x102fc0",
+		"not a record short of absolute maximum 0x102fc0");
+	s.in.pebs.thresh = 0x102f30;		/* one record short */
 	assert_int_equal(check(&s), 0);
 	/* + 1: the SDM's "multiple of the record size plus 1" */
 	good(&s);
 	s.in.pebs.max = 0x102fc1;
-	s.in.pebs.thresh = 0x102fc0;		/* the last record's end */
+	s.in.pebs.thresh = 0x102f30;		/* a record short */
 	s.in.pebs.index = 0x102fc0;		/* full: 28 records */
 	s.in.pebs_max_bytes = 0xfc1;
 	assert_int_equal(check(&s), 0);
+	s.in.pebs.thresh = 0x102fc0;		/* 1 byte short: no record */
+	refused(&s, "PEBS buffer", "threshold 0x102fc0",
+		"not a record short of absolute maximum 0x102fc1");
 	good(&s);
 	s.in.bts.max = 0x101000 + 100 * 24 + 1;	/* 0x101961 */
 	assert_int_equal(check(&s), 0);
+	s.in.bts.thresh = 0x101960;		/* at the last record's end */
+	refused(&s, "BTS buffer", "threshold 0x101960",
+		"not a record short of absolute maximum 0x101961");
 	/* + 2 and + 0x8f: neither */
 	good(&s);
 	s.in.pebs.max = 0x102fc2;
@@ -469,11 +481,16 @@ static void test_check_max_edges(void **state)
 	s.in.pebs.thresh = 0x102fc1;
 	refused(&s, "PEBS buffer", "threshold 0x102fc1",
 		"not a multiple of the 0x90-byte record");
-	/* one record of 0x90 bytes plus 1 */
+	/* two records of 0x90 bytes plus 1, the threshold at the first */
 	good(&s);
-	s.in.pebs.max = 0x102091;
+	s.in.pebs.max = 0x102121;
 	s.in.pebs.thresh = 0x102090;
 	assert_int_equal(check(&s), 0);
+	/* one record plus 1: no threshold above the base is a record short
+	 * of the maximum, so a one-record buffer is refused */
+	s.in.pebs.max = 0x102091;
+	refused(&s, "PEBS buffer", "threshold 0x102090",
+		"not a record short of absolute maximum 0x102091");
 }
 
 static void test_check_alignment(void **state)
