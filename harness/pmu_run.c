@@ -256,7 +256,7 @@ struct pmu_expect pmu_expect_events(uint64_t n, unsigned cpls)
 {
 	struct pmu_expect x = { n, n, NULL };
 
-	if (!pmu_on_model() && (cpls & PMU_CPL012)) {
+	if (!pmu_on_model() && (cpls & PMU_CPL0)) {
 		x.hi = n + PMU_HW_SLACK;
 		x.tolerance = "+512 for the driver's CPL 0 code";
 	}
@@ -268,11 +268,10 @@ uint64_t pmu_oracle_count(const struct pmu_driver *d, const struct pmu_run *r,
 {
 	uint32_t mask = 0;
 	unsigned cpls = 0;
-	unsigned at = r->cpl == 3 ? PMU_CPL3 : PMU_CPL012;
 
 	*modelled = d->config_counts(&r->cfg[ctr], ctr, &mask, &cpls) == 0 &&
 		    mask != 0;
-	if (!*modelled || !(cpls & at))
+	if (!*modelled || !(cpls & PMU_CPL(r->cpl)))
 		return 0;
 	return sem_sum(mask, r->oc.c[r->cpl]);
 }

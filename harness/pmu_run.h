@@ -64,9 +64,9 @@ struct pmu_expect {
 };
 
 /* The rule for an event count n_oracle on this backend: exact on the
- * model, and exact on hardware unless the counter also counts CPL 0-2,
- * where the driver's own code between start and stop counts too
- * (PMU_HW_SLACK bounds it). */
+ * model, and exact on hardware unless cpls (the CPL set the counter counts
+ * at, pmu/driver.h) holds CPL 0, where the driver's own code between start
+ * and stop counts too (PMU_HW_SLACK bounds it). */
 #define PMU_HW_SLACK 512
 struct pmu_expect pmu_expect_events(uint64_t n_oracle, unsigned cpls);
 /* The oracle's count of what the config on ctr counts, by the driver's

@@ -66,8 +66,8 @@ static int place(struct pmu_source *ps, unsigned k, enum sem s,
 			ps->d->name, sem_name(s));
 }
 
-/* Sets up src to count sems[0..n-1] at cpls (PMU_CPL012, PMU_CPL3) with
- * driver d; value k is named after sems[k].  Returns 0, or -1 with ps->err
+/* Sets up src to count sems[0..n-1] at the CPL set cpls (pmu/driver.h)
+ * with driver d; value k is named after sems[k].  Returns 0, or -1 with ps->err
  * saying which count no free counter can take. */
 static int pmu_source_init(struct counter_source *src, struct pmu_source *ps,
 			   const struct pmu_driver *d, const enum sem *sems,

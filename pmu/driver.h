@@ -45,9 +45,59 @@ struct pmu_shape {
 	uint32_t fixed;		/* bit n: counter n is fixed-function */
 };
 
-/* Privilege levels a config counts at (event_config's cpls). */
-#define PMU_CPL012 1u
-#define PMU_CPL3 2u
+/*
+ * CPL sets, bit n for CPL n: what event_config is asked to count and what
+ * config_counts says a config counts.  Hardware picks CPLs in two classes
+ * per counter, and the classes differ by generation (Intel SDM Vol. 3B,
+ * order no. 253669-060US):
+ *   - P5 CESR CC: bit 0 counts at CPL 0, 1 and 2, bit 1 at CPL 3
+ *     (section 18.23.1);
+ *   - P6 PerfEvtSel, the architectural PERFEVTSELx and FIXED_CTR_CTRL
+ *     fields, the NetBurst ESCR: OS counts at CPL 0, USR at CPL 1, 2 and 3
+ *     (18.22.1; 18.2.1.1 and 18.2.2; 18.15.1 and 18.16.1).
+ *
+ * event_config's cpls names the CPLs the caller needs counted (the
+ * harness runs benchmark code at CPL 0 and 3 only).  The driver enables
+ * every class that holds a CPL of cpls and no other, so its config counts
+ * all of cpls; where a class is wider than the request (CC=001 for a P5
+ * request of CPL 0, USR for a P6 request of CPL 3) the config counts that
+ * superset, the hardware having nothing narrower.  A request that is empty
+ * or names a CPL above 3 gets -1.
+ *
+ * config_counts reports the exact set the config counts per the SDM,
+ * superset included: P5 CC=001 {0, 1, 2}, CC=010 {3}; OS alone {0} and USR
+ * alone {1, 2, 3} on the P6, the architectural perfmon and NetBurst.
+ * Callers test a CPL with cpls & PMU_CPL(cpl).
+ */
+#define PMU_CPL(n) (1u << (n))
+#define PMU_CPL0 PMU_CPL(0)
+#define PMU_CPL3 PMU_CPL(3)
+#define PMU_CPLS_ALL (PMU_CPL(0) | PMU_CPL(1) | PMU_CPL(2) | PMU_CPL(3))
+#define PMU_CPLS_0_2 (PMU_CPL(0) | PMU_CPL(1) | PMU_CPL(2))	/* P5 CC bit 0 */
+#define PMU_CPLS_1_3 (PMU_CPL(1) | PMU_CPL(2) | PMU_CPL(3))	/* USR flags */
+
+/* A set event_config can serve: not empty, CPLs 0-3 only. */
+static inline int pmu_cpls_valid(unsigned cpls)
+{
+	return cpls && !(cpls & ~PMU_CPLS_ALL);
+}
+
+/* The OS/USR generations (P6, architectural perfmon, NetBurst): which
+ * flags a request needs, and what a pair of flags counts. */
+static inline int pmu_cpls_want_os(unsigned cpls)
+{
+	return !!(cpls & PMU_CPL0);
+}
+
+static inline int pmu_cpls_want_usr(unsigned cpls)
+{
+	return !!(cpls & PMU_CPLS_1_3);
+}
+
+static inline unsigned pmu_os_usr_cpls(int os, int usr)
+{
+	return (os ? PMU_CPL0 : 0) | (usr ? PMU_CPLS_1_3 : 0);
+}
 
 struct pmu_driver {
 	enum pmu_kind kind;

@@ -470,15 +470,14 @@ static int nb_event_config(enum sem s, unsigned ctr, unsigned cpls,
 {
 	const struct cpu_sig *cs = sig();
 
-	if (ctr >= NB_COUNTERS || ctr == 1 ||
-	    !(cpls & (PMU_CPL012 | PMU_CPL3)))
+	if (ctr >= NB_COUNTERS || ctr == 1 || !pmu_cpls_valid(cpls))
 		return -1;
 	for (unsigned i = 0; i < nb_n_events; i++) {
 		const struct nb_event *ev = &nb_events[i];
 		const struct nb_escr *x = nb_escr_for(ctr, ev->escr_sel, cs);
 		struct nb_escr_fields f = { .event = ev->select,
-					    .t0_os = !!(cpls & PMU_CPL012),
-					    .t0_usr = !!(cpls & PMU_CPL3) };
+					    .t0_os = pmu_cpls_want_os(cpls),
+					    .t0_usr = pmu_cpls_want_usr(cpls) };
 		struct nb_cccr_fields k = { .escr_sel = ev->escr_sel,
 					    .active = NB_ACTIVE_ANY };
 		int bit = bit_counting(ev, s);
@@ -531,8 +530,8 @@ static uint32_t emask_sem(const struct nb_event *ev, unsigned emask)
 	return mask;
 }
 
-/* Thread 0's view: T0_OS counts CPL 0 (the harness runs at CPL 0 and 3,
- * so OS = PMU_CPL012), T0_USR CPL 3.  COMPARE turns the count into a
+/* Thread 0's view: T0_OS counts at CPL 0, T0_USR at CPL 1-3 (SDM Vol. 3B
+ * 18.16.1; driver.h's CPL sets).  COMPARE turns the count into a
  * count of clocks (not a sum of counts: 0).  The active-thread filter
  * must pass while thread 0 runs alone (one logical processor active:
  * SINGLE or ANY); NONE and BOTH count nothing then (SDM §18.16.2). */
@@ -543,7 +542,7 @@ static int nb_config_counts(const struct pmu_config *c, unsigned ctr,
 	struct nb_cccr_fields k;
 	const struct nb_event *ev = config_event(c, ctr, &f, &k);
 
-	*cpls = (f.t0_os ? PMU_CPL012 : 0) | (f.t0_usr ? PMU_CPL3 : 0);
+	*cpls = pmu_os_usr_cpls(f.t0_os, f.t0_usr);
 	*sem_mask = 0;
 	if (!ev)
 		return -1;

@@ -212,9 +212,11 @@ static int ops_program(unsigned ctr, const struct pmu_config *c,
 	return p5_program(ctr, &h, e);
 }
 
+/* The CC bits whose classes hold the CPLs of cpls (driver.h): a request
+ * of CPL 0 gets bit 0, which counts CPL 1 and 2 as well. */
 static unsigned cc_for(unsigned cpls)
 {
-	return (cpls & PMU_CPL012 ? P5_CC_CPL012 : 0) |
+	return (cpls & PMU_CPLS_0_2 ? P5_CC_CPL012 : 0) |
 	       (cpls & PMU_CPL3 ? P5_CC_CPL3 : 0);
 }
 
@@ -225,7 +227,7 @@ static int p5_event_config(enum sem s, unsigned ctr, unsigned cpls,
 {
 	int mmx = p5_has_rdpmc();
 
-	if (ctr >= P5_COUNTERS || !(cpls & (PMU_CPL012 | PMU_CPL3)))
+	if (ctr >= P5_COUNTERS || !pmu_cpls_valid(cpls))
 		return -1;
 	for (unsigned i = 0; i < p5_n_events; i++) {
 		const struct p5_event *ev = &p5_events[i];
@@ -246,7 +248,7 @@ static int p5_config_counts(const struct pmu_config *c, unsigned ctr,
 	struct p5_half h = p5_half_of(c);
 	const struct p5_event *ev = p5_event_for(h.es, ctr, p5_has_rdpmc());
 
-	*cpls = (h.cc & P5_CC_CPL012 ? PMU_CPL012 : 0) |
+	*cpls = (h.cc & P5_CC_CPL012 ? PMU_CPLS_0_2 : 0) |
 		(h.cc & P5_CC_CPL3 ? PMU_CPL3 : 0);
 	if (!ev)
 		return -1;

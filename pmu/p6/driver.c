@@ -269,13 +269,13 @@ static int p6_event_config(enum sem s, unsigned ctr, unsigned cpls,
 {
 	unsigned gen = p6_gen();
 
-	if (ctr >= P6_COUNTERS || !(cpls & (PMU_CPL012 | PMU_CPL3)))
+	if (ctr >= P6_COUNTERS || !pmu_cpls_valid(cpls))
 		return -1;
 	for (unsigned i = 0; i < p6_n_events; i++) {
 		const struct p6_event *ev = &p6_events[i];
 		struct evtsel sel = { .event = ev->code,
-				      .os = !!(cpls & PMU_CPL012),
-				      .usr = !!(cpls & PMU_CPL3) };
+				      .os = pmu_cpls_want_os(cpls),
+				      .usr = pmu_cpls_want_usr(cpls) };
 
 		if (ev->sem == SEM_BIT(s) && !ev->umask_bits &&
 		    p6_event_for(ev->code, ctr, gen) == ev) {
@@ -286,8 +286,8 @@ static int p6_event_config(enum sem s, unsigned ctr, unsigned cpls,
 	return -1;
 }
 
-/* OS counts at CPL 0, USR at CPL 1-3: the harness runs at CPL 0 and 3,
- * where PMU_CPL012 and PMU_CPL3 say the same.  A count that CMASK or E
+/* OS counts at CPL 0, USR at CPL 1, 2 and 3 (SDM Vol. 3B 18.22.1; the
+ * CPL sets of driver.h).  A count that CMASK or E
  * filters is not a sum of counts: mask 0 (tests/perfmon/evtsel_sdm.h
  * computes it). */
 static int p6_config_counts(const struct pmu_config *c, unsigned ctr,
@@ -296,7 +296,7 @@ static int p6_config_counts(const struct pmu_config *c, unsigned ctr,
 	struct evtsel s = evtsel_decode(c->sel);
 	const struct p6_event *ev = p6_event_for(s.event, ctr, p6_gen());
 
-	*cpls = (s.os ? PMU_CPL012 : 0) | (s.usr ? PMU_CPL3 : 0);
+	*cpls = pmu_os_usr_cpls(s.os, s.usr);
 	if (!ev)
 		return -1;
 	*sem_mask = s.cmask || s.edge || !p6_umask_ok(ev, s.umask) ? 0 :

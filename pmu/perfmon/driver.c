@@ -275,9 +275,12 @@ static int perfmon_program(unsigned ctr, const struct pmu_config *c,
 
 /* ---- configs and their meaning */
 
+/* The OS and USR bits whose classes hold the CPLs of cpls (driver.h):
+ * a request of CPL 3 gets USR, which counts CPL 1 and 2 as well. */
 static uint64_t cpl_bits(unsigned cpls, uint64_t os, uint64_t usr)
 {
-	return (cpls & PMU_CPL012 ? os : 0) | (cpls & PMU_CPL3 ? usr : 0);
+	return (pmu_cpls_want_os(cpls) ? os : 0) |
+	       (pmu_cpls_want_usr(cpls) ? usr : 0);
 }
 
 static int perfmon_event_config(enum sem s, unsigned ctr, unsigned cpls,
@@ -286,7 +289,7 @@ static int perfmon_event_config(enum sem s, unsigned ctr, unsigned cpls,
 	const struct perfmon_caps *caps = perfmon_caps(0);
 	unsigned i;
 
-	if (!caps || !cpl_bits(cpls, 1, 1))
+	if (!caps || !pmu_cpls_valid(cpls))
 		return -1;
 	if (perfmon_is_fixed(ctr, &i)) {
 		const struct perfmon_event *ev = perfmon_fixed_event(i);
@@ -311,10 +314,9 @@ static int perfmon_event_config(enum sem s, unsigned ctr, unsigned cpls,
 	return -1;
 }
 
-/* OS counts at CPL 0, USR at CPL 1-3 (SDM Vol. 3B §18.2.1.1, §18.2.2):
- * the harness runs benchmarks at CPL 0 and 3, where that is PMU_CPL012
- * and PMU_CPL3.  A counter mask or edge detect makes the count no sum of
- * the trace's counts (tests/perfmon/evtsel_sdm.h says what it is). */
+/* OS counts at CPL 0, USR at CPL 1, 2 and 3 (SDM Vol. 3B 18.2.1.1,
+ * 18.2.2; the CPL sets of driver.h).  A counter mask or edge detect makes
+ * the count no sum of the trace's counts (tests/perfmon/evtsel_sdm.h says what it is). */
 static int perfmon_config_counts(const struct pmu_config *c, unsigned ctr,
 				 uint32_t *sem_mask, unsigned *cpls)
 {
@@ -324,14 +326,14 @@ static int perfmon_config_counts(const struct pmu_config *c, unsigned ctr,
 
 	if (perfmon_is_fixed(ctr, &i)) {
 		ev = perfmon_fixed_event(i);
-		*cpls = (c->sel & FIXED_CTRL_OS ? PMU_CPL012 : 0) |
-			(c->sel & FIXED_CTRL_USR ? PMU_CPL3 : 0);
+		*cpls = pmu_os_usr_cpls(!!(c->sel & FIXED_CTRL_OS),
+					!!(c->sel & FIXED_CTRL_USR));
 		*sem_mask = ev ? ev->sem : 0;
 		return ev ? 0 : -1;
 	}
 	s = evtsel_decode(c->sel);
 	ev = perfmon_event_for(s.event, s.umask);
-	*cpls = (s.os ? PMU_CPL012 : 0) | (s.usr ? PMU_CPL3 : 0);
+	*cpls = pmu_os_usr_cpls(s.os, s.usr);
 	*sem_mask = ev && !s.cmask && !s.edge ? ev->sem : 0;
 	return 0;
 }

@@ -176,8 +176,11 @@ static struct pmu_expect expect(const struct ev_case *c,
 {
 	int here = t0_counts_at(escr, r->cpl);
 	uint64_t n = here ? truth_count(c, r->oc.c[r->cpl]) : 0;
-	unsigned cpls = (escr & NBT_ESCR_T0_OS ? PMU_CPL012 : 0) |
-			(escr & NBT_ESCR_T0_USR ? PMU_CPL3 : 0);
+	/* T0_OS: "CPL of 0"; T0_USR: "a CPL of 1, 2, or 3" (§18.16.1),
+	 * as a CPL set (pmu/driver.h's encoding, bit n: CPL n) */
+	unsigned cpls = (escr & NBT_ESCR_T0_OS ? PMU_CPL(0) : 0) |
+			(escr & NBT_ESCR_T0_USR ?
+			 PMU_CPL(1) | PMU_CPL(2) | PMU_CPL(3) : 0);
 	struct pmu_expect x;
 
 	if (pmu_on_model())
@@ -193,7 +196,7 @@ static struct pmu_expect expect(const struct ev_case *c,
 		/* call-ret has no instruction of more than four uops:
 		 * longer ones come from the microcode ROM (Intel Pentium 4
 		 * optimization reference), none here */
-		x.hi = 4 * n + (cpls & PMU_CPL012 ? PMU_HW_SLACK : 0);
+		x.hi = 4 * n + (cpls & PMU_CPL(0) ? PMU_HW_SLACK : 0);
 		x.tolerance = "instructions <= uops <= 4 per instruction";
 	}
 	return x;

@@ -81,6 +81,14 @@ static inline int sdm_cc_counts_at(unsigned cc, int cpl)
 	return cpl == 3 ? sdm_cc[cc & 7].usr : sdm_cc[cc & 7].os;
 }
 
+/* The CPL set a CC counts at (pmu/driver.h's encoding, bit n: CPL n):
+ * "while CPL is 0, 1, or 2", "while CPL is 3" (§18.23.1). */
+static inline unsigned sdm_cc_cpls(unsigned cc)
+{
+	return (sdm_cc[cc & 7].os ? PMU_CPL(0) | PMU_CPL(1) | PMU_CPL(2) : 0) |
+	       (sdm_cc[cc & 7].usr ? PMU_CPL(3) : 0);
+}
+
 /* The CESR for two halves: ES0 bits 0-5, CC0 6-8, PC0 9, ES1 16-21,
  * CC1 22-24, PC1 25. */
 static inline uint32_t sdm_cesr(const struct p5_half *h0,
@@ -227,8 +235,7 @@ static inline struct pmu_expect p5_expect(const struct pmu_driver *d,
 					  unsigned ctr, int *modelled)
 {
 	struct p5_half h = sdm_p5_half(&r->cfg[ctr]);
-	unsigned cpls = (sdm_cc[h.cc].os ? PMU_CPL012 : 0) |
-			(sdm_cc[h.cc].usr ? PMU_CPL3 : 0);
+	unsigned cpls = sdm_cc_cpls(h.cc);
 	int here = sdm_cc_counts_at(h.cc, r->cpl);
 	struct pmu_expect x;
 	uint64_t n;

@@ -122,6 +122,13 @@ static inline int sdm_counts_at(uint64_t sel, int cpl)
 	return cpl == 0 ? (int)(sel >> 17 & 1) : (int)(sel >> 16 & 1);
 }
 
+/* The same as a CPL set (pmu/driver.h's encoding, bit n: CPL n). */
+static inline unsigned sdm_cpls(uint64_t sel)
+{
+	return (sel & SDM_OS ? PMU_CPL(0) : 0) |
+	       (sel & SDM_USR ? PMU_CPL(1) | PMU_CPL(2) | PMU_CPL(3) : 0);
+}
+
 /* "the lower-order 32 bits of each MSR may be written with any value,
  * and the high-order 8 bits are sign-extended according to the value of
  * bit 31" (§18.22.2): what a counter holds after WRMSR of v. */
@@ -248,8 +255,7 @@ static inline struct pmu_expect p6_expect(const struct pmu_driver *d,
 					  unsigned ctr, int *modelled)
 {
 	uint64_t sel = r->cfg[ctr].sel;
-	unsigned cpls = (sel & SDM_OS ? PMU_CPL012 : 0) |
-			(sel & SDM_USR ? PMU_CPL3 : 0);
+	unsigned cpls = sdm_cpls(sel);
 	int here = sdm_counts_at(sel, r->cpl);
 	uint32_t sem = sdm_p6_sem(sel);
 	enum sem s = p6_single_sem(sem);

@@ -258,6 +258,13 @@ static inline int sdm_counts_at(unsigned os, unsigned usr, int cpl)
 	return cpl ? !!usr : !!os;
 }
 
+/* The same as a CPL set (pmu/driver.h's encoding, bit n: CPL n). */
+static inline unsigned sdm_cpls(unsigned os, unsigned usr)
+{
+	return (os ? PMU_CPL(0) : 0) |
+	       (usr ? PMU_CPL(1) | PMU_CPL(2) | PMU_CPL(3) : 0);
+}
+
 /* FIXED_CTR_CTRL field: bit 0 OS, bit 1 USR, bit 2 AnyThread, bit 3 PMI. */
 #define SDM_FIX_OS 1u
 #define SDM_FIX_USR 2u
@@ -423,8 +430,7 @@ static inline struct pmu_expect pm_expect(const struct pmu_run *r,
 		return (struct pmu_expect){ ins / 8, 4 * r->tsc_span + 1,
 			"instructions/8 <= core clocks <= 4 TSC spans" };
 	}
-	return pmu_expect_events(n, (os ? PMU_CPL012 : 0) |
-				 (usr ? PMU_CPL3 : 0));
+	return pmu_expect_events(n, sdm_cpls(os, usr));
 }
 
 static inline void pm_check(struct tcase *t, const struct pmu_driver *d,

@@ -72,6 +72,10 @@
 #define OVF (1ull << 31)
 
 /* instr_retired NBOGUSNTAG at CPL 3; its CCCR: select 4, active 11B */
+/* T0_OS: thread 0 "executing at CPL of 0"; T0_USR: "at a CPL of 1, 2, or
+ * 3" (SDM Vol. 3B §18.16.1), as pmu/driver.h's CPL sets (bit n: CPL n). */
+#define CPLS_OS PMU_CPL(0)
+#define CPLS_USR (PMU_CPL(1) | PMU_CPL(2) | PMU_CPL(3))
 #define IR_ESCR (EVENT(0x02) | EMASK(1) | T0_USR)
 #define IR_CCCR (SEL(4) | ACTIVE(3))
 
@@ -739,25 +743,32 @@ static void test_ops_table(void **state)
 }
 
 /* event_config: never counter 1; what it gives is programmable on that
- * counter and counts exactly s at the CPLs asked. */
+ * counter and counts exactly s, at the OS/USR classes that hold the CPLs
+ * asked (a request of CPL 3 gets T0_USR, which counts CPL 1 and 2 too). */
 static void test_event_config(void **state)
 {
 	const struct pmu_driver *d = &nb_driver;
-	static const unsigned cpls[] = { PMU_CPL3, PMU_CPL012,
-					 PMU_CPL3 | PMU_CPL012 };
+	static const struct {
+		unsigned ask, counts;
+	} cpls[] = {
+		{ PMU_CPL(3), CPLS_USR },
+		{ PMU_CPL(0), CPLS_OS },
+		{ PMU_CPL(3) | PMU_CPL(0), CPLS_USR | CPLS_OS },
+		{ PMU_CPL(1), CPLS_USR },
+	};
 	struct pmu_config c;
 	unsigned found = 0;
 
 	start(2, 1, BE_MODEL);
 	for (unsigned s = 0; s < SEM_NR; s++)
 		for (unsigned k = 0; k < N(cpls); k++) {
-			assert_int_equal(d->event_config(s, 1, cpls[k], &c),
-					 -1);
+			assert_int_equal(d->event_config(s, 1, cpls[k].ask,
+							 &c), -1);
 			for (unsigned ctr = 0; ctr < 18; ctr++) {
 				uint32_t mask = 0;
 				unsigned got = 0;
 
-				if (d->event_config(s, ctr, cpls[k], &c))
+				if (d->event_config(s, ctr, cpls[k].ask, &c))
 					continue;
 				found++;
 				ok(nb_init(&e));
@@ -766,18 +777,21 @@ static void test_event_config(void **state)
 								  &mask, &got),
 						 0);
 				assert_int_equal(mask, 1u << s);
-				assert_int_equal(got, cpls[k]);
+				assert_int_equal(got, cpls[k].counts);
 			}
 		}
 	assert_true(found > 0);
 	assert_int_equal(d->event_config(SEM_CLOCKS, 18, PMU_CPL3, &c), -1);
 	assert_int_equal(d->event_config(SEM_CLOCKS, 0, 0, &c), -1);
+	assert_int_equal(d->event_config(SEM_CLOCKS, 0, 1u << 4, &c), -1);
 	/* instructions on 12: instr_retired NBOGUSNTAG, CRU_ESCR0 */
-	ok(d->event_config(SEM_INSTRUCTIONS, 12, PMU_CPL3, &c));
+	ok(d->event_config(SEM_INSTRUCTIONS, 12, PMU_CPL(3), &c));
 	assert_int_equal(c.sel, EVENT(0x02) | EMASK(1) | T0_USR);
+	ok(d->event_config(SEM_INSTRUCTIONS, 12, PMU_CPL(0), &c));
+	assert_int_equal(c.sel, EVENT(0x02) | EMASK(1) | T0_OS);
 	assert_int_equal(c.aux, SEL(4) | ACTIVE(3));
 	/* clocks on 0: global_power_events RUNNING, FSB_ESCR0 */
-	ok(d->event_config(SEM_CLOCKS, 0, PMU_CPL3 | PMU_CPL012, &c));
+	ok(d->event_config(SEM_CLOCKS, 0, PMU_CPL(3) | PMU_CPL(0), &c));
 	assert_int_equal(c.sel, EVENT(0x13) | EMASK(1) | T0_USR | T0_OS);
 	assert_int_equal(c.aux, SEL(6) | ACTIVE(3));
 	/* thread 0 uses the ESCR0 side: not on 14 */
@@ -795,32 +809,35 @@ static void test_config_counts(void **state)
 		unsigned cpls;
 	} cases[] = {
 		{ IR_ESCR, IR_CCCR, 12, 0, SEM_BIT(SEM_INSTRUCTIONS),
-		  PMU_CPL3 },
+		  CPLS_USR },
 		/* NBOGUSTAG: none in the model (0), the sum is the same */
 		{ IR_ESCR | EMASK(2) | T0_OS, IR_CCCR, 16, 0,
-		  SEM_BIT(SEM_INSTRUCTIONS), PMU_CPL3 | PMU_CPL012 },
-		{ IR_ESCR, IR_CCCR | COMPARE, 12, 0, 0, PMU_CPL3 },
+		  SEM_BIT(SEM_INSTRUCTIONS), CPLS_USR | CPLS_OS },
+		/* T0_OS alone: CPL 0, not 1 or 2 */
+		{ EVENT(0x02) | EMASK(1) | T0_OS, IR_CCCR, 12, 0,
+		  SEM_BIT(SEM_INSTRUCTIONS), CPLS_OS },
+		{ IR_ESCR, IR_CCCR | COMPARE, 12, 0, 0, CPLS_USR },
 		/* thread 1's bits are not thread 0's view */
 		{ EVENT(0x02) | EMASK(1) | T1_USR, IR_CCCR, 12, 0,
 		  SEM_BIT(SEM_INSTRUCTIONS), 0 },
 		/* branch_retired MMNP: branches minus taken, not a sum */
 		{ EVENT(0x06) | EMASK(1) | T0_USR, SEL(5) | ACTIVE(3), 12, 0,
-		  0, PMU_CPL3 },
+		  0, CPLS_USR },
 		/* MMTP: taken */
 		{ EVENT(0x06) | EMASK(4) | T0_USR, SEL(5) | ACTIVE(3), 13, 0,
-		  SEM_BIT(SEM_TAKEN), PMU_CPL3 },
+		  SEM_BIT(SEM_TAKEN), CPLS_USR },
 		/* retired_branch_type CONDITIONAL | CALL, and INDIRECT */
 		{ EVENT(0x04) | EMASK(6) | T0_USR, SEL(2) | ACTIVE(3), 4, 0,
-		  SEM_BIT(SEM_COND) | SEM_BIT(SEM_CALLS), PMU_CPL3 },
+		  SEM_BIT(SEM_COND) | SEM_BIT(SEM_CALLS), CPLS_USR },
 		{ EVENT(0x04) | EMASK(0x12) | T0_USR, SEL(2) | ACTIVE(3), 4,
-		  0, 0, PMU_CPL3 },
+		  0, 0, CPLS_USR },
 		/* one logical processor active while thread 0 runs */
-		{ IR_ESCR, SEL(4) | ACTIVE(0), 12, 0, 0, PMU_CPL3 },
+		{ IR_ESCR, SEL(4) | ACTIVE(0), 12, 0, 0, CPLS_USR },
 		{ IR_ESCR, SEL(4) | ACTIVE(1), 12, 0,
-		  SEM_BIT(SEM_INSTRUCTIONS), PMU_CPL3 },
-		{ EVENT(0x3f) | T0_USR, IR_CCCR, 12, -1, 0, PMU_CPL3 },
-		{ IR_ESCR, SEL(7) | ACTIVE(3), 12, -1, 0, PMU_CPL3 },
-		{ IR_ESCR, IR_CCCR, 18, -1, 0, PMU_CPL3 },
+		  SEM_BIT(SEM_INSTRUCTIONS), CPLS_USR },
+		{ EVENT(0x3f) | T0_USR, IR_CCCR, 12, -1, 0, CPLS_USR },
+		{ IR_ESCR, SEL(7) | ACTIVE(3), 12, -1, 0, CPLS_USR },
+		{ IR_ESCR, IR_CCCR, 18, -1, 0, CPLS_USR },
 	};
 
 	start(2, 1, BE_MODEL);

@@ -363,11 +363,23 @@ static const struct {
 	{ SEM_CLOCKS, { { -1, -1 }, { -1, -1 } } },
 };
 
-/* cpls -> CC: CPL 0-2 is CC bit 0, CPL 3 bit 1. */
+/* The CC's CPL classes (SDM Vol. 3B §18.23.1): "001 - Count the
+ * selected event while CPL is 0, 1, or 2", "010 - ... while CPL is 3",
+ * "011 - ... regardless of CPL"; as pmu/driver.h's CPL sets (bit n: CPL
+ * n).  A request (cpls) gets the CC bits whose classes hold its CPLs, and
+ * config_counts reads back the whole of those classes (counts): nothing
+ * narrower than CPL 0-2 exists for a request of CPL 0. */
+#define SDM_CPLS_CC1 (PMU_CPL(0) | PMU_CPL(1) | PMU_CPL(2))
+#define SDM_CPLS_CC2 PMU_CPL(3)
 static const struct {
-	unsigned cpls, cc;
+	unsigned cpls, cc, counts;
 } cpl_ccs[] = {
-	{ PMU_CPL012, 1 }, { PMU_CPL3, 2 }, { PMU_CPL012 | PMU_CPL3, 3 },
+	{ PMU_CPL(0), 1, SDM_CPLS_CC1 },
+	{ PMU_CPL(3), 2, SDM_CPLS_CC2 },
+	{ PMU_CPL(0) | PMU_CPL(3), 3, SDM_CPLS_CC1 | SDM_CPLS_CC2 },
+	{ PMU_CPL(1), 1, SDM_CPLS_CC1 },
+	{ PMU_CPL(2) | PMU_CPL(3), 3, SDM_CPLS_CC1 | SDM_CPLS_CC2 },
+	{ 0xf, 3, SDM_CPLS_CC1 | SDM_CPLS_CC2 },
 };
 
 static void test_event_config_spelled(void **state)
@@ -385,15 +397,17 @@ static void test_event_config_spelled(void **state)
 	assert_int_equal(p5_half_of(&c).cc, 2);
 	assert_int_equal(p5_half_of(&c).pc, 0);
 	/* SEM_LOADS: ES 0x00 */
-	assert_int_equal(d->event_config(SEM_LOADS, 1, PMU_CPL012, &c), 0);
+	assert_int_equal(d->event_config(SEM_LOADS, 1, PMU_CPL(0), &c), 0);
 	assert_int_equal(c.sel, 0x40);
 	/* SEM_RETURNS: 0x39 on CTR0 of an MMX CPU only */
 	assert_int_equal(d->event_config(SEM_RETURNS, 0,
-					 PMU_CPL012 | PMU_CPL3, &c), 0);
+					 PMU_CPL(0) | PMU_CPL(3), &c), 0);
 	assert_int_equal(c.sel, 0xf9);
 	assert_int_equal(d->event_config(SEM_RETURNS, 1, PMU_CPL3, &c), -1);
-	/* no CPL, no counter 2 */
+	/* no CPL, no CPL 4, no counter 2 */
 	assert_int_equal(d->event_config(SEM_INSTRUCTIONS, 0, 0, &c), -1);
+	assert_int_equal(d->event_config(SEM_INSTRUCTIONS, 0,
+					 PMU_CPL(3) | 1u << 4, &c), -1);
 	assert_int_equal(d->event_config(SEM_INSTRUCTIONS, 2, PMU_CPL3, &c),
 			 -1);
 	setup(P54C);
@@ -442,7 +456,7 @@ static void test_event_config_table(void **state)
 			assert_int_equal(d->config_counts(&c, ctr, &mask,
 							  &cpls), 0);
 			assert_int_equal(mask, SEM_BIT(configs[i].s));
-			assert_int_equal(cpls, cpl_ccs[k].cpls);
+			assert_int_equal(cpls, cpl_ccs[k].counts);
 			if (d->program(ctr, &c, &e))
 				fail_msg("program(%s config): %s",
 					 sem_name(configs[i].s), e.msg);
@@ -454,7 +468,7 @@ static void test_event_config_table(void **state)
 /* config_counts is the event table's mapping: for every code on every
  * counter of both CPUs and every CC, the event's sem for CC 0xx, 0 for
  * CC 1xx (a duration is not a sum of counts), -1 where the code selects
- * no event; the CPLs are the CC's low bits. */
+ * no event; the CPLs are the classes of the CC's low bits. */
 static void test_config_counts_table(void **state)
 {
 	unsigned events = 0;
@@ -470,8 +484,8 @@ static void test_config_counts_table(void **state)
 			struct pmu_config c = cfg_of(code, cc, pc);
 			uint32_t mask = 0xdead;
 			unsigned cpls = 0xdead;
-			unsigned want_cpls = (cc & 1 ? PMU_CPL012 : 0) |
-					     (cc & 2 ? PMU_CPL3 : 0);
+			unsigned want_cpls = (cc & 1 ? SDM_CPLS_CC1 : 0) |
+					     (cc & 2 ? SDM_CPLS_CC2 : 0);
 			int r = d->config_counts(&c, ctr, &mask, &cpls);
 
 			if (!ev) {
@@ -501,16 +515,16 @@ static void test_config_counts_table(void **state)
 		assert_int_equal(d->config_counts(&c, 1, &mask, &cpls), 0);
 		assert_int_equal(mask, SEM_BIT(SEM_BRANCHES) |
 				 SEM_BIT(SEM_FAR));
-		assert_int_equal(cpls, PMU_CPL012 | PMU_CPL3);
+		assert_int_equal(cpls, 0xf);		/* CPL 0-3 */
 		c = cfg_of(0x28, 1, 1);
 		assert_int_equal(d->config_counts(&c, 0, &mask, &cpls), 0);
 		assert_int_equal(mask, SEM_BIT(SEM_LOADS) |
 				 SEM_BIT(SEM_STORES));
-		assert_int_equal(cpls, PMU_CPL012);
+		assert_int_equal(cpls, 0x7);		/* CPL 0, 1, 2 */
 		c = cfg_of(0x02, 2, 0);			/* not modelled */
 		assert_int_equal(d->config_counts(&c, 0, &mask, &cpls), 0);
 		assert_int_equal(mask, 0);
-		assert_int_equal(cpls, PMU_CPL3);
+		assert_int_equal(cpls, 0x8);		/* CPL 3 */
 		c = cfg_of(0x39, 3, 0);			/* CTR0 only */
 		assert_int_equal(d->config_counts(&c, 1, &mask, &cpls), -1);
 	}

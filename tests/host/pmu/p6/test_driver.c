@@ -40,6 +40,11 @@
 #define INT (1ull << 20)
 #define EN (1ull << 22)
 #define CMASK(c) ((uint64_t)(c) << 24)
+/* USR: "counted only when the processor is operating at privilege levels
+ * 1, 2 or 3"; OS: "only when ... at privilege level 0" (SDM Vol. 3B
+ * §18.22.1), as pmu/driver.h's CPL sets (bit n: CPL n). */
+#define CPLS_OS PMU_CPL(0)
+#define CPLS_USR (PMU_CPL(1) | PMU_CPL(2) | PMU_CPL(3))
 
 /* ---- stubs ------------------------------------------------------------ */
 
@@ -397,10 +402,16 @@ static void test_event_config(void **state)
 			 0);
 	assert_int_equal(c.sel, 0xc0 | USR);
 	assert_int_equal(d->event_config(SEM_INSTRUCTIONS, 1,
-					 PMU_CPL3 | PMU_CPL012, &c), 0);
+					 PMU_CPL(3) | PMU_CPL(0), &c), 0);
 	assert_int_equal(c.sel, 0xc0 | USR | OS);
-	assert_int_equal(d->event_config(SEM_CLOCKS, 1, PMU_CPL012, &c), 0);
+	assert_int_equal(d->event_config(SEM_CLOCKS, 1, PMU_CPL(0), &c), 0);
 	assert_int_equal(c.sel, 0x79 | OS);
+	/* CPL 1 and 2 are USR's, not OS's */
+	assert_int_equal(d->event_config(SEM_CLOCKS, 1, PMU_CPL(1), &c), 0);
+	assert_int_equal(c.sel, 0x79 | USR);
+	assert_int_equal(d->event_config(SEM_CLOCKS, 1,
+					 PMU_CPL(0) | PMU_CPL(2), &c), 0);
+	assert_int_equal(c.sel, 0x79 | USR | OS);
 	assert_int_equal(d->event_config(SEM_SEGLOADS, 0, PMU_CPL3, &c), 0);
 	assert_int_equal(c.sel, 0x06 | USR);
 	/* branches are counted with far transfers: no exact event */
@@ -409,6 +420,8 @@ static void test_event_config(void **state)
 	assert_int_equal(d->event_config(SEM_INSTRUCTIONS, 2, PMU_CPL3, &c),
 			 -1);
 	assert_int_equal(d->event_config(SEM_INSTRUCTIONS, 0, 0, &c), -1);
+	assert_int_equal(d->event_config(SEM_INSTRUCTIONS, 0, 1u << 4, &c),
+			 -1);
 }
 
 static void test_config_counts(void **state)
@@ -420,19 +433,19 @@ static void test_config_counts(void **state)
 		uint32_t mask;
 		unsigned cpls;
 	} cases[] = {
-		{ 0xc0 | USR, 0, 0, SEM_BIT(SEM_INSTRUCTIONS), PMU_CPL3 },
-		{ 0xc0 | OS, 1, 0, SEM_BIT(SEM_INSTRUCTIONS), PMU_CPL012 },
+		{ 0xc0 | USR, 0, 0, SEM_BIT(SEM_INSTRUCTIONS), CPLS_USR },
+		{ 0xc0 | OS, 1, 0, SEM_BIT(SEM_INSTRUCTIONS), CPLS_OS },
 		{ 0x43 | USR | OS, 1, 0,
 		  SEM_BIT(SEM_LOADS) | SEM_BIT(SEM_STORES),
-		  PMU_CPL3 | PMU_CPL012 },
-		{ 0xc0 | USR | CMASK(1), 0, 0, 0, PMU_CPL3 },
-		{ 0xc0 | USR | (1ull << 18), 0, 0, 0, PMU_CPL3 },
+		  CPLS_USR | CPLS_OS },
+		{ 0xc0 | USR | CMASK(1), 0, 0, 0, CPLS_USR },
+		{ 0xc0 | USR | (1ull << 18), 0, 0, 0, CPLS_USR },
 		{ 0xc0 | USR | (1ull << 23), 0, 0, SEM_BIT(SEM_INSTRUCTIONS),
-		  PMU_CPL3 },		/* INV without CMASK: ignored */
-		{ 0xc0 | USR | (1ull << 8), 0, 0, 0, PMU_CPL3 },
-		{ 0x45 | USR, 0, 0, 0, PMU_CPL3 },
-		{ 0x01 | USR, 0, -1, 0, PMU_CPL3 },
-		{ 0xc1 | USR, 1, -1, 0, PMU_CPL3 },
+		  CPLS_USR },		/* INV without CMASK: ignored */
+		{ 0xc0 | USR | (1ull << 8), 0, 0, 0, CPLS_USR },
+		{ 0x45 | USR, 0, 0, 0, CPLS_USR },
+		{ 0x01 | USR, 0, -1, 0, CPLS_USR },
+		{ 0xc1 | USR, 1, -1, 0, CPLS_USR },
 	};
 
 	start_cpu(8);
