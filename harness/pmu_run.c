@@ -263,19 +263,6 @@ struct pmu_expect pmu_expect_events(uint64_t n, unsigned cpls)
 	return x;
 }
 
-uint64_t pmu_oracle_count(const struct pmu_driver *d, const struct pmu_run *r,
-			  unsigned ctr, int *modelled)
-{
-	uint32_t mask = 0;
-	unsigned cpls = 0;
-
-	*modelled = d->config_counts(&r->cfg[ctr], ctr, &mask, &cpls) == 0 &&
-		    mask != 0;
-	if (!*modelled || !(cpls & PMU_CPL(r->cpl)))
-		return 0;
-	return sem_sum(mask, r->oc.c[r->cpl]);
-}
-
 void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
 		       const struct pmu_run *r, unsigned ctr,
 		       const struct pmu_expect *x)

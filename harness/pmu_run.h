@@ -69,11 +69,6 @@ struct pmu_expect {
  * and stop counts too (PMU_HW_SLACK bounds it). */
 #define PMU_HW_SLACK 512
 struct pmu_expect pmu_expect_events(uint64_t n_oracle, unsigned cpls);
-/* The oracle's count of what the config on ctr counts, by the driver's
- * one mapping (config_counts); *modelled is 0 when the trace cannot see
- * the event. */
-uint64_t pmu_oracle_count(const struct pmu_driver *d, const struct pmu_run *r,
-			  unsigned ctr, int *modelled);
 /* Checks counter ctr against x and logs read value and expectation. */
 void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
 		       const struct pmu_run *r, unsigned ctr,
