@@ -35,18 +35,23 @@
  *     TIP.PGD with the IP suppressed (ContextEn 1 -> 0);
  *   - with CYCEn, before the first CYC-eligible packet of a cycle: a CYC
  *     with the clocks since the last CYC, when CycThresh is 0 or at least
- *     2^(CycThresh-1) clocks have passed; the pending TNT is written
- *     before that CYC, so a CYC always times the first bit of the TNT
- *     that follows it;
- *   - with MTCEn: an MTC each time bits [MTCFreq+7:MTCFreq] of the clock
- *     (the model's crystal clock) change, after the step's own packets;
+ *     2^(CycThresh-1) clocks have passed; a TNT is CYC-eligible in the
+ *     cycle of its first branch only (later branches join it with no
+ *     CYC: multi-branch TNTs, as hardware writes them); the pending TNT
+ *     is written before that CYC, so a CYC always times the first bit of
+ *     the TNT that follows it;
+ *   - with MTCEn: an MTC each time bit MTCFreq of the clock (the model's
+ *     crystal clock) toggles, one per toggle with that moment's payload:
+ *     the toggles before a step's cycle before its packets, the one in
+ *     its cycle after them;
  *   - a PSB+ again after every 2^(PSBFreq + 11) bytes of output, checked
  *     at the end of a step (after the step's own packets); while
  *     PacketEn is 1 it holds MODE.Exec and a FUP to the next RIP; a PSB
  *     resets the last IP and the RET-compression call stack;
  *   - any packet but a TNT bit first writes the pending TNT (a TNT-8
  *     holds at most 6 bits);
- *   - at stop (TraceEn 1 -> 0): the pending TNT and, while PacketEn is 1,
+ *   - at stop (TraceEn 1 -> 0): the MTCs of the toggles up to it, the
+ *     pending TNT and, while PacketEn is 1,
  *     FUP to the next RIP of the last step and TIP.PGD with the IP
  *     suppressed. */
 #ifndef PMU_PT_GEN_H
@@ -83,6 +88,8 @@ struct pt_gen {
 	uint64_t next_ip;		/* next RIP of the last step */
 	uint64_t tnt_bits;		/* pending TNT, oldest bit highest */
 	unsigned tnt_count;
+	unsigned tnt_last;		/* its newest bit */
+	uint64_t tnt_clock;		/* the clock of its newest bit */
 	int packet_en;			/* PacketEn */
 	int mode_sent;			/* MODE.Exec since the last PSB */
 	unsigned depth;			/* call stack for RET compression */

@@ -20,11 +20,19 @@
  *   - a branch is traced when the CPL it ran at is one IA32_RTIT_CTL.OS
  *     (CPL 0) or .User (CPL > 0) selects (§36.2.4.1);
  *   - cycle-accurate mode (§36.3.6.2, §36.4.2.14 Table 36-33): with
- *     CycThresh 0 a CYC precedes the packets of every cycle that has a
- *     CYC-eligible packet, so every branch has an exact time; with
- *     CycThresh > 0 two CYCs are at least 2^(CycThresh-1) cycles apart
- *     (§36.3.6.3) and a branch is only bounded: at or after the last CYC
- *     time, before the next.
+ *     CycThresh 0 "a CYC packet will be generated in any cycle in which
+ *     any CYC-eligible packet is generated" and precedes that cycle's
+ *     packets; a TIP is CYC-eligible, and a TNT's CYC "applies to the
+ *     first branch in the TNT packet", so a TIP and the first branch of a
+ *     TNT are timed exactly when no earlier branch shares their cycle
+ *     (CycThresh 1, one cycle, lets every new cycle have its CYC too:
+ *     §36.3.6.3).  Every other branch - the later branches of a TNT
+ *     (hardware packs several into one TNT: Intel's libipt test stream
+ *     ptxed-tick has "cyc(4) tnt(t.n)"), all branches with CycThresh > 1
+ *     - is only bounded: "at or after the last CYC time, and before the
+ *     next CYC time".  An exact time must be the branch's, a bound must
+ *     hold it; with CycThresh > 0 two CYCs are at least 2^(CycThresh-1)
+ *     cycles apart (§36.3.6.3).
  *
  * The time of a step is what the model's cycle counter says: the model
  * clock after the step (pmu/model.h), minus the model clock when TraceEn
@@ -432,16 +440,31 @@ static inline const char *pt_got_str(const struct pt_branch *g, char *buf,
 	return buf;
 }
 
-/* The time rule: CycThresh 0, exact and equal; else the exact ones equal
- * and the others in [time, hi) with an open hi only at the end. */
-static inline int pt_time_ok(const struct pt_branch *g, uint64_t want,
+/* Must g, the trace's branch want[j], have an exact time (see the top
+ * of this file)?  A TIP or a TNT's first branch, with CycThresh 0 or 1,
+ * when the trace's previous branch retired in an earlier cycle. */
+static inline int pt_must_be_exact(const struct pt_branch *g,
+				   const struct pt_want *want, unsigned j,
+				   unsigned thresh)
+{
+	if (pt_sdm_thresh_cycles(thresh) > 1 ||
+	    (j && want[j - 1].time == want[j].time))
+		return 0;
+	return g->type == PT_PKT_TIP || (pt_is_tnt(g) && g->bit == 0);
+}
+
+/* The time rule: an exact time equal to the branch's; a bound [time, hi)
+ * holding it, where the SDM guarantees no exact time. */
+static inline int pt_time_ok(const struct pt_branch *g,
+			     const struct pt_want *want, unsigned j,
 			     unsigned thresh)
 {
 	if (g->exact)
-		return g->time == want && g->hi == g->time;
-	if (!thresh)
+		return g->time == want[j].time && g->hi == g->time;
+	if (pt_must_be_exact(g, want, j, thresh))
 		return 0;
-	return g->time <= want && (g->hi == PT_TIME_OPEN || want < g->hi);
+	return g->time <= want[j].time &&
+	       (g->hi == PT_TIME_OPEN || want[j].time < g->hi);
 }
 
 /* The decoded branches of v's last run (TIP.PGE and TIP.PGD aside) are
@@ -473,7 +496,7 @@ static inline void pt_check_branches(struct pt_env *v, const char *what,
 			   "%s, the SDM says %s", what, j,
 			   pt_got_str(g, gs, sizeof(gs)),
 			   pt_want_str(&want[j], ws, sizeof(ws))) ||
-		    !check(v->t, pt_time_ok(g, want[j].time, thresh) &&
+		    !check(v->t, pt_time_ok(g, want, j, thresh) &&
 			   !(open && g->hi != PT_TIME_OPEN),
 			   "%s: branch %u (%s): time %s%llu hi %lld, the "
 			   "model clock says %llu (CycThresh %u)", what, j,

@@ -159,6 +159,7 @@ class ParseTiming(unittest.TestCase):
                          ("T", 5, True))
         self.assertEqual((got[2]["lo"], got[2]["hi"], got[2]["exact"]),
                          (5, 9, False))
+        self.assertEqual([b["bit"] for b in got], [None, 0, 1, None, None])
         self.assertEqual((got[3]["value"], got[3]["hi"]), (0x401010, None))
         self.assertEqual((got[4]["value"], got[4]["epoch"]), (None, 1))
 
@@ -185,10 +186,10 @@ tip 0x401010 1009
 
 
 def timing(*times, kinds=("tip.pge", "tnt", "tnt", "tip"),
-           values=(0x401000, "T", "N", 0x401010)):
+           values=(0x401000, "T", "N", 0x401010), bits=(0, 0, 0, 0)):
     lines = []
-    for kind, value, t in zip(kinds, values, times):
-        v = f"0/1 {value}" if kind == "tnt" else f"0x{value:x}"
+    for kind, value, t, bit in zip(kinds, values, times, bits):
+        v = f"{bit}/2 {value}" if kind == "tnt" else f"0x{value:x}"
         lines.append(f"30 {kind} {v} {t}")
     return pc.parse_timing(lines + ["# branches=0"])[0]
 
@@ -211,12 +212,41 @@ class CompareTiming(unittest.TestCase):
         self.assertIn("clock 1007 - 1000 = 7", bad[0])
 
     def test_bounds_not_under_cycthresh_0(self):
-        bad = pc.compare_timing(timing(0, 5, "[5,9)", 9), self.header,
-                                self.want)
-        self.assertEqual(len(bad), 1)
+        # the first branch of a TNT and a TIP have their cycle's CYC
+        # (SDM Table 36-33, 36.3.6.2): bounded is wrong for them
+        for thresh in ("0", "1"):
+            self.header["thresh"] = thresh
+            bad = pc.compare_timing(timing(0, 5, "[5,9)", 9), self.header,
+                                    self.want)
+            self.assertEqual(len(bad), 1, thresh)
+            self.assertIn("bit 0", bad[0])
+            bad = pc.compare_timing(timing(0, 5, 7, "[7,-)", bits=(0, 0, 1, 0)),
+                                    self.header, self.want)
+            self.assertEqual(len(bad), 1, thresh)
+
+    def test_later_branch_of_a_tnt_bounded_under_cycthresh_0(self):
+        # CYC 5, TNT T N: the N (bit 1, clock 7) only in [5, 9)
+        got = timing(0, 5, "[5,9)", 9, bits=(0, 0, 1, 0))
+        self.assertEqual(pc.compare_timing(got, self.header, self.want), [])
+        for t in ("[8,9)", "[5,7)", "[5,6)"):
+            got = timing(0, 5, t, 9, bits=(0, 0, 1, 0))
+            self.assertTrue(pc.compare_timing(got, self.header, self.want),
+                            t)
+
+    def test_same_cycle_as_the_last_branch_bounded(self):
+        # two branches retired in one cycle: only the first is timed
+        header, want = pc.parse_branches(BRANCHES.replace("1009", "1007"))
+        self.assertEqual(pc.compare_timing(timing(0, 5, "[5,7)", "[7,-)",
+                                                  bits=(0, 0, 1, 0)),
+                                           header, want),
+                         ["branch 3 (offset 30) tnt bit 1: time [5,7), the "
+                          "trace's clock 1007 - 1000 = 7 (CycThresh 0)"])
+        self.assertEqual(pc.compare_timing(timing(0, 5, "[5,8)", "[7,-)",
+                                                  bits=(0, 0, 1, 0)),
+                                           header, want), [])
 
     def test_bounds_under_cycthresh(self):
-        self.header["thresh"] = "3"
+        self.header["thresh"] = "2"
         self.assertEqual(pc.compare_timing(timing(0, 5, "[5,9)", "[9,-)"),
                                            self.header, self.want), [])
         for t in ("[8,9)", "[5,7)"):

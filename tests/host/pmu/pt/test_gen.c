@@ -11,10 +11,20 @@
  *     pushes RIP + length (not a zero-length CALL); 64 entries, the oldest
  *     dropped (§36.4.2.2); INT n: FUP, TIP (row 12e); far RET: TIP;
  *   - CYC before the first CYC-eligible packet of a cycle when CycThresh
- *     is 0 or 2^(CycThresh-1) cycles have passed (§36.3.6.3), the pending
- *     TNT written first (§36.3.6.2); TNT-8 holds 6 bits (Table 36-16);
- *   - MTC when bits [MTCFreq+7:MTCFreq] of the clock change, payload those
- *     bits (Table 36-31), after the step's own packets;
+ *     is 0 or 2^(CycThresh-1) cycles have passed (§36.3.6.3; Table 36-33:
+ *     with CycThresh 0 "a CYC packet will be generated in any cycle in
+ *     which any CYC-eligible packet is generated" and precedes the
+ *     packets of that cycle).  A TNT is CYC-eligible in the cycle of its
+ *     first branch: "the cycle time provided by the CYC packet applies to
+ *     the first branch in the TNT packet" (§36.3.6.2), so later branches
+ *     join the pending TNT with no CYC of their own (Intel's libipt test
+ *     stream ptxed-tick: cyc(4) tnt(t.n), its second branch three
+ *     instructions later); the pending TNT goes out before the next CYC;
+ *     TNT-8 holds 6 bits (Table 36-16);
+ *   - MTC each time ART bit MTCFreq toggles (Table 36-6 MTCFreq), one per
+ *     toggle with the payload (ART >> MTCFreq) & 0xFF of that moment
+ *     (Table 36-31): the toggles before a step's cycle before its packets,
+ *     one in its cycle after them;
  *   - a step at an untraced CPL: TIP.PGD, no IP (Table 36-21);
  *   - PSB+ again past each 2^(PSBFreq+11) bytes, with MODE.Exec and FUP
  *     while PacketEn is 1; it resets the last IP and the call stack
@@ -143,6 +153,14 @@ static void run(uint64_t rip, uint64_t next, unsigned flags, unsigned cpl)
 	struct insn_event e = step(rip, next, flags, cpl);
 
 	pt_gen_step(&g, &e, ++clk);
+}
+
+/* One step at clock `at` (later than the last). */
+static void run_at(uint64_t at, uint64_t rip, uint64_t next, unsigned flags,
+		   unsigned cpl)
+{
+	clk = at - 1;
+	run(rip, next, flags, cpl);
 }
 
 #define CTL_BASE (SDM_CTL_TRACEEN | SDM_CTL_BRANCHEN | SDM_CTL_OS | \
@@ -305,7 +323,8 @@ static void test_start_psb_plus(void **state)
 }
 
 /* The one stream spelled out byte by byte: CycThresh 0, a taken and a
- * not-taken Jcc, then stop. */
+ * not-taken Jcc in consecutive cycles, then stop a cycle later: one CYC
+ * times the TNT's first branch, the second joins that TNT (§36.3.6.2). */
 static void test_jcc_literal(void **state)
 {
 	static const uint8_t literal[] = {
@@ -317,9 +336,8 @@ static void test_jcc_literal(void **state)
 		0x99, 0x01,					/* MODE.Exec L */
 		0x31, 0x00, 0x10,			/* TIP.PGE 1:0x1000 */
 		0x0b,						/* CYC 1 */
-		0x06,						/* TNT T */
-		0x0b,						/* CYC 1 */
-		0x04,						/* TNT N */
+		0x0c,		/* TNT T N: stop 1 << 3, T N = 10b << 1 */
+		0x13,						/* CYC 2 */
 		0x3d, 0x42, 0x10,			/* FUP 1:0x1042 */
 		0x01,					/* TIP.PGD suppressed */
 	};
@@ -328,7 +346,7 @@ static void test_jcc_literal(void **state)
 	start(CTL_BASE | SDM_CTL_CYCEN, 10);
 	run(0x1000, 0x1040, JCC | TAKEN, 0);
 	run(0x1040, 0x1042, JCC, 0);
-	pt_gen_stop(&g, clk);
+	pt_gen_stop(&g, clk + 1);
 	assert_int_equal(got.n, sizeof(literal));
 	assert_memory_equal(got.b, literal, sizeof(literal));
 }
@@ -368,12 +386,11 @@ static void test_call_ret_compressed(void **state)
 	w_cyc(0);
 	w_mode();
 	w_ip(PT_PKT_TIP_PGE, 0x1000);
-	/* the CALLs make no packet; each RET its cycle's CYC */
+	/* the CALLs make no packet; the first compressed RET's CYC times
+	 * the TNT, the second joins it; the TIP has its cycle's CYC */
 	w_cyc(3);
-	w_tnt("T");
-	w_cyc(1);
-	w_tnt("T");
-	w_cyc(1);
+	w_tnt("TT");
+	w_cyc(2);
 	w_ip(PT_PKT_TIP, 0x1009);
 	w_ip(PT_PKT_FUP, 0x1009);
 	w_pgd();
@@ -614,8 +631,8 @@ static void test_stop_cyc(void **state)
 	check_stream("the disable's CYC precedes its FUP");
 }
 
-/* CycThresh 3: a CYC only once 4 cycles have passed since the last;
- * the bits before it go out first. */
+/* CycThresh 3: a CYC only once 4 cycles have passed since the last, at
+ * the next CYC-eligible packet: the first branch of a TNT. */
 static void test_threshold_3(void **state)
 {
 	(void)state;
@@ -627,11 +644,9 @@ static void test_threshold_3(void **state)
 	w_psb_plus(~0ull, 0, 1);
 	w_mode();			/* 0 cycles: no CYC at the enable */
 	w_ip(PT_PKT_TIP_PGE, 0x1000);
-	w_tnt("NTN");			/* 11, 12, 13 */
-	w_cyc(4);			/* 14 */
-	w_tnt("TNTN");			/* 14-17 */
-	w_cyc(4);			/* 18 */
-	w_tnt("TNT");			/* 18-20, at stop */
+	w_tnt("NTNTNT");		/* 11-16, 1 cycle: no CYC; full */
+	w_cyc(7);			/* 17: a new TNT, 7 cycles */
+	w_tnt("NTNT");			/* 17-20, at stop (3 cycles) */
 	w_ip(PT_PKT_FUP, 0x1014);
 	w_pgd();
 	check_stream("CycThresh 3");
@@ -659,8 +674,11 @@ static void test_threshold_1(void **state)
 	check_stream("CycThresh 1");
 }
 
-/* MTCFreq 3: an MTC when clock >> 3 changes, payload its low byte,
- * after the step's own packets; TMA in PSB+ with TSCEn. */
+/* MTCFreq 3: an MTC each time clock bit 3 toggles, payload (clock >> 3)
+ * & 0xff; TMA in PSB+ with TSCEn.  A step of 20 clocks (more than the
+ * 8-clock period) spans two toggles before its own cycle: two MTCs, each
+ * with its own payload and, with CycThresh 0, its own CYC, before the
+ * step's branch (one MTC for the whole step fails). */
 static void test_mtc(void **state)
 {
 	(void)state;
@@ -672,24 +690,167 @@ static void test_mtc(void **state)
 	for (unsigned i = 0; i < 7; i++)		/* 9-15 */
 		run(0x1040 + 2 * i, 0x1042 + 2 * i, 0, 0);
 	run(0x104e, 0x1050, 0, 0);			/* 16: MTC 2 */
-	clk += 2039;					/* 2056 = 0x808 */
-	run(0x1050, 0x1060, JCC, 0);			/* MTC 0x01 */
+	run_at(36, 0x1050, 0x1060, JCC, 0);		/* 24, 32: MTC 3, 4 */
 	pt_gen_stop(&g, clk);
 	w_psb_plus(5, 1, 1);
 	w_cyc(0);
 	w_mode();
 	w_ip(PT_PKT_TIP_PGE, 0x1000);
 	w_cyc(3);
-	w_tnt("T");
+	w_tnt("T");			/* the MTC of its cycle after it */
 	w_mtc(1);
 	w_cyc(8);
 	w_mtc(2);
-	w_cyc(2040);
+	w_cyc(8);			/* clock 24 */
+	w_mtc(3);
+	w_cyc(8);			/* clock 32 */
+	w_mtc(4);
+	w_cyc(4);			/* clock 36: the Jcc */
 	w_tnt("N");
-	w_mtc(0x01);
 	w_ip(PT_PKT_FUP, 0x1060);
 	w_pgd();
 	check_stream("MTC");
+}
+
+/* The MTC and TMA bytes against their layouts, restated here (SDM Vol.
+ * 3C, order no. 326019-060US):
+ *   - MTC (Table 36-31): byte 0 = 0101 1001b (0x59), byte 1 = CTC, all 8
+ *     bits: (ART >> MTCFreq) & 0xFF, so 0x80 .. 0xFF have bit 7 set and
+ *     0xFF is followed by 0x00;
+ *   - TMA (Table 36-32): bytes 0-1 = 02h 73h, byte 2 CTC[7:0], byte 3
+ *     CTC[15:8], byte 4 reserved, byte 5 FastCounter[7:0], byte 6 bits
+ *     7:1 reserved and bit 0 FC[8]; the generator writes 0 in the
+ *     reserved bits (the model's FastCounter is 0);
+ *   - TSC (Table 36-30): 19h, then TSC[55:0] little-endian; PSB 02h 82h
+ *     eight times (Table 36-36), CBR 02h 03h ratio 00h (Table 36-35),
+ *     PSBEND 02h 23h (Table 36-37).
+ * TraceEn with BranchEn clear: PSB+ and the MTCs alone.  MTCFreq 4 from
+ * clock 0x34f7f5 (payload 0x7f, bits 23:16 of the clock 0x34 so that a
+ * TMA carrying more than CTC[15:0] shows): steps at 0x34f815 (toggles at
+ * 0x34f800, 0x34f810: 0x80, 0x81), 0x34fff8 (0x82 .. 0xff) and 0x350002
+ * (0x350000: 0x00). */
+static void test_mtc_tma_bytes(void **state)
+{
+	static const uint8_t head[] = {
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,	/* PSB */
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x19, 0xf5, 0xf7, 0x34, 0, 0, 0, 0,	/* TSC 0x34f7f5 */
+		0x02, 0x73, 0xf5, 0xf7, 0x00, 0x00, 0x00, /* TMA CTC 0xf7f5 */
+		0x02, 0x03, 0x01, 0x00,				/* CBR 1 */
+		0x02, 0x23,					/* PSBEND */
+	};
+	uint8_t literal[sizeof(head) + 2 * 129];
+	unsigned n = sizeof(head);
+
+	(void)state;
+	memcpy(literal, head, sizeof(head));
+	for (unsigned ctc = 0x80; ctc <= 0x100; ctc++) {
+		literal[n++] = 0x59;
+		literal[n++] = (uint8_t)ctc;	/* 0x100: 0x00 */
+	}
+	start(SDM_CTL_TRACEEN | SDM_CTL_OS | SDM_CTL_TSCEN | SDM_CTL_MTCEN |
+	      MTC_FREQ(4), 0x34f7f5);
+	run_at(0x34f815, 0x1000, 0x1002, 0, 0);
+	run_at(0x34fff8, 0x1002, 0x1004, 0, 0);
+	run_at(0x350002, 0x1004, 0x1006, 0, 0);
+	pt_gen_stop(&g, clk);
+	assert_int_equal(got.n, n);
+	assert_memory_equal(got.b, literal, n);
+}
+
+/* Intel's libipt test stream ptxed-tick (test/src/ptxed-tick.ptt), in
+ * this generator's terms: a taken JLE at cycle 4, two instructions, a
+ * not-taken JLE; CALL *%rax 0x12 cycles after the first JLE; the RET
+ * (compressed) 8 later; the disable 6 later.  ptdump of Intel's stream:
+ * cyc 4, tnt.8 !. (two branches in one TNT), cyc 12h, tip, cyc 8, tnt.8
+ * !, cyc 6, fup, tip.pgd.  The enable differs (PacketEn rises at the
+ * first step here: CYC 0, MODE.Exec, TIP.PGE). */
+static void test_cyc0_multi_branch_tnt(void **state)
+{
+	(void)state;
+	start(CTL_BASE | SDM_CTL_CYCEN, 0);
+	run(0x1000, 0x1007, 0, 0);			/* 1 mov */
+	run(0x1007, 0x1010, JMP, 0);			/* 2 jmp */
+	run(0x1010, 0x1014, 0, 0);			/* 3 cmp */
+	run(0x1014, 0x100c, JCC | TAKEN, 0);		/* 4 jle: T */
+	run(0x100c, 0x1010, 0, 0);			/* 5 add */
+	run(0x1010, 0x1014, 0, 0);			/* 6 cmp */
+	run(0x1014, 0x1100, JCC, 0);			/* 7 jle: N */
+	run_at(0x16, 0x1100, 0x2000, ICALL, 0);		/* call *%rax */
+	run_at(0x1e, 0x2000, 0x1102, RET, 0);		/* ret */
+	run(0x1102, 0x1103, 0, 0);			/* nop */
+	pt_gen_stop(&g, 0x24);
+	w_psb_plus(~0ull, 0, 1);
+	w_cyc(0);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_cyc(4);
+	w_tnt("TN");
+	w_cyc(0x12);
+	w_ip(PT_PKT_TIP, 0x2000);
+	w_cyc(8);
+	w_tnt("T");
+	w_cyc(6);
+	w_ip(PT_PKT_FUP, 0x1103);
+	w_pgd();
+	check_stream("ptxed-tick: a two-branch TNT under CycThresh 0");
+}
+
+/* CycThresh 0, a six-branch TNT at one branch per cycle: a CYC before
+ * the first branch only, the TNT full at six (Table 36-16), the seventh
+ * branch a new TNT with its own CYC (6 cycles after the first). */
+static void test_cyc0_full_tnt(void **state)
+{
+	static const char outcome[] = "TNNTTTN";
+
+	(void)state;
+	start(CTL_BASE | SDM_CTL_CYCEN, 0);
+	for (unsigned i = 0; outcome[i]; i++)
+		run(0x1000 + 16 * i, 0x1000 + 16 * (i + 1),
+		    JCC | (outcome[i] == 'T' ? TAKEN : 0), 0);
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_cyc(0);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_cyc(1);
+	w_tnt("TNNTTT");
+	w_cyc(6);
+	w_tnt("N");
+	w_ip(PT_PKT_FUP, 0x1070);
+	w_pgd();
+	check_stream("CycThresh 0: six branches, one CYC");
+}
+
+/* The CYC of a cycle precedes every packet of that cycle (Table 36-33):
+ * when a CYC-eligible packet (here an MTC, MTCFreq 2) comes in the cycle
+ * of a branch that joined a pending TNT, that TNT goes out without the
+ * branch, the CYC follows, and the branch starts a TNT of its own after
+ * it: its time is the CYC's, not past it. */
+static void test_cyc0_branch_in_cycle_of_cyc(void **state)
+{
+	(void)state;
+	start(CTL_BASE | SDM_CTL_CYCEN | SDM_CTL_MTCEN | MTC_FREQ(2), 0);
+	run(0x1000, 0x1002, JCC | TAKEN, 0);		/* 1: first */
+	run(0x1002, 0x1004, JCC, 0);			/* 2 */
+	run(0x1004, 0x1006, JCC | TAKEN, 0);		/* 3 */
+	run(0x1006, 0x1008, JCC, 0);			/* 4: MTC 1 */
+	run(0x1008, 0x100a, JCC, 0);			/* 5 */
+	pt_gen_stop(&g, clk);
+	w_psb_plus(~0ull, 0, 1);
+	w_cyc(0);
+	w_mode();
+	w_ip(PT_PKT_TIP_PGE, 0x1000);
+	w_cyc(1);
+	w_tnt("TNT");			/* 1-3 */
+	w_cyc(3);			/* cycle 4 */
+	w_tnt("N");			/* the branch of cycle 4 */
+	w_mtc(1);
+	w_cyc(1);			/* cycle 5 */
+	w_tnt("N");
+	w_ip(PT_PKT_FUP, 0x100a);
+	w_pgd();
+	check_stream("a branch in the cycle of a CYC starts its TNT");
 }
 
 static void test_cpl_filter(void **state)
@@ -813,6 +974,10 @@ int main(void)
 		cmocka_unit_test(test_threshold_3),
 		cmocka_unit_test(test_threshold_1),
 		cmocka_unit_test(test_mtc),
+		cmocka_unit_test(test_mtc_tma_bytes),
+		cmocka_unit_test(test_cyc0_multi_branch_tnt),
+		cmocka_unit_test(test_cyc0_full_tnt),
+		cmocka_unit_test(test_cyc0_branch_in_cycle_of_cyc),
 		cmocka_unit_test(test_cpl_filter),
 		cmocka_unit_test(test_psb_period),
 		cmocka_unit_test(test_psb_period_cyc),
