@@ -16,7 +16,7 @@
  * - CCCRs 0x360-0x371 (§18.15.3, Figure 18-46; §18.16.2, Figure 18-48):
  *   read back as written.  #GP(0) for NB_CCCR_RESERVED, for bit 11
  *   except where extended cascading exists (nb_ext_cascade_exists(),
- *   §18.15.5.7: kept, without effect in the model), and for OVF_PMI_T1
+ *   §18.15.5.7: see Counting), and for OVF_PMI_T1
  *   (bit 27) without Hyper-Threading.  An active-thread field other than
  *   11B without HT ("must be set to 11B") is kept and applied as written.
  *   OVF (bit 31) is kept as written: it is "a sticky flag that must be
@@ -62,7 +62,11 @@
  * its active-thread field passes.  So a cascaded counter starts on the
  * clock after its alternate overflowed, and halts both ways §18.15.5.5
  * gives: clear its CASCADE, or clear the alternate's OVF.  Extended
- * cascading (bit 11) has no effect.  Its ESCR is nb_escr_for(counter,
+ * cascading (§18.15.5.7, Table 18-65) is the same with bit 11 in place
+ * of CASCADE and nb_ext_cascade_from() in place of the alternate
+ * (CASCNT4INTO0: 16 starts 12; CASCNT5INTO3: 17 starts 15; CASCNT5INTO4:
+ * 17 starts 16; CASCNT4INTO5: 16 starts 17); the bit exists only where
+ * nb_ext_cascade_exists() says (else a write of it is #GP).  Its ESCR is nb_escr_for(counter,
  * ESCR select); the ESCR delivers n = the event table's count for one
  * single step (nb_event_step()) when its event select names an event of
  * that ESCR, every event-mask bit set is modelled, and the ESCR's OS/USR
@@ -322,10 +326,12 @@ static int active_passes(uint64_t cccr, unsigned active)
 static int counting(unsigned c, uint32_t ovf, unsigned active)
 {
 	uint64_t cccr = m.cccr[c];
-	int from = nb_cascade_from(c);
+	int from = nb_cascade_from(c), ext = nb_ext_cascade_from(c);
 	int started = (cccr & NB_CCCR_ENABLE) ||
 		      ((cccr & NB_CCCR_CASCADE) && from >= 0 &&
-		       (ovf >> from & 1));
+		       (ovf >> from & 1)) ||
+		      ((cccr & NB_CCCR_EXT_CASCADE) && ext >= 0 &&
+		       (ovf >> ext & 1));
 
 	return started && active_passes(cccr, active);
 }
@@ -399,7 +405,8 @@ static void nbm_event(const struct insn_event *e)
 
 	k.active = k.thread && m.ht ? 2 : 1;
 	for (unsigned c = 0; c < NB_COUNTERS; c++) {
-		if (!(m.cccr[c] & (NB_CCCR_ENABLE | NB_CCCR_CASCADE)))
+		if (!(m.cccr[c] & (NB_CCCR_ENABLE | NB_CCCR_CASCADE |
+				   NB_CCCR_EXT_CASCADE)))
 			continue;
 		live |= 1u << c;
 		n[c] = delivered(c, e, k.thread);

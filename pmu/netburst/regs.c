@@ -205,6 +205,21 @@ int nb_ext_cascade_exists(unsigned ctr, const struct cpu_sig *s)
 	return ctr == 12 || ctr == 15 || ctr == 16 || ctr == 17;
 }
 
+int nb_ext_cascade_from(unsigned ctr)
+{
+	switch (ctr) {
+	case 12:
+		return 16;
+	case 15:
+	case 16:
+		return 17;
+	case 17:
+		return 16;
+	default:
+		return -1;
+	}
+}
+
 int nb_cascade_pmi_erratum(const struct cpu_sig *s)
 {
 	if (s->family != 15)

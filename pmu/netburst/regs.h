@@ -188,6 +188,16 @@ int nb_cascade_legal(unsigned from, unsigned to);
  * CCCRs 12, 15, 16 and 17 (the CASCNTxINTOy bits; Example 18-2 sets it
  * in IQ_CCCR0 as CASCNT4INTO0).  Elsewhere bit 11 is reserved. */
 int nb_ext_cascade_exists(unsigned ctr, const struct cpu_sig *s);
+/* The counter whose overflow starts ctr when ctr's CCCR has bit 11 set,
+ * -1 for none.  Table 18-65 "CCR Names and Bit Positions" names the bit
+ * CASCNTxINTOy, "allow counter x to cascade into counter y", x and y
+ * numbering the IQ block's counters (IQ_COUNTER0-5 are counters 12-17,
+ * Table 18-63): CASCNT4INTO0 in IQ_CCCR0 (16 -> 12), CASCNT5INTO3 in
+ * IQ_CCCR3 (17 -> 15), CASCNT5INTO4 in IQ_CCCR4 (17 -> 16), CASCNT4INTO5
+ * in IQ_CCCR5 (16 -> 17).  Example 18-2 agrees: counter 16 preset to
+ * FFFFF000H starts counter 12, whose IQ_CCCR0 = 04038800H sets bit 11
+ * with ENABLE and CASCADE clear. */
+int nb_ext_cascade_from(unsigned ctr);
 
 /* The erratum "performance counters do not generate PMI in cascade mode
  * or extended cascade mode" (§18.15.5.7): 0F_02, and 0F_00/0F_01 with

@@ -728,6 +728,75 @@ static void test_ext_cascade_bit(void **state)
 	}
 }
 
+/* Extended cascading (§18.15.5.7, Table 18-65): bit 11 is CASCNTxINTOy,
+ * "allow counter x to cascade into counter y", x and y numbering the IQ
+ * block (IQ_COUNTER0-5 = counters 12-17, Table 18-63): CASCNT4INTO0 in
+ * IQ_CCCR0, CASCNT5INTO3 in IQ_CCCR3, CASCNT5INTO4 in IQ_CCCR4,
+ * CASCNT4INTO5 in IQ_CCCR5.  Example 18-2 programs the cascaded counter
+ * (12) with bit 11 set and ENABLE and CASCADE clear; it counts once the
+ * initiating counter (16) overflowed, as a cascaded counter does. */
+static const struct {
+	unsigned from, to;
+} EXT[] = {
+	{ 16, 12 }, { 17, 15 }, { 17, 16 }, { 16, 17 },
+};
+
+static void test_ext_cascade_pairs(void **state)
+{
+	static const unsigned models[] = { 2, 3, 4, 6 };
+
+	(void)state;
+	for (unsigned m = 0; m < N(models); m++) {
+		for (unsigned i = 0; i < N(EXT); i++) {
+			unsigned from = EXT[i].from, to = EXT[i].to;
+
+			start_cpu(models[m], 1, 0);
+			program(to, EXT_CASCADE);
+			program(from, ENABLE);
+			wr(CTR(from), TOP - K);
+			feed(K - 1);
+			assert_int_equal(rd(CTR(to)), 0);
+			feed(1);
+			assert_int_equal(rd(CCCR(from)) & OVF, OVF);
+			assert_int_equal(rd(CTR(to)), 0);
+			feed(4);
+			if (rd(CTR(to)) != 4)
+				fail_msg("0F_%02X, %u -> %u by bit 11: counter "
+					 "%u has %llu four counts after %u "
+					 "overflowed, expected 4", models[m],
+					 from, to, to,
+					 (unsigned long long)rd(CTR(to)), from);
+			/* halted by clearing the initiator's OVF */
+			wr(CCCR(from), rd(CCCR(from)) & ~OVF);
+			feed(2);
+			assert_int_equal(rd(CTR(to)), 4);
+		}
+	}
+}
+
+/* Bit 11 of a counter starts it only from its own initiator: the
+ * overflow of any other counter leaves it at 0 (12 and 15, 16, 17 have
+ * one each; the CASCADE alternates 14 -> 12 and 13 -> 15 included). */
+static void test_ext_cascade_other_counters(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < N(EXT); i++) {
+		for (unsigned from = 0; from < CTRS; from++) {
+			if (from == EXT[i].to || from == EXT[i].from)
+				continue;
+			start();
+			program(EXT[i].to, EXT_CASCADE);
+			program(from, ENABLE);
+			wr(CTR(from), TOP - K);
+			feed(K + 3);
+			assert_int_equal(rd(CCCR(from)) & OVF, OVF);
+			if (rd(CTR(EXT[i].to)) != 0)
+				fail_msg("bit 11 of counter %u: started by %u",
+					 EXT[i].to, from);
+		}
+	}
+}
+
 /* The erratum CPUs raise no PMI for an overflow in cascade mode; others
  * do; and an enabled (not cascaded) counter raises it on the erratum CPUs
  * too.  Cascade 14 -> 16; 16 overflows K counts into its run. */
@@ -816,6 +885,8 @@ int main(void)
 		cmocka_unit_test(test_cascade_forbidden_pairs),
 		cmocka_unit_test(test_cascade_halting),
 		cmocka_unit_test(test_ext_cascade_bit),
+		cmocka_unit_test(test_ext_cascade_pairs),
+		cmocka_unit_test(test_ext_cascade_other_counters),
 		cmocka_unit_test(test_cascade_pmi_erratum),
 		cmocka_unit_test(test_absent_escrs),
 	};
