@@ -104,6 +104,19 @@
  * PMI still pending when software writes the CCCR with OVF clear is
  * cancelled: the write acknowledges that overflow (model choice; the SDM
  * does not say).
+ * The request is a level, not an edge: once raised it stays asserted
+ * while the counter's OVF and its OVF_PMI bit for the thread are set,
+ * and the model raises it again at every clock (of that thread) until
+ * then; the APIC drops it while the LVTPC is masked (Vol. 3A §10.5.1), so
+ * it comes again only when a handler unmasks the LVTPC before clearing
+ * OVF.  Source: Linux arch/x86/events/intel/p4.c (p4_pmu_handle_irq()),
+ * observed on Pentium 4s: "the NMI line will continue to be asserted
+ * while the OVF bit is set.  This causes a second NMI to generate if the
+ * LVTPC is unmasked before the OVF bit is cleared".  The SDM does not
+ * say level or edge; it says OVF is sticky until software clears it
+ * (§18.15.3) and that the service routine must clear the LVTPC mask
+ * the delivery set (§18.15.5.8): the model's reading (docs/netburst.md).
+ * A counter stopped with OVF set still requests.
  *
  * Not modelled: tagging and at-retirement bogus/non-bogus distinctions
  * beyond what the event table says (NB_ZERO / NB_NOT_MODELLED), PEBS and
@@ -135,6 +148,8 @@ static struct {
 	uint64_t escr[NB_ESCRS];		/* by position in nb_escrs[] */
 	struct nb_edge edge[NB_COUNTERS];
 	uint8_t pmi_pending[NB_COUNTERS];	/* PMI_TO() bits */
+	uint8_t pmi_line[NB_COUNTERS];	/* PMI_TO() bits: raised, OVF not
+					 * yet cleared (the level) */
 	struct cpu_sig sig;
 	int ht;
 } m;
@@ -237,8 +252,10 @@ static int cccr_write(unsigned c, uint64_t v)
 		return VEC_GP;
 	m.cccr[c] = v;
 	m.edge[c] = (struct nb_edge){ 0 };
-	if (!(v & NB_CCCR_OVF))
+	if (!(v & NB_CCCR_OVF)) {
 		m.pmi_pending[c] = 0;
+		m.pmi_line[c] = 0;
+	}
 	return 0;
 }
 
@@ -361,6 +378,25 @@ static void overflowed(unsigned c)
 		m.pmi_pending[c] = (uint8_t)to;
 }
 
+/* The threads whose PMI request is asserted now: a counter whose PMI was
+ * raised keeps requesting while its OVF is set and its OVF_PMI bit for
+ * that thread is (the level, see the top). */
+static unsigned pmi_level(void)
+{
+	unsigned to = 0;
+
+	for (unsigned c = 0; c < NB_COUNTERS; c++) {
+		uint64_t cccr = m.cccr[c];
+
+		if (!m.pmi_line[c] || !(cccr & NB_CCCR_OVF))
+			continue;
+		to |= m.pmi_line[c] &
+		      ((cccr & NB_CCCR_OVF_PMI_T0 ? PMI_TO(0) : 0) |
+		       (cccr & NB_CCCR_OVF_PMI_T1 ? PMI_TO(1) : 0));
+	}
+	return to;
+}
+
 /* Adds inc to counter c; returns the threads (PMI_TO()) whose PMI, owed
  * from an earlier overflow, this count raises. */
 static unsigned add(unsigned c, uint64_t inc)
@@ -371,6 +407,7 @@ static unsigned add(unsigned c, uint64_t inc)
 	if (!inc)
 		return 0;
 	m.pmi_pending[c] = 0;
+	m.pmi_line[c] |= (uint8_t)due;
 	sum = m.ctr[c] + inc;
 	m.ctr[c] = sum & NB_CTR_MASK;
 	if (sum > NB_CTR_MASK || (m.cccr[c] & NB_CCCR_FORCE_OVF))
@@ -392,7 +429,11 @@ static void tick(const struct nb_clock *k, uint32_t live, const uint64_t *n)
 			continue;
 		due |= add(c, nb_cccr_filter(m.cccr[c], &m.edge[c], n[c]));
 	}
-	/* after the clock's counts: an NMI is taken inside the raise */
+	/* after the clock's counts: an NMI is taken inside the raise.  A
+	 * request still asserted from an earlier clock raises again: the
+	 * APIC delivers it if the LVTPC is unmasked (a handler that
+	 * unmasked before clearing OVF), else drops it */
+	due |= pmi_level();
 	if (due)
 		raise_pmi(due, k->thread);
 }
@@ -411,7 +452,7 @@ static void nbm_event(const struct insn_event *e)
 		live |= 1u << c;
 		n[c] = delivered(c, e, k.thread);
 	}
-	if (!live)
+	if (!live && !pmi_level())
 		return;
 	for (uint64_t i = 0; i <= e->more; i++)
 		tick(&k, live, n);

@@ -6,8 +6,12 @@
 #define TESTS_HOST_STUB_NETBURST_MODEL_H
 
 struct stub_pmi {
-	unsigned calls;		/* apic_lvtpc_deliver() calls */
-	int mask_after;		/* its argument the last time */
+	unsigned calls;		/* PMIs delivered (LVTPC unmasked) */
+	int mask_after;		/* apic_lvtpc_deliver()'s argument the last
+				 * time it delivered */
+	int masked;		/* the LVTPC mask: set by a delivery with
+				 * mask_after (Vol. 3A §10.5.1), cleared by
+				 * the test (a handler's unmask) */
 };
 
 extern struct stub_pmi stub_pmi;

@@ -563,6 +563,52 @@ static void test_ovf_pmi_next_count(void **state)
 	assert_int_equal(stub_pmi.calls, 1);
 }
 
+/* The PMI request is a level: "the NMI line will continue to be asserted
+ * while the OVF bit is set.  This causes a second NMI to generate if the
+ * LVTPC is unmasked before the OVF bit is cleared" (Linux
+ * arch/x86/events/intel/p4.c, p4_pmu_handle_irq(), observed on Pentium 4
+ * hardware); the SDM agrees as far as it goes: OVF is "a sticky flag that
+ * must be explicitly cleared by software" (§18.15.3) and the service
+ * routine must clear the LVTPC mask the delivery set (§18.15.5.8, Vol. 3A
+ * §10.5.1).  So: one PMI, the LVTPC masked; unmasked with OVF still set,
+ * a second one at the next clock - even with the counter stopped; OVF
+ * cleared first, none. */
+static void test_ovf_pmi_level(void **state)
+{
+	(void)state;
+	start();
+	wr(CTR(12), TOP - 1);
+	program(12, ENABLE | OVF_PMI_T0);
+	feed(2);
+	assert_int_equal(stub_pmi.calls, 1);
+	assert_int_equal(stub_pmi.masked, 1);
+	feed(3);			/* masked: held back */
+	assert_int_equal(stub_pmi.calls, 1);
+	stub_pmi.masked = 0;		/* the handler unmasks, OVF set */
+	feed(1);
+	if (stub_pmi.calls != 2)
+		fail_msg("LVTPC unmasked with OVF set: %u PMIs, expected 2 "
+			 "(the request stays asserted while OVF is set)",
+			 stub_pmi.calls);
+	/* stopped (ENABLE clear), OVF still set: still asserted */
+	wr(CCCR(12), (rd(CCCR(12)) & ~ENABLE) | OVF);
+	stub_pmi.masked = 0;
+	feed(1);
+	assert_int_equal(stub_pmi.calls, 3);
+	/* OVF cleared before the unmask: nothing more */
+	wr(CCCR(12), rd(CCCR(12)) & ~OVF);
+	stub_pmi.masked = 0;
+	feed(4);
+	assert_int_equal(stub_pmi.calls, 3);
+	/* a PMI not yet raised (before the next count) is no level */
+	start();
+	wr(CTR(12), TOP - 1);
+	program(12, ENABLE | OVF_PMI_T0);
+	feed_on(0, 3, 1, 1);		/* the overflow */
+	feed_on(0, 3, 3, 0);		/* no count: nothing raised yet */
+	assert_int_equal(stub_pmi.calls, 0);
+}
+
 /* With HT (model 4): OVF_PMI_T0 interrupts logical processor 0,
  * OVF_PMI_T1 logical processor 1 - never the other one.  The counter
  * counts both threads' instructions (T0_USR | T1_USR). */
@@ -880,6 +926,7 @@ int main(void)
 		cmocka_unit_test(test_counter_width),
 		cmocka_unit_test(test_force_ovf),
 		cmocka_unit_test(test_ovf_pmi_next_count),
+		cmocka_unit_test(test_ovf_pmi_level),
 		cmocka_unit_test(test_ovf_pmi_threads),
 		cmocka_unit_test(test_cascade_legal_pairs),
 		cmocka_unit_test(test_cascade_forbidden_pairs),
