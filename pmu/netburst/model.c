@@ -46,8 +46,12 @@
  *   (Vol. 2B Table 4-2) are not modelled: the model has no L3.
  *
  * Model clock and threads: one traced step of either logical processor is
- * one clock of the core.  Thread 0 is the processor the harness runs on,
- * thread 1 the sibling (model_on_sibling()).  Active logical processors
+ * one clock of the core.  A step is the bootstrap processor's or, when
+ * model_on_sibling() says so, its sibling's; which of them is logical
+ * processor 0 (the T0 bits) and which 1 is the SMT bit of the BSP's
+ * initial APIC ID (nb_bsp_thread(), Vol. 3A §8.4.5), not an assumption.
+ * Below, "thread 0" and "thread 1" are the BSP and the sibling only
+ * where the BSP's APIC ID is even (every boot here).  Active logical processors
  * (§18.16.2: a halted processor is inactive): thread 0 is always active -
  * it runs the harness, or polls the firmware while the sibling runs;
  * thread 1 is active only while it runs harness code, else the firmware
@@ -152,6 +156,7 @@ static struct {
 					 * yet cleared (the level) */
 	struct cpu_sig sig;
 	int ht;
+	unsigned bsp_thread;	/* nb_bsp_thread(): the BSP's T0/T1 */
 } m;
 
 /* One clock of the core: who executes it, how many processors are
@@ -165,7 +170,8 @@ static void nbm_reset(void)
 {
 	const struct cpu_info *ci = cpu_info();
 
-	m = (typeof(m)){ .sig = ci->sig, .ht = nb_has_ht(ci) };
+	m = (typeof(m)){ .sig = ci->sig, .ht = nb_has_ht(ci),
+			 .bsp_thread = nb_bsp_thread(ci) };
 }
 
 /* Every family 15 model: one the SDM does not list behaves as model 6
@@ -440,11 +446,13 @@ static void tick(const struct nb_clock *k, uint32_t live, const uint64_t *n)
 
 static void nbm_event(const struct insn_event *e)
 {
-	struct nb_clock k = { .thread = model_on_sibling() ? 1 : 0 };
+	int sibling = model_on_sibling();
+	struct nb_clock k = { .thread = sibling ? !m.bsp_thread :
+					      m.bsp_thread };
 	uint64_t n[NB_COUNTERS] = { 0 };
 	uint32_t live = 0;
 
-	k.active = k.thread && m.ht ? 2 : 1;
+	k.active = sibling && m.ht ? 2 : 1;
 	for (unsigned c = 0; c < NB_COUNTERS; c++) {
 		if (!(m.cccr[c] & (NB_CCCR_ENABLE | NB_CCCR_CASCADE |
 				   NB_CCCR_EXT_CASCADE)))

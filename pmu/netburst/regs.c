@@ -240,6 +240,11 @@ unsigned nb_threads(const struct cpu_info *ci)
 	return (ci->f1_edx & (1u << 28)) && n ? n : 1;
 }
 
+unsigned nb_bsp_thread(const struct cpu_info *ci)
+{
+	return nb_has_ht(ci) ? (ci->f1_ebx >> 24) & 1 : 0;
+}
+
 uint64_t nb_cccr_filter(uint64_t cccr, struct nb_edge *st, uint64_t n)
 {
 	unsigned thr = (unsigned)((cccr & NB_CCCR_THRESHOLD_MASK) >>

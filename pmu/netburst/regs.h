@@ -212,6 +212,14 @@ int nb_has_ht(const struct cpu_info *ci);
 /* Logical processors per package as CPUID.01H:EBX[23:16] says (1 without
  * HTT). */
 unsigned nb_threads(const struct cpu_info *ci);
+/* The logical processor (0 or 1: T0 or T1 of the ESCR and CCCR) that ci's
+ * processor is: the SMT ID, the lowest bit of its initial APIC ID
+ * CPUID.01H:EBX[31:24] when two logical processors share the package
+ * (SDM Vol. 3A §8.4.5 "Identifying Logical Processors in an MP System",
+ * §8.9; perfctr reads it the same way); 0 without Hyper-Threading.  ci
+ * is the bootstrap processor's CPUID (pmu/detect.c): the BSP need not be
+ * logical processor 0. */
+unsigned nb_bsp_thread(const struct cpu_info *ci);
 
 /* ---- the CCCR's compare/complement/threshold/edge (§18.15.3, §18.15.6.2)
  * The ESCR delivers an event count per clock; with COMPARE set the CCCR

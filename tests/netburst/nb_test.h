@@ -158,6 +158,17 @@ static inline int nbt_has_ht(const struct cpu_info *ci)
 	return (ci->f1_edx >> 28 & 1) && (ci->f1_ebx >> 16 & 0xff) >= 2;
 }
 
+/* The logical processor (0: T0, 1: T1) this processor - the bootstrap
+ * processor, which ran CPUID for cpu_info() - is: with two logical
+ * processors per package, the SMT ID, the lowest bit of the initial APIC
+ * ID CPUID.01H:EBX[31:24] (Vol. 3A §8.4.5 "Identifying Logical Processors
+ * in an MP System", which §18.16.1 refers to for T0/T1; perfctr:
+ * cpuid_ebx(1) >> 24 & 1); 0 without HT.  The sibling is the other. */
+static inline unsigned nbt_bsp_thread(const struct cpu_info *ci)
+{
+	return nbt_has_ht(ci) ? (ci->f1_ebx >> 24) & 1 : 0;
+}
+
 /* ---- blocks and halves (§18.15.2, Table 18-63) */
 enum { NBT_BPU, NBT_MS, NBT_FLAME, NBT_IQ };
 

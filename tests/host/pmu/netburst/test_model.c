@@ -628,6 +628,38 @@ static void ht_pmi(uint64_t pmi_bits, unsigned next_thread, unsigned want)
 			 stub_pmi.calls, want);
 }
 
+/* Which logical processor is thread 0 is the APIC ID's SMT bit, not
+ * "the bootstrap processor": T0/T1 name logical processors 0/1 (§18.16.1,
+ * "See also: Section 8.4.5, Identifying Logical Processors"); with two
+ * logical processors per package (CPUID.01H:EBX[23:16] = 2) the lowest
+ * bit of the initial APIC ID, CPUID.01H:EBX[31:24], is the SMT ID (Vol.
+ * 3A §8.4.5, §8.9).  A BSP with APIC ID 1 is logical processor 1: its
+ * steps are counted by T1_USR, not T0_USR, and OVF_PMI_T1 interrupts it;
+ * the sibling (APIC ID 0) is logical processor 0. */
+static void test_bsp_is_thread_1(void **state)
+{
+	(void)state;
+	start_cpu(4, 1, 1);
+	fake_cpu.f1_ebx |= 1u << 24;		/* initial APIC ID 1 */
+	model_activate(nbm);
+	wr(0x3b8, EVSEL(0x02) | EMASK(1u << 0) | T1_USR);	/* CRU_ESCR0 */
+	wr(0x3b9, EVSEL(0x02) | EMASK(1u << 0) | T0_USR);	/* CRU_ESCR1 */
+	wr(CCCR(12), SEL(4) | ANY | ENABLE);
+	wr(CCCR(14), SEL(4) | ANY | ENABLE);
+	feed_on(0, 3, 5, 1);			/* the BSP's steps */
+	feed_on(1, 3, 2, 1);			/* the sibling's */
+	if (rd(CTR(12)) != 5 || rd(CTR(14)) != 2)
+		fail_msg("BSP with APIC ID 1: T1_USR counted %llu (expected "
+			 "the BSP's 5), T0_USR %llu (expected the sibling's "
+			 "2)", (unsigned long long)rd(CTR(12)),
+			 (unsigned long long)rd(CTR(14)));
+	/* OVF_PMI_T1: the BSP's PMI */
+	wr(CTR(12), TOP - 1);
+	wr(CCCR(12), SEL(4) | ANY | ENABLE | OVF_PMI_T1);
+	feed_on(0, 3, 2, 1);
+	assert_int_equal(stub_pmi.calls, 1);
+}
+
 static void test_ovf_pmi_threads(void **state)
 {
 	(void)state;
@@ -928,6 +960,7 @@ int main(void)
 		cmocka_unit_test(test_ovf_pmi_next_count),
 		cmocka_unit_test(test_ovf_pmi_level),
 		cmocka_unit_test(test_ovf_pmi_threads),
+		cmocka_unit_test(test_bsp_is_thread_1),
 		cmocka_unit_test(test_cascade_legal_pairs),
 		cmocka_unit_test(test_cascade_forbidden_pairs),
 		cmocka_unit_test(test_cascade_halting),
