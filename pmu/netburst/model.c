@@ -50,13 +50,14 @@
  * model_on_sibling() says so, its sibling's; which of them is logical
  * processor 0 (the T0 bits) and which 1 is the SMT bit of the BSP's
  * initial APIC ID (nb_bsp_thread(), Vol. 3A §8.4.5), not an assumption.
- * Below, "thread 0" and "thread 1" are the BSP and the sibling only
- * where the BSP's APIC ID is even (every boot here).  Active logical processors
- * (§18.16.2: a halted processor is inactive): thread 0 is always active -
- * it runs the harness, or polls the firmware while the sibling runs;
- * thread 1 is active only while it runs harness code, else the firmware
- * keeps it halted.  So a step of thread 1 has both active, a step of
- * thread 0 exactly one, and without HT there is one, always.  The CCCR's
+ * Active logical processors (§18.16.2: a halted processor, or one
+ * waiting for a SIPI, is inactive): the executing one, and the other
+ * when it executes as well.  That is an
+ * input, not a convention: a step of the sibling has both active (the
+ * BSP waits in the firmware's StartupThisAP loop, executing); a step of
+ * the BSP has both while the sibling spins in harness code
+ * (smp_sibling_spinning(), arch/x86/smp.h), one while the firmware keeps
+ * the sibling parked (HLT); without HT there is one, always.  The CCCR's
  * active-thread field then passes: 00 never (no clock has none active),
  * 01 with one, 10 with both, 11 with at least one.
  *
@@ -140,6 +141,7 @@
 #include "../backend.h"
 #include "../detect.h"
 #include "../../arch/x86/trap.h"
+#include "../../arch/x86/smp.h"
 
 #define NB_RDPMC_INDEX 0x1fu
 #define NB_RDPMC_FAST (1u << 31)
@@ -452,7 +454,7 @@ static void nbm_event(const struct insn_event *e)
 	uint64_t n[NB_COUNTERS] = { 0 };
 	uint32_t live = 0;
 
-	k.active = sibling && m.ht ? 2 : 1;
+	k.active = 1 + (m.ht && (sibling || smp_sibling_spinning()));
 	for (unsigned c = 0; c < NB_COUNTERS; c++) {
 		if (!(m.cccr[c] & (NB_CCCR_ENABLE | NB_CCCR_CASCADE |
 				   NB_CCCR_EXT_CASCADE)))

@@ -52,7 +52,6 @@
 #define B_N 15
 #define MAX_CTRS 10
 #define WHY 240
-#define NO_LIMIT (~0ull)
 #define T_ALL (NBT_ESCR_T0_OS | NBT_ESCR_T0_USR | NBT_ESCR_T1_OS | \
 	       NBT_ESCR_T1_USR)
 
@@ -108,6 +107,7 @@ struct sibling_job {
 struct ht_run {
 	struct hctr c[MAX_CTRS];
 	unsigned n;
+	int spin;			/* the sibling spins during A */
 	struct oracle_counts a;		/* thread 0's A */
 	struct sibling_job *j;		/* thread 1's B */
 	uint64_t span;			/* TSC ticks, start to stop */
@@ -217,7 +217,13 @@ static int ht_exec(struct tcase *t, const struct pmu_driver *d,
 	if (!oracle_first(t, r) || !program(t, d, r))
 		return 0;
 	r->span = rdtsc();
-	ok = pmu_exec(t, A_BENCH, A_N, &r->a) &&
+	ok = (!r->spin || check(t, smp_sibling_spin_start(why, sizeof(why))
+				== 0, "the sibling's spin: %s", why)) &&
+	     pmu_exec(t, A_BENCH, A_N, &r->a);
+	if (r->spin)
+		ok = check(t, smp_sibling_spin_stop(why, sizeof(why)) == 0,
+			   "stopping the sibling's spin: %s", why) && ok;
+	ok = ok &&
 	     check(t, smp_sibling_run(on_sibling, r->j, why, sizeof(why)) ==
 		   0, "on the sibling: %s", why) &&
 	     check(t, r->j->ret == 0, B_BENCH " faulted on the sibling "
@@ -230,6 +236,8 @@ static int ht_exec(struct tcase *t, const struct pmu_driver *d,
 	value(t, "bsp_thread", "%u (initial APIC ID %u, CPUID.01H:EBX[31:24]"
 	      "; the sibling is thread %u)", nbt_bsp_thread(cpu_info()),
 	      cpu_info()->f1_ebx >> 24, !nbt_bsp_thread(cpu_info()));
+	value(t, "sibling_during_A", "%s", r->spin ? "spinning in harness "
+	      "code (active)" : "parked by the firmware (halted)");
 	value(t, "bsp_A", A_BENCH " n=%u at CPL 3: %llu instructions, "
 	      "%llu steps", A_N,
 	      (unsigned long long)r->a.c[3][SEM_INSTRUCTIONS],
@@ -267,8 +275,8 @@ static int active_passes(unsigned field, unsigned active)
 	}
 }
 
-/* The model's count: the BSP's A steps have one processor active, the
- * sibling's B steps both (the convention above); per[] by logical
+/* The model's count: the BSP's A steps have one processor active (two
+ * while the sibling spins), the sibling's B steps both; per[] by logical
  * processor. */
 static uint64_t model_count(const struct ht_run *r, const struct hctr *c)
 {
@@ -279,13 +287,25 @@ static uint64_t model_count(const struct ht_run *r, const struct hctr *c)
 	per[bsp] = &r->a;
 	per[!bsp] = &r->j->oc;
 	for (unsigned th = 0; th < 2; th++) {
-		if (!active_passes(c->active, th == bsp ? 1 : 2))
+		/* A: the BSP and, if it spins, the sibling; B: both */
+		unsigned active = th == bsp && !r->spin ? 1 : 2;
+
+		if (!active_passes(c->active, active))
 			continue;
 		for (unsigned cpl = 0; cpl < 4; cpl++)
 			if (t_counts(c->tbits, th, cpl))
 				n += sem_sum(c->src->sems, per[th]->c[cpl]);
 	}
 	return n;
+}
+
+/* On hardware: at most NBT_RETIRE_WIDTH instructions (or branches)
+ * retire per clock and thread, and a thread has at most the TSC span in
+ * clocks (the NetBurst TSC counts at the core clock, or on models 3 and
+ * later at the maximum core clock: never slower, Vol. 3B §17.17). */
+static uint64_t hw_ceiling(const struct ht_run *r, unsigned threads)
+{
+	return (uint64_t)threads * NBT_RETIRE_WIDTH * r->span;
 }
 
 static struct pmu_expect expect(const struct ht_run *r, const struct hctr *c)
@@ -301,14 +321,20 @@ static struct pmu_expect expect(const struct ht_run *r, const struct hctr *c)
 		x.hi = threads * r->span;
 		x.tolerance = "clocks: at most the TSC span per thread counted";
 	} else if (c->active != NBT_ANY) {
-		x.lo = 0;
-		x.hi = NO_LIMIT;
-		x.tolerance = "the active-thread filter on hardware depends on "
-			      "whether the firmware halts the waiting sibling";
+		x.hi = hw_ceiling(r, threads);
+		x.tolerance = "at least the traced benchmark's events the "
+			      "filter passes (the BSP executes while it waits "
+			      "for the sibling; the firmware parks an idle "
+			      "sibling with HLT, the harness's spin keeps it "
+			      "active), plus CPL 0 code of driver and "
+			      "firmware: at most 3 per clock per thread over "
+			      "the TSC span";
 	} else if (c->tbits & (NBT_ESCR_T0_OS | NBT_ESCR_T1_OS)) {
-		x.hi = NO_LIMIT;
-		x.tolerance = "lower bound: both threads also run the "
-			      "firmware's and the driver's CPL 0 code";
+		x.hi = hw_ceiling(r, threads);
+		x.tolerance = "at least the traced events: both threads also "
+			      "run the firmware's and the driver's CPL 0 code, "
+			      "at most 3 per clock per thread over the TSC "
+			      "span";
 	}
 	return x;
 }
@@ -401,14 +427,14 @@ TEST(nb_ht_all, "netburst/ht-all",
 /* ---- netburst/ht-active-<x>: the active-thread field.  All four T bits;
  * counters 12 (instructions), 0 (clocks) and 4 (branches) with the
  * field under test, 16 (CRU_ESCR0 shared with 12) with ANY beside it. */
-static void active_test(struct tcase *t, unsigned field)
+static void active_test(struct tcase *t, unsigned field, int spin)
 {
 	const struct pmu_driver *d = ht_ready(t);
 	struct ht_run *r = &run_;
 
 	if (!d)
 		return;
-	*r = (struct ht_run){ .j = &job };
+	*r = (struct ht_run){ .j = &job, .spin = spin };
 	job = (struct sibling_job){ 0 };
 	add(r, 12, &instr, T_ALL, field);
 	add(r, 16, &instr, T_ALL, NBT_ANY);
@@ -420,22 +446,32 @@ static void active_test(struct tcase *t, unsigned field)
 
 static void test_active_none(struct tcase *t)
 {
-	active_test(t, NBT_NONE);
+	active_test(t, NBT_NONE, 0);
 }
 
 static void test_active_single(struct tcase *t)
 {
-	active_test(t, NBT_SINGLE);
+	active_test(t, NBT_SINGLE, 0);
 }
 
 static void test_active_both(struct tcase *t)
 {
-	active_test(t, NBT_BOTH);
+	active_test(t, NBT_BOTH, 0);
 }
 
 static void test_active_any(struct tcase *t)
 {
-	active_test(t, NBT_ANY);
+	active_test(t, NBT_ANY, 0);
+}
+
+static void test_active_single_spin(struct tcase *t)
+{
+	active_test(t, NBT_SINGLE, 1);
+}
+
+static void test_active_both_spin(struct tcase *t)
+{
+	active_test(t, NBT_BOTH, 1);
 }
 
 TEST(nb_ht_active_none, "netburst/ht-active-none",
@@ -447,6 +483,14 @@ TEST(nb_ht_active_single, "netburst/ht-active-single",
 TEST(nb_ht_active_both, "netburst/ht-active-both",
      "active thread 10: counts while both are active (the sibling's "
      "steps)", test_active_both, 0);
+TEST(nb_ht_active_single_spin, "netburst/ht-active-single-sibling-spins",
+     "active thread 01 with the sibling spinning in harness code during "
+     "the BSP's run: both are active throughout, nothing counts",
+     test_active_single_spin, 0);
+TEST(nb_ht_active_both_spin, "netburst/ht-active-both-sibling-spins",
+     "active thread 10 with the sibling spinning during the BSP's run: "
+     "both are active throughout, both runs count",
+     test_active_both_spin, 0);
 TEST(nb_ht_active_any, "netburst/ht-active-any",
      "active thread 11: counts while at least one is active (all steps)",
      test_active_any, 0);

@@ -45,3 +45,10 @@ int smp_on_sibling(void)
 {
 	return stub_sibling;
 }
+
+int stub_sibling_spinning;
+
+int smp_sibling_spinning(void)
+{
+	return stub_sibling_spinning;
+}

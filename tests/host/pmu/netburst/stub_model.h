@@ -17,5 +17,8 @@ struct stub_pmi {
 extern struct stub_pmi stub_pmi;
 /* 1: the steps fed are the sibling's (logical processor 1). */
 extern int stub_sibling;
+/* 1: the sibling spins in harness code meanwhile (smp_sibling_spinning()),
+ * 0: the firmware keeps it halted. */
+extern int stub_sibling_spinning;
 
 #endif

@@ -202,6 +202,7 @@ static void start_cpu(unsigned model, unsigned stepping, int ht)
 	model_activate(nbm);
 	memset(&stub_pmi, 0, sizeof(stub_pmi));
 	stub_sibling = 0;
+	stub_sibling_spinning = 0;
 }
 
 /* Model 3 (0F_03): no HT, no cascade-PMI erratum. */
@@ -660,6 +661,61 @@ static void test_bsp_is_thread_1(void **state)
 	assert_int_equal(stub_pmi.calls, 1);
 }
 
+/* The active-thread field (§18.16.2, Figure 18-48: 00 none, 01 exactly
+ * one, 10 both, 11 at least one logical processor active; a halted one
+ * is inactive): what counts is how many
+ * processors are active, not whose step it is.  Model 4 with HT; the BSP
+ * is logical processor 0.  Counter 12 counts both threads' CPL 3
+ * instructions (T0_USR | T1_USR) with the field under test. */
+static uint64_t active_count(unsigned field, unsigned thread, int spinning)
+{
+	start_cpu(4, 1, 1);
+	wr(0x3b8, EVSEL(0x02) | EMASK(1u << 0) | T0_USR | T1_USR);
+	wr(CCCR(12), SEL(4) | ACTIVE(field) | ENABLE);
+	stub_sibling_spinning = spinning;
+	feed_on(thread, 3, 5, 1);
+	stub_sibling_spinning = 0;
+	return rd(CTR(12));
+}
+
+static void test_active_thread(void **state)
+{
+	static const struct {
+		unsigned thread;	/* 0: the BSP's steps, 1: sibling's */
+		int spinning;		/* the sibling spins meanwhile */
+		unsigned active;	/* processors active */
+	} cases[] = {
+		{ 0, 0, 1 },	/* BSP runs, sibling halted */
+		{ 0, 1, 2 },	/* BSP runs, sibling spins */
+		{ 1, 0, 2 },	/* sibling runs, the BSP waits (executes) */
+	};
+	static const unsigned counts_with[4][3] = {
+		/* active:  0  1  2 */
+		[0] = { 1, 0, 0 },	/* 00: none */
+		[1] = { 0, 1, 0 },	/* 01: exactly one */
+		[2] = { 0, 0, 1 },	/* 10: both */
+		[3] = { 0, 1, 1 },	/* 11: at least one */
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(cases); i++) {
+		for (unsigned f = 0; f < 4; f++) {
+			uint64_t want = counts_with[f][cases[i].active] ? 5 : 0;
+			uint64_t got = active_count(f, cases[i].thread,
+						    cases[i].spinning);
+
+			if (got != want)
+				fail_msg("active thread %u%u, steps of %s, "
+					 "sibling %s: %llu, expected %llu",
+					 f >> 1, f & 1, cases[i].thread ?
+					 "the sibling" : "the BSP",
+					 cases[i].spinning ? "spinning" :
+					 "halted", (unsigned long long)got,
+					 (unsigned long long)want);
+		}
+	}
+}
+
 static void test_ovf_pmi_threads(void **state)
 {
 	(void)state;
@@ -961,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(test_ovf_pmi_level),
 		cmocka_unit_test(test_ovf_pmi_threads),
 		cmocka_unit_test(test_bsp_is_thread_1),
+		cmocka_unit_test(test_active_thread),
 		cmocka_unit_test(test_cascade_legal_pairs),
 		cmocka_unit_test(test_cascade_forbidden_pairs),
 		cmocka_unit_test(test_cascade_halting),
