@@ -338,3 +338,81 @@ int smp_sibling_run(void (*fn)(void *), void *arg, char *why,
 {
 	return smp_sibling_run_timeout(fn, arg, SMP_RUN_TIMEOUT_US, why, size);
 }
+
+/* ---- the spinning sibling (smp.h) */
+
+enum spin_state { SPIN_IDLE, SPIN_STARTED, SPIN_SPINNING, SPIN_LEFT };
+
+static volatile int spin_state;
+static volatile int spin_stop;
+
+/* Runs on the sibling as the firmware starts it: reads and writes the two
+ * flags only. */
+static void spin_fn(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&spin_state, SPIN_SPINNING, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&spin_stop, __ATOMIC_ACQUIRE))
+		__asm__ volatile("pause");
+	__atomic_store_n(&spin_state, SPIN_LEFT, __ATOMIC_RELEASE);
+}
+
+/* How long the BSP waits for the loop to start or for the firmware to
+ * report it ended (its check runs from a timer: allow a few periods). */
+#define SPIN_WAIT_US (5ull * 1000 * 1000)
+#define SPIN_POLLS (1ull << 32)
+
+int smp_sibling_spinning(void)
+{
+	return spin_state == SPIN_SPINNING;
+}
+
+int smp_sibling_spin_start(char *why, unsigned size)
+{
+	uint64_t polls = 0;
+
+	if (!smp_sibling_ready(why, size))
+		return -1;
+	if (!smp.fw.start || !smp.fw.join) {
+		fmt_snprintf(why, size, "%s offers no non-blocking start",
+			     smp.fw.name);
+		return -1;
+	}
+	if (on_sibling || busy || spin_state != SPIN_IDLE) {
+		fmt_snprintf(why, size, "the sibling is busy");
+		return -1;
+	}
+	spin_stop = 0;
+	spin_state = SPIN_STARTED;
+	if (smp.fw.start(smp.sib->index, spin_fn, NULL, SMP_RUN_TIMEOUT_US,
+			 why, size)) {
+		spin_state = SPIN_IDLE;
+		return -1;
+	}
+	while (__atomic_load_n(&spin_state, __ATOMIC_ACQUIRE) != SPIN_SPINNING
+	       && ++polls < SPIN_POLLS)
+		__asm__ volatile("pause");
+	if (spin_state == SPIN_SPINNING)
+		return 0;
+	{
+		char ignored[WHY_LEN];
+
+		(void)smp_sibling_spin_stop(ignored, sizeof(ignored));
+	}
+	fmt_snprintf(why, size, "the sibling was started but never spun");
+	return -1;
+}
+
+int smp_sibling_spin_stop(char *why, unsigned size)
+{
+	int r;
+
+	if (spin_state == SPIN_IDLE) {
+		fmt_snprintf(why, size, "the sibling does not spin");
+		return -1;
+	}
+	__atomic_store_n(&spin_stop, 1, __ATOMIC_RELEASE);
+	r = smp.fw.join(SPIN_WAIT_US, why, size);
+	spin_state = SPIN_IDLE;
+	return r;
+}

@@ -79,6 +79,13 @@ struct smp_firmware {
 	struct smp_cpu cpu[SMP_MAX_CPUS];
 	int (*run)(unsigned index, void (*fn)(void *), void *arg,
 		   uint64_t timeout_us, char *why, unsigned size);
+	/* Optional (NULL: not offered): start fn(arg) on processor index
+	 * and return at once; join() waits at most wait_us for it to have
+	 * returned.  One started call at a time.  fn runs as the firmware
+	 * starts it (its stack, IDT and GDT). */
+	int (*start)(unsigned index, void (*fn)(void *), void *arg,
+		     uint64_t timeout_us, char *why, unsigned size);
+	int (*join)(uint64_t wait_us, char *why, unsigned size);
 };
 
 /* fw is copied.  fw NULL: no service; why_not says why (kept as is). */
@@ -109,6 +116,23 @@ int smp_sibling_run_timeout(void (*fn)(void *), void *arg,
  * around fn, on the sibling, before fn's first instruction and cleared
  * after its last), else 0.  Cheap: a model may call it per event. */
 int smp_on_sibling(void);
+
+/* The sibling active beside the BSP: smp_sibling_spin_start() makes it
+ * spin (a PAUSE loop on one flag of this file, nothing else: it uses no
+ * harness state, so the BSP may run anything meanwhile, the tracer
+ * included), returning once it spins; smp_sibling_spin_stop() ends the
+ * loop and waits for the firmware to have it back (idle, i.e. halted in
+ * the firmware's wait loop).  Needs the firmware's non-blocking start
+ * (UEFI MP services); else -1 with why.  What it is for: a logical
+ * processor that executes instructions is "active" for the NetBurst
+ * PMU's active-thread filter (SDM Vol. 3B §18.16.2), one parked by the
+ * firmware (HLT) is not. */
+int smp_sibling_spin_start(char *why, unsigned size);
+int smp_sibling_spin_stop(char *why, unsigned size);
+/* 1 between a successful smp_sibling_spin_start() and its stop: the
+ * sibling executes harness code (the loop).  Cheap: a model may call it
+ * per event. */
+int smp_sibling_spinning(void);
 
 /* Where the two processors are (valid once smp_sibling_ready() said yes):
  * the firmware's entries. */

@@ -120,6 +120,71 @@ static int mp_run(unsigned index, void (*fn)(void *), void *arg,
 	return -1;
 }
 
+/* Non-blocking mode (§13.4.5): with a WaitEvent StartupThisAP returns at
+ * once, and the firmware signals the event when fn has returned (or after
+ * timeout_us, having reset the processor).  One such call at a time. */
+static struct ap_call async_call;
+static EFI_EVENT async_done;
+
+static int mp_start(unsigned index, void (*fn)(void *), void *arg,
+		    uint64_t timeout_us, char *why, unsigned size)
+{
+	EFI_STATUS s;
+
+	if (async_done) {
+		fmt_snprintf(why, size, "a non-blocking call is still open");
+		return -1;
+	}
+	s = efi.bs->CreateEvent(0, 0, NULL, NULL, &async_done);
+	if (s != EFI_SUCCESS) {
+		async_done = NULL;
+		fmt_snprintf(why, size, "CreateEvent: status 0x%llx",
+			     (unsigned long long)s);
+		return -1;
+	}
+	async_call = (struct ap_call){ fn, arg };
+	s = mp->startup_this_ap(mp, ap_entry, index, async_done,
+				timeout_us ? timeout_us : 1, &async_call,
+				NULL);
+	if (s == EFI_SUCCESS)
+		return 0;
+	efi.bs->CloseEvent(async_done);
+	async_done = NULL;
+	fmt_snprintf(why, size, "%s StartupThisAP(processor %u, non-blocking):"
+		     " %s", SERVICE_NAME, index, status_text(s) ?
+		     status_text(s) : "unexpected status");
+	return -1;
+}
+
+/* Waits, polling with Stall (the firmware learns that the processor is
+ * done from a timer of its own), until the event of mp_start() is
+ * signalled, at most wait_us. */
+static int mp_join(uint64_t wait_us, char *why, unsigned size)
+{
+	uint64_t waited = 0;
+	EFI_STATUS s;
+
+	if (!async_done) {
+		fmt_snprintf(why, size, "no non-blocking call is open");
+		return -1;
+	}
+	while ((s = efi.bs->CheckEvent(async_done)) == EFI_NOT_READY &&
+	       waited < wait_us) {
+		efi.bs->Stall(1000);
+		waited += 1000;
+	}
+	if (s != EFI_SUCCESS) {
+		fmt_snprintf(why, size, "%s: the processor's procedure did not "
+			     "return within %llu us (CheckEvent status 0x%llx)",
+			     SERVICE_NAME, (unsigned long long)wait_us,
+			     (unsigned long long)s);
+		return -1;
+	}
+	efi.bs->CloseEvent(async_done);
+	async_done = NULL;
+	return 0;
+}
+
 static void list_processors(UINTN n)
 {
 	fw.n = 0;
@@ -161,6 +226,8 @@ void mp_init(void)
 	fw.name = SERVICE_NAME;
 	fw.total = (unsigned)n;
 	fw.run = mp_run;
+	fw.start = mp_start;
+	fw.join = mp_join;
 	list_processors(n);
 	smp_init(&fw, NULL);
 }

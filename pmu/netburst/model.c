@@ -16,7 +16,7 @@
  * - CCCRs 0x360-0x371 (§18.15.3, Figure 18-46; §18.16.2, Figure 18-48):
  *   read back as written.  #GP(0) for NB_CCCR_RESERVED, for bit 11
  *   except where extended cascading exists (nb_ext_cascade_exists(),
- *   §18.15.5.7: kept, without effect in the model), and for OVF_PMI_T1
+ *   §18.15.5.7: see Counting), and for OVF_PMI_T1
  *   (bit 27) without Hyper-Threading.  An active-thread field other than
  *   11B without HT ("must be set to 11B") is kept and applied as written.
  *   OVF (bit 31) is kept as written: it is "a sticky flag that must be
@@ -46,13 +46,18 @@
  *   (Vol. 2B Table 4-2) are not modelled: the model has no L3.
  *
  * Model clock and threads: one traced step of either logical processor is
- * one clock of the core.  Thread 0 is the processor the harness runs on,
- * thread 1 the sibling (model_on_sibling()).  Active logical processors
- * (§18.16.2: a halted processor is inactive): thread 0 is always active -
- * it runs the harness, or polls the firmware while the sibling runs;
- * thread 1 is active only while it runs harness code, else the firmware
- * keeps it halted.  So a step of thread 1 has both active, a step of
- * thread 0 exactly one, and without HT there is one, always.  The CCCR's
+ * one clock of the core.  A step is the bootstrap processor's or, when
+ * model_on_sibling() says so, its sibling's; which of them is logical
+ * processor 0 (the T0 bits) and which 1 is the SMT bit of the BSP's
+ * initial APIC ID (nb_bsp_thread(), Vol. 3A §8.4.5), not an assumption.
+ * Active logical processors (§18.16.2: a halted processor, or one
+ * waiting for a SIPI, is inactive): the executing one, and the other
+ * when it executes as well.  That is an
+ * input, not a convention: a step of the sibling has both active (the
+ * BSP waits in the firmware's StartupThisAP loop, executing); a step of
+ * the BSP has both while the sibling spins in harness code
+ * (smp_sibling_spinning(), arch/x86/smp.h), one while the firmware keeps
+ * the sibling parked (HLT); without HT there is one, always.  The CCCR's
  * active-thread field then passes: 00 never (no clock has none active),
  * 01 with one, 10 with both, 11 with at least one.
  *
@@ -62,7 +67,11 @@
  * its active-thread field passes.  So a cascaded counter starts on the
  * clock after its alternate overflowed, and halts both ways §18.15.5.5
  * gives: clear its CASCADE, or clear the alternate's OVF.  Extended
- * cascading (bit 11) has no effect.  Its ESCR is nb_escr_for(counter,
+ * cascading (§18.15.5.7, Table 18-65) is the same with bit 11 in place
+ * of CASCADE and nb_ext_cascade_from() in place of the alternate
+ * (CASCNT4INTO0: 16 starts 12; CASCNT5INTO3: 17 starts 15; CASCNT5INTO4:
+ * 17 starts 16; CASCNT4INTO5: 16 starts 17); the bit exists only where
+ * nb_ext_cascade_exists() says (else a write of it is #GP).  Its ESCR is nb_escr_for(counter,
  * ESCR select); the ESCR delivers n = the event table's count for one
  * single step (nb_event_step()) when its event select names an event of
  * that ESCR, every event-mask bit set is modelled, and the ESCR's OS/USR
@@ -100,6 +109,19 @@
  * PMI still pending when software writes the CCCR with OVF clear is
  * cancelled: the write acknowledges that overflow (model choice; the SDM
  * does not say).
+ * The request is a level, not an edge: once raised it stays asserted
+ * while the counter's OVF and its OVF_PMI bit for the thread are set,
+ * and the model raises it again at every clock (of that thread) until
+ * then; the APIC drops it while the LVTPC is masked (Vol. 3A §10.5.1), so
+ * it comes again only when a handler unmasks the LVTPC before clearing
+ * OVF.  Source: Linux arch/x86/events/intel/p4.c (p4_pmu_handle_irq()),
+ * observed on Pentium 4s: "the NMI line will continue to be asserted
+ * while the OVF bit is set.  This causes a second NMI to generate if the
+ * LVTPC is unmasked before the OVF bit is cleared".  The SDM does not
+ * say level or edge; it says OVF is sticky until software clears it
+ * (§18.15.3) and that the service routine must clear the LVTPC mask
+ * the delivery set (§18.15.5.8): the model's reading (docs/netburst.md).
+ * A counter stopped with OVF set still requests.
  *
  * Not modelled: tagging and at-retirement bogus/non-bogus distinctions
  * beyond what the event table says (NB_ZERO / NB_NOT_MODELLED), PEBS and
@@ -119,6 +141,7 @@
 #include "../backend.h"
 #include "../detect.h"
 #include "../../arch/x86/trap.h"
+#include "../../arch/x86/smp.h"
 
 #define NB_RDPMC_INDEX 0x1fu
 #define NB_RDPMC_FAST (1u << 31)
@@ -131,8 +154,11 @@ static struct {
 	uint64_t escr[NB_ESCRS];		/* by position in nb_escrs[] */
 	struct nb_edge edge[NB_COUNTERS];
 	uint8_t pmi_pending[NB_COUNTERS];	/* PMI_TO() bits */
+	uint8_t pmi_line[NB_COUNTERS];	/* PMI_TO() bits: raised, OVF not
+					 * yet cleared (the level) */
 	struct cpu_sig sig;
 	int ht;
+	unsigned bsp_thread;	/* nb_bsp_thread(): the BSP's T0/T1 */
 } m;
 
 /* One clock of the core: who executes it, how many processors are
@@ -146,7 +172,8 @@ static void nbm_reset(void)
 {
 	const struct cpu_info *ci = cpu_info();
 
-	m = (typeof(m)){ .sig = ci->sig, .ht = nb_has_ht(ci) };
+	m = (typeof(m)){ .sig = ci->sig, .ht = nb_has_ht(ci),
+			 .bsp_thread = nb_bsp_thread(ci) };
 }
 
 /* Every family 15 model: one the SDM does not list behaves as model 6
@@ -233,8 +260,10 @@ static int cccr_write(unsigned c, uint64_t v)
 		return VEC_GP;
 	m.cccr[c] = v;
 	m.edge[c] = (struct nb_edge){ 0 };
-	if (!(v & NB_CCCR_OVF))
+	if (!(v & NB_CCCR_OVF)) {
 		m.pmi_pending[c] = 0;
+		m.pmi_line[c] = 0;
+	}
 	return 0;
 }
 
@@ -322,10 +351,12 @@ static int active_passes(uint64_t cccr, unsigned active)
 static int counting(unsigned c, uint32_t ovf, unsigned active)
 {
 	uint64_t cccr = m.cccr[c];
-	int from = nb_cascade_from(c);
+	int from = nb_cascade_from(c), ext = nb_ext_cascade_from(c);
 	int started = (cccr & NB_CCCR_ENABLE) ||
 		      ((cccr & NB_CCCR_CASCADE) && from >= 0 &&
-		       (ovf >> from & 1));
+		       (ovf >> from & 1)) ||
+		      ((cccr & NB_CCCR_EXT_CASCADE) && ext >= 0 &&
+		       (ovf >> ext & 1));
 
 	return started && active_passes(cccr, active);
 }
@@ -355,6 +386,25 @@ static void overflowed(unsigned c)
 		m.pmi_pending[c] = (uint8_t)to;
 }
 
+/* The threads whose PMI request is asserted now: a counter whose PMI was
+ * raised keeps requesting while its OVF is set and its OVF_PMI bit for
+ * that thread is (the level, see the top). */
+static unsigned pmi_level(void)
+{
+	unsigned to = 0;
+
+	for (unsigned c = 0; c < NB_COUNTERS; c++) {
+		uint64_t cccr = m.cccr[c];
+
+		if (!m.pmi_line[c] || !(cccr & NB_CCCR_OVF))
+			continue;
+		to |= m.pmi_line[c] &
+		      ((cccr & NB_CCCR_OVF_PMI_T0 ? PMI_TO(0) : 0) |
+		       (cccr & NB_CCCR_OVF_PMI_T1 ? PMI_TO(1) : 0));
+	}
+	return to;
+}
+
 /* Adds inc to counter c; returns the threads (PMI_TO()) whose PMI, owed
  * from an earlier overflow, this count raises. */
 static unsigned add(unsigned c, uint64_t inc)
@@ -365,6 +415,7 @@ static unsigned add(unsigned c, uint64_t inc)
 	if (!inc)
 		return 0;
 	m.pmi_pending[c] = 0;
+	m.pmi_line[c] |= (uint8_t)due;
 	sum = m.ctr[c] + inc;
 	m.ctr[c] = sum & NB_CTR_MASK;
 	if (sum > NB_CTR_MASK || (m.cccr[c] & NB_CCCR_FORCE_OVF))
@@ -386,25 +437,32 @@ static void tick(const struct nb_clock *k, uint32_t live, const uint64_t *n)
 			continue;
 		due |= add(c, nb_cccr_filter(m.cccr[c], &m.edge[c], n[c]));
 	}
-	/* after the clock's counts: an NMI is taken inside the raise */
+	/* after the clock's counts: an NMI is taken inside the raise.  A
+	 * request still asserted from an earlier clock raises again: the
+	 * APIC delivers it if the LVTPC is unmasked (a handler that
+	 * unmasked before clearing OVF), else drops it */
+	due |= pmi_level();
 	if (due)
 		raise_pmi(due, k->thread);
 }
 
 static void nbm_event(const struct insn_event *e)
 {
-	struct nb_clock k = { .thread = model_on_sibling() ? 1 : 0 };
+	int sibling = model_on_sibling();
+	struct nb_clock k = { .thread = sibling ? !m.bsp_thread :
+					      m.bsp_thread };
 	uint64_t n[NB_COUNTERS] = { 0 };
 	uint32_t live = 0;
 
-	k.active = k.thread && m.ht ? 2 : 1;
+	k.active = 1 + (m.ht && (sibling || smp_sibling_spinning()));
 	for (unsigned c = 0; c < NB_COUNTERS; c++) {
-		if (!(m.cccr[c] & (NB_CCCR_ENABLE | NB_CCCR_CASCADE)))
+		if (!(m.cccr[c] & (NB_CCCR_ENABLE | NB_CCCR_CASCADE |
+				   NB_CCCR_EXT_CASCADE)))
 			continue;
 		live |= 1u << c;
 		n[c] = delivered(c, e, k.thread);
 	}
-	if (!live)
+	if (!live && !pmi_level())
 		return;
 	for (uint64_t i = 0; i <= e->more; i++)
 		tick(&k, live, n);

@@ -205,6 +205,21 @@ int nb_ext_cascade_exists(unsigned ctr, const struct cpu_sig *s)
 	return ctr == 12 || ctr == 15 || ctr == 16 || ctr == 17;
 }
 
+int nb_ext_cascade_from(unsigned ctr)
+{
+	switch (ctr) {
+	case 12:
+		return 16;
+	case 15:
+	case 16:
+		return 17;
+	case 17:
+		return 16;
+	default:
+		return -1;
+	}
+}
+
 int nb_cascade_pmi_erratum(const struct cpu_sig *s)
 {
 	if (s->family != 15)
@@ -223,6 +238,11 @@ unsigned nb_threads(const struct cpu_info *ci)
 	unsigned n = (ci->f1_ebx >> 16) & 0xff;
 
 	return (ci->f1_edx & (1u << 28)) && n ? n : 1;
+}
+
+unsigned nb_bsp_thread(const struct cpu_info *ci)
+{
+	return nb_has_ht(ci) ? (ci->f1_ebx >> 24) & 1 : 0;
 }
 
 uint64_t nb_cccr_filter(uint64_t cccr, struct nb_edge *st, uint64_t n)

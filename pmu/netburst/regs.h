@@ -188,6 +188,16 @@ int nb_cascade_legal(unsigned from, unsigned to);
  * CCCRs 12, 15, 16 and 17 (the CASCNTxINTOy bits; Example 18-2 sets it
  * in IQ_CCCR0 as CASCNT4INTO0).  Elsewhere bit 11 is reserved. */
 int nb_ext_cascade_exists(unsigned ctr, const struct cpu_sig *s);
+/* The counter whose overflow starts ctr when ctr's CCCR has bit 11 set,
+ * -1 for none.  Table 18-65 "CCR Names and Bit Positions" names the bit
+ * CASCNTxINTOy, "allow counter x to cascade into counter y", x and y
+ * numbering the IQ block's counters (IQ_COUNTER0-5 are counters 12-17,
+ * Table 18-63): CASCNT4INTO0 in IQ_CCCR0 (16 -> 12), CASCNT5INTO3 in
+ * IQ_CCCR3 (17 -> 15), CASCNT5INTO4 in IQ_CCCR4 (17 -> 16), CASCNT4INTO5
+ * in IQ_CCCR5 (16 -> 17).  Example 18-2 agrees: counter 16 preset to
+ * FFFFF000H starts counter 12, whose IQ_CCCR0 = 04038800H sets bit 11
+ * with ENABLE and CASCADE clear. */
+int nb_ext_cascade_from(unsigned ctr);
 
 /* The erratum "performance counters do not generate PMI in cascade mode
  * or extended cascade mode" (§18.15.5.7): 0F_02, and 0F_00/0F_01 with
@@ -202,6 +212,14 @@ int nb_has_ht(const struct cpu_info *ci);
 /* Logical processors per package as CPUID.01H:EBX[23:16] says (1 without
  * HTT). */
 unsigned nb_threads(const struct cpu_info *ci);
+/* The logical processor (0 or 1: T0 or T1 of the ESCR and CCCR) that ci's
+ * processor is: the SMT ID, the lowest bit of its initial APIC ID
+ * CPUID.01H:EBX[31:24] when two logical processors share the package
+ * (SDM Vol. 3A §8.4.5 "Identifying Logical Processors in an MP System",
+ * §8.9; perfctr reads it the same way); 0 without Hyper-Threading.  ci
+ * is the bootstrap processor's CPUID (pmu/detect.c): the BSP need not be
+ * logical processor 0. */
+unsigned nb_bsp_thread(const struct cpu_info *ci);
 
 /* ---- the CCCR's compare/complement/threshold/edge (§18.15.3, §18.15.6.2)
  * The ESCR delivers an event count per clock; with COMPARE set the CCCR

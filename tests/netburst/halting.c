@@ -112,8 +112,9 @@ TEST(nb_halt_enable, "netburst/halt-enable-clear",
      "clearing the CCCR's ENABLE halts the counter; setting it resumes "
      "(SDM 18.15.5.5)", test_enable, 0);
 
-/* Y cascaded from X, X preset 2^40 - K: after run A both hold A - K
- * (nb_test.h's rule, cascade.c). */
+/* Y cascaded from X, X preset 2^40 - K: after run A both hold A - K on
+ * the model; Y A - K - 2 .. A - K on hardware (nbt_handoff(): the
+ * hand-off clock is the model's convention, the SDM does not state it). */
 static int cascade_setup(struct tcase *t, struct halt *h)
 {
 	struct pmu_err e = { "", 0 };
@@ -161,10 +162,11 @@ static void halt_cascaded(struct tcase *t, int clear_ovf)
 	ea = nbt_exact(instrs(&h.a));
 	eb = nbt_exact(instrs(&h.a) + instrs(&h.b));
 	nbt_check_count(t, "run_a", X, NBT_TOP - K, xa, &ea);
-	ea = nbt_exact(instrs(&h.a) - K);
+	ea = nbt_handoff(instrs(&h.a), K);
 	nbt_check_count(t, "run_a", Y, 0, ya, &ea);
 	nbt_check_count(t, "run_b", X, NBT_TOP - K, xb, &eb);
-	nbt_check_count(t, "run_b_halted", Y, 0, yb, &ea);
+	eb = nbt_exact(ya);	/* halted: what it held after run A */
+	nbt_check_count(t, "run_b_halted", Y, 0, yb, &eb);
 	if (clear_ovf) {
 		check(t, !(cccr_x & NBT_CCCR_OVF), "OVF of %u set again: 0x%llx"
 		      " (it did not wrap twice)", X,

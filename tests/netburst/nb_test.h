@@ -123,6 +123,20 @@ static inline int nbt_ext_cascade_bit(unsigned ctr, const struct cpu_sig *s)
 	return (int)(ctrs >> ctr & 1);
 }
 
+/* The initiator of ctr's bit 11 (Table 18-65: CASCNTxINTOy "allow
+ * counter x to cascade into counter y", x and y numbering IQ_COUNTER0-5,
+ * i.e. counters 12-17): CASCNT4INTO0 16 -> 12, CASCNT5INTO3 17 -> 15,
+ * CASCNT5INTO4 17 -> 16, CASCNT4INTO5 16 -> 17; -1 for none. */
+static inline int nbt_ext_cascade_from(unsigned ctr)
+{
+	static const signed char from[NBT_COUNTERS] = {
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		16, -1, -1, 17, 17, 16,
+	};
+
+	return ctr < NBT_COUNTERS ? from[ctr] : -1;
+}
+
 /* The reserved bits of counter ctr's CCCR on this processor. */
 static inline uint64_t nbt_cccr_reserved(unsigned ctr, const struct cpu_sig *s,
 					 int ht)
@@ -142,6 +156,17 @@ static inline uint64_t nbt_cccr_reserved(unsigned ctr, const struct cpu_sig *s,
 static inline int nbt_has_ht(const struct cpu_info *ci)
 {
 	return (ci->f1_edx >> 28 & 1) && (ci->f1_ebx >> 16 & 0xff) >= 2;
+}
+
+/* The logical processor (0: T0, 1: T1) this processor - the bootstrap
+ * processor, which ran CPUID for cpu_info() - is: with two logical
+ * processors per package, the SMT ID, the lowest bit of the initial APIC
+ * ID CPUID.01H:EBX[31:24] (Vol. 3A §8.4.5 "Identifying Logical Processors
+ * in an MP System", which §18.16.1 refers to for T0/T1; perfctr:
+ * cpuid_ebx(1) >> 24 & 1); 0 without HT.  The sibling is the other. */
+static inline unsigned nbt_bsp_thread(const struct cpu_info *ci)
+{
+	return nbt_has_ht(ci) ? (ci->f1_ebx >> 24) & 1 : 0;
 }
 
 /* ---- blocks and halves (§18.15.2, Table 18-63) */
@@ -463,6 +488,37 @@ static inline void nbt_log_regs(struct tcase *t, const char *label,
 }
 
 /* An exact expectation. */
+static inline struct pmu_expect nbt_exact(uint64_t n);
+
+/* The retirement width: the NetBurst core retires at most three uops per
+ * clock (Intel 64 and IA-32 Architectures Optimization Reference Manual,
+ * order no. 248966, "Retirement" of the Intel NetBurst
+ * microarchitecture), so at most three instructions, branches or uops
+ * retire in one clock. */
+#define NBT_RETIRE_WIDTH 3
+
+/* A counter Y cascaded from X, X preset K below the wrap, after X saw n
+ * (> K) retirement events.  The SDM says Y starts counting "when its
+ * alternate counter overflows" (§18.15.5.6), not in which clock.  On the
+ * model Y counts from the clock after the overflow (pmu/netburst/model.c,
+ * its convention): Y = n - K exactly.  On hardware Y may also miss the
+ * events of the overflow clock after X's K-th, at most NBT_RETIRE_WIDTH -
+ * 1 of them: n - K - 2 .. n - K.  (A hardware hand-off that loses more
+ * clocks would fall outside: a finding about the unstated latency.) */
+static inline struct pmu_expect nbt_handoff(uint64_t n, uint64_t k)
+{
+	struct pmu_expect x = { 0, n - k, "the cascaded counter may miss the "
+				"events retired in its alternate's overflow "
+				"clock after the wrap: at most retirement width "
+				"(3 per clock) - 1" };
+	uint64_t lost = NBT_RETIRE_WIDTH - 1;
+
+	if (pmu_on_model())
+		return nbt_exact(n - k);
+	x.lo = n - k > lost ? n - k - lost : 0;
+	return x;
+}
+
 static inline struct pmu_expect nbt_exact(uint64_t n)
 {
 	struct pmu_expect x = { n, n, NULL };

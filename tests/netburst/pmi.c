@@ -23,7 +23,16 @@
  *                  the (K+1)-th branch, instructions after the K-th; not
  *                  at the overflow, nor at the next instruction.
  *   pmi-none-without-flag  both overflow without OVF_PMI bits: OVF set,
- *                  no PMI. */
+ *                  no PMI.
+ *   pmi-level-unmask  the request is a level while OVF is set (Linux
+ *                  p4.c, observed on Pentium 4s: "the NMI line will
+ *                  continue to be asserted while the OVF bit is set.
+ *                  This causes a second NMI to generate if the LVTPC is
+ *                  unmasked before the OVF bit is cleared"; the SDM
+ *                  leaves level or edge unsaid, docs/netburst.md): the
+ *                  first handler call unmasks the LVTPC with OVF still
+ *                  set - a second PMI follows; the second call clears
+ *                  OVF first, then unmasks - no third. */
 #include "nb_test.h"
 #include "../../harness/pmi_run.h"
 #include "../../harness/need.h"
@@ -287,3 +296,74 @@ static void test_none(struct tcase *t)
 TEST(nb_pmi_none, "netburst/pmi-none-without-flag",
      "counters that overflow without OVF_PMI_T0/T1 raise no PMI",
      test_none, 0);
+
+/* netburst/pmi-level-unmask: call 1 unmasks with OVF set, call 2 clears
+ * OVF (a CCCR write with bit 31 clear, §18.15.3) and then unmasks. */
+struct level_seen {
+	unsigned calls;
+	uint64_t cccr_second;		/* counter 12's CCCR in call 2 */
+	int wrote;
+};
+
+static void level_callback(const struct pmi_record *rec, void *ctx)
+{
+	struct level_seen *s = ctx;
+	uint64_t cccr = 0;
+
+	(void)rec;
+	s->calls++;
+	if (s->calls == 2 && be_rdmsr(NBT_MSR_CCCR(12), &cccr) == 0) {
+		s->cccr_second = cccr;
+		s->wrote = be_wrmsr(NBT_MSR_CCCR(12),
+				    cccr & ~NBT_CCCR_OVF) == 0;
+	}
+	if (s->calls <= 2)
+		apic_set_lvtpc(APIC_DM_NMI << LVT_DM_SHIFT);
+}
+
+struct level_job {
+	struct job j;
+	struct level_seen seen;
+};
+
+static void level_job_fn(void *arg)
+{
+	struct level_job *l = arg;
+
+	pmi_set_callback(level_callback, &l->seen);
+	l->j.ran = pmu_run(l->j.t, &l->j.r);
+}
+
+static void test_level(struct tcase *t)
+{
+	const struct pmu_driver *d = nb_ready(t);
+	static struct level_job l;
+
+	if (!d || !apic_ready(t))
+		return;
+	setup(&l.j, t, PMI_BENCH);
+	l.seen = (struct level_seen){ 0 };
+	arm(&l.j.r, 12, NBT_INSTR_RETIRED, NBT_NBOGUSNTAG,
+	    NBT_INSTR_RETIRED_SEL, K, 1);
+	if (!check(t, pmi_run_nmi_checked(t, level_job_fn, &l) && l.j.ran,
+		   "the run failed"))
+		return;
+	value(t, "handler_calls", "%u", l.seen.calls);
+	value(t, "cccr_second_call", "0x%llx",
+	      (unsigned long long)l.seen.cccr_second);
+	check(t, pmi_count() == 2 && l.seen.calls == 2, "%llu PMIs, %u "
+	      "handler calls; expected 2: one for the overflow, one when the "
+	      "handler unmasked the LVTPC with OVF still set, none after OVF "
+	      "was cleared first", (unsigned long long)pmi_count(),
+	      l.seen.calls);
+	check(t, l.seen.calls < 2 || (l.seen.cccr_second & NBT_CCCR_OVF),
+	      "second PMI with OVF clear: CCCR 0x%llx",
+	      (unsigned long long)l.seen.cccr_second);
+	check(t, l.seen.calls < 2 || l.seen.wrote, "clearing OVF in the "
+	      "handler failed");
+}
+
+TEST(nb_pmi_level, "netburst/pmi-level-unmask",
+     "the PMI request stays asserted while OVF is set: unmasking the "
+     "LVTPC before clearing OVF brings a second PMI, after it none",
+     test_level, 0);

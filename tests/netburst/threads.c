@@ -10,12 +10,15 @@
  *     processor is inactive;
  *   - OVF_PMI_T0 / OVF_PMI_T1 (CCCR bits 26 / 27) send the overflow's PMI
  *     to logical processor 0 / 1.
- * Thread 0 is this processor (the bootstrap processor), thread 1 its
- * sibling (arch/x86/smp.h).  Thread 0 runs benchmark A (call-ret) at CPL
- * 3, traced through the model (pmu_exec()); then thread 1 runs a
- * different benchmark B (branch-alternating) at CPL 0, traced on the
- * sibling (CPL 3 is not supported there).  Counters are programmed once,
- * from thread 0, and count through both.
+ * This processor (the bootstrap processor, BSP) runs benchmark A
+ * (call-ret) at CPL 3, traced through the model (pmu_exec()); then its
+ * sibling (arch/x86/smp.h) runs a different benchmark B
+ * (branch-alternating) at CPL 0, traced there (CPL 3 is not supported
+ * there).  Counters are programmed once, from the BSP, and count through
+ * both.  Which of the two is logical processor 0 (T0) is the SMT bit of
+ * the BSP's initial APIC ID (nbt_bsp_thread(), logged as bsp_thread),
+ * not an assumption: the BSP is thread 0 on every boot here, but need
+ * not be.
  *
  * What the model takes for "active" (its stated convention): thread 0 is
  * always active (it runs the harness, or polls the firmware while the
@@ -49,7 +52,6 @@
 #define B_N 15
 #define MAX_CTRS 10
 #define WHY 240
-#define NO_LIMIT (~0ull)
 #define T_ALL (NBT_ESCR_T0_OS | NBT_ESCR_T0_USR | NBT_ESCR_T1_OS | \
 	       NBT_ESCR_T1_USR)
 
@@ -105,6 +107,7 @@ struct sibling_job {
 struct ht_run {
 	struct hctr c[MAX_CTRS];
 	unsigned n;
+	int spin;			/* the sibling spins during A */
 	struct oracle_counts a;		/* thread 0's A */
 	struct sibling_job *j;		/* thread 1's B */
 	uint64_t span;			/* TSC ticks, start to stop */
@@ -214,7 +217,13 @@ static int ht_exec(struct tcase *t, const struct pmu_driver *d,
 	if (!oracle_first(t, r) || !program(t, d, r))
 		return 0;
 	r->span = rdtsc();
-	ok = pmu_exec(t, A_BENCH, A_N, &r->a) &&
+	ok = (!r->spin || check(t, smp_sibling_spin_start(why, sizeof(why))
+				== 0, "the sibling's spin: %s", why)) &&
+	     pmu_exec(t, A_BENCH, A_N, &r->a);
+	if (r->spin)
+		ok = check(t, smp_sibling_spin_stop(why, sizeof(why)) == 0,
+			   "stopping the sibling's spin: %s", why) && ok;
+	ok = ok &&
 	     check(t, smp_sibling_run(on_sibling, r->j, why, sizeof(why)) ==
 		   0, "on the sibling: %s", why) &&
 	     check(t, r->j->ret == 0, B_BENCH " faulted on the sibling "
@@ -224,11 +233,16 @@ static int ht_exec(struct tcase *t, const struct pmu_driver *d,
 			   d->read(r->c[i].ctr, &r->c[i].got, &e) == 0,
 			   "counter %u: %s", r->c[i].ctr, e.msg) && ok;
 	r->span = rdtsc() - r->span;
-	value(t, "thread0_A", A_BENCH " n=%u at CPL 3: %llu instructions, "
+	value(t, "bsp_thread", "%u (initial APIC ID %u, CPUID.01H:EBX[31:24]"
+	      "; the sibling is thread %u)", nbt_bsp_thread(cpu_info()),
+	      cpu_info()->f1_ebx >> 24, !nbt_bsp_thread(cpu_info()));
+	value(t, "sibling_during_A", "%s", r->spin ? "spinning in harness "
+	      "code (active)" : "parked by the firmware (halted)");
+	value(t, "bsp_A", A_BENCH " n=%u at CPL 3: %llu instructions, "
 	      "%llu steps", A_N,
 	      (unsigned long long)r->a.c[3][SEM_INSTRUCTIONS],
 	      (unsigned long long)r->a.c[3][SEM_CLOCKS]);
-	value(t, "thread1_B", B_BENCH " n=%u at CPL 0: %llu instructions, "
+	value(t, "sibling_B", B_BENCH " n=%u at CPL 0: %llu instructions, "
 	      "%llu steps", B_N,
 	      (unsigned long long)r->j->oc.c[0][SEM_INSTRUCTIONS],
 	      (unsigned long long)r->j->oc.c[0][SEM_CLOCKS]);
@@ -261,21 +275,37 @@ static int active_passes(unsigned field, unsigned active)
 	}
 }
 
-/* The model's count: thread 0's A steps have one processor active,
- * thread 1's B steps both (the convention above). */
+/* The model's count: the BSP's A steps have one processor active (two
+ * while the sibling spins), the sibling's B steps both; per[] by logical
+ * processor. */
 static uint64_t model_count(const struct ht_run *r, const struct hctr *c)
 {
-	const struct oracle_counts *per[2] = { &r->a, &r->j->oc };
+	unsigned bsp = nbt_bsp_thread(cpu_info());
+	const struct oracle_counts *per[2];
 	uint64_t n = 0;
 
+	per[bsp] = &r->a;
+	per[!bsp] = &r->j->oc;
 	for (unsigned th = 0; th < 2; th++) {
-		if (!active_passes(c->active, th ? 2 : 1))
+		/* A: the BSP and, if it spins, the sibling; B: both */
+		unsigned active = th == bsp && !r->spin ? 1 : 2;
+
+		if (!active_passes(c->active, active))
 			continue;
 		for (unsigned cpl = 0; cpl < 4; cpl++)
 			if (t_counts(c->tbits, th, cpl))
 				n += sem_sum(c->src->sems, per[th]->c[cpl]);
 	}
 	return n;
+}
+
+/* On hardware: at most NBT_RETIRE_WIDTH instructions (or branches)
+ * retire per clock and thread, and a thread has at most the TSC span in
+ * clocks (the NetBurst TSC counts at the core clock, or on models 3 and
+ * later at the maximum core clock: never slower, Vol. 3B §17.17). */
+static uint64_t hw_ceiling(const struct ht_run *r, unsigned threads)
+{
+	return (uint64_t)threads * NBT_RETIRE_WIDTH * r->span;
 }
 
 static struct pmu_expect expect(const struct ht_run *r, const struct hctr *c)
@@ -291,14 +321,20 @@ static struct pmu_expect expect(const struct ht_run *r, const struct hctr *c)
 		x.hi = threads * r->span;
 		x.tolerance = "clocks: at most the TSC span per thread counted";
 	} else if (c->active != NBT_ANY) {
-		x.lo = 0;
-		x.hi = NO_LIMIT;
-		x.tolerance = "the active-thread filter on hardware depends on "
-			      "whether the firmware halts the waiting sibling";
+		x.hi = hw_ceiling(r, threads);
+		x.tolerance = "at least the traced benchmark's events the "
+			      "filter passes (the BSP executes while it waits "
+			      "for the sibling; the firmware parks an idle "
+			      "sibling with HLT, the harness's spin keeps it "
+			      "active), plus CPL 0 code of driver and "
+			      "firmware: at most 3 per clock per thread over "
+			      "the TSC span";
 	} else if (c->tbits & (NBT_ESCR_T0_OS | NBT_ESCR_T1_OS)) {
-		x.hi = NO_LIMIT;
-		x.tolerance = "lower bound: both threads also run the "
-			      "firmware's and the driver's CPL 0 code";
+		x.hi = hw_ceiling(r, threads);
+		x.tolerance = "at least the traced events: both threads also "
+			      "run the firmware's and the driver's CPL 0 code, "
+			      "at most 3 per clock per thread over the TSC "
+			      "span";
 	}
 	return x;
 }
@@ -391,14 +427,14 @@ TEST(nb_ht_all, "netburst/ht-all",
 /* ---- netburst/ht-active-<x>: the active-thread field.  All four T bits;
  * counters 12 (instructions), 0 (clocks) and 4 (branches) with the
  * field under test, 16 (CRU_ESCR0 shared with 12) with ANY beside it. */
-static void active_test(struct tcase *t, unsigned field)
+static void active_test(struct tcase *t, unsigned field, int spin)
 {
 	const struct pmu_driver *d = ht_ready(t);
 	struct ht_run *r = &run_;
 
 	if (!d)
 		return;
-	*r = (struct ht_run){ .j = &job };
+	*r = (struct ht_run){ .j = &job, .spin = spin };
 	job = (struct sibling_job){ 0 };
 	add(r, 12, &instr, T_ALL, field);
 	add(r, 16, &instr, T_ALL, NBT_ANY);
@@ -410,22 +446,32 @@ static void active_test(struct tcase *t, unsigned field)
 
 static void test_active_none(struct tcase *t)
 {
-	active_test(t, NBT_NONE);
+	active_test(t, NBT_NONE, 0);
 }
 
 static void test_active_single(struct tcase *t)
 {
-	active_test(t, NBT_SINGLE);
+	active_test(t, NBT_SINGLE, 0);
 }
 
 static void test_active_both(struct tcase *t)
 {
-	active_test(t, NBT_BOTH);
+	active_test(t, NBT_BOTH, 0);
 }
 
 static void test_active_any(struct tcase *t)
 {
-	active_test(t, NBT_ANY);
+	active_test(t, NBT_ANY, 0);
+}
+
+static void test_active_single_spin(struct tcase *t)
+{
+	active_test(t, NBT_SINGLE, 1);
+}
+
+static void test_active_both_spin(struct tcase *t)
+{
+	active_test(t, NBT_BOTH, 1);
 }
 
 TEST(nb_ht_active_none, "netburst/ht-active-none",
@@ -437,22 +483,32 @@ TEST(nb_ht_active_single, "netburst/ht-active-single",
 TEST(nb_ht_active_both, "netburst/ht-active-both",
      "active thread 10: counts while both are active (the sibling's "
      "steps)", test_active_both, 0);
+TEST(nb_ht_active_single_spin, "netburst/ht-active-single-sibling-spins",
+     "active thread 01 with the sibling spinning in harness code during "
+     "the BSP's run: both are active throughout, nothing counts",
+     test_active_single_spin, 0);
+TEST(nb_ht_active_both_spin, "netburst/ht-active-both-sibling-spins",
+     "active thread 10 with the sibling spinning during the BSP's run: "
+     "both are active throughout, both runs count",
+     test_active_both_spin, 0);
 TEST(nb_ht_active_any, "netburst/ht-active-any",
      "active thread 11: counts while at least one is active (all steps)",
      test_active_any, 0);
 
-/* ---- netburst/ht-pmi-*: counter 14 counts B's instructions (T1_OS),
+/* ---- netburst/ht-pmi-*: counter 14 counts B's instructions (the
+ * sibling's OS flag: T1_OS where the BSP is logical processor 0),
  * preset 2^40 - K: it wraps with B's K-th instruction, on the sibling;
  * counter 12 counts them too, without OVF_PMI.  Both processors' LVTPCs
  * are armed for an NMI; the handler tells them apart by APIC ID.
- *   ht-pmi-t1              OVF_PMI_T1: the sibling takes the PMI, at the
- *                          boundary after B's (K+1)-th instruction (the
- *                          next count after the overflow, §18.15.3);
- *                          thread 0 takes none.
- *   ht-pmi-t0-during-t1    OVF_PMI_T0: the sibling takes none.  Thread 0
- *                          would take it on hardware (it runs the
- *                          firmware's wait loop then); the model can
- *                          interrupt only the processor executing the
+ *   ht-pmi-t1              the sibling's OVF_PMI flag (OVF_PMI_T1 where
+ *                          the BSP is thread 0): the sibling takes the
+ *                          PMI, at the boundary after B's (K+1)-th
+ *                          instruction (the next count after the
+ *                          overflow, §18.15.3); the BSP takes none.
+ *   ht-pmi-t0-during-t1    the BSP's OVF_PMI flag: the sibling takes
+ *                          none.  The BSP would take it on hardware (it
+ *                          runs the firmware's wait loop then); the model
+ *                          can interrupt only the processor executing the
  *                          step and drops it (its documented limit). */
 #define K 20
 
@@ -525,21 +581,39 @@ static int b_boundary(struct tcase *t, uint64_t *rip)
 	return 1;
 }
 
+/* The ESCR's OS flag and the CCCR's OVF_PMI flag of logical processor
+ * th (Figures 18-47, 18-48). */
+static uint64_t os_flag(unsigned th)
+{
+	return th ? NBT_ESCR_T1_OS : NBT_ESCR_T0_OS;
+}
+
+static uint64_t pmi_flag(unsigned th)
+{
+	return th ? NBT_CCCR_OVF_PMI_T1 : NBT_CCCR_OVF_PMI_T0;
+}
+
+/* to_sibling: OVF_PMI of the sibling's logical processor, else of the
+ * BSP's. */
 static int pmi_run_ht(struct tcase *t, const struct pmu_driver *d,
-		      uint64_t pmi_bit)
+		      int to_sibling)
 {
 	struct pmi_body body = { t, d, 0 };
 	struct ht_run *r = &run_;
+	unsigned sib = !nbt_bsp_thread(cpu_info());
+	uint64_t pmi_bit = pmi_flag(to_sibling ? sib : !sib);
 	struct fault f;
 	int rc;
 
 	*r = (struct ht_run){ .j = &job };
 	job = (struct sibling_job){ .arm_lvtpc = 1 };
 	seen = (struct ht_pmi){ 0 };
-	add(r, 14, &instr, NBT_ESCR_T1_OS, NBT_ANY);
+	value(t, "pmi_flag", "OVF_PMI_T%u (the %s's logical processor)",
+	      pmi_bit == NBT_CCCR_OVF_PMI_T1, to_sibling ? "sibling" : "BSP");
+	add(r, 14, &instr, os_flag(sib), NBT_ANY);
 	r->c[0].cccr_extra = pmi_bit;
 	r->c[0].preset = NBT_TOP - K;
-	add(r, 12, &instr, NBT_ESCR_T1_OS, NBT_ANY);
+	add(r, 12, &instr, os_flag(sib), NBT_ANY);
 	seen.sibling_apic = smp_sibling_cpu()->apic_id;
 	rc = pmi_run(PMI_PATH_NMI, pmi_body_fn, &body, &f);
 	value(t, "pmis", "thread 0: %u, sibling: %u", seen.calls[0],
@@ -573,7 +647,7 @@ static void test_pmi_t1(struct tcase *t)
 	uint64_t want = 0, cccr = 0;
 
 	if (!pmi_ready(t, &d) || !b_boundary(t, &want) ||
-	    !pmi_run_ht(t, d, NBT_CCCR_OVF_PMI_T1))
+	    !pmi_run_ht(t, d, 1))
 		return;
 	pmi_log(t, "sibling_pmi", &seen.rec[1]);
 	value(t, "sibling_handler", "counter 14 %llu, CCCR 0x%llx",
@@ -609,7 +683,7 @@ static void test_pmi_t0(struct tcase *t)
 	unsigned t0_want = pmu_on_model() ? 0 : 1;
 
 	if (!pmi_ready(t, &d) || !b_boundary(t, &want) ||
-	    !pmi_run_ht(t, d, NBT_CCCR_OVF_PMI_T0))
+	    !pmi_run_ht(t, d, 0))
 		return;
 	check(t, seen.calls[1] == 0, "%u PMIs on the sibling with OVF_PMI_T0 "
 	      "only", seen.calls[1]);

@@ -6,7 +6,8 @@
  * the NetBurst model.
  *
  * pmu/model.c raises PMIs through the local APIC, which the host has not:
- * apic_lvtpc_deliver() here counts the calls.  pmu/model.c asks
+ * apic_lvtpc_deliver() here counts the deliveries and keeps an LVTPC mask
+ * bit (set on a delivery with mask_after, cleared by the test).  pmu/model.c asks
  * arch/x86/smp.c whose step the model is fed: smp_on_sibling() here
  * answers what the test set (tests/host/arch/x86/stub_smp.c always
  * answers 0; do not link both).
@@ -31,12 +32,23 @@ int stub_sibling;
 int apic_lvtpc_deliver(int mask_after);
 int apic_lvtpc_deliver(int mask_after)
 {
+	/* a masked LVT entry inhibits the interrupt (Vol. 3A §10.5.1) */
+	if (stub_pmi.masked)
+		return 0;
 	stub_pmi.calls++;
 	stub_pmi.mask_after = mask_after;
+	stub_pmi.masked = !!mask_after;
 	return 1;
 }
 
 int smp_on_sibling(void)
 {
 	return stub_sibling;
+}
+
+int stub_sibling_spinning;
+
+int smp_sibling_spinning(void)
+{
+	return stub_sibling_spinning;
 }

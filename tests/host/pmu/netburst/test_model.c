@@ -202,6 +202,7 @@ static void start_cpu(unsigned model, unsigned stepping, int ht)
 	model_activate(nbm);
 	memset(&stub_pmi, 0, sizeof(stub_pmi));
 	stub_sibling = 0;
+	stub_sibling_spinning = 0;
 }
 
 /* Model 3 (0F_03): no HT, no cascade-PMI erratum. */
@@ -563,6 +564,52 @@ static void test_ovf_pmi_next_count(void **state)
 	assert_int_equal(stub_pmi.calls, 1);
 }
 
+/* The PMI request is a level: "the NMI line will continue to be asserted
+ * while the OVF bit is set.  This causes a second NMI to generate if the
+ * LVTPC is unmasked before the OVF bit is cleared" (Linux
+ * arch/x86/events/intel/p4.c, p4_pmu_handle_irq(), observed on Pentium 4
+ * hardware); the SDM agrees as far as it goes: OVF is "a sticky flag that
+ * must be explicitly cleared by software" (§18.15.3) and the service
+ * routine must clear the LVTPC mask the delivery set (§18.15.5.8, Vol. 3A
+ * §10.5.1).  So: one PMI, the LVTPC masked; unmasked with OVF still set,
+ * a second one at the next clock - even with the counter stopped; OVF
+ * cleared first, none. */
+static void test_ovf_pmi_level(void **state)
+{
+	(void)state;
+	start();
+	wr(CTR(12), TOP - 1);
+	program(12, ENABLE | OVF_PMI_T0);
+	feed(2);
+	assert_int_equal(stub_pmi.calls, 1);
+	assert_int_equal(stub_pmi.masked, 1);
+	feed(3);			/* masked: held back */
+	assert_int_equal(stub_pmi.calls, 1);
+	stub_pmi.masked = 0;		/* the handler unmasks, OVF set */
+	feed(1);
+	if (stub_pmi.calls != 2)
+		fail_msg("LVTPC unmasked with OVF set: %u PMIs, expected 2 "
+			 "(the request stays asserted while OVF is set)",
+			 stub_pmi.calls);
+	/* stopped (ENABLE clear), OVF still set: still asserted */
+	wr(CCCR(12), (rd(CCCR(12)) & ~ENABLE) | OVF);
+	stub_pmi.masked = 0;
+	feed(1);
+	assert_int_equal(stub_pmi.calls, 3);
+	/* OVF cleared before the unmask: nothing more */
+	wr(CCCR(12), rd(CCCR(12)) & ~OVF);
+	stub_pmi.masked = 0;
+	feed(4);
+	assert_int_equal(stub_pmi.calls, 3);
+	/* a PMI not yet raised (before the next count) is no level */
+	start();
+	wr(CTR(12), TOP - 1);
+	program(12, ENABLE | OVF_PMI_T0);
+	feed_on(0, 3, 1, 1);		/* the overflow */
+	feed_on(0, 3, 3, 0);		/* no count: nothing raised yet */
+	assert_int_equal(stub_pmi.calls, 0);
+}
+
 /* With HT (model 4): OVF_PMI_T0 interrupts logical processor 0,
  * OVF_PMI_T1 logical processor 1 - never the other one.  The counter
  * counts both threads' instructions (T0_USR | T1_USR). */
@@ -580,6 +627,93 @@ static void ht_pmi(uint64_t pmi_bits, unsigned next_thread, unsigned want)
 			 "PMIs on that thread, expected %u",
 			 (unsigned long long)pmi_bits, next_thread,
 			 stub_pmi.calls, want);
+}
+
+/* Which logical processor is thread 0 is the APIC ID's SMT bit, not
+ * "the bootstrap processor": T0/T1 name logical processors 0/1 (§18.16.1,
+ * "See also: Section 8.4.5, Identifying Logical Processors"); with two
+ * logical processors per package (CPUID.01H:EBX[23:16] = 2) the lowest
+ * bit of the initial APIC ID, CPUID.01H:EBX[31:24], is the SMT ID (Vol.
+ * 3A §8.4.5, §8.9).  A BSP with APIC ID 1 is logical processor 1: its
+ * steps are counted by T1_USR, not T0_USR, and OVF_PMI_T1 interrupts it;
+ * the sibling (APIC ID 0) is logical processor 0. */
+static void test_bsp_is_thread_1(void **state)
+{
+	(void)state;
+	start_cpu(4, 1, 1);
+	fake_cpu.f1_ebx |= 1u << 24;		/* initial APIC ID 1 */
+	model_activate(nbm);
+	wr(0x3b8, EVSEL(0x02) | EMASK(1u << 0) | T1_USR);	/* CRU_ESCR0 */
+	wr(0x3b9, EVSEL(0x02) | EMASK(1u << 0) | T0_USR);	/* CRU_ESCR1 */
+	wr(CCCR(12), SEL(4) | ANY | ENABLE);
+	wr(CCCR(14), SEL(4) | ANY | ENABLE);
+	feed_on(0, 3, 5, 1);			/* the BSP's steps */
+	feed_on(1, 3, 2, 1);			/* the sibling's */
+	if (rd(CTR(12)) != 5 || rd(CTR(14)) != 2)
+		fail_msg("BSP with APIC ID 1: T1_USR counted %llu (expected "
+			 "the BSP's 5), T0_USR %llu (expected the sibling's "
+			 "2)", (unsigned long long)rd(CTR(12)),
+			 (unsigned long long)rd(CTR(14)));
+	/* OVF_PMI_T1: the BSP's PMI */
+	wr(CTR(12), TOP - 1);
+	wr(CCCR(12), SEL(4) | ANY | ENABLE | OVF_PMI_T1);
+	feed_on(0, 3, 2, 1);
+	assert_int_equal(stub_pmi.calls, 1);
+}
+
+/* The active-thread field (§18.16.2, Figure 18-48: 00 none, 01 exactly
+ * one, 10 both, 11 at least one logical processor active; a halted one
+ * is inactive): what counts is how many
+ * processors are active, not whose step it is.  Model 4 with HT; the BSP
+ * is logical processor 0.  Counter 12 counts both threads' CPL 3
+ * instructions (T0_USR | T1_USR) with the field under test. */
+static uint64_t active_count(unsigned field, unsigned thread, int spinning)
+{
+	start_cpu(4, 1, 1);
+	wr(0x3b8, EVSEL(0x02) | EMASK(1u << 0) | T0_USR | T1_USR);
+	wr(CCCR(12), SEL(4) | ACTIVE(field) | ENABLE);
+	stub_sibling_spinning = spinning;
+	feed_on(thread, 3, 5, 1);
+	stub_sibling_spinning = 0;
+	return rd(CTR(12));
+}
+
+static void test_active_thread(void **state)
+{
+	static const struct {
+		unsigned thread;	/* 0: the BSP's steps, 1: sibling's */
+		int spinning;		/* the sibling spins meanwhile */
+		unsigned active;	/* processors active */
+	} cases[] = {
+		{ 0, 0, 1 },	/* BSP runs, sibling halted */
+		{ 0, 1, 2 },	/* BSP runs, sibling spins */
+		{ 1, 0, 2 },	/* sibling runs, the BSP waits (executes) */
+	};
+	static const unsigned counts_with[4][3] = {
+		/* active:  0  1  2 */
+		[0] = { 1, 0, 0 },	/* 00: none */
+		[1] = { 0, 1, 0 },	/* 01: exactly one */
+		[2] = { 0, 0, 1 },	/* 10: both */
+		[3] = { 0, 1, 1 },	/* 11: at least one */
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(cases); i++) {
+		for (unsigned f = 0; f < 4; f++) {
+			uint64_t want = counts_with[f][cases[i].active] ? 5 : 0;
+			uint64_t got = active_count(f, cases[i].thread,
+						    cases[i].spinning);
+
+			if (got != want)
+				fail_msg("active thread %u%u, steps of %s, "
+					 "sibling %s: %llu, expected %llu",
+					 f >> 1, f & 1, cases[i].thread ?
+					 "the sibling" : "the BSP",
+					 cases[i].spinning ? "spinning" :
+					 "halted", (unsigned long long)got,
+					 (unsigned long long)want);
+		}
+	}
 }
 
 static void test_ovf_pmi_threads(void **state)
@@ -728,6 +862,75 @@ static void test_ext_cascade_bit(void **state)
 	}
 }
 
+/* Extended cascading (§18.15.5.7, Table 18-65): bit 11 is CASCNTxINTOy,
+ * "allow counter x to cascade into counter y", x and y numbering the IQ
+ * block (IQ_COUNTER0-5 = counters 12-17, Table 18-63): CASCNT4INTO0 in
+ * IQ_CCCR0, CASCNT5INTO3 in IQ_CCCR3, CASCNT5INTO4 in IQ_CCCR4,
+ * CASCNT4INTO5 in IQ_CCCR5.  Example 18-2 programs the cascaded counter
+ * (12) with bit 11 set and ENABLE and CASCADE clear; it counts once the
+ * initiating counter (16) overflowed, as a cascaded counter does. */
+static const struct {
+	unsigned from, to;
+} EXT[] = {
+	{ 16, 12 }, { 17, 15 }, { 17, 16 }, { 16, 17 },
+};
+
+static void test_ext_cascade_pairs(void **state)
+{
+	static const unsigned models[] = { 2, 3, 4, 6 };
+
+	(void)state;
+	for (unsigned m = 0; m < N(models); m++) {
+		for (unsigned i = 0; i < N(EXT); i++) {
+			unsigned from = EXT[i].from, to = EXT[i].to;
+
+			start_cpu(models[m], 1, 0);
+			program(to, EXT_CASCADE);
+			program(from, ENABLE);
+			wr(CTR(from), TOP - K);
+			feed(K - 1);
+			assert_int_equal(rd(CTR(to)), 0);
+			feed(1);
+			assert_int_equal(rd(CCCR(from)) & OVF, OVF);
+			assert_int_equal(rd(CTR(to)), 0);
+			feed(4);
+			if (rd(CTR(to)) != 4)
+				fail_msg("0F_%02X, %u -> %u by bit 11: counter "
+					 "%u has %llu four counts after %u "
+					 "overflowed, expected 4", models[m],
+					 from, to, to,
+					 (unsigned long long)rd(CTR(to)), from);
+			/* halted by clearing the initiator's OVF */
+			wr(CCCR(from), rd(CCCR(from)) & ~OVF);
+			feed(2);
+			assert_int_equal(rd(CTR(to)), 4);
+		}
+	}
+}
+
+/* Bit 11 of a counter starts it only from its own initiator: the
+ * overflow of any other counter leaves it at 0 (12 and 15, 16, 17 have
+ * one each; the CASCADE alternates 14 -> 12 and 13 -> 15 included). */
+static void test_ext_cascade_other_counters(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < N(EXT); i++) {
+		for (unsigned from = 0; from < CTRS; from++) {
+			if (from == EXT[i].to || from == EXT[i].from)
+				continue;
+			start();
+			program(EXT[i].to, EXT_CASCADE);
+			program(from, ENABLE);
+			wr(CTR(from), TOP - K);
+			feed(K + 3);
+			assert_int_equal(rd(CCCR(from)) & OVF, OVF);
+			if (rd(CTR(EXT[i].to)) != 0)
+				fail_msg("bit 11 of counter %u: started by %u",
+					 EXT[i].to, from);
+		}
+	}
+}
+
 /* The erratum CPUs raise no PMI for an overflow in cascade mode; others
  * do; and an enabled (not cascaded) counter raises it on the erratum CPUs
  * too.  Cascade 14 -> 16; 16 overflows K counts into its run. */
@@ -811,11 +1014,16 @@ int main(void)
 		cmocka_unit_test(test_counter_width),
 		cmocka_unit_test(test_force_ovf),
 		cmocka_unit_test(test_ovf_pmi_next_count),
+		cmocka_unit_test(test_ovf_pmi_level),
 		cmocka_unit_test(test_ovf_pmi_threads),
+		cmocka_unit_test(test_bsp_is_thread_1),
+		cmocka_unit_test(test_active_thread),
 		cmocka_unit_test(test_cascade_legal_pairs),
 		cmocka_unit_test(test_cascade_forbidden_pairs),
 		cmocka_unit_test(test_cascade_halting),
 		cmocka_unit_test(test_ext_cascade_bit),
+		cmocka_unit_test(test_ext_cascade_pairs),
+		cmocka_unit_test(test_ext_cascade_other_counters),
 		cmocka_unit_test(test_cascade_pmi_erratum),
 		cmocka_unit_test(test_absent_escrs),
 	};
