@@ -603,10 +603,11 @@ static void nb_config_name(const struct pmu_config *c, char *buf,
 		fmt_snprintf(cmp, sizeof(cmp), " thr=%u%s%s", k.threshold,
 			     k.complement ? " compl" : "",
 			     k.edge ? " edge" : "");
-	fmt_snprintf(buf, size, "escr=0x%llx cccr=0x%llx %s emask=0x%x%s%s%s%s"
-		     "%s | %s sel=%u active=%u%u cmp=%u%s%s%s%s%s%s%s%s",
+	fmt_snprintf(buf, size, "escr=0x%llx cccr=0x%llx %s%s emask=0x%x%s%s%s"
+		     "%s%s | %s sel=%u active=%u%u cmp=%u%s%s%s%s%s%s%s%s",
 		     (unsigned long long)c->sel, (unsigned long long)c->aux,
-		     ev ? ev->name : evname, f.emask, tag,
+		     ev ? ev->name : evname,
+		     ev && ev->thread_independent ? " (TI)" : "", f.emask, tag,
 		     f.t0_os ? " T0_OS" : "", f.t0_usr ? " T0_USR" : "",
 		     f.t1_os ? " T1_OS" : "", f.t1_usr ? " T1_USR" : "",
 		     escrs, k.escr_sel, k.active >> 1, k.active & 1, k.compare,

@@ -73,6 +73,17 @@
  *       only the driver's legality check depends on them.
  *   instr_completed          07H / 4 / CRU_ESCR0/1         [MS][L],
  *       models 3, 4 and 6 only.
+ * Thread-independent (TI) events (events.h): the SDM's per-event TS/TI
+ * table (Table A-15 in editions up to 2008, "Table A-15 gives logical
+ * processor specific information (TS or TI) for each of the events
+ * described in Tables A-9 and A-10", §18.16.4) was not available to this
+ * project; the twelve events marked TI below are the ones [L] marks
+ * `.shared` ("event is shared across threads", p4_event_bind_map):
+ * tc_deliver_mode, page_walk_type, fsb_data_activity, wc_buffer,
+ * sse_input_assist and the packed/scalar SP/DP, 64/128-bit MMX and
+ * x87_fp_uop events.  Every other row is TS.  The model counts no TI
+ * event (nb_emask_modelled()): their count depends on the other logical
+ * processor's CPL, which the trace of one processor does not have.
  * Left out: b2b_cycles (16H), bnr (08H), snoop (06H) and response (04H).
  * [NR] gives them the FSB_ESCR0/1 with CCCR select 03H, but select 03H
  * names ITLB_ESCR0/1 in the BPU block (Table 18-63) and FSB is select 06H:
@@ -161,6 +172,9 @@
 /* The SSE/MMX/x87 uop events' one bit (15, ALL). */
 #define ALL_UOPS BITS(NM("ALL", 15))
 
+/* A thread-independent event (events.h, the list above). */
+#define TI .thread_independent = 1
+
 /* Why a bit is not modelled. */
 #define TC "the trace cache and the front end are not in the trace"
 #define TLB "TLBs and page walks are not in the trace"
@@ -182,7 +196,7 @@ const struct nb_event nb_events[] = {
 	  BITS(NM("NO_STA", 1), NM("NO_STD", 3), NM("PARTIAL_DATA", 4),
 	       NM("UNALGN_ADDR", 5)), .why_not = MEM },
 	{ .name = "page_walk_type", .select = 0x01, ON_PMH,
-	  BITS(NM("DTMISS", 0), NM("ITMISS", 1)), .why_not = TLB },
+	  BITS(NM("DTMISS", 0), NM("ITMISS", 1)), .why_not = TLB, TI },
 	{ .name = "bsq_cache_reference", .select = 0x0c, ON_BSU,
 	  BITS(NM("RD_2ndL_HITS", 0), NM("RD_2ndL_HITE", 1),
 	       NM("RD_2ndL_HITM", 2), NM("RD_3rdL_HITS", 3),
@@ -206,7 +220,7 @@ const struct nb_event nb_events[] = {
 	{ .name = "fsb_data_activity", .select = 0x17, ON_FSB,
 	  BITS(NM("DRDY_DRV", 0), NM("DRDY_OWN", 1), NM("DRDY_OTHER", 2),
 	       NM("DBSY_DRV", 3), NM("DBSY_OWN", 4), NM("DBSY_OTHER", 5)),
-	  .why_not = BUS },
+	  .why_not = BUS, TI },
 	{ .name = "bsq_allocation", .select = 0x05, ON_BSU0_ONLY,
 	  BITS(NM("REQ_TYPE0", 0), NM("REQ_TYPE1", 1), NM("REQ_LEN0", 2),
 	       NM("REQ_LEN1", 3), NM("REQ_IO_TYPE", 5),
@@ -228,7 +242,7 @@ const struct nb_event nb_events[] = {
 	{ .name = "tc_deliver_mode", .select = 0x01, ON_TC,
 	  BITS(NM("DD", 0), NM("DB", 1), NM("DI", 2), NM("BD", 3),
 	       NM("BB", 4), NM("BI", 5), NM("ID", 6), NM("IB", 7)),
-	  .why_not = TC },
+	  .why_not = TC, TI },
 	{ .name = "tc_misc", .select = 0x06, ON_TC,
 	  BITS(NM("FLUSH", 4)), .why_not = TC },
 	{ .name = "tc_ms_xfer", .select = 0x05, ON_MS,
@@ -249,7 +263,7 @@ const struct nb_event nb_events[] = {
 	  BITS(NM("ST_RB_FULL", 2), NM("64K_CONF", 3)), .why_not = MEM },
 	{ .name = "wc_buffer", .select = 0x05, ON_DAC,
 	  BITS(NM("WCB_EVICTS", 0), NM("WCB_FULL_EVICT", 1)),
-	  .why_not = BUS },
+	  .why_not = BUS, TI },
 	{ .name = "memory_complete", .select = 0x08, ON_SAAT,
 	  BITS(NM("LSC", 0), NM("SSC", 1)), .why_not = MEM },
 	{ .name = "load_port_replay", .select = 0x04, ON_SAAT,
@@ -257,21 +271,21 @@ const struct nb_event nb_events[] = {
 	{ .name = "store_port_replay", .select = 0x05, ON_SAAT,
 	  BITS(NM("SPLIT_ST", 1)), .why_not = MEM },
 	{ .name = "sse_input_assist", .select = 0x34, ON_FIRM, ALL_UOPS,
-	  .why_not = FP },
+	  .why_not = FP, TI },
 	{ .name = "packed_sp_uop", .select = 0x08, ON_FIRM, ALL_UOPS,
-	  .why_not = FP },
+	  .why_not = FP, TI },
 	{ .name = "packed_dp_uop", .select = 0x0c, ON_FIRM, ALL_UOPS,
-	  .why_not = FP },
+	  .why_not = FP, TI },
 	{ .name = "scalar_sp_uop", .select = 0x0a, ON_FIRM, ALL_UOPS,
-	  .why_not = FP },
+	  .why_not = FP, TI },
 	{ .name = "scalar_dp_uop", .select = 0x0e, ON_FIRM, ALL_UOPS,
-	  .why_not = FP },
+	  .why_not = FP, TI },
 	{ .name = "64bit_mmx_uop", .select = 0x02, ON_FIRM, ALL_UOPS,
-	  .why_not = FP },
+	  .why_not = FP, TI },
 	{ .name = "128bit_mmx_uop", .select = 0x1a, ON_FIRM, ALL_UOPS,
-	  .why_not = FP },
+	  .why_not = FP, TI },
 	{ .name = "x87_fp_uop", .select = 0x04, ON_FIRM, ALL_UOPS,
-	  .why_not = FP },
+	  .why_not = FP, TI },
 	{ .name = "x87_simd_moves_uop", .select = 0x2e, ON_FIRM,
 	  BITS(NM("ALLP0", 3), NM("ALLP2", 4)), .why_not = FP },
 
@@ -353,7 +367,7 @@ uint32_t nb_emask_legal(const struct nb_event *ev)
 
 int nb_emask_modelled(const struct nb_event *ev, unsigned emask)
 {
-	if (!emask || (emask & ~nb_emask_legal(ev)))
+	if (!emask || (emask & ~nb_emask_legal(ev)) || ev->thread_independent)
 		return 0;
 	for (unsigned i = 0; i < ev->n_bits; i++)
 		if ((emask & (1u << ev->bits[i].bit)) &&

@@ -40,6 +40,13 @@ struct nb_event {
 				 * where only one exists) */
 	uint32_t ctrs[2];	/* legal counters for thread 0 / 1 (bit n) */
 	uint8_t at_retirement;	/* in the at-retirement table */
+	/* Thread-independent (TI, SDM Vol. 3B §18.16.4): the event "cannot
+	 * be qualified as being associated with a specific logical
+	 * processor", so the T0/T1 flags select when it counts, not whose
+	 * events (the SDM's table of flag combinations for TI events);
+	 * thread-specific (TS) events count per the flags of the logical
+	 * processor they occur on.  Which events are TI: events.c. */
+	uint8_t thread_independent;
 	uint8_t models_min;	/* the first model that has it (0) */
 	uint8_t n_bits;
 	struct nb_emask_bit bits[NB_MAX_EMASK];
@@ -55,7 +62,8 @@ const struct nb_event *nb_event_for(uint32_t escr_msr, unsigned select);
 const struct nb_event *nb_event_by_name(const char *name);
 /* The legal event-mask bits of an event. */
 uint32_t nb_emask_legal(const struct nb_event *ev);
-/* Is every set bit of emask modelled (NB_SEM or NB_ZERO)? */
+/* Is every set bit of emask modelled (NB_SEM or NB_ZERO), the event
+ * thread-specific? */
 int nb_emask_modelled(const struct nb_event *ev, unsigned emask);
 /* What the event with emask adds in one traced step (one clock): the sum
  * over the set bits (NB_ZERO bits add 0).  Only for modelled masks. */
