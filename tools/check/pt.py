@@ -26,7 +26,12 @@
      their own), with the 10-byte CYC difference as above;
   5. fuzz smoke: tools/pt/fuzz.sh --smoke runs the libFuzzer target over
      every input of the committed corpus, then on its mutations up to
-     5000 runs in all (into a scratch corpus).
+     5000 runs in all (into a scratch corpus);
+  6. hand-built streams (HAND_STREAMS): what libipt 2.0.5 cannot referee
+     (TRIG, MODE.Exec's IF bit and its reserved CS.L = CS.D = 1, a PSB a
+     damaged packet ran into, the SKD007 and SKZ84 errata with and without
+     `--cpu`, a cycle sum at and past 2^64-1): ptdecode prints exactly
+     the lines written here by hand.
 
 One "ok - pt: ..." / "not ok - pt: ..." line per check, details of a
 failure as "#" lines under it; exit status 1 when any check failed.  The
@@ -53,6 +58,86 @@ DETAIL_LINES = 8
 
 
 # ---- pure parts (tools/check/tests/test_pt.py)
+
+def cyc_bytes(value):
+    """The shortest CYC of value (Intel SDM Vol. 3C, order no.
+    326019-060US, §36.4.2.14, Table 36-33: byte 0 count[4:0] in bits 7:3,
+    Exp bit 2, bits 1:0 11b; each further byte count bits in 7:1, Exp in
+    bit 0)."""
+    out = [(value & 31) << 3 | 3]
+    value >>= 5
+    while value:
+        out[-1] |= 4 if len(out) == 1 else 1
+        out.append((value & 127) << 1)
+        value >>= 7
+    return bytes(out)
+
+
+PSBEND = bytes([0x02, 0x23])
+
+
+def tip16(ip):
+    """TIP with IPBytes 001b, a 16-bit update (Table 36-18)."""
+    return bytes([0x2d, ip & 0xff, ip >> 8])
+
+
+# (name, bytes, ptdecode arguments, the lines it must print).  Bytes of
+# the errata streams: libipt's test/src/skd007.ptt and skz84.ptt (a CYC
+# first byte with Exp, F7h, then OVF 02 F3 over its other bytes; a TMA
+# with reserved byte 4 set, then a bogus byte); the CPUs: 6/94 (06_5EH,
+# Skylake, SKD007), 6/85 (06_55H, Cascade Lake, SKZ84).  TRIG: libipt's
+# pt_opcodes.h (D9h, byte 1 IP/ICNTV/MULT in bits 7:5, byte 2 TRBV, ICNT
+# in 2 more bytes with ICNTV).  MODE.Exec: bit 2 IF; CS.L = CS.D = 1
+# reserved (SDM Table 36-26).  Resync: CYC 07h takes the PSB's 02h, 82h
+# is a TNT-8, then a broken PSB at 3; the PSB at 1 is found again.
+# Saturation: 2^63 + (2^63 - 1) = 2^64 - 1 is an upper bound like any
+# other, one cycle more passes 64 bits.
+SKD007_BYTES = PSB + PSBEND + bytes([0xf7, 0x02, 0xf3, 0x00])
+SKD007_PLAIN = ["0 psb -", "16 psbend -", "18 cyc 0x3e", "20 cyc 0x1e",
+                "21 pad -"]
+SKZ84_BYTES = PSB + PSBEND + bytes([0x02, 0x73, 1, 1, 1, 1, 0, 0]) + \
+    bytes([0x3d, 0x00, 0x10])
+SKZ84_PLAIN = ["0 psb -", "16 psbend -", "18 tma 0x101:0x1", "25 pad -",
+               "26 fup 1:0x1000"]
+SATURATE_BYTES = cyc_bytes(1 << 63) + tip16(1) + tip16(2) + \
+    cyc_bytes((1 << 63) - 1) + tip16(3) + tip16(4) + cyc_bytes(1) + tip16(5)
+HAND_STREAMS = [
+    ("skd007", SKD007_BYTES, ["--packets"], SKD007_PLAIN),
+    ("skd007-cpu-6-94", SKD007_BYTES, ["--packets", "--cpu", "6/94"],
+     ["0 psb -", "16 psbend -", "18 ovf -", "21 pad -"]),
+    ("skd007-cpu-6-85", SKD007_BYTES, ["--packets", "--cpu", "6/85"],
+     SKD007_PLAIN),
+    ("skd007-timing", SKD007_BYTES + cyc_bytes(10) + tip16(1),
+     ["--timing"],
+     ["23 tip 0x1 102",
+      "# branches=1 exact=1 bounded=0 errors=0 cycles=102"]),
+    ("skd007-timing-cpu", SKD007_BYTES + cyc_bytes(10) + tip16(1),
+     ["--timing", "--cpu", "0x6/0x5e"],
+     ["23 tip 0x1 10",
+      "# branches=1 exact=1 bounded=0 errors=0 cycles=10"]),
+    ("skz84", SKZ84_BYTES, ["--packets"], SKZ84_PLAIN),
+    ("skz84-cpu-6-85", SKZ84_BYTES, ["--packets", "--cpu", "6/85"],
+     ["0 psb -", "16 psbend -", "18 invalid skz84", "26 fup 1:0x1000"]),
+    ("skz84-cpu-6-94", SKZ84_BYTES, ["--packets", "--cpu", "6/94"],
+     SKZ84_PLAIN),
+    ("trig-mode", PSB + bytes([0xd9, 0xa0, 0x03, 0xd9, 0x40, 0x07, 0x34,
+                               0x12, 0x99, 0x05, 0x99, 0x03]) + PSB,
+     ["--packets"],
+     ["0 psb -", "16 trig 0x3,ip,mult", "19 trig 0x7,icnt=0x1234",
+      "24 mode.exec 0x5",
+      "26 error reserved MODE.Exec (CS.L and CS.D both 1)", "28 psb -"]),
+    ("resync", bytes([0x07]) + PSB + PSBEND, ["--packets"],
+     ["0 cyc 0x20", "2 tnt.8 0x1/6", "3 error broken PSB", "1 psb -",
+      "17 psbend -"]),
+    ("saturate", SATURATE_BYTES, ["--timing"],
+     ["10 tip 0x1 9223372036854775808",
+      "13 tip 0x2 [9223372036854775808,18446744073709551615)",
+      "26 tip 0x3 18446744073709551615",
+      "29 tip 0x4 [18446744073709551615,-)",
+      "33 tip 0x5 [18446744073709551615,-)",
+      "# branches=5 exact=2 bounded=3 errors=0 "
+      "cycles=18446744073709551615 saturated=1"]),
+]
 
 def line_offset(line):
     """The OFFSET of a --packets or --timing line, or None."""
@@ -472,6 +557,28 @@ def damaged_streams(tally, out):
               f"{len(files)} corpus streams ({errors} errors)", bad)
 
 
+def hand_streams(tally, out):
+    """HAND_STREAMS: each stream written to OUT, ptdecode run on it with
+    its arguments, the lines compared with the ones written by hand."""
+    out.mkdir(parents=True, exist_ok=True)
+    bad = []
+    for name, data, args, want in HAND_STREAMS:
+        path = out / f"{name}.pt"
+        path.write_bytes(data)
+        rc, got, err = run([HB / "ptdecode"] + args + [path])
+        save(out / f"{name}.ptdecode", got)
+        want_rc = 1 if any(is_error(l) for l in want) else 0
+        if rc != want_rc or got != want:
+            bad.append(f"{name} ({' '.join(args)}): exit status {rc} "
+                       f"(want {want_rc}) {err.strip()}")
+            bad += [f"  got  {l}" for l in got[:DETAIL_LINES]]
+            bad += [f"  want {l}" for l in want[:DETAIL_LINES]]
+    tally.say(not bad, f"hand-built streams: TRIG, MODE.Exec IF and "
+              f"reserved, resync into a PSB, SKD007/SKZ84 with and without "
+              f"--cpu, cycle sums at 2^64-1 ({len(HAND_STREAMS)} runs, "
+              f"ptdecode prints the lines written by hand)", bad)
+
+
 def fuzz_smoke(tally, runs):
     corpus = ROOT / "tests" / "host" / "pt" / "corpus"
     before = sorted(p.name for p in corpus.iterdir()) if corpus.is_dir() \
@@ -521,6 +628,7 @@ def main(argv):
         random_streams(tally, out / "random", range(1, args.seeds + 1),
                        args.count)
         damaged_streams(tally, out / "damaged")
+        hand_streams(tally, out / "hand")
         if build(tally, "the model's streams",
                  ["pt-modelgen", "pt-modelgen-i386"]):
             model_streams(tally, out / "model", "x86_64", "pt-modelgen")

@@ -54,6 +54,22 @@ def stream_with_cyc10(value=(1 << 63) | 5):
     return data, ours, ref
 
 
+class CycBytes(unittest.TestCase):
+    # Table 36-33: 1 byte below 32, 2 bytes (Exp set in byte 0, clear in
+    # byte 1) from 32: 32 is 07h 02h, 4095 is FFh FEh.
+    def test_hand_computed(self):
+        self.assertEqual(pc.cyc_bytes(0), b"\x03")
+        self.assertEqual(pc.cyc_bytes(31), b"\xfb")
+        self.assertEqual(pc.cyc_bytes(32), b"\x07\x02")
+        self.assertEqual(pc.cyc_bytes(4095), b"\xff\xfe")
+        self.assertEqual(len(pc.cyc_bytes(1 << 63)), 10)
+
+    def test_read_back(self):
+        for v in (0, 1, 31, 32, 4095, 4096, 1 << 61, (1 << 64) - 1):
+            self.assertEqual(pc.cyc_at(pc.cyc_bytes(v), 0),
+                             (v, len(pc.cyc_bytes(v))))
+
+
 class ComparePackets(unittest.TestCase):
     def test_same(self):
         lines = ["0 psb -", "16 tnt.8 0x1/2"]
