@@ -70,6 +70,37 @@ class CycBytes(unittest.TestCase):
                              (v, len(pc.cyc_bytes(v))))
 
 
+class ResyncProblems(unittest.TestCase):
+    # Undamaged: a PSB at 4; 2 bytes were put before it.
+    OURS = ["0 tip 1:0x1", "3 pad -", "4 psb -", "20 psbend -"]
+
+    def test_holds(self):
+        damaged = ["0 tip 1:0x1", "3 pad -", "4 cyc 0x20", "6 tnt.8 0x1/6",
+                   "7 error broken PSB", "6 psb -", "22 psbend -"]
+        self.assertEqual(pc.resync_problems(self.OURS, damaged, 4, 2), [])
+
+    def test_the_last_psb_line_counts(self):
+        damaged = self.OURS[:2] + ["4 psb -", "20 error broken PSB",
+                                   "6 psb -", "22 psbend -"]
+        self.assertEqual(pc.resync_problems(self.OURS, damaged, 4, 2), [])
+
+    def test_psb_lost(self):
+        damaged = self.OURS[:2] + ["4 cyc 0x20", "6 tnt.8 0x1/6",
+                                   "7 error broken PSB"]
+        self.assertIn("lost", pc.resync_problems(self.OURS, damaged, 4,
+                                                 2)[0])
+
+    def test_after_the_psb_differs(self):
+        damaged = self.OURS[:2] + ["6 psb -", "22 pad -"]
+        self.assertIn("line 2", pc.resync_problems(self.OURS, damaged, 4,
+                                                   2)[0])
+
+    def test_before_the_psb_differs(self):
+        damaged = ["0 tip 1:0x2", "3 pad -", "6 psb -", "22 psbend -"]
+        self.assertEqual(pc.resync_problems(self.OURS, damaged, 4, 2),
+                         ["the lines before the PSB differ"])
+
+
 class ComparePackets(unittest.TestCase):
     def test_same(self):
         lines = ["0 psb -", "16 tnt.8 0x1/2"]
