@@ -319,8 +319,10 @@ static int dec_cyc(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 /* MODE (Tables 36-25 to 36-27): bits 7:5 of the mode byte are the leaf:
  * 000b Exec (bit 0 CS.L & LMA, bit 1 CS.D, and in later editions bit 2
  * IF, RFLAGS.IF, as libipt's pt_mob_exec_iflag reads it), 001b TSX (bit
- * 0 InTX, bit 1 TXAbort).  Table 36-26: CS.L = 1 with CS.D = 1 is
- * reserved (no code segment is both 64-bit and 32-bit): damage. */
+ * 0 InTX, bit 1 TXAbort).  CS.L = 1 with CS.D = 1 is reserved (Table
+ * 36-26; Vol. 3A §5.2.1 "Code Segment Descriptor in 64-bit Mode": "The
+ * CS.L = 1 and CS.D = 1 bit combination is reserved", a code segment
+ * with them #GPs in IA-32e mode): damage. */
 static int dec_mode(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 {
 	const uint8_t *p = d->buf + pos;
