@@ -186,7 +186,8 @@ $(B)/pmu-harness-floppy.img: $(B32)/pmu-harness.elf tools/boot/mkfloppy.sh \
 # the harness (lib/pt_*.c) built by the host compiler.
 HB          := $(B)/host
 HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I.
-PT_LIB      := lib/pt_decode.c lib/pt_encode.c lib/pt_timing.c
+PT_LIB      := lib/pt_decode.c lib/pt_encode.c lib/pt_timing.c \
+	       lib/pt_errata.c
 PT_HDRS     := lib/pt_packet.h lib/pt_timing.h
 # What the PT host tools share (files, numbers, the PSB pattern, a PRNG).
 PT_TOOL     := tools/pt/tool.c tools/pt/tool.h

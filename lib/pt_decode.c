@@ -7,7 +7,24 @@
  * length: BBP, BIP and BEP (PEBS output to Intel PT, SDM May 2019
  * Vol. 3B §18.5.5.2) and CFE and EVD (the Event Trace packets of later
  * editions), as Linux perf's decoder reads them (and libipt's, CFE and
- * EVD).
+ * EVD).  TRIG (D9h, Trigger Tracing, later editions too): decoded as
+ * libipt reads it (pt_opcodes.h, pt_pkt_read_trig since libipt's commit
+ * 871551bf of April 2024): byte 1 bit 7 IP (a FUP follows), bit 6 ICNTV,
+ * bit 5 MULT; byte 2 TRBV; with ICNTV two more bytes, ICNT.
+ *
+ * Resync: a damaged packet may have swallowed the first bytes of a PSB
+ * (a CYC with Exp set right before one takes its 02h), so the PSB search
+ * after an error starts up to 15 bytes before the damaged packet (SDM
+ * §36.3.7: no legal packet sequence contains the PSB pattern; libipt's
+ * pt_pkt_sync_forward does the same), but never at or before the last
+ * PSB decoded (d->floor), so that decoding always moves forward.
+ *
+ * Errata (d->errata, lib/pt_errata.c): SKD007, an OVF written over the
+ * bytes after the first of a multi-byte CYC (CYC first byte, 02 F3), is
+ * reported as one OVF at the CYC's offset, 3 bytes; SKZ84, a TMA with a
+ * reserved bit set followed by a bogus byte, as PT_PKT_INVALID of 8
+ * bytes.  Both checks run in dec_slow() (d->errata sends every packet
+ * there), so a stream decoded without errata pays nothing for them.
  *
  * Speed: most packets of a branch trace are one or two bytes (TNT-8,
  * CYC, a TIP with a 16- or 32-bit update, MTC, PAD).  A 256-entry table,
@@ -54,6 +71,7 @@ enum first_kind {
 	K_IPBAD,	/* an IP packet with IPBytes 101b or 111b (reserved) */
 	K_EXT,		/* 02h: the second byte says which packet */
 	K_MODE,
+	K_TRIG,
 	K_BAD,		/* no packet starts with this byte */
 };
 
@@ -76,7 +94,7 @@ struct first_ent {
 
 enum first_class {
 	C_PAD, C_TNT, C_CYC1, C_CYCX, C_IP, C_IPBAD, C_EXT, C_TSC, C_MTC,
-	C_MODE, C_BAD
+	C_MODE, C_TRIG, C_BAD
 };
 
 /* The IP packets by bits 4:0 (Tables 36-17, 36-20 to 36-22); IPBytes is
@@ -97,7 +115,7 @@ enum first_class {
 	 IP_TYPE((b) & 0x1f) ?						\
 		(IPC(b) == 5 || IPC(b) == 7 ? C_IPBAD : C_IP) :		\
 	 (b) == PT_OPC_TSC ? C_TSC : (b) == PT_OPC_MTC ? C_MTC :	\
-	 (b) == PT_OPC_MODE ? C_MODE :					\
+	 (b) == PT_OPC_MODE ? C_MODE : (b) == PT_OPC_TRIG ? C_TRIG :	\
 	 C_BAD)
 
 /* TNT-8: the stop bit is the highest set bit, the branches lie below
@@ -118,14 +136,16 @@ enum first_class {
 	 (c) == C_CYC1 || (c) == C_CYCX ? PT_PKT_CYC :			\
 	 (c) == C_IP || (c) == C_IPBAD ? IP_TYPE((b) & 0x1f) :		\
 	 (c) == C_TSC ? PT_PKT_TSC : (c) == C_MTC ? PT_PKT_MTC :	\
-	 (c) == C_MODE ? PT_PKT_MODE_EXEC : PT_PKT_ERROR)
+	 (c) == C_MODE ? PT_PKT_MODE_EXEC : (c) == C_TRIG ? PT_PKT_TRIG : \
+	 PT_PKT_ERROR)
 #define F_SIZE(c, b)							\
 	((c) == C_PAD || (c) == C_TNT || (c) == C_CYC1 ? 1 :		\
 	 (c) == C_IP ? 1 + IP_N(IPC(b)) : (c) == C_TSC ? 8 :		\
 	 (c) == C_MTC || (c) == C_CYCX ? 2 : 0)
 #define F_KIND(c)							\
 	((c) == C_IPBAD ? K_IPBAD : (c) == C_EXT ? K_EXT :		\
-	 (c) == C_MODE ? K_MODE : (c) == C_BAD ? K_BAD : K_FAST)
+	 (c) == C_MODE ? K_MODE : (c) == C_TRIG ? K_TRIG :		\
+	 (c) == C_BAD ? K_BAD : K_FAST)
 #define F_IP(c, b) ((c) == C_IP && IPC(b) != 0)
 #define F_HEAD(c, b)							\
 	((uint64_t)F_TYPE(c, b) | (uint64_t)F_SIZE(c, b) << 8 |		\
@@ -248,14 +268,22 @@ static int put(struct pt_dec *d, struct pt_pkt *k, enum pt_pkt_type type,
 	return type;
 }
 
-/* A damaged packet at pos: the cursor moves on to the next PSB after it
- * (pt_dec_sync from pos + 1, which also leaves any block and PSB+). */
+/* How far before a damaged packet a PSB may start: one byte less than a
+ * PSB (one that started further back would have been decoded whole). */
+#define RESYNC_BACK 15
+
+/* A damaged packet at pos: the cursor moves on to the next PSB, searched
+ * from up to RESYNC_BACK bytes before pos but past the last PSB decoded
+ * (pt_dec_sync, which also leaves any block and PSB+). */
 static int fail(struct pt_dec *d, struct pt_pkt *k, size_t pos,
 		unsigned size, enum pt_err err, uint64_t seen)
 {
+	size_t from = pos > RESYNC_BACK ? pos - RESYNC_BACK : 0;
+
 	put(d, k, PT_PKT_ERROR, pos, size, seen);
 	k->err = err;
-	d->pos = pos + 1;
+	/* (no PSB starts at pos: dec_psb would have decoded it) */
+	d->pos = from > d->floor ? from : d->floor;
 	pt_dec_sync(d);
 	return PT_PKT_ERROR;
 }
@@ -289,8 +317,12 @@ static int dec_cyc(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 }
 
 /* MODE (Tables 36-25 to 36-27): bits 7:5 of the mode byte are the leaf:
- * 000b Exec (bit 0 CS.L & LMA, bit 1 CS.D), 001b TSX (bit 0 InTX, bit 1
- * TXAbort). */
+ * 000b Exec (bit 0 CS.L & LMA, bit 1 CS.D, and in later editions bit 2
+ * IF, RFLAGS.IF, as libipt's pt_mob_exec_iflag reads it), 001b TSX (bit
+ * 0 InTX, bit 1 TXAbort).  CS.L = 1 with CS.D = 1 is reserved (Table
+ * 36-26; Vol. 3A §5.2.1 "Code Segment Descriptor in 64-bit Mode": "The
+ * CS.L = 1 and CS.D = 1 bit combination is reserved", a code segment
+ * with them #GPs in IA-32e mode): damage. */
 static int dec_mode(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 {
 	const uint8_t *p = d->buf + pos;
@@ -301,8 +333,33 @@ static int dec_mode(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 	leaf = p[1] >> 5;
 	if (leaf > 1)
 		return fail(d, k, pos, 2, PT_ERR_MODE_LEAF, p[0] | p[1] << 8);
-	return put(d, k, leaf ? PT_PKT_MODE_TSX : PT_PKT_MODE_EXEC, pos, 2,
-		   p[1] & 3);
+	if (leaf)
+		return put(d, k, PT_PKT_MODE_TSX, pos, 2, p[1] & 3);
+	if ((p[1] & 3) == 3)
+		return fail(d, k, pos, 2, PT_ERR_MODE_EXEC, p[0] | p[1] << 8);
+	return put(d, k, PT_PKT_MODE_EXEC, pos, 2, p[1] & 7);
+}
+
+/* TRIG (D9h; libipt's pt_pkt_read_trig): byte 1 bit 7 IP, bit 6 ICNTV,
+ * bit 5 MULT; byte 2 TRBV; ICNTV: bytes 3-4 ICNT.  The payload as struct
+ * pt_pkt describes it. */
+static int dec_trig(struct pt_dec *d, struct pt_pkt *k, size_t pos)
+{
+	const uint8_t *p = d->buf + pos;
+	size_t avail = d->len - pos;
+	unsigned size;
+	uint64_t v;
+
+	if (avail < 3)
+		return fail(d, k, pos, avail, PT_ERR_TRUNCATED, p[0]);
+	size = p[1] & 0x40 ? 5 : 3;
+	if (avail < size)
+		return fail(d, k, pos, avail, PT_ERR_TRUNCATED, p[0]);
+	v = p[2] | (uint64_t)(p[1] >> 7) << 8 |
+	    (uint64_t)(p[1] >> 6 & 1) << 9 | (uint64_t)(p[1] >> 5 & 1) << 10;
+	if (size == 5)
+		v |= (uint64_t)(p[3] | p[4] << 8) << 16;
+	return put(d, k, PT_PKT_TRIG, pos, size, v);
 }
 
 /* 02 82 must go on as 02 82 to 16 bytes (Table 36-36). */
@@ -319,6 +376,7 @@ static int dec_psb(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 	}
 	/* §36.4.2.2: the last IP is reset to zero at a PSB */
 	d->last_ip = 0;
+	d->floor = pos + 1;
 	d->in_psb = 1;
 	d->bip_size = 0;
 	return put(d, k, PT_PKT_PSB, pos, 16, 0);
@@ -404,6 +462,8 @@ static int dec_long(struct pt_dec *d, struct pt_pkt *k, size_t pos,
 		return dec_ext(d, k, pos);
 	case K_MODE:
 		return dec_mode(d, k, pos);
+	case K_TRIG:
+		return dec_trig(d, k, pos);
 	case K_IPBAD:
 		return fail(d, k, pos, 1, PT_ERR_IPBYTES, b);
 	default:
@@ -466,7 +526,47 @@ static int dec_checked(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 	return dec_fast(d, k, pos, p[0], w);
 }
 
-/* Near the end of the buffer, or inside a block. */
+/* SKD007 (lib/pt_errata.c): a CYC's first byte with Exp set, then the
+ * OVF that took the place of the CYC's other bytes, 02 F3 (read as a
+ * two-byte CYC and a one-byte CYC without the erratum).  Reported as the
+ * OVF, at the CYC's offset: the CYC's count is lost. */
+static int skd007(struct pt_dec *d, struct pt_pkt *k, size_t pos)
+{
+	const uint8_t *p = d->buf + pos;
+
+	if ((p[0] & 7) != 7 || d->len - pos < 3 || p[1] != PT_OPC_EXT ||
+	    p[2] != PT_EXT_OVF)
+		return PT_PKT_NONE;
+	d->in_psb = 0;		/* as any OVF (§36.3.7) */
+	return put(d, k, PT_PKT_OVF, pos, 3, 0);
+}
+
+/* SKZ84 (lib/pt_errata.c): a TMA (02 73 CTC CTC rsvd FC FC[8]) with a
+ * reserved bit set (byte 4, byte 6 bits 7:1), corrupt, and the bogus
+ * byte after it: 8 bytes of PT_PKT_INVALID. */
+static int skz84(struct pt_dec *d, struct pt_pkt *k, size_t pos)
+{
+	const uint8_t *p = d->buf + pos;
+
+	if (d->len - pos < 8 || p[0] != PT_OPC_EXT || p[1] != PT_EXT_TMA ||
+	    (!p[4] && !(p[6] & 0xfe)))
+		return PT_PKT_NONE;
+	return put(d, k, PT_PKT_INVALID, pos, 8, PT_ERRATUM_SKZ84);
+}
+
+/* The packets an erratum in d->errata made at pos, or PT_PKT_NONE. */
+static int dec_errata(struct pt_dec *d, struct pt_pkt *k, size_t pos)
+{
+	int t = PT_PKT_NONE;
+
+	if (d->errata & PT_ERRATUM_SKD007)
+		t = skd007(d, k, pos);
+	if (t == PT_PKT_NONE && (d->errata & PT_ERRATUM_SKZ84))
+		t = skz84(d, k, pos);
+	return t;
+}
+
+/* Near the end of the buffer, inside a block, or with errata. */
 __attribute__((noinline))	/* pt_dec_next() stays a leaf */
 static int dec_slow(struct pt_dec *d, struct pt_pkt *k)
 {
@@ -477,6 +577,14 @@ static int dec_slow(struct pt_dec *d, struct pt_pkt *k)
 	if (pos >= d->len) {
 		put(d, k, PT_PKT_NONE, d->len, 0, 0);
 		return PT_PKT_NONE;
+	}
+	if (d->errata && !(d->bip_size && (d->buf[pos] & 7) == 4)) {
+		t = dec_errata(d, k, pos);
+		if (t != PT_PKT_NONE) {
+			if (d->bip_size && (block_enders & BIT64(t)))
+				d->bip_size = 0;
+			return t;
+		}
 	}
 	if (!d->bip_size)
 		return dec_checked(d, k, pos);
@@ -496,6 +604,8 @@ void pt_dec_init(struct pt_dec *d, const uint8_t *buf, size_t len)
 	d->last_ip = 0;
 	d->bip_size = 0;
 	d->in_psb = 0;
+	d->errata = 0;
+	d->floor = 0;
 }
 
 /* The 16 bytes at p are a PSB (02 82 eight times, Table 36-36). */
@@ -531,7 +641,8 @@ int pt_dec_next(struct pt_dec *restrict d, struct pt_pkt *restrict k)
 	uint64_t w;
 
 	/* nine bytes: the longest K_FAST packet, an IP of 8 bytes */
-	if (__builtin_expect(pos + 9 > d->len || d->bip_size, 0))
+	if (__builtin_expect(pos + 9 > d->len || (d->bip_size | d->errata),
+			     0))
 		return dec_slow(d, k);
 	p = d->buf + pos;
 	e = &first_byte[p[0]];
@@ -575,6 +686,8 @@ static const char *const pkt_names[PT_PKT_NR] = {
 	[PT_PKT_BEP] = "bep",
 	[PT_PKT_CFE] = "cfe",
 	[PT_PKT_EVD] = "evd",
+	[PT_PKT_TRIG] = "trig",
+	[PT_PKT_INVALID] = "invalid",
 };
 
 const char *pt_pkt_name(enum pt_pkt_type t)
@@ -593,6 +706,7 @@ static const char *const err_names[PT_ERR_NR] = {
 	[PT_ERR_MODE_LEAF] = "reserved MODE leaf",
 	[PT_ERR_TNT_EMPTY] = "TNT-64 without branches",
 	[PT_ERR_PSB] = "broken PSB",
+	[PT_ERR_MODE_EXEC] = "reserved MODE.Exec (CS.L and CS.D both 1)",
 };
 
 const char *pt_err_name(enum pt_err e)

@@ -17,6 +17,10 @@
  * PSB.  pt_dec_sync() moves the cursor forward to the next PSB (sync
  * from any offset).
  *
+ * Errata (lib/pt_errata.c): struct pt_dec.errata (PT_ERRATUM_*, zero by
+ * pt_dec_init) turns on the workaround of each erratum it names; set it
+ * from the CPU the stream was recorded on (pt_errata_for_cpu()).
+ *
  * Encoding (pt_enc_*): the model's packet generator (pmu/pt/gen.c) and
  * tests build streams with it; each writes one packet into a buffer. */
 #ifndef LIB_PT_PACKET_H
@@ -62,6 +66,9 @@ enum pt_pkt_type {
 	PT_PKT_BEP,
 	PT_PKT_CFE,
 	PT_PKT_EVD,
+	PT_PKT_TRIG,		/* payload: see struct pt_pkt */
+	PT_PKT_INVALID,		/* bytes an erratum made (PT_ERRATUM_SKZ84):
+				 * payload the PT_ERRATUM_* bit */
 	PT_PKT_NR
 };
 
@@ -80,6 +87,7 @@ enum pt_opcode {
 	PT_OPC_MTC = 0x59,
 	PT_OPC_MODE = 0x99,
 	PT_OPC_CYC = 0x03,
+	PT_OPC_TRIG = 0xd9,
 	PT_EXT_PSB = 0x82,
 	PT_EXT_PSBEND = 0x23,
 	PT_EXT_TNT64 = 0xa3,
@@ -105,6 +113,8 @@ enum pt_err {
 	PT_ERR_MODE_LEAF,	/* a reserved MODE leaf */
 	PT_ERR_TNT_EMPTY,	/* a TNT-64 with no stop bit */
 	PT_ERR_PSB,		/* 02 82 not followed by the rest of a PSB */
+	PT_ERR_MODE_EXEC,	/* MODE.Exec with CS.L and CS.D both 1
+				 * (reserved) */
 	PT_ERR_NR
 };
 
@@ -119,9 +129,11 @@ struct pt_pkt {
 	/* TNT: the branch bits without the stop bit, bit count-1 the
 	 * oldest branch, bit 0 the newest, 1 = taken; TIP/FUP: the raw IP
 	 * payload as the packet holds it; MODE.Exec: bit 0 CS.L, bit 1
-	 * CS.D; MODE.TSX: bit 0 InTX, bit 1 TXAbort; CBR: the ratio; TSC:
+	 * CS.D, bit 2 IF; MODE.TSX: bit 0 InTX, bit 1 TXAbort; CBR: the ratio; TSC:
 	 * the 56-bit value; MTC: the CTC byte; TMA: CTC[15:0]; CYC: the
-	 * cycle count; PT_PKT_ERROR: the opcode byte(s) seen */
+	 * cycle count; TRIG: bits 7:0 TRBV, bit 8 IP, bit 9 ICNTV, bit 10
+	 * MULT, bits 31:16 ICNT (when ICNTV); PT_PKT_ERROR: the opcode
+	 * byte(s) seen */
 	uint64_t payload;
 	uint64_t ip;		/* TIP, TIP.PGE, TIP.PGD, FUP: after last-IP */
 	uint16_t fc;		/* TMA: the fast counter, FC[8:0] */
@@ -134,13 +146,29 @@ struct pt_dec {
 	uint8_t bip_size;	/* BIP payload bytes of the current block
 				 * (BBP.SZ: 4 or 8); 0 outside a block */
 	uint8_t in_psb;		/* between PSB and PSBEND (PSB+) */
+	uint8_t errata;		/* PT_ERRATUM_*: workarounds in force */
+	size_t floor;		/* an error's PSB search starts here at the
+				 * earliest: one past the last PSB */
 };
+
+/* The errata whose packets the decoder recognises (lib/pt_errata.c has
+ * the specification updates and the CPUs). */
+#define PT_ERRATUM_SKD007 0x01	/* an OVF over a multi-byte CYC */
+#define PT_ERRATUM_SKZ84 0x02	/* a corrupt TMA and a bogus byte */
+
+/* The PT_ERRATUM_* bits of an Intel CPU by its display family and
+ * model (CPUID.1: family 6 models 4Eh ...), 0 for any other. */
+unsigned pt_errata_for_cpu(unsigned family, unsigned model);
+/* "skd007", "skz84" for one PT_ERRATUM_* bit, else "unknown". */
+const char *pt_erratum_name(unsigned bit);
 
 /* A cursor at offset 0 of buf[0, len), last IP 0.  Decoding starts
  * there as is: call pt_dec_sync() first to start at the first PSB. */
 void pt_dec_init(struct pt_dec *d, const uint8_t *buf, size_t len);
 /* Moves the cursor to the first PSB at or after its position (or to
- * the end).  Returns 0, or -1 when there is no PSB. */
+ * the end).  After a damaged packet the decoder searches from up to 15
+ * bytes before it (a PSB the damaged packet ran into: no legal packet
+ * sequence contains the PSB pattern, SDM §36.3.7), never before d->floor.  Returns 0, or -1 when there is no PSB. */
 int pt_dec_sync(struct pt_dec *d);
 /* The next packet into *k; returns k->type (PT_PKT_NONE at the end). */
 int pt_dec_next(struct pt_dec *d, struct pt_pkt *k);

@@ -34,6 +34,7 @@ struct timing {
 	uint64_t time;		/* the CYC sum of this epoch */
 	uint16_t epoch;
 	uint8_t cyc_pending;	/* CYCs since the last eligible packet */
+	uint8_t saturated;	/* time passed 2^64-1 in this epoch */
 };
 
 static void add_branch(struct timing *s, const struct pt_pkt *k,
@@ -47,13 +48,14 @@ static void add_branch(struct timing *s, const struct pt_pkt *k,
 	b->offset = k->offset;
 	b->type = k->type;
 	b->taken = taken;
-	b->exact = exact;
 	b->ip_valid = k->ip_valid;	/* never set on a TNT */
 	b->bit = bit;
 	b->epoch = s->epoch;
 	b->ip = b->ip_valid ? k->ip : 0;
 	b->time = s->time;
-	b->hi = exact ? s->time : PT_TIME_OPEN;
+	b->exact = exact && !s->saturated;
+	b->open = !b->exact;
+	b->hi = b->exact ? s->time : PT_TIME_OPEN;
 }
 
 /* A CYC: its time is the upper bound of every bounded branch since the
@@ -64,11 +66,17 @@ static void add_cycles(struct timing *s, uint64_t cycles)
 {
 	size_t end = s->n < s->max ? s->n : s->max;
 
-	s->time += cycles;
-	for (size_t i = s->open; i < end; i++) {
+	/* past 2^64-1 the sum stays there and closes no bound: the next
+	 * CYC time is beyond what 64 bits say */
+	if (__builtin_add_overflow(s->time, cycles, &s->time)) {
+		s->time = UINT64_MAX;
+		s->saturated = 1;
+	}
+	for (size_t i = s->open; i < end && !s->saturated; i++) {
 		if (s->out[i].exact)
 			continue;
 		s->out[i].hi = s->time;
+		s->out[i].open = 0;
 		s->out[i].exact = s->out[i].time == s->time;
 	}
 	s->open = s->n;
@@ -107,13 +115,22 @@ static void add_packet(struct timing *s, const struct pt_pkt *k,
 void pt_timing(const uint8_t *buf, size_t len, struct pt_branch *out,
 	       size_t max, struct pt_timing_result *r)
 {
+	pt_timing_errata(buf, len, 0, out, max, r);
+}
+
+void pt_timing_errata(const uint8_t *buf, size_t len, unsigned errata,
+		      struct pt_branch *out, size_t max,
+		      struct pt_timing_result *r)
+{
 	struct timing s = { .out = out, .max = max };
 	struct pt_dec d;
 	struct pt_pkt k;
 
 	r->errors = 0;
 	r->first_error = 0;
+	r->saturated = 0;
 	pt_dec_init(&d, buf, len);
+	d.errata = (uint8_t)errata;
 	while (pt_dec_next(&d, &k) != PT_PKT_NONE) {
 		if (k.type == PT_PKT_CYC) {
 			add_cycles(&s, k.payload);
@@ -124,6 +141,8 @@ void pt_timing(const uint8_t *buf, size_t len, struct pt_branch *out,
 				r->first_error = k.offset;
 			s.epoch++;
 			s.time = 0;
+			r->saturated |= s.saturated;
+			s.saturated = 0;
 			s.cyc_pending = 0;
 			s.open = s.n;
 		} else {
@@ -138,4 +157,5 @@ void pt_timing(const uint8_t *buf, size_t len, struct pt_branch *out,
 	r->branches = s.n < max ? s.n : max;
 	r->lost = s.n - r->branches;
 	r->cycles = s.time;
+	r->saturated |= s.saturated;
 }

@@ -13,7 +13,9 @@
  *   - every other branch (later bits of a TNT, a TIP with no CYC right
  *     before it: CycThresh > 0) is only bounded: at or after the last
  *     CYC time, before the next CYC time; with no CYC after it, the
- *     upper bound is open.
+ *     upper bound is open;
+ *   - the sum saturates at 2^64-1 (it cannot pass it in a real trace,
+ *     but a damaged one can say so): from there on nothing is exact.
  * Packets inside PSB+ (PSB .. PSBEND) are not CYC-eligible.
  *
  * A branch is a TNT bit (a conditional branch or a compressed RET) or a
@@ -27,7 +29,7 @@
 #include <stdint.h>
 #include "pt_packet.h"
 
-#define PT_TIME_OPEN UINT64_MAX	/* no upper bound: no CYC follows */
+#define PT_TIME_OPEN UINT64_MAX	/* hi of an open bound (see open) */
 
 struct pt_branch {
 	uint64_t offset;	/* of the packet (TNT, TIP ...) */
@@ -36,12 +38,15 @@ struct pt_branch {
 	uint8_t taken;		/* TNT: the bit */
 	uint8_t exact;		/* 1: time is exact; 0: [time, hi) */
 	uint8_t ip_valid;
-	uint16_t bit;		/* TNT: 0 for the oldest branch in it */
+	uint8_t open;		/* no upper bound: no CYC follows, or the
+				 * sum passed 2^64-1 (hi = PT_TIME_OPEN,
+				 * which is no bound then) */
+	uint8_t bit;		/* TNT: 0 for the oldest branch in it */
 	uint16_t epoch;		/* 0, +1 after each resync on an error */
 	uint64_t ip;		/* TIP*: the target (after last-IP) */
 	uint64_t time;		/* exact time, or the lower bound */
-	uint64_t hi;		/* upper bound (exclusive) or PT_TIME_OPEN;
-				 * hi == time when exact */
+	uint64_t hi;		/* upper bound (exclusive), PT_TIME_OPEN
+				 * when open; hi == time when exact */
 };
 
 struct pt_timing_result {
@@ -52,6 +57,9 @@ struct pt_timing_result {
 	uint64_t first_error;	/* offset of the first, if any */
 	uint64_t cycles;	/* the last time (the sum of the CYCs of
 				 * the last epoch) */
+	uint8_t saturated;	/* a CYC sum passed 2^64-1: it stays at
+				 * 2^64-1 (cycles too), and every branch
+				 * after is open at [2^64-1, -) */
 };
 
 /* Decodes buf[0, len) from offset 0 (no sync first: call it on a buffer
@@ -59,5 +67,10 @@ struct pt_timing_result {
  * out[0, max). */
 void pt_timing(const uint8_t *buf, size_t len, struct pt_branch *out,
 	       size_t max, struct pt_timing_result *r);
+/* The same with the workarounds of errata (PT_ERRATUM_*, from
+ * pt_errata_for_cpu() for the CPU that recorded the stream). */
+void pt_timing_errata(const uint8_t *buf, size_t len, unsigned errata,
+		      struct pt_branch *out, size_t max,
+		      struct pt_timing_result *r);
 
 #endif

@@ -30,7 +30,16 @@
      their own), with the 10-byte CYC difference as above;
   5. fuzz smoke: tools/pt/fuzz.sh --smoke runs the libFuzzer target over
      every input of the committed corpus, then on its mutations up to
-     5000 runs in all (into a scratch corpus).
+     5000 runs in all (into a scratch corpus);
+  6. resync property: in each valid stream of the corpus (ipt-gen-*,
+     model-*), the first k bytes of every multi-byte packet kind put
+     before a PSB; from that PSB on ptdecode must print what it prints
+     for the undamaged stream (offsets k later), before it the same;
+  7. hand-built streams (HAND_STREAMS): what libipt 2.0.5 cannot referee
+     (TRIG, MODE.Exec's IF bit and its reserved CS.L = CS.D = 1, a PSB a
+     damaged packet ran into, the SKD007 and SKZ84 errata with and without
+     `--cpu`, a cycle sum at and past 2^64-1): ptdecode prints exactly
+     the lines written here by hand.
 
 One "ok - pt: ..." / "not ok - pt: ..." line per check, details of a
 failure as "#" lines under it; exit status 1 when any check failed.  The
@@ -57,6 +66,86 @@ DETAIL_LINES = 8
 
 
 # ---- pure parts (tools/check/tests/test_pt.py)
+
+def cyc_bytes(value):
+    """The shortest CYC of value (Intel SDM Vol. 3C, order no.
+    326019-060US, §36.4.2.14, Table 36-33: byte 0 count[4:0] in bits 7:3,
+    Exp bit 2, bits 1:0 11b; each further byte count bits in 7:1, Exp in
+    bit 0)."""
+    out = [(value & 31) << 3 | 3]
+    value >>= 5
+    while value:
+        out[-1] |= 4 if len(out) == 1 else 1
+        out.append((value & 127) << 1)
+        value >>= 7
+    return bytes(out)
+
+
+PSBEND = bytes([0x02, 0x23])
+
+
+def tip16(ip):
+    """TIP with IPBytes 001b, a 16-bit update (Table 36-18)."""
+    return bytes([0x2d, ip & 0xff, ip >> 8])
+
+
+# (name, bytes, ptdecode arguments, the lines it must print).  Bytes of
+# the errata streams: libipt's test/src/skd007.ptt and skz84.ptt (a CYC
+# first byte with Exp, F7h, then OVF 02 F3 over its other bytes; a TMA
+# with reserved byte 4 set, then a bogus byte); the CPUs: 6/94 (06_5EH,
+# Skylake, SKD007), 6/85 (06_55H, Cascade Lake, SKZ84).  TRIG: libipt's
+# pt_opcodes.h (D9h, byte 1 IP/ICNTV/MULT in bits 7:5, byte 2 TRBV, ICNT
+# in 2 more bytes with ICNTV).  MODE.Exec: bit 2 IF; CS.L = CS.D = 1
+# reserved (SDM Table 36-26).  Resync: CYC 07h takes the PSB's 02h, 82h
+# is a TNT-8, then a broken PSB at 3; the PSB at 1 is found again.
+# Saturation: 2^63 + (2^63 - 1) = 2^64 - 1 is an upper bound like any
+# other, one cycle more passes 64 bits.
+SKD007_BYTES = PSB + PSBEND + bytes([0xf7, 0x02, 0xf3, 0x00])
+SKD007_PLAIN = ["0 psb -", "16 psbend -", "18 cyc 0x3e", "20 cyc 0x1e",
+                "21 pad -"]
+SKZ84_BYTES = PSB + PSBEND + bytes([0x02, 0x73, 1, 1, 1, 1, 0, 0]) + \
+    bytes([0x3d, 0x00, 0x10])
+SKZ84_PLAIN = ["0 psb -", "16 psbend -", "18 tma 0x101:0x1", "25 pad -",
+               "26 fup 1:0x1000"]
+SATURATE_BYTES = cyc_bytes(1 << 63) + tip16(1) + tip16(2) + \
+    cyc_bytes((1 << 63) - 1) + tip16(3) + tip16(4) + cyc_bytes(1) + tip16(5)
+HAND_STREAMS = [
+    ("skd007", SKD007_BYTES, ["--packets"], SKD007_PLAIN),
+    ("skd007-cpu-6-94", SKD007_BYTES, ["--packets", "--cpu", "6/94"],
+     ["0 psb -", "16 psbend -", "18 ovf -", "21 pad -"]),
+    ("skd007-cpu-6-85", SKD007_BYTES, ["--packets", "--cpu", "6/85"],
+     SKD007_PLAIN),
+    ("skd007-timing", SKD007_BYTES + cyc_bytes(10) + tip16(1),
+     ["--timing"],
+     ["23 tip 0x1 102",
+      "# branches=1 exact=1 bounded=0 errors=0 cycles=102"]),
+    ("skd007-timing-cpu", SKD007_BYTES + cyc_bytes(10) + tip16(1),
+     ["--timing", "--cpu", "0x6/0x5e"],
+     ["23 tip 0x1 10",
+      "# branches=1 exact=1 bounded=0 errors=0 cycles=10"]),
+    ("skz84", SKZ84_BYTES, ["--packets"], SKZ84_PLAIN),
+    ("skz84-cpu-6-85", SKZ84_BYTES, ["--packets", "--cpu", "6/85"],
+     ["0 psb -", "16 psbend -", "18 invalid skz84", "26 fup 1:0x1000"]),
+    ("skz84-cpu-6-94", SKZ84_BYTES, ["--packets", "--cpu", "6/94"],
+     SKZ84_PLAIN),
+    ("trig-mode", PSB + bytes([0xd9, 0xa0, 0x03, 0xd9, 0x40, 0x07, 0x34,
+                               0x12, 0x99, 0x05, 0x99, 0x03]) + PSB,
+     ["--packets"],
+     ["0 psb -", "16 trig 0x3,ip,mult", "19 trig 0x7,icnt=0x1234",
+      "24 mode.exec 0x5",
+      "26 error reserved MODE.Exec (CS.L and CS.D both 1)", "28 psb -"]),
+    ("resync", bytes([0x07]) + PSB + PSBEND, ["--packets"],
+     ["0 cyc 0x20", "2 tnt.8 0x1/6", "3 error broken PSB", "1 psb -",
+      "17 psbend -"]),
+    ("saturate", SATURATE_BYTES, ["--timing"],
+     ["10 tip 0x1 9223372036854775808",
+      "13 tip 0x2 [9223372036854775808,18446744073709551615)",
+      "26 tip 0x3 18446744073709551615",
+      "29 tip 0x4 [18446744073709551615,-)",
+      "33 tip 0x5 [18446744073709551615,-)",
+      "# branches=5 exact=2 bounded=3 errors=0 "
+      "cycles=18446744073709551615 saturated=1"]),
+]
 
 def line_offset(line):
     """The OFFSET of a --packets or --timing line, or None."""
@@ -508,6 +597,155 @@ def damaged_streams(tally, out):
               f"{len(files)} corpus streams ({errors} errors)", bad)
 
 
+# The first bytes of every packet kind longer than one byte (Intel SDM
+# Vol. 3C, order no. 326019-060US, §36.4.2, Tables 36-16 to 36-44; BBP,
+# BEP, CFE, EVD and TRIG of later editions, as libipt and Linux perf read
+# them): TNT-64, the IP packets of every IPBytes, MODE, TSC, MTC, CYC of
+# 2, 4 and 10 bytes, PSB, and the 02h packets with their sizes.
+LONG_PACKETS = [
+    bytes([0x02, 0xa3, 1, 2, 3, 4, 5, 6]),
+    bytes([0x2d, 1, 2]), bytes([0x51, 1, 2, 3, 4]),
+    bytes([0x61, 1, 2, 3, 4, 5, 6]), bytes([0x9d, 1, 2, 3, 4, 5, 6]),
+    bytes([0xcd, 1, 2, 3, 4, 5, 6, 7, 8]),
+    bytes([0x99, 0x01]), bytes([0x19, 1, 2, 3, 4, 5, 6, 7]),
+    bytes([0x59, 0x12]), cyc_bytes(32), cyc_bytes(1 << 20),
+    cyc_bytes(1 << 63), PSB, PSBEND, bytes([0x02, 0xf3]),
+    bytes([0x02, 0x83]), bytes([0x02, 0x03, 0x20, 0x00]),
+    bytes([0x02, 0x73, 0x34, 0x12, 0x00, 0x05, 0x00]),
+    bytes([0x02, 0x43, 1, 2, 3, 4, 5, 6]), bytes([0x02, 0xc8, 1, 2, 3, 4, 5]),
+    bytes([0x02, 0xc3, 0x88, 1, 2, 3, 4, 5, 6, 7, 8]),
+    bytes([0x02, 0x12, 1, 2, 3, 4]), bytes([0x02, 0xb2] + [1] * 8),
+    bytes([0x02, 0x62]), bytes([0x02, 0xc2] + [1] * 8),
+    bytes([0x02, 0x22, 1, 2]), bytes([0x02, 0xa2, 1, 2, 3, 4, 5]),
+    bytes([0x02, 0x63, 0x9f]), bytes([0x02, 0x33]),
+    bytes([0x02, 0x13, 0x81, 0x20]), bytes([0x02, 0x53] + [1] * 9),
+    bytes([0xd9, 0x40, 0x07, 0x34, 0x12]),
+]
+
+
+def shift_line(line, k):
+    """A --packets line with its OFFSET k bytes later."""
+    off, rest = line.split(" ", 1)
+    return f"{int(off) + k} {rest}"
+
+
+def resync_problems(ours, damaged, at, k, want=None, i=None):
+    """Problems (none: the property holds) between the undamaged lines
+    (ours) and the lines of the stream with k bytes put before the PSB at
+    offset at: the lines before it the same, and from the last `psb` line
+    at at + k on, the undamaged lines from the PSB, k bytes later (want:
+    those, and i the index of the PSB's line in ours, when the caller has
+    them already)."""
+    if i is None:
+        i = next((n for n, l in enumerate(ours) if line_offset(l) == at),
+                 None)
+    if i is None or not ours[i].endswith(" psb -"):
+        return [f"no PSB at {at} in the undamaged stream"]
+    if damaged[:i] != ours[:i]:
+        return ["the lines before the PSB differ"]
+    psb = f"{at + k} psb -"
+    start = next((n for n in range(len(damaged) - 1, -1, -1)
+                  if damaged[n] == psb), None)
+    if start is None:
+        return [f"the PSB (now at {at + k}) is lost"]
+    if want is None:
+        want = [shift_line(l, k) for l in ours[i:]]
+    got = damaged[start:]
+    if got != want:
+        n = next((n for n, (g, w) in enumerate(zip(got, want)) if g != w),
+                 min(len(got), len(want)))
+        return [f"from the PSB, line {n + 1}: "
+                f"{got[n] if n < len(got) else None!r}, undamaged "
+                f"{want[n] if n < len(want) else None!r}"]
+    return []
+
+
+# What the resync check keeps of a stream after the PSB it damages: the
+# decoders agree again within a PSB+ and a few packets, and fewer lines
+# keep the check cheap.
+RESYNC_TAIL = 192
+
+
+def resync_bases(streams, out):
+    """(name, bytes, PSB offset) per valid stream: cut RESYNC_TAIL bytes
+    after its second PSB (its first when it has one), written to OUT;
+    and the problems of the streams that are not valid."""
+    bases, bad = [], []
+    plain = run_each([HB / "ptdecode", "--packets"], streams)
+    for pt, (rc, lines, err) in zip(streams, plain):
+        psbs = [line_offset(l) for l in lines if l.endswith(" psb -")]
+        if rc != 0 or not psbs:
+            bad.append(f"{pt.name}: not a valid stream with a PSB "
+                       f"(exit status {rc}) {err.strip()}")
+            continue
+        at = psbs[1] if len(psbs) > 1 else psbs[0]
+        data = pt.read_bytes()[:at + RESYNC_TAIL]
+        (out / pt.name).write_bytes(data)
+        bases.append((pt.name, data, at))
+    return bases, bad
+
+
+def resync_property(tally, out):
+    """Item 6 of the docstring: ptdecode --each once over the streams
+    cut short, once over their damaged copies."""
+    corpus = ROOT / "tests" / "host" / "pt" / "corpus"
+    streams = sorted(corpus.glob("ipt-gen-*.pt")) + \
+        sorted(corpus.glob("model-*.pt"))
+    out.mkdir(parents=True, exist_ok=True)
+    bases, bad = resync_bases(streams, out)
+    plain = run_each([HB / "ptdecode", "--packets"],
+                     [out / name for name, _, _ in bases])
+    cases, paths, shifted = [], [], {}
+    for (name, data, at), (rc, ours, err) in zip(bases, plain):
+        if rc not in (0, 1):
+            bad.append(f"{name}: exit status {rc} {err.strip()}")
+            continue
+        first = next(n for n, l in enumerate(ours) if line_offset(l) == at)
+        for k in range(1, len(PSB)):
+            shifted[name, k] = [shift_line(l, k) for l in ours[first:]]
+        for n, pkt in enumerate(LONG_PACKETS):
+            for k in range(1, len(pkt)):
+                path = out / f"{Path(name).stem}-{n}-{k}.pt"
+                path.write_bytes(data[:at] + pkt[:k] + data[at:])
+                cases.append((name, ours, at, pkt, k, first))
+                paths.append(path)
+    results = run_each([HB / "ptdecode", "--packets"], paths) if paths \
+        else []
+    for (name, ours, at, pkt, k, first), (rc, lines, err) in \
+            zip(cases, results):
+        if rc not in (0, 1):
+            bad.append(f"{name}: exit status {rc} {err.strip()}")
+            continue
+        bad += [f"{name}: {pkt[:k].hex()} before the PSB at {at}: {p}"
+                for p in resync_problems(ours, lines, at, k,
+                                         shifted[name, k], first)]
+    tally.say(paths and not bad, f"resync: {len(paths)} copies of "
+              f"{len(streams)} valid corpus streams with the first bytes of "
+              f"a packet before a PSB decode from it on as undamaged", bad)
+
+
+def hand_streams(tally, out):
+    """HAND_STREAMS: each stream written to OUT, ptdecode run on it with
+    its arguments, the lines compared with the ones written by hand."""
+    out.mkdir(parents=True, exist_ok=True)
+    bad = []
+    for name, data, args, want in HAND_STREAMS:
+        path = out / f"{name}.pt"
+        path.write_bytes(data)
+        rc, got, err = run([HB / "ptdecode"] + args + [path])
+        save(out / f"{name}.ptdecode", got)
+        want_rc = 1 if any(is_error(l) for l in want) else 0
+        if rc != want_rc or got != want:
+            bad.append(f"{name} ({' '.join(args)}): exit status {rc} "
+                       f"(want {want_rc}) {err.strip()}")
+            bad += [f"  got  {l}" for l in got[:DETAIL_LINES]]
+            bad += [f"  want {l}" for l in want[:DETAIL_LINES]]
+    tally.say(not bad, f"hand-built streams: TRIG, MODE.Exec IF and "
+              f"reserved, resync into a PSB, SKD007/SKZ84 with and without "
+              f"--cpu, cycle sums at 2^64-1 ({len(HAND_STREAMS)} runs, "
+              f"ptdecode prints the lines written by hand)", bad)
+
+
 def fuzz_smoke(tally, runs):
     corpus = ROOT / "tests" / "host" / "pt" / "corpus"
     before = sorted(p.name for p in corpus.iterdir()) if corpus.is_dir() \
@@ -557,6 +795,8 @@ def main(argv):
         random_streams(tally, out / "random", range(1, args.seeds + 1),
                        args.count)
         damaged_streams(tally, out / "damaged")
+        hand_streams(tally, out / "hand")
+        resync_property(tally, out / "resync")
         if build(tally, "the model's streams",
                  ["pt-modelgen", "pt-modelgen-i386"]):
             model_streams(tally, out / "model", "x86_64", "pt-modelgen")

@@ -23,7 +23,10 @@
  * where libipt lands on the last).  Known difference: libipt's decoder
  * rejects every 10-byte CYC (bad packet) although its encoder writes one
  * for values from 2^61; ptdecode accepts a 10-byte CYC whose value fits
- * in 64 bits (docs/pt.md, the overflow policy).
+ * in 64 bits (docs/pt.md, the overflow policy).  libipt 2.0.5 knows
+ * neither TRIG nor MODE.Exec's IF bit (both printed when built against
+ * libipt 2.2 or later, in ptdecode's format), and does not reject
+ * MODE.Exec with CS.L and CS.D both 1, which ptdecode does.
  *
  * Usage: ipt-dump [--offset N] FILE
  *        ipt-dump [--offset N] --each FILE...
@@ -75,6 +78,19 @@ static const char *ip_name(enum pt_packet_type t)
 	case ppt_tip_pgd: return "tip.pgd";
 	default: return "fup";
 	}
+}
+
+/* MODE.Exec's IF bit (bit 2): libipt reads it from 2.1 on; Debian's
+ * 2.0.5 does not, and prints 0 for it (a difference make check's pt
+ * stage never meets: ipt-gen's encoder cannot write the bit either). */
+static unsigned mode_exec_if(const struct pt_packet_mode_exec *m)
+{
+#if LIBIPT_VERSION >= 0x201
+	return m->iflag;
+#else
+	(void)m;
+	return 0;
+#endif
 }
 
 /* The names of the packets printed with "-" (no payload in the format). */
@@ -139,7 +155,8 @@ static int print_packet(uint64_t off, const struct pt_packet *p,
 		if (p->payload.mode.leaf == pt_mol_exec)
 			printf("%" PRIu64 " mode.exec 0x%x\n", off,
 			       p->payload.mode.bits.exec.csl |
-			       p->payload.mode.bits.exec.csd << 1);
+			       p->payload.mode.bits.exec.csd << 1 |
+			       mode_exec_if(&p->payload.mode.bits.exec) << 2);
 		else
 			printf("%" PRIu64 " mode.tsx 0x%x\n", off,
 			       p->payload.mode.bits.tsx.intx |
@@ -163,6 +180,16 @@ static int print_packet(uint64_t off, const struct pt_packet *p,
 		printf("%" PRIu64 " cyc 0x%" PRIx64 "\n", off,
 		       p->payload.cyc.value);
 		return 0;
+#if LIBIPT_VERSION >= 0x202	/* TRIG: libipt 2.2 and later */
+	case ppt_trig:
+		printf("%" PRIu64 " trig 0x%x%s%s", off,
+		       p->payload.trig.trbv, p->payload.trig.ip ? ",ip" : "",
+		       p->payload.trig.mult ? ",mult" : "");
+		if (p->payload.trig.icntv)
+			printf(",icnt=0x%x", p->payload.trig.icnt);
+		putchar('\n');
+		return 0;
+#endif
 	default:
 		printf("%" PRIu64 " error libipt packet type %d\n", off,
 		       (int)p->type);

@@ -146,6 +146,11 @@ static void mode(struct gen *g, int tsx)
 		p.payload.mode.bits.tsx.intx = a;
 		p.payload.mode.bits.tsx.abrt = b;
 	} else {
+		/* CS.L = CS.D = 1 is reserved (SDM Vol. 3C, order no.
+		 * 326019-060US, Table 36-26): a valid stream has 00, 01,
+		 * 10 (a third of each, as the two bits, redrawn, give) */
+		while (a && b)
+			a = (unsigned)bits(g, 1), b = (unsigned)bits(g, 1);
 		p.payload.mode.leaf = pt_mol_exec;
 		p.payload.mode.bits.exec.csl = a;
 		p.payload.mode.bits.exec.csd = b;

@@ -7,11 +7,14 @@
  * hands over a buffer of exactly the input's size), with no undefined
  * behaviour (UBSan) and without hanging.  What it also holds them to:
  *   - every packet lies inside the input, the next one starts at or after
- *     its end (after an error: after its offset), and the walk ends
- *     within size + 1 calls (a decoder that stops moving would loop for
- *     ever);
+ *     its end (after an error: no more than 15 bytes before the error's
+ *     offset, and after the last PSB: a PSB the damaged packet ran into),
+ *     and the walk ends within 2 * size + 2 calls (a decoder that stops
+ *     moving would loop for ever);
  *   - an error is followed by a PSB or by the end (resume at the next
  *     PSB);
+ *   - all of this without errata and with every workaround on
+ *     (PT_ERRATUM_*);
  *   - pt_dec_sync from an offset the input picks lands on the first PSB
  *     at or after it, or returns -1 when there is none;
  *   - pt_timing writes no more than its max and counts the rest as lost
@@ -39,16 +42,17 @@ static void fail(const char *what, uint64_t at)
 	abort();
 }
 
-static void walk(const uint8_t *data, size_t size)
+static void walk(const uint8_t *data, size_t size, unsigned errata)
 {
 	struct pt_dec d;
 	struct pt_pkt k;
-	uint64_t next = 0, calls = 0;
+	uint64_t next = 0, calls = 0, past_psb = 0;
 	int after_error = 0;
 
 	pt_dec_init(&d, data, size);
+	d.errata = (uint8_t)errata;
 	while (pt_dec_next(&d, &k) != PT_PKT_NONE) {
-		if (++calls > size + 1)
+		if (++calls > 2 * (uint64_t)size + 2)
 			fail("no progress", k.offset);
 		if (k.offset < next || k.offset + k.size > size ||
 		    (!k.size && k.type != PT_PKT_ERROR))
@@ -60,8 +64,13 @@ static void walk(const uint8_t *data, size_t size)
 		if (k.type >= PT_PKT_NR ||
 		    (after_error && k.err >= PT_ERR_NR))
 			fail("type or error out of range", k.offset);
-		/* the next PSB may start inside the damaged bytes */
-		next = after_error ? k.offset + 1 : k.offset + k.size;
+		if (k.type == PT_PKT_PSB)
+			past_psb = k.offset + 1;
+		/* the next PSB may start inside the damaged bytes, or up to
+		 * 15 bytes before them, but not at or before the last PSB */
+		next = !after_error ? k.offset + k.size :
+		       k.offset > 15 && k.offset - 15 > past_psb ?
+		       k.offset - 15 : past_psb;
 	}
 }
 
@@ -112,7 +121,8 @@ static void timing(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	walk(data, size);
+	walk(data, size, 0);
+	walk(data, size, PT_ERRATUM_SKD007 | PT_ERRATUM_SKZ84);
 	sync_from(data, size);
 	timing(data, size);
 	return 0;

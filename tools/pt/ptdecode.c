@@ -8,13 +8,21 @@
  *	which decoding resumes at the next PSB.  Decoding starts at offset 0
  *	as is (last IP 0); --offset N first syncs forward from byte N to the
  *	next PSB (none: no packet).
+ *	TRIG prints "trig 0x<TRBV>" then ",ip", ",mult", ",icnt=0x<ICNT>"
+ *	as the packet has them; MODE.Exec "0x<bits>", bit 0 CS.L, bit 1
+ *	CS.D, bit 2 IF; bytes an erratum made (--cpu) "invalid <erratum>".
  *   ptdecode --timing [--offset N] FILE
  *	one line per branch in stream order, "OFFSET tnt BIT/COUNT T|N TIME"
  *	or "OFFSET tip|tip.pge|tip.pgd 0x<ip>|- TIME", TIME the decimal
  *	cycle count when exact, else "[LO,HI)" with HI "-" when open;
  *	" epoch=E" after a line of epoch E > 0 (the times restart at 0 after
  *	each error); the error lines as above; last
- *	"# branches=N exact=N bounded=N errors=N cycles=N".
+ *	"# branches=N exact=N bounded=N errors=N cycles=N", and
+ *	" saturated=1" when a cycle sum passed 2^64-1 (it stays at 2^64-1;
+ *	the branches after it are "[18446744073709551615,-)").
+ *   --cpu FAMILY/MODEL (decimal or 0x-hex, e.g. 6/0x5e): the stream was
+ *	recorded on that CPU; the workarounds of its Intel PT errata apply
+ *	(lib/pt_errata.c: SKD007, SKZ84), none without --cpu.
  *
  * Exit status: 0; 1 when an error line was printed; 2 for a bad argument
  * or an unreadable file (a message on stderr).  The file is read whole
@@ -47,7 +55,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: ptdecode --packets|--timing [--offset N] FILE\n"
 		"       ptdecode --packets|--timing [--offset N] --each "
-		"FILE...\n");
+		"FILE...\n"
+		"options: --cpu FAMILY/MODEL (the errata of that CPU)\n");
 }
 
 static void print_error(uint64_t offset, unsigned err)
@@ -92,6 +101,19 @@ static void print_packet(const struct pt_pkt *k)
 		printf("%" PRIu64 " tma 0x%" PRIx64 ":0x%x\n", k->offset,
 		       k->payload, k->fc);
 		return;
+	case PT_PKT_TRIG:	/* payload: lib/pt_packet.h */
+		printf("%" PRIu64 " trig 0x%x%s%s", k->offset,
+		       (unsigned)(k->payload & 0xff),
+		       k->payload >> 8 & 1 ? ",ip" : "",
+		       k->payload >> 10 & 1 ? ",mult" : "");
+		if (k->payload >> 9 & 1)
+			printf(",icnt=0x%x", (unsigned)(k->payload >> 16));
+		putchar('\n');
+		return;
+	case PT_PKT_INVALID:
+		printf("%" PRIu64 " invalid %s\n", k->offset,
+		       pt_erratum_name((unsigned)k->payload));
+		return;
 	default:
 		printf("%" PRIu64 " %s -\n", k->offset, name);
 		return;
@@ -115,13 +137,15 @@ static size_t start_at(const uint8_t *buf, size_t len, int sync,
 	return d.pos;
 }
 
-static int packets(const uint8_t *buf, size_t len, size_t start)
+static int packets(const uint8_t *buf, size_t len, size_t start,
+		   unsigned errata)
 {
 	struct pt_dec d;
 	struct pt_pkt k;
 	int errors = 0;
 
 	pt_dec_init(&d, buf, len);
+	d.errata = (uint8_t)errata;
 	d.pos = start;
 	while (pt_dec_next(&d, &k) != PT_PKT_NONE) {
 		print_packet(&k);
@@ -134,7 +158,7 @@ static void print_time(const struct pt_branch *b)
 {
 	if (b->exact)
 		printf("%" PRIu64, b->time);
-	else if (b->hi == PT_TIME_OPEN)
+	else if (b->open)
 		printf("[%" PRIu64 ",-)", b->time);
 	else
 		printf("[%" PRIu64 ",%" PRIu64 ")", b->time, b->hi);
@@ -162,7 +186,7 @@ static void print_branch(const struct pt_branch *b, uint64_t base,
 /* The max errors pt_timing counted in buf[0, len), in order (it counts
  * them only); no decoding when there are none. */
 static struct error_at *find_errors(const uint8_t *buf, size_t len,
-				    size_t max, size_t *n)
+				    unsigned errata, size_t max, size_t *n)
 {
 	struct error_at *e = malloc(sizeof(*e) * (max + 1));
 	struct pt_dec d;
@@ -172,6 +196,7 @@ static struct error_at *find_errors(const uint8_t *buf, size_t len,
 	if (!e || !max)
 		return e;
 	pt_dec_init(&d, buf, len);
+	d.errata = (uint8_t)errata;
 	while (*n < max && pt_dec_next(&d, &k) != PT_PKT_NONE)
 		if (k.type == PT_PKT_ERROR)
 			e[(*n)++] = (struct error_at){ k.offset, k.err };
@@ -181,6 +206,7 @@ static struct error_at *find_errors(const uint8_t *buf, size_t len,
 /* pt_timing() into an array that holds every branch: a guess, then the
  * count it reported. */
 static struct pt_branch *all_branches(const uint8_t *buf, size_t len,
+				      unsigned errata,
 				      struct pt_timing_result *r)
 {
 	size_t max = len / 2 + 64;
@@ -188,23 +214,25 @@ static struct pt_branch *all_branches(const uint8_t *buf, size_t len,
 
 	if (!out)
 		return NULL;
-	pt_timing(buf, len, out, max, r);
+	pt_timing_errata(buf, len, errata, out, max, r);
 	if (!r->lost)
 		return out;
 	free(out);
 	max = r->branches + r->lost;
 	out = malloc(sizeof(*out) * max);
 	if (out)
-		pt_timing(buf, len, out, max, r);
+		pt_timing_errata(buf, len, errata, out, max, r);
 	return out;
 }
 
-static int timing(const uint8_t *buf, size_t len, size_t start)
+static int timing(const uint8_t *buf, size_t len, size_t start,
+		  unsigned errata)
 {
 	struct pt_timing_result r;
-	struct pt_branch *out = all_branches(buf + start, len - start, &r);
+	struct pt_branch *out = all_branches(buf + start, len - start, errata,
+					     &r);
 	size_t nerr, e = 0, exact = 0;
-	struct error_at *errs = find_errors(buf + start, len - start,
+	struct error_at *errs = find_errors(buf + start, len - start, errata,
 					    out ? r.errors : 0, &nerr);
 
 	if (!out || !errs) {
@@ -229,8 +257,8 @@ static int timing(const uint8_t *buf, size_t len, size_t start)
 	for (; e < nerr; e++)
 		print_error(start + errs[e].offset, errs[e].err);
 	printf("# branches=%zu exact=%zu bounded=%zu errors=%zu cycles=%"
-	       PRIu64 "\n", r.branches, exact, r.branches - exact, r.errors,
-	       r.cycles);
+	       PRIu64 "%s\n", r.branches, exact, r.branches - exact, r.errors,
+	       r.cycles, r.saturated ? " saturated=1" : "");
 	free(out);
 	free(errs);
 	return r.errors ? 1 : 0;
@@ -238,7 +266,7 @@ static int timing(const uint8_t *buf, size_t len, size_t start)
 
 /* One file decoded: its exit status (a message on stderr for 2). */
 static int decode_file(const char *path, enum mode mode, int sync,
-		       uint64_t from)
+		       uint64_t from, unsigned errata)
 {
 	uint8_t *buf;
 	size_t len;
@@ -249,11 +277,31 @@ static int decode_file(const char *path, enum mode mode, int sync,
 		return 2;
 	}
 	if (mode == MODE_PACKETS)
-		rc = packets(buf, len, start_at(buf, len, sync, from));
+		rc = packets(buf, len, start_at(buf, len, sync, from), errata);
 	else
-		rc = timing(buf, len, start_at(buf, len, sync, from));
+		rc = timing(buf, len, start_at(buf, len, sync, from), errata);
 	free(buf);
 	return rc;
+}
+
+/* FAMILY/MODEL, each decimal or 0x-hex, below 256 (CPUID's display
+ * family and model).  Returns 0, or -1. */
+static int parse_cpu(const char *s, unsigned *family, unsigned *model)
+{
+	const char *slash = strchr(s, '/');
+	char fam[24];
+	uint64_t f, m;
+
+	if (!slash || (size_t)(slash - s) >= sizeof(fam))
+		return -1;
+	memcpy(fam, s, (size_t)(slash - s));
+	fam[slash - s] = 0;
+	if (pt_tool_parse_u64(fam, &f) || pt_tool_parse_u64(slash + 1, &m) ||
+	    f > 255 || m > 255)
+		return -1;
+	*family = (unsigned)f;
+	*model = (unsigned)m;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -262,6 +310,7 @@ int main(int argc, char **argv)
 	const char *path = NULL;
 	uint64_t from = 0;
 	int sync = 0, rc = 0, opts = 1, each = 0;
+	unsigned errata = 0, family, model;
 
 	for (int i = 1; i < argc && !each; i++) {
 		const char *a = argv[i];
@@ -286,6 +335,16 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			sync = 1;
+			i++;
+		} else if (opts && !strcmp(a, "--cpu")) {
+			if (i + 1 >= argc ||
+			    parse_cpu(argv[i + 1], &family, &model)) {
+				fprintf(stderr, "ptdecode: --cpu needs "
+					"FAMILY/MODEL, e.g. 6/0x5e\n");
+				usage(stderr);
+				return 2;
+			}
+			errata = pt_errata_for_cpu(family, model);
 			i++;
 		} else if (opts && a[0] == '-' && a[1]) {
 			fprintf(stderr, "ptdecode: unknown option: %s\n", a);
@@ -315,10 +374,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!each) {
-		rc = decode_file(path, mode, sync, from);
+		rc = decode_file(path, mode, sync, from, errata);
 	} else {
 		for (int i = each; i < argc; i++) {
-			int r = decode_file(argv[i], mode, sync, from);
+			int r = decode_file(argv[i], mode, sync, from, errata);
 
 			printf("# end %d %d\n", i - each + 1, r);
 			if (r > rc)

@@ -22,7 +22,7 @@
 
 #include "pt_bytes.h"
 
-/* host-sources: lib/pt_decode.c */
+/* host-sources: lib/pt_decode.c lib/pt_errata.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -45,8 +45,9 @@ struct dec_all {
 };
 
 /* Every packet of buf (a copy of exactly len bytes, so that ASan sees any
- * read past the end). */
-static void decode(const uint8_t *buf, size_t len, struct dec_all *r)
+ * read past the end), with the workarounds of errata (PT_ERRATUM_*). */
+static void decode_errata(const uint8_t *buf, size_t len, unsigned errata,
+			  struct dec_all *r)
 {
 	uint8_t *copy = malloc(len ? len : 1);
 	struct pt_dec d;
@@ -54,6 +55,7 @@ static void decode(const uint8_t *buf, size_t len, struct dec_all *r)
 	assert_non_null(copy);
 	memcpy(copy, buf, len);
 	pt_dec_init(&d, copy, len);
+	d.errata = (uint8_t)errata;
 	r->n = 0;
 	while (r->n < N(r->k)) {
 		struct pt_pkt *k = &r->k[r->n];
@@ -67,6 +69,11 @@ static void decode(const uint8_t *buf, size_t len, struct dec_all *r)
 	}
 	assert_true(r->n < N(r->k));
 	free(copy);
+}
+
+static void decode(const uint8_t *buf, size_t len, struct dec_all *r)
+{
+	decode_errata(buf, len, 0, r);
 }
 
 static void expect(const struct pt_pkt *k, unsigned type, uint64_t offset,
@@ -129,6 +136,8 @@ static struct first_want classify(uint8_t b)
 		return (struct first_want){ PT_PKT_MTC, 0, 2 };
 	if (b == 0x99)		/* mode byte 00: MODE.Exec */
 		return (struct first_want){ PT_PKT_MODE_EXEC, 0, 2 };
+	if (b == 0xd9)		/* TRIG, byte 1 00: ICNTV 0, 3 bytes */
+		return (struct first_want){ PT_PKT_TRIG, 0, 3 };
 	return (struct first_want){ PT_PKT_ERROR, PT_ERR_OPCODE, 1 };
 }
 
@@ -412,6 +421,10 @@ static void test_ipbytes_reserved(void **state)
 
 /* ---- MODE (Tables 36-25 to 36-27) */
 
+/* MODE (Tables 36-25 to 36-27): the leaf in bits 7:5; MODE.Exec bit 0
+ * CS.L, bit 1 CS.D, bit 2 IF (later editions; libipt's ptdump prints
+ * "cs.l, if" for 99 05), CS.L = CS.D = 1 reserved (Table 36-26): an
+ * error; MODE.TSX bit 0 InTX, bit 1 TXAbort. */
 static void test_mode(void **state)
 {
 	for (unsigned m = 0; m < 256; m++) {
@@ -421,16 +434,36 @@ static void test_mode(void **state)
 
 		PUT(&s, 0x99, (uint8_t)m, 0x00);
 		decode(s.b, s.n, &r);
-		if (leaf > 1) {
+		if (leaf > 1 || (leaf == 0 && (m & 3) == 3)) {
 			assert_int_equal(r.n, 1);
-			expect_err(&r.k[0], 0, PT_ERR_MODE_LEAF);
+			expect_err(&r.k[0], 0, leaf ? PT_ERR_MODE_LEAF :
+				   PT_ERR_MODE_EXEC);
 			continue;
 		}
 		assert_int_equal(r.n, 2);
 		expect(&r.k[0], leaf ? PT_PKT_MODE_TSX : PT_PKT_MODE_EXEC, 0,
-		       2, m & 3);
+		       2, m & (leaf ? 3 : 7));
 		expect(&r.k[1], PT_PKT_PAD, 2, 1, 0);
 	}
+}
+
+/* The cases libipt's own test streams hold (ptet-mode_exec-if.ptt:
+ * "mode.exec cs.l, if" is 99 05; cs.l alone 99 01), and the reserved
+ * pair, which Linux perf rejects too, then the next PSB. */
+static void test_mode_exec_if(void **state)
+{
+	struct sb s = { .n = 0 };
+	struct dec_all r;
+
+	PUT(&s, 0x99, 0x05, 0x99, 0x01, 0x99, 0x06, 0x99, 0x03, 0x99, 0x07);
+	e_psb(&s);
+	decode(s.b, s.n, &r);
+	assert_int_equal(r.n, 5);
+	expect(&r.k[0], PT_PKT_MODE_EXEC, 0, 2, 0x5);	/* CS.L, IF */
+	expect(&r.k[1], PT_PKT_MODE_EXEC, 2, 2, 0x1);	/* CS.L */
+	expect(&r.k[2], PT_PKT_MODE_EXEC, 4, 2, 0x6);	/* CS.D, IF */
+	expect_err(&r.k[3], 6, PT_ERR_MODE_EXEC);	/* CS.L and CS.D */
+	expect(&r.k[4], PT_PKT_PSB, 10, 16, 0);
 }
 
 /* ---- the other packets: size, name, payload */
@@ -481,6 +514,16 @@ static const struct pkt_case pkt_cases[] = {
 	{ "PSB", { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2,
 		   0x82, 2, 0x82 }, 16, PT_PKT_PSB, 0 },
 	{ "MODE.Exec", { 0x99, 0x01 }, 2, PT_PKT_MODE_EXEC, 1 },
+	{ "MODE.Exec IF", { 0x99, 0x06 }, 2, PT_PKT_MODE_EXEC, 6 },
+	/* TRIG (libipt pt_opcodes.h, pt_pkt_read_trig): D9, byte 1 bit 7
+	 * IP, bit 6 ICNTV, bit 5 MULT, byte 2 TRBV, ICNTV: 2 bytes ICNT;
+	 * payload TRBV | IP << 8 | ICNTV << 9 | MULT << 10 | ICNT << 16 */
+	{ "TRIG", { 0xd9, 0x00, 0x01 }, 3, PT_PKT_TRIG, 0x001 },
+	{ "TRIG IP MULT", { 0xd9, 0xa0, 0x83 }, 3, PT_PKT_TRIG, 0x583 },
+	{ "TRIG ICNT", { 0xd9, 0x40, 0x07, 0x34, 0x12 }, 5, PT_PKT_TRIG,
+	  0x12340207 },
+	{ "TRIG all", { 0xd9, 0xe0, 0xff, 0xff, 0xff }, 5, PT_PKT_TRIG,
+	  0xffff07ff },
 	{ "MODE.TSX", { 0x99, 0x23 }, 2, PT_PKT_MODE_TSX, 3 },
 };
 
@@ -761,8 +804,9 @@ static void random_packet(struct sb *s)
 		PUT(s, 0x19);
 		put_le(s, rnd(), 7);
 		break;
-	case 7:
-		PUT(s, 0x99, (uint8_t)(r >> 8 & 0x23));
+	case 7:		/* MODE.TSX, or MODE.Exec but CS.L = CS.D = 1 */
+		PUT(s, 0x99, (uint8_t)(r >> 8 & 0x20 ? 0x20 | (r >> 9 & 3) :
+				       (r >> 9) % 3 | (r >> 12 & 4)));
 		break;
 	case 8: {
 		const struct pkt_case *c = &pkt_cases[r / 16 % N(pkt_cases)];
@@ -827,7 +871,9 @@ static void test_fast_equals_checked(void **state)
 }
 
 /* Random bytes: the decoder ends, every packet lies inside the buffer,
- * offsets only grow, and after an error the next packet is a PSB. */
+ * offsets only grow but after an error, and after an error the next
+ * packet is a PSB no more than 15 bytes before the error (a PSB the
+ * damaged packet ran into, SDM §36.3.7) and after the last PSB. */
 static void test_random_bytes(void **state)
 {
 	for (int round = 0; round < 2000; round++) {
@@ -835,8 +881,8 @@ static void test_random_bytes(void **state)
 		uint8_t *b = malloc(len ? len : 1);
 		struct pt_dec d;
 		struct pt_pkt k;
-		uint64_t last = 0;
-		int after_error = 0, n = 0;
+		uint64_t last = 0, err_at = 0, last_psb = 0;
+		int after_error = 0, n = 0, psbs = 0;
 
 		assert_non_null(b);
 		for (size_t i = 0; i < len; i++) {
@@ -850,17 +896,334 @@ static void test_random_bytes(void **state)
 		pt_dec_init(&d, b, len);
 		while (pt_dec_next(&d, &k) != PT_PKT_NONE) {
 			assert_true(n++ <= (int)len);
-			assert_true(k.offset >= last);
+			assert_true(after_error ? k.offset + 15 >= err_at :
+				    k.offset >= last);
 			assert_true(k.offset < len);
 			if (k.type != PT_PKT_ERROR)
 				assert_true(k.offset + k.size <= len);
-			if (after_error)
+			if (after_error) {
 				assert_int_equal(k.type, PT_PKT_PSB);
+				assert_true(!psbs || k.offset > last_psb);
+			}
+			if (k.type == PT_PKT_PSB) {
+				psbs++;
+				last_psb = k.offset;
+			}
 			after_error = k.type == PT_PKT_ERROR;
+			err_at = k.offset;
 			last = k.offset + (k.type == PT_PKT_ERROR ? 1 : k.size);
 		}
 		free(b);
 	}
+}
+
+/* ---- resync: a damaged packet that ran into a PSB
+ *
+ * No legal packet sequence contains the PSB pattern (§36.3.7), so the
+ * first bytes of any packet put right before a PSB may swallow the PSB's
+ * first bytes, but decoding must find the PSB again: from the PSB on,
+ * the stream decodes as it does undamaged.  (A CYC with Exp set takes the
+ * PSB's 02h as its last byte; 82h is then a TNT-8, and the 02 82 after it
+ * a PSB cut short: the PSB started 3 bytes before that error.) */
+
+/* The first bytes of every packet kind longer than one byte: the cases
+ * above, and the first-byte kinds written out here (§36.4.2). */
+static const struct {
+	const char *what;
+	uint8_t bytes[10];
+	unsigned size;
+} long_pkts[] = {
+	{ "CYC 2", { 0x07, 0x02 }, 2 },
+	{ "CYC 4", { 0xff, 0xff, 0xff, 0x02 }, 4 },
+	{ "CYC 10", { 0x07, 1, 1, 1, 1, 1, 1, 1, 1, 0x0e }, 10 },
+	{ "TIP 16", { 0x2d, 1, 2 }, 3 },
+	{ "TIP.PGE 32", { 0x51, 1, 2, 3, 4 }, 5 },
+	{ "TIP.PGD sext48", { 0x61, 1, 2, 3, 4, 5, 6 }, 7 },
+	{ "FUP 48", { 0x9d, 1, 2, 3, 4, 5, 6 }, 7 },
+	{ "TIP 64", { 0xcd, 1, 2, 3, 4, 5, 6, 7, 8 }, 9 },
+	{ "TSC", { 0x19, 1, 2, 3, 4, 5, 6, 7 }, 8 },
+	{ "MTC", { 0x59, 0x12 }, 2 },
+	{ "TNT-64", { 0x02, 0xa3, 1, 2, 3, 4, 5, 6 }, 8 },
+};
+
+/* Valid streams: PSB+, a few packets, then at *psb_at the PSB that the
+ * damage goes before, its PSB+ (or, variant 1, PSBEND right after it)
+ * and more packets. */
+static void base_stream(struct sb *s, int variant, size_t *psb_at)
+{
+	e_psb(s);
+	PUT(s, 0x19, 1, 2, 3, 4, 5, 6, 7);		/* TSC */
+	PUT(s, 0x02, 0x23);				/* PSBEND */
+	e_ip(s, 0x11, 6, 0x00007f0000401000ull);	/* TIP.PGE */
+	PUT(s, 0x08, 0x0a, 0x59, 0x21);			/* CYC, TNT, MTC */
+	e_ip(s, 0x0d, 1, 0x2040);
+	*psb_at = s->n;
+	e_psb(s);
+	if (variant == 0) {
+		PUT(s, 0x19, 9, 8, 7, 6, 5, 4, 3);
+		PUT(s, 0x02, 0x73, 0x34, 0x12, 0x00, 0x05, 0x00);	/* TMA */
+		PUT(s, 0x02, 0x03, 0x20, 0x00);			/* CBR */
+		PUT(s, 0x99, 0x01);				/* MODE */
+		e_ip(s, 0x1d, 3, 0x401234);			/* FUP */
+	}
+	PUT(s, 0x02, 0x23);
+	PUT(s, 0x0f, 0x02, 0x0c);		/* 2-byte CYC, TNT-8 */
+	e_ip(s, 0x0d, 2, 0x00405000);
+	PUT(s, 0x02, 0xa3, 0x55, 0x55, 0x01, 0, 0, 0);	/* TNT-64 */
+	PUT(s, 0x00, 0xd9, 0x00, 0x01);			/* PAD, TRIG */
+	e_ip(s, 0x01, 0, 0);				/* TIP.PGD */
+}
+
+static void same_packet(const struct pt_pkt *a, const struct pt_pkt *b,
+			size_t shift, const char *what, unsigned k)
+{
+	if (a->type != b->type || a->size != b->size ||
+	    a->offset + shift != b->offset || a->payload != b->payload ||
+	    a->count != b->count || a->ipc != b->ipc ||
+	    a->ip_valid != b->ip_valid || (a->ip_valid && a->ip != b->ip))
+		fail_msg("%s, %u bytes before the PSB: %s at %llu, undamaged "
+			 "%s at %llu (+%zu)", what, k, pt_pkt_name(b->type),
+			 (unsigned long long)b->offset, pt_pkt_name(a->type),
+			 (unsigned long long)a->offset, shift);
+}
+
+/* pre[0, k) put before the PSB at psb_at of base: what comes before is
+ * as it was, and from the PSB (its last decode, at psb_at + k) on every
+ * packet is the undamaged one, k bytes later. */
+static void check_resync(const struct sb *base, size_t psb_at,
+			 const uint8_t *pre, unsigned k, const char *what)
+{
+	static struct dec_all ra, rb;
+	static struct sb d;
+	unsigned i0 = 0, j0 = 0, found = 0;
+
+	d.n = 0;
+	put(&d, base->b, psb_at);
+	put(&d, pre, k);
+	put(&d, base->b + psb_at, base->n - psb_at);
+	decode(base->b, base->n, &ra);
+	decode(d.b, d.n, &rb);
+	while (i0 < ra.n && ra.k[i0].offset < psb_at) {
+		assert_true(i0 < rb.n);
+		same_packet(&ra.k[i0], &rb.k[i0], 0, what, k);
+		i0++;
+	}
+	assert_true(i0 < ra.n && ra.k[i0].type == PT_PKT_PSB);
+	for (unsigned j = 0; j < rb.n; j++)
+		if (rb.k[j].type == PT_PKT_PSB &&
+		    rb.k[j].offset == psb_at + k) {
+			j0 = j;
+			found = 1;
+		}
+	if (!found)
+		fail_msg("%s, %u bytes before the PSB at %zu: the PSB is lost",
+			 what, k, psb_at);
+	if (ra.n - i0 != rb.n - j0)
+		fail_msg("%s, %u bytes: %u packets from the PSB on, undamaged "
+			 "%u", what, k, rb.n - j0, ra.n - i0);
+	for (unsigned i = i0, j = j0; i < ra.n; i++, j++)
+		same_packet(&ra.k[i], &rb.k[j], k, what, k);
+}
+
+static void test_resync_swallowed_psb(void **state)
+{
+	for (int variant = 0; variant < 2; variant++) {
+		struct sb base = { .n = 0 };
+		size_t psb_at;
+
+		base_stream(&base, variant, &psb_at);
+		for (size_t c = 0; c < N(pkt_cases); c++)
+			for (unsigned k = 1; k < pkt_cases[c].size; k++)
+				check_resync(&base, psb_at,
+					     pkt_cases[c].bytes, k,
+					     pkt_cases[c].what);
+		for (size_t c = 0; c < N(long_pkts); c++)
+			for (unsigned k = 1; k < long_pkts[c].size; k++)
+				check_resync(&base, psb_at,
+					     long_pkts[c].bytes, k,
+					     long_pkts[c].what);
+	}
+}
+
+/* The case of the issue, packet by packet: CYC 07 takes the PSB's 02
+ * (Exp 0 ends it: a 2-byte CYC, 02h >> 1 = 1 in bits 11:5: 20h), 82 is a TNT-8 of 6 branches, then
+ * 02 82 ... with 13 bytes of pattern left: a broken PSB at 3, and the
+ * PSB found again at 1, 2 bytes before the error's resync point of
+ * old. */
+static void test_resync_cyc_before_psb(void **state)
+{
+	struct sb s = { .n = 0 };
+	struct dec_all r;
+
+	PUT(&s, 0x07);
+	e_psb(&s);
+	PUT(&s, 0x02, 0x23);
+	decode(s.b, s.n, &r);
+	assert_int_equal(r.n, 5);
+	expect(&r.k[0], PT_PKT_CYC, 0, 2, 0x20);
+	/* 82h: stop bit 7, branches in bits 6:1 = 000001b */
+	expect(&r.k[1], PT_PKT_TNT8, 2, 1, 0x01);
+	assert_int_equal(r.k[1].count, 6);
+	expect_err(&r.k[2], 3, PT_ERR_PSB);
+	expect(&r.k[3], PT_PKT_PSB, 1, 16, 0);
+	expect(&r.k[4], PT_PKT_PSBEND, 17, 2, 0);
+}
+
+/* A damaged packet right after a PSB: the search does not find that PSB
+ * again (it starts past the last PSB decoded), and a run of 02 82 longer
+ * than a PSB is no endless loop. */
+static void test_resync_moves_on(void **state)
+{
+	struct sb s = { .n = 0 };
+	struct dec_all r;
+
+	e_psb(&s);
+	PUT(&s, 0xc9);			/* no packet starts so */
+	decode(s.b, s.n, &r);
+	assert_int_equal(r.n, 2);
+	expect(&r.k[0], PT_PKT_PSB, 0, 16, 0);
+	expect_err(&r.k[1], 16, PT_ERR_OPCODE);
+
+	s.n = 0;
+	e_psb(&s);
+	PUT(&s, 0x02, 0x82, 0x02, 0x82, 0xc9);	/* 20 bytes of pattern */
+	decode(s.b, s.n, &r);
+	/* PSB at 0, at 16 02 82 02 82 c9: broken; the search from 1 (past
+	 * the PSB at 0) finds the pattern at 2, whose end is broken at 18;
+	 * from 3 the pattern at 4, then c9 at 20; from 5 none */
+	assert_int_equal(r.n, 6);
+	expect(&r.k[0], PT_PKT_PSB, 0, 16, 0);
+	expect_err(&r.k[1], 16, PT_ERR_PSB);
+	expect(&r.k[2], PT_PKT_PSB, 2, 16, 0);
+	expect_err(&r.k[3], 18, PT_ERR_PSB);
+	expect(&r.k[4], PT_PKT_PSB, 4, 16, 0);
+	expect_err(&r.k[5], 20, PT_ERR_OPCODE);
+}
+
+/* ---- errata (lib/pt_errata.c), with and without the workaround */
+
+/* SKD007 (the specification update's words, as libipt's skd007.ptt
+ * quotes them): "an Intel PT OVF packet may be issued after the first
+ * byte of a multi-byte CYC packet, instead of any remaining bytes of the
+ * CYC".  Stream (skd007.ptt's): CYC first byte F7 (count[4:0] 1Eh, Exp),
+ * then OVF 02 F3, PAD.  Without the workaround: CYC F7 02 = 1Eh | 1 << 5
+ * = 3Eh, then F3 alone a CYC of 1Eh (skd007.ptt: "cyc(0x3e)",
+ * "cyc(0x1e)"); with it: one OVF at the CYC's offset, 3 bytes. */
+static void test_skd007(void **state)
+{
+	struct sb s = { .n = 0 };
+	struct dec_all r;
+
+	e_psb(&s);
+	PUT(&s, 0x02, 0x23);			/* PSBEND at 16 */
+	PUT(&s, 0xf7, 0x02, 0xf3, 0x00);	/* at 18 */
+	PUT(&s, 0x1b, 0x02, 0xf3);		/* 1-byte CYC (no Exp), OVF */
+	PUT(&s, 0xff, 0x03, 0x04, 0x02, 0xf3);	/* a 3-byte CYC, OVF */
+
+	decode(s.b, s.n, &r);
+	assert_int_equal(r.n, 9);
+	expect(&r.k[2], PT_PKT_CYC, 18, 2, 0x3e);
+	expect(&r.k[3], PT_PKT_CYC, 20, 1, 0x1e);
+	expect(&r.k[4], PT_PKT_PAD, 21, 1, 0);
+
+	for (unsigned e = 0; e < 4; e++) {
+		int on = e & PT_ERRATUM_SKD007;
+
+		decode_errata(s.b, s.n, e, &r);
+		assert_int_equal(r.n, on ? 8 : 9);
+		if (!on) {
+			expect(&r.k[2], PT_PKT_CYC, 18, 2, 0x3e);
+			continue;
+		}
+		expect(&r.k[2], PT_PKT_OVF, 18, 3, 0);
+		expect(&r.k[3], PT_PKT_PAD, 21, 1, 0);
+		/* a CYC without Exp is no multi-byte CYC: as it is */
+		expect(&r.k[4], PT_PKT_CYC, 22, 1, 0x03);
+		expect(&r.k[5], PT_PKT_OVF, 23, 2, 0);
+		/* the erratum hits the bytes after the first only, so a
+		 * 3-byte CYC that ends before an OVF is whole */
+		expect(&r.k[6], PT_PKT_CYC, 25, 3, 0x1f | 1 << 5 | 2 << 12);
+		expect(&r.k[7], PT_PKT_OVF, 28, 2, 0);
+	}
+}
+
+/* SKZ84 (the specification update's words, as libipt's skz84.ptt quotes
+ * them): in a VMX guest with TSC offsetting or scaling "any TMA packet
+ * generated will have corrupted values in the CTC and FastCounter
+ * fields.  Additionally, the corrupted TMA packet will be followed by a
+ * bogus data byte."  A corrupt TMA shows where a reserved bit is set
+ * (Table 36-32: byte 4, byte 6 bits 7:1).  skz84.ptt's bytes: 02 73 01
+ * 01 01 01 00 00, then a FUP. */
+static void test_skz84(void **state)
+{
+	struct sb s = { .n = 0 };
+	struct dec_all r;
+
+	e_psb(&s);
+	PUT(&s, 0x02, 0x23);				/* at 16 */
+	PUT(&s, 0x02, 0x73, 0x01, 0x01, 0x01, 0x01, 0x00, 0x00); /* at 18 */
+	e_ip(&s, 0x1d, 1, 0x1000);			/* FUP at 26 */
+	PUT(&s, 0x02, 0x73, 0x01, 0x01, 0x00, 0x01, 0x02, 0x00); /* at 29 */
+	PUT(&s, 0x02, 0x73, 0x34, 0x12, 0x00, 0x05, 0x01);	/* at 37 */
+	e_ip(&s, 0x01, 0, 0);				/* at 44 */
+
+	decode(s.b, s.n, &r);
+	assert_int_equal(r.n, 9);
+	expect(&r.k[2], PT_PKT_TMA, 18, 7, 0x0101);
+	expect(&r.k[3], PT_PKT_PAD, 25, 1, 0);
+	expect(&r.k[5], PT_PKT_TMA, 29, 7, 0x0101);
+	expect(&r.k[6], PT_PKT_PAD, 36, 1, 0);
+
+	for (unsigned e = 0; e < 4; e++) {
+		int on = e & PT_ERRATUM_SKZ84;
+
+		decode_errata(s.b, s.n, e, &r);
+		assert_int_equal(r.n, on ? 7 : 9);
+		if (!on) {
+			expect(&r.k[2], PT_PKT_TMA, 18, 7, 0x0101);
+			continue;
+		}
+		expect(&r.k[2], PT_PKT_INVALID, 18, 8, PT_ERRATUM_SKZ84);
+		expect(&r.k[3], PT_PKT_FUP, 26, 3, 0x1000);
+		/* FC[15:9] (byte 6 bits 7:1) set */
+		expect(&r.k[4], PT_PKT_INVALID, 29, 8, PT_ERRATUM_SKZ84);
+		/* no reserved bit set: a TMA, 7 bytes */
+		expect(&r.k[5], PT_PKT_TMA, 37, 7, 0x1234);
+		assert_int_equal(r.k[5].fc, 0x105);
+		expect(&r.k[6], PT_PKT_TIP_PGD, 44, 1, 0);
+	}
+}
+
+/* The CPUs of each erratum as libipt's test streams list them ("cpu
+ * 6/78" ..., decimal family/model): skd007.ptt 6/78, 6/94, 6/142,
+ * 6/158, 6/165, 6/166; skz84.ptt 6/85, 6/106, 6/108, 6/143, 6/173,
+ * 6/174, 6/207, 19/1.  Others have neither. */
+static void test_errata_cpus(void **state)
+{
+	static const unsigned skd007[][2] = {
+		{ 6, 78 }, { 6, 94 }, { 6, 142 }, { 6, 158 }, { 6, 165 },
+		{ 6, 166 },
+	};
+	static const unsigned skz84[][2] = {
+		{ 6, 85 }, { 6, 106 }, { 6, 108 }, { 6, 143 }, { 6, 173 },
+		{ 6, 174 }, { 6, 207 }, { 19, 1 },
+	};
+	static const unsigned neither[][2] = {
+		{ 6, 61 }, { 6, 79 }, { 6, 151 }, { 6, 92 }, { 15, 2 },
+		{ 19, 0 }, { 0, 78 }, { 5, 85 }, { 25, 1 },
+	};
+
+	for (size_t i = 0; i < N(skd007); i++)
+		assert_int_equal(pt_errata_for_cpu(skd007[i][0], skd007[i][1]),
+				 PT_ERRATUM_SKD007);
+	for (size_t i = 0; i < N(skz84); i++)
+		assert_int_equal(pt_errata_for_cpu(skz84[i][0], skz84[i][1]),
+				 PT_ERRATUM_SKZ84);
+	for (size_t i = 0; i < N(neither); i++)
+		assert_int_equal(pt_errata_for_cpu(neither[i][0],
+						   neither[i][1]), 0);
+	assert_string_equal(pt_erratum_name(PT_ERRATUM_SKD007), "skd007");
+	assert_string_equal(pt_erratum_name(PT_ERRATUM_SKZ84), "skz84");
 }
 
 /* ---- names and CYC eligibility */
@@ -882,6 +1245,7 @@ static void test_names(void **state)
 		[PT_PKT_PWRE] = "pwre", [PT_PKT_PWRX] = "pwrx",
 		[PT_PKT_BBP] = "bbp", [PT_PKT_BIP] = "bip", [PT_PKT_BEP] = "bep",
 		[PT_PKT_CFE] = "cfe", [PT_PKT_EVD] = "evd",
+		[PT_PKT_TRIG] = "trig", [PT_PKT_INVALID] = "invalid",
 	};
 
 	assert_int_equal(N(want), PT_PKT_NR);
@@ -936,6 +1300,7 @@ int main(void)
 		cmocka_unit_test(test_last_ip),
 		cmocka_unit_test(test_ipbytes_reserved),
 		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_mode_exec_if),
 		cmocka_unit_test(test_packet_kinds),
 		cmocka_unit_test(test_ext_unknown),
 		cmocka_unit_test(test_psb_broken),
@@ -945,6 +1310,12 @@ int main(void)
 		cmocka_unit_test(test_end),
 		cmocka_unit_test(test_fast_equals_checked),
 		cmocka_unit_test(test_random_bytes),
+		cmocka_unit_test(test_resync_swallowed_psb),
+		cmocka_unit_test(test_resync_cyc_before_psb),
+		cmocka_unit_test(test_resync_moves_on),
+		cmocka_unit_test(test_skd007),
+		cmocka_unit_test(test_skz84),
+		cmocka_unit_test(test_errata_cpus),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_cyc_eligible),
 	};

@@ -303,7 +303,8 @@ static void test_error_epoch(void **state)
 	e_cyc(&s, 100);
 	tip(&s, 0x10);		/* 100 */
 	tip(&s, 0x20);		/* [100, -): its epoch has no CYC after */
-	PUT(&s, 0xd9);		/* no packet starts so */
+	PUT(&s, 0xc9);		/* no packet starts so (libipt's
+				 * pt_opc_bad) */
 	e_cyc(&s, 1000);		/* skipped up to the PSB */
 	tip(&s, 0x30);
 	e_psb(&s);
@@ -403,6 +404,85 @@ static void test_large(void **state)
 	assert_int_equal(t.r.cycles, 0x123456789ull + (1ull << 62));
 }
 
+/* The sum of the CYCs (each up to 2^64-1, Table 36-33) passes 64 bits
+ * only in a damaged or hostile stream, but it must not wrap: 2^63 +
+ * (2^63 - 1) = 2^64 - 1 is a time like any other (an upper bound of
+ * 2^64-1 is a bound, not "open"); one cycle more saturates: the sum
+ * stays 2^64-1, flagged, the branches still open stay open and the next
+ * ones are [2^64-1, open), never exact. */
+static void test_saturate(void **state)
+{
+	struct sb s = { .n = 0 };
+	struct run t;
+
+	e_cyc(&s, 1ull << 63);
+	tip(&s, 1);			/* 2^63 */
+	tnt(&s, 1, 1);			/* [2^63, 2^64-1) */
+	e_cyc(&s, (1ull << 63) - 1);
+	tip(&s, 2);			/* 2^64-1 */
+	tip(&s, 3);			/* [2^64-1, open): the sum passes */
+	e_cyc(&s, 1);
+	tip(&s, 4);			/* [2^64-1, open), not exact */
+	timing(&s, &t, N(t.b));
+	assert_int_equal(t.r.branches, 5);
+	want(&t, 0, 1, 1ull << 63, 0);
+	want(&t, 1, 0, 1ull << 63, UINT64_MAX);
+	assert_int_equal(t.b[1].open, 0);
+	want(&t, 2, 1, UINT64_MAX, 0);
+	assert_int_equal(t.b[2].open, 0);
+	for (int i = 3; i < 5; i++) {
+		want(&t, i, 0, UINT64_MAX, OPEN);
+		assert_int_equal(t.b[i].open, 1);
+	}
+	assert_int_equal(t.r.cycles, UINT64_MAX);
+	assert_int_equal(t.r.saturated, 1);
+
+	s.n = 0;		/* no flag where the sum did not pass */
+	e_cyc(&s, UINT64_MAX);
+	tip(&s, 1);
+	timing(&s, &t, N(t.b));
+	want(&t, 0, 1, UINT64_MAX, 0);
+	assert_int_equal(t.r.saturated, 0);
+}
+
+/* Branches with no CYC after them are open, the others not. */
+static void test_open_flag(void **state)
+{
+	struct sb s = { .n = 0 };
+	struct run t;
+
+	tip(&s, 1);
+	e_cyc(&s, 5);
+	tip(&s, 2);
+	tip(&s, 3);
+	timing(&s, &t, N(t.b));
+	assert_int_equal(t.r.branches, 3);
+	assert_int_equal(t.b[0].open, 0);	/* [0, 5) */
+	assert_int_equal(t.b[1].open, 0);	/* 5 */
+	assert_int_equal(t.b[2].open, 1);	/* [5, open) */
+}
+
+/* SKD007 (lib/pt_errata.c): CYC F7 with its other bytes overwritten by
+ * an OVF, 02 F3.  Read as CYCs of 3Eh and 1Eh (libipt's skd007.ptt),
+ * they would put 5Ch = 92 cycles on every later time; with the
+ * workaround the OVF carries none (the TIP after it: 10). */
+static void test_skd007_time(void **state)
+{
+	struct sb s = { .n = 0 };
+	struct pt_branch b[4];
+	struct pt_timing_result r;
+
+	PUT(&s, 0xf7, 0x02, 0xf3);
+	e_cyc(&s, 10);
+	tip(&s, 1);
+	pt_timing_errata(s.b, s.n, PT_ERRATUM_SKD007, b, 4, &r);
+	assert_int_equal(r.branches, 1);
+	assert_int_equal(b[0].exact, 1);
+	assert_int_equal(b[0].time, 10);
+	pt_timing_errata(s.b, s.n, 0, b, 4, &r);
+	assert_int_equal(b[0].time, 10 + 0x3e + 0x1e);
+}
+
 static void test_empty(void **state)
 {
 	struct sb s = { .n = 0 };
@@ -430,6 +510,9 @@ int main(void)
 		cmocka_unit_test(test_branch_kinds),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_large),
+		cmocka_unit_test(test_saturate),
+		cmocka_unit_test(test_open_flag),
+		cmocka_unit_test(test_skd007_time),
 		cmocka_unit_test(test_empty),
 	};
 

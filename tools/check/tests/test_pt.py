@@ -54,6 +54,53 @@ def stream_with_cyc10(value=(1 << 63) | 5):
     return data, ours, ref
 
 
+class CycBytes(unittest.TestCase):
+    # Table 36-33: 1 byte below 32, 2 bytes (Exp set in byte 0, clear in
+    # byte 1) from 32: 32 is 07h 02h, 4095 is FFh FEh.
+    def test_hand_computed(self):
+        self.assertEqual(pc.cyc_bytes(0), b"\x03")
+        self.assertEqual(pc.cyc_bytes(31), b"\xfb")
+        self.assertEqual(pc.cyc_bytes(32), b"\x07\x02")
+        self.assertEqual(pc.cyc_bytes(4095), b"\xff\xfe")
+        self.assertEqual(len(pc.cyc_bytes(1 << 63)), 10)
+
+    def test_read_back(self):
+        for v in (0, 1, 31, 32, 4095, 4096, 1 << 61, (1 << 64) - 1):
+            self.assertEqual(pc.cyc_at(pc.cyc_bytes(v), 0),
+                             (v, len(pc.cyc_bytes(v))))
+
+
+class ResyncProblems(unittest.TestCase):
+    # Undamaged: a PSB at 4; 2 bytes were put before it.
+    OURS = ["0 tip 1:0x1", "3 pad -", "4 psb -", "20 psbend -"]
+
+    def test_holds(self):
+        damaged = ["0 tip 1:0x1", "3 pad -", "4 cyc 0x20", "6 tnt.8 0x1/6",
+                   "7 error broken PSB", "6 psb -", "22 psbend -"]
+        self.assertEqual(pc.resync_problems(self.OURS, damaged, 4, 2), [])
+
+    def test_the_last_psb_line_counts(self):
+        damaged = self.OURS[:2] + ["4 psb -", "20 error broken PSB",
+                                   "6 psb -", "22 psbend -"]
+        self.assertEqual(pc.resync_problems(self.OURS, damaged, 4, 2), [])
+
+    def test_psb_lost(self):
+        damaged = self.OURS[:2] + ["4 cyc 0x20", "6 tnt.8 0x1/6",
+                                   "7 error broken PSB"]
+        self.assertIn("lost", pc.resync_problems(self.OURS, damaged, 4,
+                                                 2)[0])
+
+    def test_after_the_psb_differs(self):
+        damaged = self.OURS[:2] + ["6 psb -", "22 pad -"]
+        self.assertIn("line 2", pc.resync_problems(self.OURS, damaged, 4,
+                                                   2)[0])
+
+    def test_before_the_psb_differs(self):
+        damaged = ["0 tip 1:0x2", "3 pad -", "6 psb -", "22 psbend -"]
+        self.assertEqual(pc.resync_problems(self.OURS, damaged, 4, 2),
+                         ["the lines before the PSB differ"])
+
+
 class ComparePackets(unittest.TestCase):
     def test_same(self):
         lines = ["0 psb -", "16 tnt.8 0x1/2"]
