@@ -134,9 +134,11 @@ static void branches(struct pt_env *v, const uint8_t *bad, uint64_t dmg,
 
 	/* the cycles before the PSB decoding resumes at */
 	pt_dec_init(&d, v->m->out, v->len);
+	d.errata = v->errata;
 	while (pt_dec_next(&d, &k) != PT_PKT_NONE && k.offset < resume)
 		base += k.type == PT_PKT_CYC ? k.payload : 0;
-	pt_timing(bad, v->len, v->m->br2, PT_MAX_BRANCHES, &r);
+	pt_timing_errata(bad, v->len, v->errata, v->m->br2, PT_MAX_BRANCHES,
+			 &r);
 	value(v->t, "timing", "%llu branches (undamaged %llu), %llu errors, "
 	      "the first at %llu, cycles before the PSB %llu",
 	      (unsigned long long)r.branches, (unsigned long long)v->res.branches,

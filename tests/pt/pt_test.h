@@ -158,6 +158,8 @@ struct pt_env {
 	int steps_only;			/* pt_run: the trace need not keep
 					 * every branch step (the stream is
 					 * not compared with it) */
+	unsigned errata;		/* PT_ERRATUM_* of this CPU: the
+					 * decoder's workarounds */
 	struct pt_timing_result res;
 };
 
@@ -270,6 +272,21 @@ static inline const char *pt_key(const struct pt_env *v, const char *name)
 	return buf;
 }
 
+/* The decoder's errata workarounds in force, by name ("none"). */
+static inline void pt_log_errata(struct tcase *t, unsigned errata)
+{
+	char names[32] = "";
+	size_t n = 0;
+
+	for (unsigned bit = 1; bit <= PT_ERRATUM_SKZ84; bit <<= 1)
+		if (errata & bit) {
+			fmt_snprintf(names + n, sizeof(names) - n, "%s%s",
+				     n ? "," : "", pt_erratum_name(bit));
+			n = str_len(names);
+		}
+	value(t, "pt_errata", "%s", names[0] ? names : "none");
+}
+
 /* A backend, this CPU's PT with single-range output, and the group's
  * memory; else SKIP (the CPU has no PT) or FAIL, and 0. */
 static inline int pt_begin(struct tcase *t, struct pt_env *v)
@@ -296,6 +313,13 @@ static inline int pt_begin(struct tcase *t, struct pt_env *v)
 	value(t, "pt_caps", "%s 14H.0 ebx=0x%x ecx=0x%x 14H.1 eax=0x%x "
 	      "ebx=0x%x", v->c->source, v->c->ebx0, v->c->ecx0, v->c->eax1,
 	      v->c->ebx1);
+	/* the streams are decoded with the workarounds of the errata the
+	 * CPU that wrote them has (lib/pt_errata.c: SKD007 on the Skylake
+	 * client parts, SKZ84 on the server parts with it), as a decoder
+	 * of a real machine's trace must */
+	v->errata = pt_errata_for_cpu(cpu_info()->sig.family,
+				      cpu_info()->sig.model);
+	pt_log_errata(t, v->errata);
 	return check(t, pt_stop(&e) == 0, "TraceEn off: %s", e.msg);
 }
 
@@ -385,7 +409,8 @@ static inline int pt_run(struct pt_env *v, const struct bench *b,
 				     "written past the output offset %llu",
 				     b->name, (unsigned long long)i,
 				     v->m->out[i], (unsigned long long)off);
-	pt_timing(v->m->out, v->len, v->m->br, PT_MAX_BRANCHES, &v->res);
+	pt_timing_errata(v->m->out, v->len, v->errata, v->m->br,
+			 PT_MAX_BRANCHES, &v->res);
 	return check(v->t, v->res.lost == 0, "%s: %llu decoded branches past "
 		     "the %u the test keeps", b->name,
 		     (unsigned long long)v->res.lost, PT_MAX_BRANCHES);
@@ -524,6 +549,7 @@ static inline int pt_check_packets(struct pt_env *v, const char *what,
 
 	*psbs = *cycs = 0;
 	pt_dec_init(&d, v->m->out, v->len);
+	d.errata = v->errata;
 	while (pt_dec_next(&d, &k) != PT_PKT_NONE) {
 		if (!check(v->t, k.type != PT_PKT_ERROR, "%s: offset %llu: "
 			   "%s", what, (unsigned long long)k.offset,
