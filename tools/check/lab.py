@@ -24,7 +24,8 @@ Over all serial logs at once:
             stops: the kill stage's) and a damaged log, valid against the
             same three, the hung test an error of its own name
   report    `pmu-harness report`: rendered by headless Chromium; the DOM
-            names every log's machine and shows its counts
+            names every log's machine and shows its counts, and has a
+            verdict per log, PASSED only for a log that passes
 
 Prints one "ok - lab: ..." / "not ok - lab: ..." line per check; exits 0
 only when every check passed and at least one ran.
@@ -482,6 +483,18 @@ def check_report(c, serial, logs, out_dir):
         label = common.log_label(log)
         c.say(browser.text_in_dom(dom, label),
               f"report: the page shows {label}")
+    words = {int(n): w for n, w in _VERDICT.findall(dom)}
+    green = [serial[n - 1] for n, w in words.items()
+             if w == "PASSED" and 0 < n <= len(serial)]
+    wrong = [p.name for p in green if not passes(logs[p])]
+    c.say(sorted(words) == list(range(1, len(serial) + 1)) and not wrong,
+          f"report: a verdict for each of the {len(serial)} logs, PASSED "
+          f"for {len(green)} that pass", f"{sorted(words)} {wrong}")
+
+
+# A verdict line of the report's DOM (tools/lab/report.py, verdicts()).
+_VERDICT = re.compile(r'<li class="v" data-log="(\d+)" '
+                      r'data-verdict="([A-Z ]+)"')
 
 
 def main(argv):
