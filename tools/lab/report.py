@@ -712,17 +712,15 @@ def count_plots(ents, groups) -> str:
            "in its tooltip. Tests with a count off the oracle are open."
            "</p>"]
     any_plot = False
-    plotted = [name for names in groups.values() for name in names
-               if any(common.counts(r) for e in ents
-                      for r in e.by_name.get(name, ()))]
-    fold = len(plotted) > MAX_PLOTS
+    plots = {group: [(name, rows) for name in names
+                     for rows in (plot_rows(ents, name),) if rows]
+             for group, names in groups.items()}
+    plotted = sum(len(v) for v in plots.values())
+    fold = plotted > MAX_PLOTS
     drawn = skipped = 0
-    for group, names in groups.items():
+    for group, tests in plots.items():
         blocks = []
-        for name in names:
-            rows = plot_rows(ents, name)
-            if not rows:
-                continue
+        for name, rows in tests:
             if fold and (drawn >= MAX_PLOTS or
                          not any(r.within is False for r in rows)):
                 skipped += 1
@@ -735,7 +733,7 @@ def count_plots(ents, groups) -> str:
             out.extend(blocks)
     if skipped:
         out.append(f'<p class="fold" id="plots-folded">{skipped} of '
-                   f"{len(plotted)} tests with counts are not drawn: past "
+                   f"{plotted} tests with counts are not drawn: past "
                    f"{MAX_PLOTS} tests only those with a count off the "
                    f"oracle are (at most {MAX_PLOTS}); pmu-harness parse "
                    "has every value.</p>")
