@@ -571,8 +571,8 @@ def _missing_cell(e, name) -> str:
     if hung is not None and hung.name == name:
         return (f'<td class="h" title="in flight when the log stops: '
                 f'line {hung.line}, no result after it">!')
-    if e.finished:
-        return "<td>"
+    if e.finished or e.log.read_error:
+        return "<td>"           # (an unreadable log: its banner says it)
     return ('<td class="l" title="no result: the run stopped before it '
             '(lost, not run)">?')
 
@@ -599,7 +599,7 @@ def _quiet(ents, name) -> bool:
         if results:
             if _kind(results) not in ("p", "s"):
                 return False
-        elif not e.finished:
+        elif not e.finished and not e.log.read_error:
             return False
     return True
 

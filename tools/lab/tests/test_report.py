@@ -309,8 +309,14 @@ class Statuses(unittest.TestCase):
         self.assertNotIn("Traceback", out)
         self.assertIn(f"{missing}: cannot read {missing}: No such file", out)
         self.assertIn("Is a directory", out)
-        text = tree(self.out.read_text()).one("div", id="damage-2").text()
+        page = tree(self.out.read_text())
+        text = page.one("div", id="damage-2").text()
         self.assertIn("cannot be read", text)
+        # its verdict, first; its matrix cells blank, not "lost"
+        v = page.one("section", id="verdicts").all("li", class_="v")
+        self.assertEqual([li.attrs["data-verdict"] for li in v],
+                         ["UNREADABLE", "UNREADABLE", "PASSED"])
+        self.assertEqual(page.all("td", class_="l"), [])
 
     def test_only_unreadable(self):
         status, out = make_report([self.tmp / "none.log"], self.out)
