@@ -16,10 +16,16 @@ For every log (serial capture and boot-volume file) under --logs:
             clean log it writes is byte for byte the harness's own log
             file from the boot volume
 Over all serial logs at once:
-  junit     `pmu-harness junit`: valid against tools/lab/junit.xsd
-            (xmllint), one testsuite per log whose counts equal the log's
+  junit     `pmu-harness junit`: valid (xmllint) against tools/lab/junit.xsd
+            and the schemas CI servers use, Jenkins xUnit's junit-10.xsd
+            and Ant's JUnit.xsd (tools/lab/tests/data/junit-schemas/), one
+            testsuite per log whose counts equal the log's; and the JUnit
+            of a passing, a failing, a hung (a test in flight when the log
+            stops: the kill stage's) and a damaged log, valid against the
+            same three, the hung test an error of its own name
   report    `pmu-harness report`: rendered by headless Chromium; the DOM
-            names every log's machine and shows its counts
+            names every log's machine and shows its counts, and has a
+            verdict per log, PASSED only for a log that passes
 
 Prints one "ok - lab: ..." / "not ok - lab: ..." line per check; exits 0
 only when every check passed and at least one ran.
@@ -63,6 +69,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tools.lab import browser, common, pmulog
+from tools.lab import parse as lparse
 
 from . import boottable
 
@@ -70,6 +77,8 @@ HERE = Path(__file__).resolve().parent
 LAB = HERE.parent / "lab"
 TOOL = [sys.executable, str(LAB / "pmu-harness")]
 XSD = LAB / "junit.xsd"
+CI_SCHEMAS = LAB / "tests" / "data" / "junit-schemas"
+XSDS = (XSD, CI_SCHEMAS / "junit-10.xsd", CI_SCHEMAS / "JUnit.xsd")
 LIMIT = 300             # seconds any one command may take
 # prove reads each log through cat.  --merge: cat's stderr (empty unless
 # the log cannot be read, and then cat fails the file anyway) joins the
@@ -354,8 +363,9 @@ def junit_counts(suite):
     p = f = s = 0
     cases = suite.findall("testcase")
     for tc in cases:
-        if tc.get("name", "").startswith("log/"):
-            continue
+        if tc.get("name", "").startswith("log/") or any(
+                e.get("type") == "hung" for e in tc.findall("error")):
+            continue            # damage, and the test the log stops in
         if tc.find("skipped") is not None:
             s += 1
         elif tc.find("failure") is not None or tc.find("error") is not None:
@@ -376,10 +386,7 @@ def check_junit(c, serial, logs, out_dir):
     if not xml_path.exists():
         c.say(False, f"junit: no XML written (exit {rc})", err)
         return
-    xrc, xout, xerr = run(["xmllint", "--noout", "--schema", str(XSD),
-                           str(xml_path)])
-    c.say(xrc == 0, f"junit: {xml_path.name} valid against {XSD.name}",
-          xout + xerr)
+    say_valid(c, xml_path)
     try:
         suites = ET.parse(xml_path).getroot().findall("testsuite")
     except ET.ParseError as e:
@@ -394,6 +401,67 @@ def check_junit(c, serial, logs, out_dir):
         c.say(got == (p, f, s),
               f"junit: {path.name}: the suite's test cases pass, fail "
               f"and skip as the log's results ({p} {f} {s})", str(got))
+
+
+def say_valid(c, xml_path):
+    """xml_path validated against each schema of XSDS."""
+    for xsd in XSDS:
+        xrc, xout, xerr = run(["xmllint", "--noout", "--schema", str(xsd),
+                               str(xml_path)])
+        c.say(xrc == 0, f"junit: {xml_path.name} valid against {xsd.name}",
+              xout + xerr)
+
+
+def pick_kinds(paths, logs):
+    """{kind: path} of a passing, a failing, a hung and a damaged log
+    among paths (the first of each; a kind missing when none is)."""
+    tests = {
+        "passing": passes,
+        "failing": lambda log: not log.parse_errors and log.summary is
+        not None and log.summary.failed > 0,
+        "hung": lambda log: lparse.in_flight(log) is not None,
+        "damaged": lambda log: bool(log.parse_errors) and
+        lparse.in_flight(log) is None,
+    }
+    out = {}
+    for kind, test in tests.items():
+        for p in paths:
+            if test(logs[p]):
+                out[kind] = p
+                break
+    return out
+
+
+def check_junit_kinds(c, paths, logs, out_dir):
+    """The JUnit of a passing, a failing, a hung and a damaged log, in
+    one document, against every schema; the hung test is named."""
+    kinds = pick_kinds(paths, logs)
+    for kind in ("passing", "failing", "hung", "damaged"):
+        c.say(kind in kinds, f"junit: a {kind} log among the logs: "
+              f"{kinds[kind].name if kind in kinds else 'none'}")
+    if not kinds:
+        return
+    xml_path = out_dir / "junit-kinds.xml"
+    order = list(kinds.values())
+    rc, _, err = run(TOOL + ["junit", "-o", str(xml_path)]
+                     + [str(p) for p in order])
+    if not xml_path.exists():
+        c.say(False, f"junit: no XML written (exit {rc})", err)
+        return
+    say_valid(c, xml_path)
+    if "hung" not in kinds:
+        return
+    try:
+        suites = ET.parse(xml_path).getroot().findall("testsuite")
+        suite = suites[order.index(kinds["hung"])]
+    except (ET.ParseError, IndexError) as e:
+        c.say(False, f"junit: {xml_path.name} has no hung log's suite: {e}")
+        return
+    name = lparse.in_flight(logs[kinds["hung"]]).name
+    hung = [tc.get("name") for tc in suite.findall("testcase")
+            if any(e.get("type") == "hung" for e in tc.findall("error"))]
+    c.say(hung == [name], f"junit: {kinds['hung'].name}: the test in "
+          f"flight, {name}, is an error of its own", str(hung))
 
 
 def check_report(c, serial, logs, out_dir):
@@ -415,6 +483,18 @@ def check_report(c, serial, logs, out_dir):
         label = common.log_label(log)
         c.say(browser.text_in_dom(dom, label),
               f"report: the page shows {label}")
+    words = {int(n): w for n, w in _VERDICT.findall(dom)}
+    green = [serial[n - 1] for n, w in words.items()
+             if w == "PASSED" and 0 < n <= len(serial)]
+    wrong = [p.name for p in green if not passes(logs[p])]
+    c.say(sorted(words) == list(range(1, len(serial) + 1)) and not wrong,
+          f"report: a verdict for each of the {len(serial)} logs, PASSED "
+          f"for {len(green)} that pass", f"{sorted(words)} {wrong}")
+
+
+# A verdict line of the report's DOM (tools/lab/report.py, verdicts()).
+_VERDICT = re.compile(r'<li class="v" data-log="(\d+)" '
+                      r'data-verdict="([A-Z ]+)"')
 
 
 def main(argv):
@@ -455,6 +535,7 @@ def main(argv):
         c.say(False, "capture: no boot of tools/check/matrix.yaml left a "
               "serial and a volume log to compare")
     check_junit(c, serial, logs, out_dir)
+    check_junit_kinds(c, paths, logs, out_dir)
     check_report(c, serial, logs, out_dir)
     print(f"# lab: passed={c.passed} failed={c.failed}")
     return 0 if c.failed == 0 and c.passed > 0 else 1

@@ -15,10 +15,14 @@ The file is YAML (python3-yaml), a mapping with these keys, all optional:
     tests:    [{test: GLOB, skipped: regression|info,
                 missing: regression|info}, ...]
     headers:  {ignore: [HEADER or HEADER.FIELD globs]}
+    addresses: [WORD, ...]   a hex number right after WORD (" ", "=" or
+               ": " between) inside a text value is an address: compared
+               as "<address>" (tol.mask_addresses(text))
 
 Errors name the file, the line and the rule ("values rule 3").
 """
 
+import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import List, Optional
@@ -26,7 +30,7 @@ from typing import List, Optional
 import yaml
 
 POLICIES = ("regression", "info")
-_TOP = ("defaults", "values", "tests", "headers")
+_TOP = ("defaults", "values", "tests", "headers", "addresses")
 _DEFAULT_KEYS = ("abs", "rel", "skipped", "missing")
 _VALUE_KEYS = ("test", "key", "event", "abs", "rel", "ignore", "regression")
 _TEST_KEYS = ("test", "skipped", "missing")
@@ -98,6 +102,21 @@ class Tolerances:
     skipped: str = "regression"
     missing: str = "regression"
     header_ignore: List[str] = None
+    address_words: List[str] = None
+    _address_rx: Optional[re.Pattern] = None
+
+    def mask_addresses(self, text):
+        """text (a str, else as is) with every hex number that follows an
+        `addresses:` word replaced by "<address>"."""
+        if not isinstance(text, str) or not self.address_words:
+            return text
+        if self._address_rx is None:
+            words = "|".join(re.escape(w) for w in
+                             sorted(self.address_words, key=len,
+                                    reverse=True))
+            self._address_rx = re.compile(
+                r"(?<![\w])(" + words + r")(\s*[=:]?\s*)0x[0-9a-fA-F]+\b")
+        return self._address_rx.sub(r"\1\2<address>", text)
 
     def value_rule(self, test, key, config) -> Optional[Rule]:
         """The first `values:` rule that matches, or None."""
@@ -291,6 +310,12 @@ def from_text(text, path="(text)") -> Tolerances:
             c.fail(c.line(hnode), f"headers: ignore: {g!r} is not a glob "
                                   "string")
     tol.header_ignore = list(ign)
+    words, _ = c.seq(doc, node, "addresses")
+    for w in words:
+        if not isinstance(w, str) or not w.strip():
+            c.fail(c.line(c.child(node, "addresses")),
+                   f"addresses: {w!r} is not a word")
+    tol.address_words = list(words)
     return tol
 
 

@@ -5,15 +5,22 @@
 One <testsuite> per log, named after the machine (lab.common.log_label),
 with a model run's name ending "(model counts, not hardware counts)" and
 the property backend=model; one <testcase> per result (classname: the
-test's group, name: group/name); a failed test's <failure> carries the
-YAML block; a damaged log gets a "log/damaged" testcase whose <error>
-lists every damage with its line, and "log/missing-results" for the
-results its plan promised but the log never reached, so that a cut run
-shows as broken, not green.  tools/lab/junit.xsd is the schema the
-output keeps to (what Jenkins' JUnit plugin and GitLab both read).
+test's group, name: group/name, time: the seconds the log says it took,
+else 0); a failed test's <failure> carries the YAML block; a damaged log
+gets a "log/damaged" testcase whose <error> lists every damage with its
+line, and "log/missing-results" for the results its plan promised but
+the log never reached, so that a cut run shows as broken, not green; the
+test in flight when the log stops (its last "# running" line, no result
+after it) is a testcase of its own name with <error type="hung">.
+
+The output is valid against the schemas CI servers validate with:
+Jenkins xUnit's junit-10.xsd and Ant's JUnit.xsd (windyroad/JUnit-Schema),
+kept in tools/lab/tests/data/junit-schemas/ (README there says what the
+two demand together), and the project's tools/lab/junit.xsd.
 The manual: docs/lab.md (parse, junit).
 """
 
+import os
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -24,6 +31,8 @@ from . import common
 from . import parse as lparse
 
 PROG = "junit"
+PACKAGE = "pmu-harness"     # testsuite@package (Ant's schema requires one)
+UNKNOWN_TIME = "1970-01-01T00:00:00"    # timestamp when nothing tells it
 MODEL_NOTE = "model counts, not hardware counts"
 SCHEMA = Path(__file__).resolve().parent / "junit.xsd"
 
@@ -53,6 +62,8 @@ def _el(parent, tag, attrs=None, text=None):
 def timestamp(a):
     """ISO 8601 start of the run, from the log file's name
     (YYYYMMDD-HHMMSS.log: console logfile= or the path), or None."""
+    if a.unreadable:
+        return None
     h = a.log.header("console")
     for cand in ((h.fields.get("logfile", "") if h else ""),
                  Path(a.path).name):
@@ -64,6 +75,27 @@ def timestamp(a):
             except ValueError:
                 continue
     return None
+
+
+def suite_timestamp(a) -> str:
+    """What testsuite@timestamp says (both schemas require it): the run's
+    start (timestamp()), else when the log file was last written (local
+    time, as Ant writes it), else UNKNOWN_TIME."""
+    stamp = timestamp(a)
+    if stamp:
+        return stamp
+    try:
+        return datetime.fromtimestamp(int(os.stat(a.path).st_mtime)) \
+            .isoformat()
+    except (OSError, ValueError, OverflowError):
+        return UNKNOWN_TIME
+
+
+def hostname(a) -> str:
+    """testsuite@hostname: the machine the log came from; "localhost"
+    (what Ant's schema asks for when unknown) without a # cpu: line."""
+    name = common.machine_name(a.log)
+    return "localhost" if name == "unknown machine" else name
 
 
 def suite_name(a) -> str:
@@ -121,12 +153,17 @@ def failure_message(r):
     return "not ok", "failure"
 
 
-def _testcase(suite, a, r):
+def _case(suite, name, classname, t=0.0):
+    """A <testcase>: Ant's schema requires classname and time."""
+    return _el(suite, "testcase", {"name": name, "classname": classname,
+                                   "time": f"{t:.3f}"})
+
+
+def _testcase(suite, a, r, out):
+    """A result's testcase; a passed test's YAML block goes to out (the
+    suite's system-out: Ant's schema has none in a testcase)."""
     name = r.name or f"(unnamed result {r.number})"
-    t = a.elapsed(r)
-    case = _el(suite, "testcase", {
-        "classname": common.test_group(name), "name": name,
-        "time": None if t is None else f"{t:.3f}"})
+    case = _case(suite, name, common.test_group(name), a.elapsed(r) or 0.0)
     body = r.yaml_text or ""
     if r.status == "skip":
         _el(case, "skipped", {"message": r.reason or "skipped"})
@@ -135,7 +172,8 @@ def _testcase(suite, a, r):
         _el(case, "failure", {"message": msg, "type": kind},
             body or f"not ok {r.number} - {r.name} (no YAML block)")
     elif body:
-        _el(case, "system-out", None, body)
+        block = "".join(f"  {l}\n" for l in body.splitlines())
+        out.append(f"ok {r.number} - {name}\n  ---\n{block}  ...\n")
     return case
 
 
@@ -147,16 +185,14 @@ def _damage_cases(suite, a):
         first = a.damage[0]
         lines = "\n".join(f"{a.path}:{d.line}: {d.kind}: {d.message}"
                           for d in a.damage)
-        case = _el(suite, "testcase", {"classname": "log",
-                                       "name": "log/damaged"})
+        case = _case(suite, "log/damaged", "log")
         _el(case, "error", {
             "message": f"damaged log: {len(a.damage)} problem(s); first at "
                        f"line {first.line}: {first.message}",
             "type": first.kind}, lines + "\n")
         n += 1
     if a.missing:
-        case = _el(suite, "testcase", {"classname": "log",
-                                       "name": "log/missing-results"})
+        case = _case(suite, "log/missing-results", "log")
         _el(case, "error", {
             "message": f"{a.missing} of {a.promised} results the plan "
                        "promised are not in the log",
@@ -165,61 +201,70 @@ def _damage_cases(suite, a):
             f"summary) {a.promised}; the run did not reach the rest\n")
         n += 1
     for b in a.log.bail_outs:
-        case = _el(suite, "testcase", {"classname": "log",
-                                       "name": "log/bail-out"})
+        case = _case(suite, "log/bail-out", "log")
         _el(case, "error", {"message": f"Bail out! {b.text}",
                             "type": "bail-out"},
             f"{a.path}:{b.line}: Bail out! {b.text}\n")
+        n += 1
+    hung = a.in_flight
+    if hung is not None:
+        case = _case(suite, hung.name, common.test_group(hung.name))
+        _el(case, "error", {
+            "message": f"in flight when the log stops: no result after "
+                       f"line {hung.line} (# running {hung.name})",
+            "type": "hung"},
+            f"{a.path}:{hung.line}: # running {hung.name}: {hung.what}\n")
         n += 1
     return n
 
 
 def testsuite(root, a, index):
     """One <testsuite> for one log; returns (tests, failures, errors,
-    skipped)."""
+    skipped).  Attributes and children as both CI schemas require
+    (tools/lab/tests/data/junit-schemas/README.md): properties,
+    testcase*, system-out, system-err, in that order, each present."""
     log = a.log
-    suite = _el(root, "testsuite", {"name": suite_name(a), "id": str(index)})
+    suite = _el(root, "testsuite", {
+        "name": suite_name(a), "package": PACKAGE, "id": str(index),
+        "hostname": hostname(a), "timestamp": suite_timestamp(a)})
+    out, err = [], ""
     if a.unreadable:
-        case = _el(suite, "testcase", {"classname": "log",
-                                       "name": "log/unreadable"})
+        _el(suite, "properties")
+        case = _case(suite, "log/unreadable", "log")
         _el(case, "error", {"message": log.read_error,
                             "type": "unreadable"})
         counts = (1, 0, 1, 0)
     else:
         _properties(suite, a)
         for r in log.results:
-            _testcase(suite, a, r)
+            _testcase(suite, a, r, out)
         errors = _damage_cases(suite, a)
         p, f, s = a.counted
         counts = (len(log.results) + errors, f, errors, s)
-        if log.error_lines:
-            _el(suite, "system-err", None, "".join(
-                f"{a.path}:{e.line}: # error: {e.text}\n"
-                for e in log.error_lines))
+        err = "".join(f"{a.path}:{e.line}: # error: {e.text}\n"
+                      for e in log.error_lines)
+    _el(suite, "system-out", None, "".join(out))
+    _el(suite, "system-err", None, err)
     tests, failures, errors, skipped = counts
     suite.set("tests", str(tests))
     suite.set("failures", str(failures))
     suite.set("errors", str(errors))
     suite.set("skipped", str(skipped))
     if a.time:
-        suite.set("time", f"{a.time['run_ms'] / 1000:.3f}")
-    stamp = None if a.unreadable else timestamp(a)
-    if stamp:
-        suite.set("timestamp", stamp)
-    # the XSD (and Ant's format) put the attributes in any order, the
-    # children in this one: properties, testcase*, system-out?, system-err?
+        secs = a.time["run_ms"] / 1000
+    else:
+        secs = sum(float(c.get("time")) for c in suite.iter("testcase"))
+    suite.set("time", f"{secs:.3f}")
     return counts
 
 
 def render(analyses) -> bytes:
-    """The JUnit XML document for these logs (UTF-8 bytes)."""
-    root = ET.Element("testsuites", {"name": "pmu-harness"})
-    total = [0, 0, 0, 0]
+    """The JUnit XML document for these logs (UTF-8 bytes).  The root
+    has no attributes: Ant's schema allows none (the totals are the
+    suites' sums)."""
+    root = ET.Element("testsuites")
     for i, a in enumerate(analyses):
-        for k, v in enumerate(testsuite(root, a, i)):
-            total[k] += v
-    for k, key in enumerate(("tests", "failures", "errors", "skipped")):
-        root.set(key, str(total[k]))
+        testsuite(root, a, i)
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
 

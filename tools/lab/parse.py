@@ -8,6 +8,7 @@ What this module offers the other subcommands:
     a.time                            # the "# time:" line's fields, or None
     a.elapsed(result)                 # seconds a test took, where the log says
     a.missing                         # results the plan promised, not in the log
+    a.in_flight                       # the test the log stops in, or None
     a.to_dict()                       # the JSON object `parse` prints
     parse.exit_status(analyses)       # 0 intact, 3 damaged, 2 unreadable
 
@@ -25,7 +26,7 @@ import json
 import math
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from typing import List, Optional
 
@@ -82,6 +83,26 @@ class Damage:
 
 
 @dataclass
+class InFlight:
+    """A "# running NAME: WHAT" line with no result after it."""
+    name: str
+    what: str
+    line: int
+
+
+def in_flight(log) -> Optional[InFlight]:
+    """The log's test in flight (Analysis.in_flight) of a pmulog.Log."""
+    last = log.results[-1].line if log.results else 0
+    for c in reversed(log.comments):
+        if c.line < last:
+            return None
+        if c.text.startswith("running "):
+            name, _, what = c.text[len("running "):].partition(": ")
+            return InFlight(name.strip(), what, c.line)
+    return None
+
+
+@dataclass
 class Analysis:
     """A log, parsed by pmulog, with its damage classified."""
     path: str
@@ -114,6 +135,13 @@ class Analysis:
         """Results promised by the plan (or summary) that are not there."""
         p = self.promised
         return max(0, p - len(self.log.results)) if p is not None else 0
+
+    @property
+    def in_flight(self) -> Optional[InFlight]:
+        """The test the log stops in: its last "# running NAME: ..." line
+        (verbose=1, docs/log-format.md) when no result follows it, i.e.
+        the run hung or was cut while that test ran; else None."""
+        return in_flight(self.log)
 
     def elapsed(self, result) -> Optional[float]:
         """Seconds the test took, where the log has it: `elapsed_s` of a
@@ -311,6 +339,7 @@ def to_dict(a) -> dict:
         "errors": [{"text": e.text, "line": e.line}
                    for e in log.error_lines],
         "results": [_result(a, r) for r in log.results],
+        "in_flight": None if a.in_flight is None else asdict(a.in_flight),
         "damage": [{"line": d.line, "kind": d.kind, "message": d.message}
                    for d in a.damage],
     }

@@ -1,13 +1,24 @@
 """pmu-harness report LOG... -o report.html: one self-contained HTML page
 for a row of machines.
 
-The page (docs/lab.md, "report") has, in this order: a banner for every log
-that is damaged or could not be read (with the line numbers), a summary
-per log (machine, CPU, PMU kind, backend, passed/failed/skipped, run
-time), the matrix of tests x logs, and per PMU test the counts each log
-read against the oracle's expectation as an inline SVG plot.  Counts of
-logs whose backend is the reference model are marked "model counts, not
-hardware counts" wherever they appear.
+The page (docs/lab.md, "report") has, in this order: with --baseline DIR
+the regressions against the baseline logs of the same machines; a
+verdict per log (tools/lab/verdict.py: HUNG and the test in flight, CUT,
+DAMAGED, FAILED with the timeouts and tests not run, ERRORS with the
+"# error:" lines, PASSED), worst first; a banner for every log that is
+damaged or could not be read (with the line numbers), a summary per log
+(machine, CPU, PMU kind, backend, passed/failed/skipped, run time), the
+matrix of tests x logs (a missing result is "not chosen" in a finished
+run, "lost" in one that stopped), and per PMU test the counts each log
+read against the oracle's expectation as an inline SVG plot.  Logs are
+in the verdicts' order everywhere, worst first.  Counts of logs whose
+backend is the reference model are marked "model counts, not hardware
+counts" wherever they appear.
+
+Large inputs are folded, so the page stays a page: past MAX_ROWS matrix
+rows, the rows where every log passed or skipped are counted per group
+instead of listed; past MAX_PLOTS plotted tests, only those with a count
+off the oracle are drawn; long lists end in "... N more".
 
 Nothing on the page is fetched: CSS and SVG are inline, there is no
 script, and no src/href points outside the page.  Every text from a log
@@ -27,12 +38,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List
 
-from . import common
+from . import common, verdict
+from . import compare as lcompare
+from .compare_tolerances import ToleranceError, load as load_tolerances
 from .svg import PlotRow, count_plot, cut, esc
 
 MODEL_WORDS = "model counts, not hardware counts"
 MAX_PROBLEMS = 12       # parse errors shown per damaged log
 MAX_TITLE = 1200        # characters of a matrix cell's tooltip
+MAX_ROWS = 2000         # matrix rows listed before the quiet ones fold
+MAX_PLOTS = 300         # tests plotted before only the off ones are
+MAX_LISTED = 30         # errors, regressions listed per log
 
 
 def add_parser(sub):
@@ -49,15 +65,65 @@ def add_parser(sub):
                    help="the HTML file to write")
     p.add_argument("--title", default="pmu-harness report",
                    help="the page's title")
+    p.add_argument("--baseline", metavar="DIR",
+                   help="a directory of earlier logs (*.log): each log is "
+                   "compared with the one of the same machine and backend "
+                   "there, and the regressions head the page")
     p.set_defaults(run=run)
     return p
+
+
+def baseline_logs(d):
+    """The readable logs in directory d (*.log, sorted by name); raises
+    OSError when d is not a directory."""
+    paths = sorted(p for p in Path(d).iterdir() if p.name.endswith(".log")
+                   and p.is_file())
+    logs = []
+    for p in paths:
+        log = common.load(p)
+        if log.read_error:
+            common.warn("report", f"baseline {log.read_error}")
+        else:
+            logs.append(log)
+    return logs
+
+
+def compare_with_baseline(logs, base_logs, tol):
+    """[(baseline log or None, compare.Comparison or None)] per log: the
+    baseline of the same machine and backend (compare.machine), the one
+    of the same file name if several, else the last by name."""
+    out = []
+    for log in logs:
+        same = [b for b in base_logs
+                if lcompare.machine(b) == lcompare.machine(log)]
+        named = [b for b in same if _stem(b) == _stem(log)]
+        base = (named or same or [None])[-1]
+        if base is None or log.read_error:
+            out.append((base, None))
+        else:
+            out.append((base, lcompare.compare_logs(base, log, tol)))
+    return out
 
 
 def run(args):
     logs = [common.load(p) for p in args.logs]
     for log in logs:
         common.report_damage("report", log)
-    page = render(logs, title=args.title)
+    baseline = None
+    if args.baseline is not None:
+        try:
+            base_logs = baseline_logs(args.baseline)
+            tol = load_tolerances(lcompare.DEFAULT_TOLERANCES)
+        except OSError as e:
+            common.warn("report", f"--baseline {args.baseline}: "
+                                  f"{e.strerror or e}")
+            return common.EXIT_USAGE
+        except ToleranceError as e:
+            common.warn("report", str(e))
+            return common.EXIT_USAGE
+        baseline = (args.baseline,
+                    compare_with_baseline(logs, base_logs, tol))
+    page = render(logs, title=args.title, baseline=baseline)
     try:
         _write(args.output, page)
     except OSError as e:
@@ -89,12 +155,16 @@ def _write(path, text):
 @dataclass
 class Entry:
     """A log and its place on the page."""
-    n: int                          # 1-based, the column number
+    n: int                          # 1-based, the argument's position
     log: object                     # pmulog.Log
     stem: str
     label: str
     model: bool
     by_name: Dict[str, list] = field(default_factory=dict)
+    verdict: object = None          # verdict.Verdict
+    base: object = None             # the baseline log compared, or None
+    cmp: object = None              # its compare.Comparison, or None
+    finished: bool = True           # verdict.finished(log)
 
 
 def _stem(log):
@@ -105,14 +175,21 @@ def _stem(log):
     return name
 
 
-def entries(logs) -> List[Entry]:
+def entries(logs, baseline=None) -> List[Entry]:
+    """The logs as entries, worst verdict first (argument order within a
+    verdict); baseline: [(base, comparison)] per log, or None."""
     out = []
     for n, log in enumerate(logs, 1):
         e = Entry(n, log, _stem(log), common.log_label(log),
                   common.is_model(log))
+        if baseline is not None:
+            e.base, e.cmp = baseline[n - 1]
+        e.verdict = verdict.of(log, e.cmp.regressions if e.cmp else 0)
+        e.finished = verdict.finished(log)
         for r in log.results:
             e.by_name.setdefault(r.name, []).append(r)
         out.append(e)
+    out.sort(key=lambda e: (e.verdict.rank, e.n))
     return out
 
 
@@ -160,6 +237,17 @@ table{border-collapse:collapse}
 .mx td.p{background:#c8ecc8;color:#060}
 .mx td.f{background:#f5a0a0;color:#600;font-weight:bold}
 .mx td.s{background:#e4e4e4;color:#666}
+.mx td.t,.mx td.n{background:#f5a0a0;color:#600;font-weight:bold}
+.mx td.h{background:#b00;color:#fff;font-weight:bold}
+.mx td.l{background:#fff;color:#b00;border:1px dashed #b00}
+.mx tr.fold td{text-align:left;width:auto;color:#555;font-style:italic;
+ padding:2px 6px}
+.vd{font-weight:bold;padding:0 6px;border-radius:3px;white-space:nowrap}
+.vd.bad{background:#b00;color:#fff}.vd.warn{background:#e90;color:#000}
+.vd.good{background:#2a2;color:#fff}
+#verdicts li,#regressions li{margin:.2em 0}
+#verdicts ul.err,#regressions ul.rg{font-family:monospace;font-size:12px;
+ white-space:pre-wrap;overflow-wrap:anywhere}
 .legend span{display:inline-block;padding:0 6px;margin-right:6px;
  border:1px solid #ccc}
 details.pt{margin:.3em 0}
@@ -183,9 +271,10 @@ svg.plot tspan.mw{fill:#960;font-style:italic}
 """
 
 
-def render(logs, title="pmu-harness report") -> str:
-    """The whole page for a list of pmulog.Log."""
-    ents = entries(logs)
+def render(logs, title="pmu-harness report", baseline=None) -> str:
+    """The whole page for a list of pmulog.Log; baseline: (DIR, [(base
+    log, compare.Comparison)] per log) or None."""
+    ents = entries(logs, baseline[1] if baseline else None)
     groups = test_groups(ents)
     parts = [
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -195,6 +284,8 @@ def render(logs, title="pmu-harness report") -> str:
         f"<h1>{esc(title)}</h1>",
         f"<p>{len(ents)} log{'s' if len(ents) != 1 else ''}, "
         f"{sum(len(v) for v in groups.values())} tests.</p>",
+        regressions(ents, baseline[0]) if baseline else "",
+        verdicts(ents),
         damage_banner(ents),
         model_banner(ents),
         summary_table(ents),
@@ -203,6 +294,79 @@ def render(logs, title="pmu-harness report") -> str:
         "</body></html>\n",
     ]
     return "\n".join(p for p in parts if p)
+
+
+# --------------------------------------------------- what is seen first
+
+_BAD = ("UNREADABLE", "HUNG", "CUT", "DAMAGED", "BAIL OUT", "FAILED",
+        "REGRESSED")
+
+
+def verdict_badge(v) -> str:
+    cls = "good" if v.green else "bad" if v.word in _BAD else "warn"
+    return f'<span class="vd {cls}">{esc(v.word)}</span>'
+
+
+def _more(items, shown):
+    n = len(items) - shown
+    return f"<li>... and {n} more</li>" if n > 0 else ""
+
+
+def verdicts(ents) -> str:
+    """One line per log, worst first: the verdict, the machine, why; the
+    "# error:" lines under it."""
+    bad = sum(1 for e in ents if not e.verdict.green)
+    out = ['<section id="verdicts"><h2>Verdicts</h2>'
+           f"<p>{len(ents) - bad} of {len(ents)} log"
+           f"{'s' if len(ents) != 1 else ''} passed.</p><ul>"]
+    for e in ents:
+        v = e.verdict
+        out.append(f'<li class="v" data-log="{e.n}" data-verdict='
+                   f'"{esc(v.word)}">{verdict_badge(v)} '
+                   f'<a href="#log-{e.n}">{esc(e.label)}</a>: '
+                   f"{esc(cut(v.why, 400))}")
+        if v.hung is not None:
+            out.append(f'<br>in flight: <strong class="hung">'
+                       f"{esc(v.hung.name)}</strong> ({esc(cut(v.hung.what, 200))})")
+        if v.errors:
+            out.append('<ul class="err">')
+            for c in v.errors[:MAX_LISTED]:
+                out.append(f"<li>line {c.line}: # error: "
+                           f"{esc(cut(c.text, 300))}</li>")
+            out.append(_more(v.errors, MAX_LISTED) + "</ul>")
+        out.append("</li>")
+    out.append("</ul></section>")
+    return "".join(out)
+
+
+def regressions(ents, base_dir) -> str:
+    """The regressions against the baseline logs, per log, at the top."""
+    total = sum(e.cmp.regressions for e in ents if e.cmp)
+    out = ['<section class="banner" id="regressions"><h2>'
+           f"{total} regression{'s' if total != 1 else ''} against the "
+           f"baseline {esc(base_dir)}</h2><ul>"]
+    for e in sorted(ents, key=lambda e: (-(e.cmp.regressions if e.cmp
+                                           else 0), e.verdict.rank, e.n)):
+        head = f'<li data-log="{e.n}"><a href="#log-{e.n}">{esc(e.label)}</a>: '
+        if e.base is None:
+            out.append(head + "no baseline log of this machine and backend"
+                       "</li>")
+            continue
+        if e.cmp is None:
+            out.append(head + "not compared (the log cannot be read)</li>")
+            continue
+        rg = e.cmp.sorted_entries((lcompare.REGRESSION,))
+        out.append(head + f'<span class="{"bad" if rg else ""}">'
+                   f"{len(rg)} regression{'s' if len(rg) != 1 else ''}"
+                   f"</span> against {esc(e.base.path)}")
+        if rg:
+            out.append('<ul class="rg">')
+            out.extend(f"<li>{esc(cut(x.text(), 300))}</li>"
+                       for x in rg[:MAX_LISTED])
+            out.append(_more(rg, MAX_LISTED) + "</ul>")
+        out.append("</li>")
+    out.append("</ul></section>")
+    return "".join(out)
 
 
 def _problem(e):
@@ -326,7 +490,7 @@ def _notes(e):
 
 def summary_table(ents) -> str:
     out = ['<h2 id="summary">Machines</h2><table class="sum"><thead><tr>'
-           "<th>#</th><th>log</th><th>CPU</th><th>PMU</th><th>backend</th>"
+           "<th>#</th><th>verdict</th><th>log</th><th>CPU</th><th>PMU</th><th>backend</th>"
            "<th>passed</th><th>failed</th><th>skipped</th><th>time</th>"
            "<th>notes</th></tr></thead><tbody>"]
     for e in ents:
@@ -337,6 +501,7 @@ def summary_table(ents) -> str:
         out.append(
             f'<tr id="log-{e.n}" class="{cls}" data-log="{e.n}">'
             f'<td class="num">{e.n}</td>'
+            f"<td>{verdict_badge(e.verdict)}</td>"
             f'<td><strong class="label">{esc(e.label)}</strong><br>'
             f"<small>{esc(e.log.path)}</small></td>"
             f"<td>{_cpu_cell(e.log)}</td><td>{_pmu_cell(e.log)}</td>"
@@ -379,15 +544,46 @@ def _result_tip(r) -> str:
     return "\n".join(lines)
 
 
-def _cell(results) -> str:
-    if not results:
-        return "<td>"
+def _kind(results) -> str:
+    """A cell's class: p passed, f failed, t timed out, n not run for the
+    whole-run limit, s skipped."""
     statuses = [r.status for r in results]
-    st = ("not ok" if "not ok" in statuses else
-          "ok" if "ok" in statuses else "skip")
-    cls, mark = {"ok": ("p", "\u2713"), "not ok": ("f", "\u2717"),
-                 "skip": ("s", "\u2013")}[st]
-    if st == "ok" and len(results) == 1:
+    if "not ok" in statuses:
+        ys = [r.yaml for r in results if r.status == "not ok"
+              and isinstance(r.yaml, dict)]
+        if any(y.get("timed_out") is True for y in ys):
+            return "t"
+        if ys and all("not_run" in y for y in ys):
+            return "n"
+        return "f"
+    return "p" if "ok" in statuses else "s"
+
+
+_MARKS = {"p": "\u2713", "f": "\u2717", "s": "\u2013", "t": "\u23f1",
+          "n": "\u2205", "h": "!", "l": "?"}
+
+
+def _missing_cell(e, name) -> str:
+    """No result of this name in e's log: in flight when it stopped (h),
+    lost to a run that stopped (l), or not chosen in a finished run
+    (blank: other tests= globs, another PMU generation's group)."""
+    hung = e.verdict.hung
+    if hung is not None and hung.name == name:
+        return (f'<td class="h" title="in flight when the log stops: '
+                f'line {hung.line}, no result after it">!')
+    if e.finished or e.log.read_error:
+        return "<td>"           # (an unreadable log: its banner says it)
+    return ('<td class="l" title="no result: the run stopped before it '
+            '(lost, not run)">?')
+
+
+def _cell(e, name) -> str:
+    results = e.by_name.get(name)
+    if not results:
+        return _missing_cell(e, name)
+    cls = _kind(results)
+    mark = _MARKS[cls]
+    if cls == "p" and len(results) == 1:
         return f'<td class="{cls}">{mark}'
     tip = "\n".join(_result_tip(r) for r in results)
     if len(results) > 1:
@@ -395,15 +591,34 @@ def _cell(results) -> str:
     return f'<td class="{cls}" title="{esc(cut(tip, MAX_TITLE))}">{mark}'
 
 
+def _quiet(ents, name) -> bool:
+    """Every log that has the test passed or skipped it, and no log lost
+    it or stopped in it: a row that can fold."""
+    for e in ents:
+        results = e.by_name.get(name)
+        if results:
+            if _kind(results) not in ("p", "s"):
+                return False
+        elif not e.finished and not e.log.read_error:
+            return False
+    return True
+
+
 def matrix(ents, groups) -> str:
     n = len(ents)
     out = ['<h2 id="matrix">Tests x logs</h2><p class="legend">'
            '<span class="p">\u2713 passed</span>'
            '<span class="f">\u2717 failed</span>'
-           '<span class="s">\u2013 skipped</span>'
-           "<span>blank: not run</span> Hover a cell for the skip reason "
+           '<span class="s">\u2013 skipped (not applicable)</span>'
+           '<span class="t">\u23f1 timed out</span>'
+           '<span class="n">\u2205 not run: whole-run limit</span>'
+           '<span class="h">! in flight when the log stops</span>'
+           '<span class="l">? lost: the run stopped before it</span>'
+           "<span>blank: not chosen in a finished run (tests=, another "
+           "PMU generation)</span> Hover a cell for the skip reason "
            "or the failure messages and the log line; M under a column: "
-           f"the model backend ({MODEL_WORDS}).</p>"
+           f"the model backend ({MODEL_WORDS}). Logs are in the verdicts' "
+           "order, worst first.</p>"
            '<table class="mx"><thead><tr><th>test</th>']
     for e in ents:
         tip = e.label + (f" \u2014 {MODEL_WORDS}" if e.model else "")
@@ -415,13 +630,34 @@ def matrix(ents, groups) -> str:
         mark = "M" if e.model else {"hw": "hw", None: "?"}.get(b, "\u2013")
         out.append(f'<th title="{esc(b or "no backend line")}">{mark}')
     out.append("</tr></thead><tbody>")
+    total = sum(len(v) for v in groups.values())
+    fold = total > MAX_ROWS
+    listed = 0
     for group, names in groups.items():
         out.append(f'<tr class="grp"><th colspan="{n + 1}">{esc(group)} '
                    f"({len(names)} tests)</th></tr>")
+        folded = over = 0
         for name in names:
+            if fold and _quiet(ents, name):
+                folded += 1
+                continue
+            if listed >= MAX_ROWS:
+                over += 1
+                continue
+            listed += 1
             out.append(f'<tr data-test="{esc(name)}"><th class="tn">'
                        f"{esc(cut(name, 80))}</th>")
-            out.extend(_cell(e.by_name.get(name)) for e in ents)
+            out.extend(_cell(e, name) for e in ents)
+        if folded:
+            out.append(f'<tr class="fold"><td colspan="{n + 1}">{folded} '
+                       "tests passed or skipped on every log that ran them"
+                       f" (folded: {total} tests are more than {MAX_ROWS}; "
+                       "pmu-harness parse lists them)</td></tr>")
+        if over:
+            out.append(f'<tr class="fold"><td colspan="{n + 1}">{over} '
+                       f"more tests not listed (the page lists {MAX_ROWS}; "
+                       "pmu-harness parse and junit have them all)"
+                       "</td></tr>")
     out.append("</tbody></table>")
     return "".join(out)
 
@@ -476,16 +712,31 @@ def count_plots(ents, groups) -> str:
            "in its tooltip. Tests with a count off the oracle are open."
            "</p>"]
     any_plot = False
-    for group, names in groups.items():
+    plots = {group: [(name, rows) for name in names
+                     for rows in (plot_rows(ents, name),) if rows]
+             for group, names in groups.items()}
+    plotted = sum(len(v) for v in plots.values())
+    fold = plotted > MAX_PLOTS
+    drawn = skipped = 0
+    for group, tests in plots.items():
         blocks = []
-        for name in names:
-            rows = plot_rows(ents, name)
-            if rows:
-                blocks.append(_plot_block(name, rows))
+        for name, rows in tests:
+            if fold and (drawn >= MAX_PLOTS or
+                         not any(r.within is False for r in rows)):
+                skipped += 1
+                continue
+            drawn += 1
+            blocks.append(_plot_block(name, rows))
         if blocks:
             any_plot = True
             out.append(f"<h3>{esc(group)}</h3>")
             out.extend(blocks)
-    if not any_plot:
+    if skipped:
+        out.append(f'<p class="fold" id="plots-folded">{skipped} of '
+                   f"{plotted} tests with counts are not drawn: past "
+                   f"{MAX_PLOTS} tests only those with a count off the "
+                   f"oracle are (at most {MAX_PLOTS}); pmu-harness parse "
+                   "has every value.</p>")
+    elif not any_plot:
         out.append("<p>No result has a counter with an oracle value.</p>")
     return "\n".join(out)

@@ -241,5 +241,28 @@ class Capture(Base):
                          {a: d / "m-1.log", b: d / "m-1-2.log"})
 
 
+
+class JUnitKinds(Base):
+    def test_pass_fail_hung_damaged_against_every_schema(self):
+        """The fixtures hold a passing, a failing, a hung (truncated-kill:
+        cut while apic/pmi-during-trace-cpl0 ran, its line 98) and a
+        damaged log; their JUnit is valid against the project's schema,
+        Jenkins xUnit's and Ant's, and names the hung test."""
+        c = Record()
+        with tempfile.TemporaryDirectory(prefix="pmu-labkinds-") as d:
+            lab_check.check_junit_kinds(c, self.paths, self.logs, Path(d))
+        kinds = [t for ok, t in c.said if t.startswith("junit: a ")]
+        self.assertEqual(len(kinds), 4, c.said)
+        self.assertEqual(
+            sorted(t for ok, t in c.said if ok and "valid against" in t),
+            ["junit: junit-kinds.xml valid against JUnit.xsd",
+             "junit: junit-kinds.xml valid against junit-10.xsd",
+             "junit: junit-kinds.xml valid against junit.xsd"])
+        self.assertIn((True, "junit: truncated-kill.log: the test in "
+                       "flight, apic/pmi-during-trace-cpl0, is an error of "
+                       "its own"), c.said)
+        self.assertTrue(all(ok for ok, _ in c.said), c.said)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -138,6 +138,11 @@ def shown(cmp):
     return [e.text() for e in cmp.sorted_entries()]
 
 
+def tests(cmp):
+    """shown(cmp) without the header lines."""
+    return [e.text() for e in cmp.sorted_entries() if e.test]
+
+
 class Base(unittest.TestCase):
     def setUp(self):
         self.tmp = Tmp()
@@ -338,6 +343,108 @@ class Statuses(Base):
         self.assertEqual(compared(self.a, b, tol).regressions, 0)
 
 
+# Another machine: the P55C's "# cpu:" line (Pentium with MMX technology,
+# CPUID signature 0x543; SDM Vol. 2A, CPUID, family 5 model 4) in place of
+# the P54C's.
+P54C_CPU = 'signature=0x525 name="Pentium (P54C)"'
+P55C_CPU = 'signature=0x543 name="Pentium with MMX technology (P55C)"'
+
+
+class AcrossMachines(Base):
+    """What differs because B is another machine (or backend) is not a
+    regression; a failure is one wherever it is."""
+
+    def setUp(self):
+        super().setUp()
+        self.a = fixture_text(P54C)
+        self.assertIn(P54C_CPU, self.a)
+
+    def other_machine(self, text):
+        return text.replace(P54C_CPU, P55C_CPU)
+
+    def test_new_failing_test_in_b_is_a_regression(self):
+        b = set_result(self.a, "p5/cc-001", "not ok {n} - p5/cc-new")
+        tol = self.tmp.write("tol.yaml", 'tests:\n  - test: "p5/*"\n'
+                             "    missing: info\n")
+        status, out = self.run_pair(self.a, b, "--tolerance", tol)
+        self.assertEqual(status, 1, out)
+        self.assertEqual(lines(out, "REGRESSION"), [
+            "p5/cc-new: new in B (not ok) REGRESSION"])
+        # on another machine too; a new test that passes is info
+        status, out = self.run_pair(self.a, self.other_machine(b))
+        self.assertEqual(status, 1, out)
+        self.assertIn("p5/cc-new: new in B (not ok) REGRESSION", out)
+        b = set_result(self.a, "p5/cc-001", "ok {n} - p5/cc-new")
+        self.assertIn("p5/cc-new: new in B (ok) info",
+                      shown(compared(self.a, b, 'tests:\n  - test: "p5/*"'
+                                     '\n    missing: info\n')))
+
+    def test_skip_on_another_machine_is_not_a_regression(self):
+        b = set_result(self.a, "p5/cc-001",
+                       "ok {n} - p5/cc-001 # SKIP no counters")
+        self.assertEqual(tests(compared(self.a, self.other_machine(b))), [
+            "p5/cc-001: ok -> skip (no counters) (not applicable on B's "
+            "machine) info"])
+        status, _ = self.run_pair(self.a, self.other_machine(b))
+        self.assertEqual(status, 0)
+        # the same machine: the tolerance file's policy (a regression)
+        self.assertEqual(compared(self.a, b).regressions, 1)
+        # the same CPU on another backend is another machine too
+        hw_b = b.replace("# backend: model", "# backend: hw")
+        self.assertEqual(compared(self.a, hw_b).regressions, 0)
+
+    def test_test_not_run_on_another_machine(self):
+        b = self.other_machine(re.sub(
+            r"^ok (\d+) - p5/cc-001$", r"ok \1 - p5/cc-001-renamed",
+            self.a, flags=re.M))
+        self.assertIn("p5/cc-001: only in A (ok), missing in B, not run "
+                      "on B's machine info", tests(compared(self.a, b)))
+        # a cut run lost it: still a regression
+        cut = b[:b.index("\n1..207")] + "\n"
+        self.assertIn("p5/cc-001: only in A (ok), missing in B REGRESSION",
+                      shown(compared(self.a, cut)))
+
+    def test_oracle_moved_with_the_machine(self):
+        # a counter that read its own oracle on each side (a wider
+        # counter wraps later): changed, not a regression
+        b = edit(self.a, {("p5/cc-001", "cpl0_ctr0"): "807",
+                          ("p5/cc-001", "cpl0_ctr0_oracle"): "807"})
+        self.assertEqual(tests(compared(self.a, self.other_machine(b))), [
+            "p5/cc-001 cpl0_ctr0: 806 -> 807 (+1, tolerance 0; oracle 806 "
+            "-> 807, each side its own oracle's value) changed"])
+        # on the same machine a moved oracle is a regression
+        # (Counters.test_changed_oracle_is_listed); so is a value off
+        # its own oracle on another machine
+        b = edit(self.a, {("p5/cc-001", "cpl0_ctr0"): "808",
+                          ("p5/cc-001", "cpl0_ctr0_oracle"): "807"})
+        self.assertEqual(compared(self.a, self.other_machine(b))
+                         .regressions, 1)
+
+    def test_addresses_in_text_are_noise(self):
+        # the issue's example: pt/msr-output-offset's after_run on two
+        # machines whose firmware put the output buffer elsewhere
+        key = ("p5/cc-001", "cpl0_cesr")
+        a = edit(self.a, {key: "OUTPUT_BASE 0xfe20000 MASK_PTRS "
+                               "0x500000ffff"})
+        b = edit(self.a, {key: "OUTPUT_BASE 0x7e20000 MASK_PTRS "
+                               "0x500000ffff"})
+        cmp = compared(a, b)
+        self.assertEqual(shown(cmp), [])
+        self.assertEqual([(e.key, e.verdict) for e in cmp.entries
+                          if e.verdict != "same"],
+                         [("cpl0_cesr", "ignored")])
+        # the value beside it still counts; so does a number after a
+        # word that is not an address's
+        c = edit(self.a, {key: "OUTPUT_BASE 0x7e20000 MASK_PTRS "
+                               "0x500000fffe"})
+        self.assertEqual(len(shown(compared(a, c))), 1)
+        d = edit(self.a, {key: "refused, base 0xe294404 flags 0x40"})
+        e = edit(self.a, {key: "refused, base 0xe284404 flags 0x80"})
+        self.assertEqual(len(shown(compared(d, e))), 1)
+        d2 = edit(self.a, {key: "refused, base 0xe284404 flags 0x40"})
+        self.assertEqual(shown(compared(d, d2)), [])
+
+
 class Hardware(Base):
     """A model run compared with a hardware run: the hardware log's
     stated range is the tolerance."""
@@ -462,6 +569,9 @@ class ToleranceFiles(Base):
                 ('values: {key: a}\n', ":1: values: a list is needed"),
                 ('tests:\n  - test: "a"\n    skipped: maybe\n',
                  "tests rule 1: skipped must be one of regression, info"),
+                ('addresses:\n  - base\n  - 7\n',
+                 ":2: addresses: 7 is not a word"),
+                ('addresses: base\n', ":1: addresses: a list is needed"),
                 ('default:\n  abs: 1\n',
                  ":1: the file: unknown key 'default'"),
                 ('- 1\n', "the file: a mapping is needed, not a list")):

@@ -208,6 +208,16 @@ class RealLogs(Tmp, unittest.TestCase):
         self.assertEqual(err.splitlines(), [
             f"pmu-harness parse: {path}:{x['line']}: {x['message']}"
             for x in d["damage"]])
+        # the run was cut while its last "# running" line's test ran
+        # (the fixture's line 98)
+        self.assertEqual(d["in_flight"], {
+            "name": "apic/pmi-during-trace-cpl0", "line": 98,
+            "what": "a PMI raised at the k-th traced step of a CPL 0 "
+                    "benchmark lands at its next_rip, once, and the tracer "
+                    "counts every step"})
+        # a finished verbose log has no test in flight
+        rc, out, _ = cli("parse", LAB / "watchdog-hangs.log")
+        self.assertIsNone(json.loads(out)["logs"][0]["in_flight"])
 
     def edited(self, old, new, name="p54c-model.log"):
         text = (LAB / name).read_text()

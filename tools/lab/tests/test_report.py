@@ -22,6 +22,9 @@ from tools.lab import browser, svg
 LAB = FIXTURES / "lab"
 TOOL = [PY, str(PMU_HARNESS), "report"]
 MODEL = "model counts, not hardware counts"
+# The summary table's columns: #, verdict, log, CPU, PMU, backend, then
+# passed, failed, skipped.
+PASSED_COL = 6
 
 # A log written to attack the page: markup and quotes in the machine name,
 # a test name, a skip reason, YAML values and a counter's configuration.
@@ -113,8 +116,17 @@ class Node:
                 if not isinstance(c, str) and c.tag == tag]
 
 
+# HTML's optional end tags that the report leaves out: a <td>/<th> ends
+# at the next cell or row, a <tr> at the next row, an <li> at the next
+# item of its list (HTML, "Optional tags").
+IMPLIED = {"td": {"td", "th"}, "th": {"td", "th"},
+           "tr": {"tr", "td", "th"}, "li": {"li"}}
+BOUNDARY = {"table", "thead", "tbody", "ul", "ol"}
+
+
 class TreeBuilder(HTMLParser):
-    """Chromium's DOM dump has every end tag; a stack is enough."""
+    """Chromium's DOM dump has every end tag; the page as written leaves
+    out the optional ones (IMPLIED)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -122,6 +134,12 @@ class TreeBuilder(HTMLParser):
         self.cur = self.root
 
     def handle_starttag(self, tag, attrs):
+        closes = IMPLIED.get(tag, ())
+        n = self.cur
+        while closes and n is not self.root and n.tag not in BOUNDARY:
+            if n.tag in closes:
+                self.cur = n.parent
+            n = n.parent
         n = Node(tag, attrs, self.cur)
         self.cur.children.append(n)
         if tag not in VOID:
@@ -281,7 +299,7 @@ class Statuses(unittest.TestCase):
         # the readable part is shown: the 40 results before the cut
         row = page.one("tr", id="log-2")
         self.assertIn("damaged", row.classes())
-        self.assertEqual(row.all("td")[5].text(), "40")
+        self.assertEqual(row.all("td")[PASSED_COL].text(), "40")
 
     def test_unreadable_log_exit_2_page_written(self):
         missing = self.tmp / "missing.log"
@@ -291,8 +309,14 @@ class Statuses(unittest.TestCase):
         self.assertNotIn("Traceback", out)
         self.assertIn(f"{missing}: cannot read {missing}: No such file", out)
         self.assertIn("Is a directory", out)
-        text = tree(self.out.read_text()).one("div", id="damage-2").text()
+        page = tree(self.out.read_text())
+        text = page.one("div", id="damage-2").text()
         self.assertIn("cannot be read", text)
+        # its verdict, first; its matrix cells blank, not "lost"
+        v = page.one("section", id="verdicts").all("li", class_="v")
+        self.assertEqual([li.attrs["data-verdict"] for li in v],
+                         ["UNREADABLE", "UNREADABLE", "PASSED"])
+        self.assertEqual(page.all("td", class_="l"), [])
 
     def test_only_unreadable(self):
         status, out = make_report([self.tmp / "none.log"], self.out)
@@ -401,8 +425,13 @@ class Rendered(unittest.TestCase):
         return self.page.one("tr", id=f"log-{n}")
 
     def cell(self, test, n):
+        """The matrix cell of test and log n (the n-th LOG argument): the
+        columns are in the verdicts' order, each headed by a link to
+        #log-n."""
+        heads = [a.attrs["href"] for th in self.page.all("th", class_="lh")
+                 for a in th.all("a")]
         row = self.page.one("tr", data_test=test)
-        return row.child_tags("td")[n - 1]
+        return row.child_tags("td")[heads.index(f"#log-{n}")]
 
     def test_exit_status_damaged(self):
         self.assertEqual(self.status, 3, self.output)
@@ -424,7 +453,9 @@ class Rendered(unittest.TestCase):
                 4: (1, 1, 1), 5: (6, 0, 0), 6: (40, 0, 0), 7: (0, 1, 1)}
         for n, counts in want.items():
             tds = self.summary_row(n).child_tags("td")
-            self.assertEqual(tuple(int(tds[i].text()) for i in (5, 6, 7)),
+            self.assertEqual(tuple(int(tds[i].text()) for i in
+                                   (PASSED_COL, PASSED_COL + 1,
+                                    PASSED_COL + 2)),
                              counts, f"log {n}")
 
     def test_matrix_cells(self):
@@ -515,12 +546,12 @@ class Rendered(unittest.TestCase):
             self.assertEqual(self.page.all(tag), [], f"<{tag}> in the DOM")
         for text in EVIL_TEXTS:
             self.assertTrue(browser.text_in_dom(self.dom, text), text)
-        row = self.page.one("tr", data_test="evil/<script>alert(1)</script>")
         self.assertIn("<img src=x onerror=alert(3)>",
-                      row.child_tags("td")[6].attrs["title"])
-        row = self.page.one("tr", data_test='evil/skip" onmouseover="alert(7)')
+                      self.cell("evil/<script>alert(1)</script>", 7)
+                      .attrs["title"])
         self.assertIn("<img src=x onerror=alert(2)>",
-                      row.child_tags("td")[6].attrs["title"])
+                      self.cell('evil/skip" onmouseover="alert(7)', 7)
+                      .attrs["title"])
         for node in self.page.all():
             for k in node.attrs:
                 self.assertFalse(k.startswith("on"), f"{node.tag} {k}")
@@ -538,6 +569,216 @@ class Rendered(unittest.TestCase):
         self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
         w, h = struct.unpack(">II", data[16:24])
         self.assertEqual((w, h), (1200, 900))
+
+
+# A run with the runner's two limits (docs/log-format.md, "Results"): a
+# test stopped at its time limit ("timed_out: true") and one the whole-run
+# limit left no time for ("not_run: ...").
+LIMITS = """TAP version 13
+# cpu: vendor=GenuineIntel family=6 model=94 stepping=3 signature=0x506e3 name="Core 6th gen (Skylake)"
+# pmu: kind=arch-perfmon version=4 counters=4 width=48
+# backend: model reason="no counters"
+not ok 1 - selftest-hang/cpl3
+  ---
+  timed_out: true
+  limit_s: 3.000
+  elapsed_s: 2.990
+  ...
+not ok 2 - selftest-hang/traced-benchmark
+  ---
+  not_run: the whole-run limit of 5 s (run_timeout=) was reached
+  ...
+ok 3 - arch/recover-gp
+1..3
+# summary: passed=1 failed=2 skipped=0
+"""
+
+
+def big_log(n, every):
+    """A generated run of n results (the p54c-model header): every
+    `every`-th has a counter (806 expected, read 800 + i % 9: off the
+    oracle but when i % 9 == 6), every 1000th from 1 fails."""
+    head = (LAB / "p54c-model.log").read_text().split("ok 1 - ")[0]
+    out = [head]
+    for i in range(1, n + 1):
+        name = f"big{i % 7}/t{i}"
+        if i % 1000 == 1:
+            out.append(f"not ok {i} - {name}\n  ---\n  failures:\n"
+                       '    - "x"\n  ...\n')
+        elif i % every == 0:
+            out.append(f"ok {i} - {name}\n  ---\n"
+                       "  cpl0_ctr0_config: ES=0x16 CC=001 PC=0\n"
+                       f"  cpl0_ctr0: {800 + i % 9}\n"
+                       "  cpl0_ctr0_oracle: 806\n  ...\n")
+        else:
+            out.append(f"ok {i} - {name}\n")
+    out.append(f"1..{n}\n# summary: passed={n - (n + 999) // 1000} "
+               f"failed={(n + 999) // 1000} skipped=0\n")
+    return "".join(out)
+
+
+class Verdicts(unittest.TestCase):
+    """What a lab lead sees first (docs/lab.md, "report"): a verdict per
+    log, worst first, why, the test a hung run stopped in, the "# error:"
+    lines, timeouts and tests not run; lost results apart from tests not
+    chosen; the regressions against a baseline on top."""
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="pmu-report-"))
+        self.out = self.tmp / "r.html"
+        (self.tmp / "limits.log").write_text(LIMITS)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def page(self, paths, extra=(), want=None):
+        status, out = make_report(paths, self.out, extra)
+        self.assertNotIn("Traceback", out)
+        if want is not None:
+            self.assertEqual(status, want, out)
+        self.html = self.out.read_text()
+        return tree(self.html)
+
+    def test_verdict_per_log_worst_first(self):
+        paths = [LAB / "p54c-model.log",            # 1 PASSED
+                 LAB / "refused-hw.log",            # 2 "# error:" line 7
+                 self.tmp / "limits.log",           # 3 FAILED
+                 LAB / "truncated-kill.log",        # 4 HUNG at line 98
+                 FIXTURES / "truncated.log",        # 5 no plan, no summary
+                 FIXTURES / "no-summary.log",       # 6 a plan, no summary
+                 LAB / "bail-out.log"]              # 7 Bail out! line 14
+        page = self.page(paths, want=3)
+        items = page.one("section", id="verdicts").all("li", class_="v")
+        self.assertEqual([(li.attrs["data-log"], li.attrs["data-verdict"])
+                          for li in items],
+                         [("4", "HUNG"), ("5", "CUT"), ("6", "DAMAGED"),
+                          ("7", "BAIL OUT"), ("3", "FAILED"),
+                          ("2", "ERRORS"), ("1", "PASSED")])
+        # only the passing run is green
+        badges = {li.attrs["data-log"]: li.one("span").classes()
+                  for li in items}
+        self.assertEqual(badges["1"], {"vd", "good"})
+        self.assertEqual(badges["4"], {"vd", "bad"})
+        hung = items[0]
+        self.assertEqual(hung.one("strong", class_="hung").text(),
+                         "apic/pmi-during-trace-cpl0")
+        self.assertIn("line 98 has no result after it", hung.text())
+        self.assertIn("the log stops at line 150 after 12 results",
+                      items[1].text())
+        self.assertIn("line 14: Bail out! unexpected #UD", items[3].text())
+        # timeouts and tests not run are called out by name
+        self.assertIn("of 3 tests: 1 timed out (selftest-hang/cpl3); 1 not "
+                      "run: the whole-run limit was reached "
+                      "(selftest-hang/traced-benchmark)", items[4].text())
+        # the # error: lines, with their line numbers
+        self.assertEqual([li.text() for li in
+                          items[5].one("ul", class_="err").all("li")],
+                         ["line 7: # error: option inject=: refused: the "
+                          "backend is hw, and faults are injected into the "
+                          "reference model only, never on real hardware"])
+        # the machines table is in the same order, with the verdict
+        rows = page.one("table", class_="sum").all("tr", class_="log")
+        self.assertEqual([r.attrs["id"] for r in rows],
+                         [f"log-{li.attrs['data-log']}" for li in items])
+        self.assertEqual(rows[0].child_tags("td")[1].text(), "HUNG")
+
+    def test_lost_in_flight_and_not_chosen_cells(self):
+        page = self.page([LAB / "skylake-model.serial.log",
+                          LAB / "truncated-kill.log",
+                          self.tmp / "limits.log"])
+        heads = [a.attrs["href"] for th in page.all("th", class_="lh")
+                 for a in th.all("a")]
+
+        def cell(test, n):
+            row = page.one("tr", data_test=test)
+            return row.child_tags("td")[heads.index(f"#log-{n}")]
+        # the cut run stopped in this test (its line 98)
+        c = cell("apic/pmi-during-trace-cpl0", 2)
+        self.assertEqual((c.classes(), c.text()), ({"h"}, "!"))
+        self.assertIn("line 98", c.attrs["title"])
+        # a test after the cut: lost, not "not applicable"
+        c = cell("arch/recover-gp", 2)
+        self.assertEqual((c.classes(), c.text()), ({"l"}, "?"))
+        # a finished run that did not choose it: blank
+        c = cell("apic/pmi-during-trace-cpl0", 3)
+        self.assertEqual((c.classes(), c.text(), c.attrs), (set(), "", {}))
+        # timed out, not run for the whole-run limit, skipped
+        c = cell("selftest-hang/cpl3", 3)
+        self.assertEqual((c.classes(), c.text()), ({"t"}, "\u23f1"))
+        c = cell("selftest-hang/traced-benchmark", 3)
+        self.assertEqual((c.classes(), c.text()), ({"n"}, "\u2205"))
+
+    def test_baseline_regressions_on_top(self):
+        base = self.tmp / "base"
+        base.mkdir()
+        shutil.copyfile(LAB / "p54c-model.log", base / "p54c-model.log")
+        (base / "notes.txt").write_text("not a log")
+        now = (LAB / "p54c-model.log").read_text().replace(
+            "ok 51 - p5/cc-001\n", "not ok 51 - p5/cc-001\n")
+        self.assertIn("not ok 51 - p5/cc-001\n", now)
+        cur = self.tmp / "p54c-model.log"
+        cur.write_text(now.replace("passed=136 failed=0",
+                                   "passed=135 failed=1"))
+        page = self.page([LAB / "skylake-model.serial.log", cur],
+                         ["--baseline", base], want=0)
+        sec = page.one("section", id="regressions")
+        # the first section of the page
+        self.assertEqual(self.html.index('<section'),
+                         self.html.index('<section class="banner" '
+                                         'id="regressions"'))
+        self.assertIn("1 regression against the baseline", sec.text())
+        lis = sec.child_tags("ul")[0].child_tags("li")
+        self.assertEqual([li.attrs["data-log"] for li in lis], ["2", "1"])
+        self.assertIn(f"1 regression against {base / 'p54c-model.log'}",
+                      lis[0].text())
+        self.assertEqual([x.text() for x in lis[0].all("li")],
+                         ["p5/cc-001: ok -> not ok REGRESSION"])
+        self.assertIn("no baseline log of this machine", lis[1].text())
+        # a baseline that is not a directory: exit 2, said why
+        status, out = make_report([cur], self.out,
+                                  ["--baseline", self.tmp / "none"])
+        self.assertEqual(status, 2)
+        self.assertIn("--baseline", out)
+
+    def test_regressed_without_a_failure(self):
+        base = self.tmp / "base"
+        base.mkdir()
+        shutil.copyfile(LAB / "p54c-model.log", base / "run.log")
+        cur = self.tmp / "run.log"
+        text = (LAB / "p54c-model.log").read_text()
+        self.assertIn("  cpl0_ctr0: 806\n  cpl0_ctr0_oracle: 806\n", text)
+        cur.write_text(text.replace("  cpl0_ctr0: 806\n  cpl0_ctr0_oracle: "
+                                    "806\n", "  cpl0_ctr0: 807\n  "
+                                    "cpl0_ctr0_oracle: 806\n", 1))
+        page = self.page([cur], ["--baseline", base], want=0)
+        li = page.one("section", id="verdicts").one("li", class_="v")
+        self.assertEqual(li.attrs["data-verdict"], "REGRESSED")
+
+    def test_large_input_folds(self):
+        """100k results: the page lists the failures and folds the rest
+        (before: 8.9 MB for this log, 136 MB when every result has a
+        counter; now under 1 MB)."""
+        n = 100_000
+        p = self.tmp / "big.log"
+        p.write_text(big_log(n, 100))
+        page = self.page([p], want=0)
+        rows = page.one("table", class_="mx").all("tr")
+        listed = [r for r in rows if "data-test" in r.attrs]
+        # the 100 failing tests are listed, the others fold
+        self.assertEqual(sorted(r.attrs["data-test"] for r in listed),
+                         sorted(f"big{i % 7}/t{i}" for i in
+                                range(1, n + 1, 1000)))
+        folds = [r for r in rows if "fold" in r.classes()]
+        self.assertEqual(sum(int(r.text().split()[0]) for r in folds),
+                         n - len(listed))
+        # plots: 1000 tests with a counter, off the oracle where
+        # i % 9 != 6; only MAX_PLOTS of the off ones are drawn
+        details = page.all("details")
+        self.assertEqual(len(details), 300)
+        self.assertTrue(all("off" in d.classes() for d in details))
+        self.assertIn("700 of 1000 tests with counts are not drawn",
+                      page.one("p", id="plots-folded").text())
+        self.assertLess(len(self.html), 1_000_000)
 
 
 class Browser(unittest.TestCase):
