@@ -75,7 +75,8 @@ struct config {
 };
 
 static const struct config configs[] = {
-	/* every branch exactly timed */
+	/* CycThresh 0: each TNT's first branch and each TIP exactly timed,
+	 * later branches of a multi-branch TNT bounded (docs/pt.md) */
 	{ .name = "c0", .ctl = CTL_BASE | PSBFREQ(15), .stride = 1 },
 	/* a PSB+ each 2 KiB: it resets RET compression */
 	{ .name = "c0-psb", .ctl = CTL_BASE | PSBFREQ(0), .stride = 1 },
@@ -86,6 +87,11 @@ static const struct config configs[] = {
 	{ .name = "c0-mtc-tsc",
 	  .ctl = CTL_BASE | RTIT_CTL_MTCEN | MTCFREQ(3) | RTIT_CTL_TSCEN |
 		 PSBFREQ(15), .stride = 1 },
+	/* MTC each 8 clocks, 20 clocks a step: two or three MTCs a step,
+	 * one per toggle of the ART bit (SDM Table 36-6, MTCFreq) */
+	{ .name = "c0-mtc-x20",
+	  .ctl = CTL_BASE | RTIT_CTL_MTCEN | MTCFREQ(3) | RTIT_CTL_TSCEN |
+		 PSBFREQ(15), .stride = 20 },
 	/* 3-byte CYCs */
 	{ .name = "c0-x5000", .ctl = CTL_BASE | PSBFREQ(15), .stride = 5000 },
 	/* 6-byte CYCs, times past 2^50 */
