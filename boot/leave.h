@@ -13,8 +13,9 @@
 
 #define QEMU_DEBUG_EXIT_PORT 0xf4	/* -device isa-debug-exit,iobase=0xf4 */
 
-/* verdict: 0 all passed, 1 a test failed, 2 the harness itself broke.
- * Returns only where the firmware takes the run back (UEFI exit=return). */
+/* verdict (enum tap_verdict, lib/tap.h): 0 all passed, 1 a test failed,
+ * 2 the harness itself broke, 3 untested (nothing failed, but nothing of
+ * what the run was asked to test ran).  Returns only where the firmware takes the run back (UEFI exit=return). */
 void leave(int verdict, const struct platform *p, enum opt_exit mode);
 
 #endif

@@ -114,9 +114,9 @@ static void report_timeout(struct tap *tap, uint64_t limit_us,
 		tap_yaml_kv(tap, "firmware_waits", "%u", ev->firmware_waits);
 }
 
-static void report(struct tap *tap, struct tcase *t, int faulted,
-		   const struct fault *f, uint64_t limit_us,
-		   uint64_t elapsed_us)
+static enum tap_status report(struct tap *tap, struct tcase *t,
+			      int faulted, const struct fault *f,
+			      uint64_t limit_us, uint64_t elapsed_us)
 {
 	enum tap_status st = TAP_PASS;
 	int timed_out = watchdog_event()->fired;
@@ -146,6 +146,7 @@ static void report(struct tap *tap, struct tcase *t, int faulted,
 	if (t->dropped_values)
 		tap_yaml_kv(tap, "values_dropped", "%u", t->dropped_values);
 	tap_yaml_end(tap);
+	return st;
 }
 
 static void save_machine(struct machine_state *m)
@@ -223,14 +224,16 @@ static void report_not_run(struct tap *tap, const struct test *test,
 	tap_yaml_end(tap);
 }
 
-static void run_test(struct tap *tap, const struct test *test,
-		     const struct runner_opts *o, struct run_clock *c,
-		     uint64_t limit_us)
+/* Runs one test and reports it; returns its result. */
+static enum tap_status run_test(struct tap *tap, const struct test *test,
+				const struct runner_opts *o,
+				struct run_clock *c, uint64_t limit_us)
 {
 	struct tcase *t = &current;
 	struct machine_state m;
 	struct fault f;
 	uint64_t t0, took;
+	enum tap_status st;
 	int faulted;
 
 	memset(t, 0, sizeof(*t));
@@ -250,7 +253,7 @@ static void run_test(struct tap *tap, const struct test *test,
 		restore_machine(&m);
 	check_machine(t, &m);
 	write_flags(m.flags);	/* IF as before, whatever the test did */
-	report(tap, t, faulted, &f, limit_us, took);
+	st = report(tap, t, faulted, &f, limit_us, took);
 	if (took > c->slowest_us) {
 		c->slowest_us = took;
 		c->slowest = test->name;
@@ -259,27 +262,109 @@ static void run_test(struct tap *tap, const struct test *test,
 		o->sync();
 	if (t->after)
 		t->after();
+	return st;
+}
+
+/* The tests of PMU generations' groups (pmu/generation.h) the run was
+ * asked for, and how many of them ran (did not skip).  A feature
+ * generation's groups (Intel PT) do not count: its packet-level tests run
+ * without any PMU, and a PMU is what the run is asked to test. */
+struct pmu_tally {
+	unsigned asked, ran;
+	char first_skip[160];	/* "name: reason" of the first skip */
+};
+
+static void tally(struct pmu_tally *p, const struct test *test,
+		  enum tap_status st)
+{
+	const struct pmu_generation *g = pmu_generation_of_test(test->name);
+
+	if (!g || g->feature)
+		return;
+	p->asked++;
+	if (st != TAP_SKIP)
+		p->ran++;
+	else if (!p->first_skip[0])
+		fmt_snprintf(p->first_skip, sizeof(p->first_skip), "%s: %s",
+			     test->name, current.skip_reason);
+}
+
+/* A run asked for PMU tests none of which ran tested nothing of the PMU:
+ * its verdict is untested, not a pass (docs/log-format.md). */
+static void judge_untested(struct tap *tap, const struct pmu_tally *p,
+			   unsigned not_applicable)
+{
+	char why[200];
+
+	if (p->ran || !(p->asked + not_applicable))
+		return;
+	if (p->asked)
+		fmt_snprintf(why, sizeof(why), "all %u selected PMU tests "
+			     "skipped (first %s)", p->asked, p->first_skip);
+	else
+		fmt_snprintf(why, sizeof(why), "no test group for this CPU's "
+			     "PMU (kind=%s): the %u selected PMU tests are "
+			     "other generations'", pmu_kind_name(cpu_info()->pmu),
+			     not_applicable);
+	tap_untested(tap, why);
+}
+
+/* A tests= pattern that chooses no test: an error line and a not ok
+ * result of its own, so that every TAP consumer fails the run. */
+static void report_unmatched(void *ctx, const char *pattern)
+{
+	struct tap *tap = ctx;
+	char name[80];
+	unsigned i;
+
+	tap_comment(tap, "error: tests= pattern \"%s\" selects no test",
+		    pattern);
+	/* '#' would start a TAP directive in the result's name */
+	fmt_snprintf(name, sizeof(name), "selection/%s", pattern);
+	for (i = 0; name[i]; i++)
+		if (name[i] == '#' || (unsigned char)name[i] < 0x20)
+			name[i] = '_';
+	tap_result(tap, TAP_FAIL, name, "");
+	tap_yaml_kv(tap, "error", "the tests= pattern selects no test of "
+		    "this build");
+	tap_yaml_end(tap);
+}
+
+/* No pattern was unmatched, yet nothing was selected (an empty tests=). */
+static void report_empty(struct tap *tap, const char *globs)
+{
+	tap_result(tap, TAP_FAIL, "selection", "");
+	tap_yaml_kv(tap, "error", "tests=\"%s\" selects no test", globs);
+	tap_yaml_end(tap);
 }
 
 void runner_run(struct tap *tap, const struct runner_opts *o)
 {
 	static const struct test *list[MAX_TESTS];
+	static struct pmu_tally pmu;
 	unsigned skipped_kind;
 	unsigned n = collect(list, o->globs, &skipped_kind);
+	unsigned unmatched;
 	struct run_clock c = {
 		.hz = harness_tsc_hz(),
 		.start = rdtsc(),
 		.run_limit_us = (uint64_t)o->run_timeout_s * 1000000,
 	};
 
+	memset(&pmu, 0, sizeof(pmu));
 	if (skipped_kind)
 		tap_comment(tap, "not-applicable: %u tests of other PMU "
 			    "generations' groups (this CPU: kind=%s); a "
 			    "tests= pattern naming a group runs them",
 			    skipped_kind, pmu_kind_name(cpu_info()->pmu));
+	unmatched = runner_unmatched_patterns(o->globs, __pmu_tests_start,
+					      __pmu_tests_end,
+					      report_unmatched, tap);
 	if (!n)
 		tap_comment(tap, "error: tests=\"%s\" selects no test",
 			    o->globs);
+	if (!n && !unmatched)
+		report_empty(tap, o->globs);
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t left = limit_us_left(&c);
 		uint64_t limit = test_limit_us(&c, o, left);
@@ -287,10 +372,13 @@ void runner_run(struct tap *tap, const struct runner_opts *o)
 		if (o->firmware_watchdog)
 			o->firmware_watchdog((unsigned)(left / 1000000) +
 					     RUNNER_FIRMWARE_MARGIN_S);
-		if (!limit)
+		if (!limit) {
 			report_not_run(tap, list[i], o);
-		else
-			run_test(tap, list[i], o, &c, limit);
+			tally(&pmu, list[i], TAP_FAIL);
+		} else {
+			tally(&pmu, list[i],
+			      run_test(tap, list[i], o, &c, limit));
+		}
 	}
 	if (c.slowest)
 		tap_comment(tap, "time: run=%llu ms slowest=%s %llu ms "
@@ -298,4 +386,5 @@ void runner_run(struct tap *tap, const struct runner_opts *o)
 			    (unsigned long long)(elapsed_us(&c, c.start) / 1000),
 			    c.slowest, (unsigned long long)(c.slowest_us / 1000),
 			    o->timeout_s, o->run_timeout_s);
+	judge_untested(tap, &pmu, skipped_kind);
 }

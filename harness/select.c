@@ -56,3 +56,46 @@ int runner_selected_on(const struct test *t, const char *globs,
 	return matches(t, globs, (t->flags & TEST_MANUAL) ||
 		       !runner_applicable(t, k));
 }
+
+static int selects_any(const char *pat, const struct test *first,
+		       const struct test *end)
+{
+	for (const struct test *t = first; t < end; t++)
+		if (runner_selected(t, pat))
+			return 1;
+	return 0;
+}
+
+unsigned runner_unmatched_patterns(const char *globs,
+				   const struct test *first,
+				   const struct test *end,
+				   void (*unmatched)(void *ctx,
+						     const char *pattern),
+				   void *ctx)
+{
+	char pat[256];		/* as matches() reads an entry */
+	unsigned bad = 0;
+
+	while (*globs) {
+		unsigned n = 0;
+
+		while (globs[n] && globs[n] != ',')
+			n++;
+		if (n) {
+			/* An entry too long for matches() chooses nothing:
+			 * named, cut to what fits. */
+			unsigned k = n < sizeof(pat) ? n : sizeof(pat) - 1;
+
+			memcpy(pat, globs, k);
+			pat[k] = 0;
+			if (n >= sizeof(pat) || !selects_any(pat, first, end)) {
+				unmatched(ctx, pat);
+				bad++;
+			}
+		}
+		globs += n;
+		if (*globs == ',')
+			globs++;
+	}
+	return bad;
+}

@@ -18,5 +18,16 @@ int runner_applicable(const struct test *t, enum pmu_kind k);
  * (it then runs and SKIPs with its reason). */
 int runner_selected_on(const struct test *t, const char *globs,
 		       enum pmu_kind k);
+/* Each non-empty pattern of the comma-separated globs that chooses no
+ * test of [first, end) on any CPU (runner_selected()) is passed to
+ * unmatched(ctx, pattern), in order; returns how many there were.  A
+ * typing error ("perfmn/" for "perfmon/") is thus named instead of silently running
+ * less.  (Pure; host-tested.) */
+unsigned runner_unmatched_patterns(const char *globs,
+				   const struct test *first,
+				   const struct test *end,
+				   void (*unmatched)(void *ctx,
+						     const char *pattern),
+				   void *ctx);
 
 #endif

@@ -248,13 +248,14 @@ void tap_yaml_end(struct tap *t)
 	line(t, "  ...");
 }
 
-void tap_summary_field(struct tap *t, const char *key, const char *value)
+/* Appends ` key="value"` to buf: quotes without escapes (a '"' becomes
+ * '\'', a control byte '?'), the value cut to fit, or nothing at all
+ * when not even the key and both quotes fit. */
+static void append_field(char *buf, unsigned size, const char *key,
+			 const char *value)
 {
-	char *buf = t->summary_extra;
-	unsigned size = sizeof(t->summary_extra);
 	unsigned o = (unsigned)str_len(buf);
 
-	/* " key=" and both quotes, or nothing: never half a field. */
 	if (o + str_len(key) + 4 >= size)
 		return;
 	o += (unsigned)fmt_snprintf(buf + o, size - o, " %s=\"", key);
@@ -266,6 +267,19 @@ void tap_summary_field(struct tap *t, const char *key, const char *value)
 	buf[o] = 0;
 }
 
+void tap_summary_field(struct tap *t, const char *key, const char *value)
+{
+	append_field(t->summary_extra, sizeof(t->summary_extra), key, value);
+}
+
+void tap_untested(struct tap *t, const char *reason)
+{
+	t->untested = 1;
+	t->untested_reason[0] = 0;
+	append_field(t->untested_reason, sizeof(t->untested_reason),
+		     "reason", reason);
+}
+
 void tap_finish(struct tap *t)
 {
 	char buf[64];
@@ -274,8 +288,12 @@ void tap_finish(struct tap *t)
 		tap_yaml_end(t);
 	fmt_snprintf(buf, sizeof(buf), "1..%u", t->n);
 	line(t, buf);
-	tap_comment(t, "summary: passed=%u failed=%u skipped=%u%s", t->passed,
-		    t->failed, t->skipped, t->summary_extra);
+	tap_comment(t, "summary: passed=%u failed=%u skipped=%u%s%s%s",
+		    t->passed, t->failed, t->skipped,
+		    tap_verdict(t) == TAP_VERDICT_UNTESTED ?
+		    " verdict=untested" : "",
+		    tap_verdict(t) == TAP_VERDICT_UNTESTED ?
+		    t->untested_reason : "", t->summary_extra);
 }
 
 void tap_bail_out(struct tap *t, const char *reason)
@@ -288,7 +306,9 @@ void tap_bail_out(struct tap *t, const char *reason)
 	line(t, buf);
 }
 
-int tap_verdict(const struct tap *t)
+enum tap_verdict tap_verdict(const struct tap *t)
 {
-	return t->failed == 0 && t->n > 0 ? 0 : 1;
+	if (t->failed || !t->n)
+		return TAP_VERDICT_FAIL;
+	return t->untested ? TAP_VERDICT_UNTESTED : TAP_VERDICT_PASS;
 }

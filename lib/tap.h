@@ -17,6 +17,18 @@ struct tap {
 	unsigned passed, failed, skipped;
 	int in_yaml;
 	char summary_extra[TAP_LINE_MAX / 2];	/* tap_summary_field()s */
+	int untested;			/* tap_untested() was called */
+	char untested_reason[160];	/* ` reason="..."`, cut to fit */
+};
+
+/* How a run ends (tap_verdict()); boot/leave.h hands it to the machine. */
+enum tap_verdict {
+	TAP_VERDICT_PASS = 0,
+	TAP_VERDICT_FAIL = 1,
+	TAP_VERDICT_BROKEN = 2,		/* Bail out! */
+	/* Nothing failed, but nothing of what the run was asked to test was
+	 * tested (automake's and kvm-unit-tests' SKIP; qemu-boot.sh 77). */
+	TAP_VERDICT_UNTESTED = 3,
 };
 
 void tap_init(struct tap *t, void (*emit)(void *, const char *), void *ctx);
@@ -37,8 +49,9 @@ void tap_yaml_list(struct tap *t, const char *key);
 void tap_yaml_item(struct tap *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tap_yaml_end(struct tap *t);
-/* The plan "1..N" and "# summary: passed=P failed=F skipped=S", then the
- * fields tap_summary_field() added, in order. */
+/* The plan "1..N" and "# summary: passed=P failed=F skipped=S", then
+ * ` verdict=untested reason="..."` when tap_verdict() is UNTESTED, then
+ * the fields tap_summary_field() added, in order. */
 void tap_finish(struct tap *t);
 /* Adds ` key="value"` to the summary line (e.g. logfile_error="...").
  * The value is quoted without escapes, as the header's fields are: a '"'
@@ -46,7 +59,12 @@ void tap_finish(struct tap *t);
  * left of the line is cut; a field whose key does not fit is left out. */
 void tap_summary_field(struct tap *t, const char *key, const char *value);
 void tap_bail_out(struct tap *t, const char *reason);
-/* Exit verdict: 0 when nothing failed and at least one test ran. */
-int tap_verdict(const struct tap *t);
+/* Marks the run untested: what it was asked to test did not run (the
+ * reason, quoted in the summary as tap_summary_field() quotes).  A
+ * failure still makes the verdict FAIL. */
+void tap_untested(struct tap *t, const char *reason);
+/* Exit verdict: FAIL when a test failed or none ran, else UNTESTED after
+ * tap_untested(), else PASS. */
+enum tap_verdict tap_verdict(const struct tap *t);
 
 #endif

@@ -48,7 +48,8 @@ static void halt_forever(void)
 
 void leave(int verdict, const struct platform *p, enum opt_exit mode)
 {
-	static const char *const words[] = { "PASS", "FAIL", "BROKEN" };
+	static const char *const words[] = { "PASS", "FAIL", "BROKEN",
+					     "UNTESTED" };
 	char line[80];
 
 	console_drain();
@@ -63,7 +64,7 @@ void leave(int verdict, const struct platform *p, enum opt_exit mode)
 	/* Still here: a real machine, or the way asked for failed. */
 	fmt_snprintf(line, sizeof(line), "pmu-harness: verdict %d (%s); the "
 		     "machine is halted", verdict,
-		     verdict >= 0 && verdict <= 2 ? words[verdict] : "?");
+		     verdict >= 0 && verdict <= 3 ? words[verdict] : "?");
 	console_screen_line(line);
 	halt_forever();
 }

@@ -1,11 +1,13 @@
 /* leave: the end of a run (see leave.h). */
 #include "../leave.h"
 #include "efi.h"
+#include "../../lib/tap.h"
 #include "../../arch/x86/cpu.h"
 
 void leave(int verdict, const struct platform *p, enum opt_exit mode)
 {
-	EFI_STATUS st = verdict ? EFI_ABORTED : EFI_SUCCESS;
+	EFI_STATUS st = verdict == TAP_VERDICT_UNTESTED ? EFI_UNSUPPORTED :
+			verdict ? EFI_ABORTED : EFI_SUCCESS;
 
 	if (mode == EXIT_AUTO && p->qemu)
 		outb(QEMU_DEBUG_EXIT_PORT, (uint8_t)verdict);

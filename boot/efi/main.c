@@ -6,6 +6,7 @@
 #include "../mp.h"
 #include "../options.h"
 #include "../session.h"
+#include "../../lib/tap.h"
 
 struct efi_ctx efi;
 
@@ -77,5 +78,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	options_defaults(session_options());
 	cfgfile_apply(session_options(), session_opt_error, NULL);
 	read_load_options();
-	return session_run(&uefi) ? EFI_ABORTED : EFI_SUCCESS;
+	switch (session_run(&uefi)) {
+	case TAP_VERDICT_PASS:
+		return EFI_SUCCESS;
+	case TAP_VERDICT_UNTESTED:
+		return EFI_UNSUPPORTED;	/* nothing failed, nothing tested */
+	default:
+		return EFI_ABORTED;
+	}
 }

@@ -154,6 +154,24 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	    "8 GP with HT off: intel-core-i5-2400-cpu): v3, 4 GP x 48, 3 "
 	    "fixed x 48, EBX 0, PDCM=1; derived: PERF_CAPABILITIES LBR_FMT "
 	    "3, PEBS fmt 1 + trap + arch regs, SMM freeze, full-width"),
+	/* Ivy Bridge 06_3AH (QEMU's IvyBridge, 306A9): the SDM's Sandy
+	 * Bridge section covers it ("Performance Monitoring for Processors
+	 * Based on Intel Microarchitecture Code Name Sandy Bridge" names
+	 * the 3rd generation Core processors alike): v3, 4 GP per thread with
+	 * HT, 3 fixed of 48 bits, PEBS format 1.  CPUID: libcpuid
+	 * tests/intel/core_3rd_gen/ivy-bridge-i3.test (i3-3220, 306A9, 2
+	 * cores 4 threads; at 172062a6e8f6): 0AH = 07300403 0 0 603, 01H:ECX
+	 * 3D9AE3BF (PDCM, bit 15, set; DS-CPL, bit 4, set);
+	 * ivy-bridge-i5.test (i5-3570K, 306A9, no HT) reports 07300803.
+	 * PERF_CAPABILITIES: no dump; derived as the Sandy Bridge row (the
+	 * same section; Linux intel_pmu_init() sets Ivy Bridge up as Sandy
+	 * Bridge). */
+	ROW(6, 0x3a, "IvyBridge", SANDY_BRIDGE,
+	    0x07300403, 0, 0, 0x0603, 0x31c3, 1,
+	    "confirmed CPUID (libcpuid ivy-bridge-i3 306A9, HT on; 8 GP with "
+	    "HT off: ivy-bridge-i5 306A9): v3, 4 GP x 48, 3 fixed x 48, EBX "
+	    "0, PDCM=1; derived: PERF_CAPABILITIES as SandyBridge (LBR_FMT "
+	    "3, PEBS fmt 1 + trap + arch regs, SMM freeze, full-width)"),
 	/* Haswell 06_3CH: SDM Vol. 3B ch. 18 "Performance Monitoring for
 	 * Processors Based on Intel Microarchitecture Code Name Haswell": v3,
 	 * 4 GP + 3 fixed of 48 bits, PEBS format 2 (adds eventing IP and
@@ -166,6 +184,20 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	    "corei7_haswell_4770): v3, 4 GP x 48, 3 fixed x 48, EBX 0, "
 	    "PDCM=1; derived: PERF_CAPABILITIES LBR_FMT 4, PEBS fmt 2 + trap "
 	    "+ arch regs, SMM freeze, full-width"),
+	/* Broadwell 06_3DH (QEMU's Broadwell, 306D4): the SDM's Haswell
+	 * section covers it ("Performance Monitoring for Processors Based on
+	 * Intel Microarchitecture Code Name Haswell" and its Broadwell
+	 * subsection): v3, 4 GP + 3 fixed of 48 bits, PEBS format 2,
+	 * LBR_FMT 000100B.  CPUID: Bochs bochs/cpu/cpudb/intel/
+	 * broadwell_ult.cc (Core M-5Y70, 306D4, 2 cores 4 threads; at
+	 * 07166f14b73b), its leaf 0AH: 07300403 0 0 603, PDCM set in 01H:ECX.
+	 * No libcpuid dump of an 06_3DH part was found (theirs is Broadwell-E,
+	 * 06_4FH).  PERF_CAPABILITIES: no dump; derived as the Haswell row. */
+	ROW(6, 0x3d, "Broadwell", HASWELL, 0x07300403, 0, 0, 0x0603, 0x32c4, 1,
+	    "confirmed CPUID (Bochs broadwell_ult 306D4, one dump): v3, 4 GP "
+	    "x 48, 3 fixed x 48, EBX 0, PDCM=1; derived: PERF_CAPABILITIES as "
+	    "Haswell (LBR_FMT 4, PEBS fmt 2 + trap + arch regs, SMM freeze, "
+	    "full-width)"),
 	/* Skylake client 06_5EH (desktop): SDM Vol. 3B ch. 18 "Performance
 	 * Monitoring for 6th Generation, 7th Generation and 8th Generation
 	 * Intel Core Processors": v4, 4 GP + 3 fixed of 48 bits, PEBS

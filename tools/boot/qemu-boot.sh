@@ -75,7 +75,10 @@
 # an error (status 3) before QEMU starts.
 #
 # Exit status: 0 all tests passed, 1 a test failed, 2 the harness broke
-# (Bail out!), 3 QEMU ended without a verdict (it failed to start, the
+# (Bail out!), 77 untested (nothing failed, but no test of what the run
+# asked for ran, e.g. every PMU test skipped: the summary says
+# verdict=untested reason="..."; automake's and kvm-unit-tests' SKIP
+# status), 3 QEMU ended without a verdict (it failed to start, the
 # machine powered off, or its exit status disagrees with the log's
 # "# summary:" line; QEMU's own messages then follow on stderr; or a bad
 # argument), 124 the time limit ran out or QEMU was killed (SIGKILL).
@@ -355,20 +358,22 @@ qemu_says() {
 	[ -s "$log.qemu-stderr" ] && sed 's/^/qemu: /' "$log.qemu-stderr" >&2
 	return 0
 }
-# The log's "# summary:" line as "PASSED FAILED SKIPPED", empty if none;
-# fields after the counts (logfile_error="...") are allowed.
+# The log's "# summary:" line as "PASSED FAILED SKIPPED VERDICT", empty
+# if none; VERDICT is its verdict= field (untested) or "-"; other fields
+# after the counts (logfile_error="...") are allowed.
 summary() {
 	tr -d '\r' 2>/dev/null < "$log" |
-		sed -n 's/^# summary: passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)\( .*\)\{0,1\}$/\1 \2 \3/p' |
+		sed -n 's/^# summary: passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)\( .*\)\{0,1\}$/\1 \2 \3 -\4/p' |
+		sed 's/^\([0-9]* [0-9]* [0-9]*\) - verdict=\([a-z]*\).*$/\1 \2/; s/^\([0-9]* [0-9]* [0-9]* -\) .*$/\1/' |
 		tail -n 1
 }
 # QEMU's status 1 is also what QEMU itself exits with when it cannot start
 # (a bad -cpu, a missing file): a verdict counts only when the log has a
 # summary that agrees with it.
 case $status in
-1|3)
-	want=$(( status == 1 ? 0 : 1 ))
-	read -r p f s <<< "$(summary)"
+1|3|7)
+	want=$(( status >> 1 ))		# isa-debug-exit: (verdict << 1) | 1
+	read -r p f s v <<< "$(summary)"
 	if [ -z "${p:-}" ]; then
 		echo "qemu-boot: QEMU exited with status $status and the log" \
 		     "has no '# summary:' line: QEMU failed or the harness" \
@@ -376,15 +381,25 @@ case $status in
 		qemu_says
 		exit 3
 	fi
-	if [ "$f" -eq 0 ] && [ $((p + s)) -gt 0 ]; then got=0; else got=1; fi
+	# The summary's own verdict (lib/tap.c tap_verdict()).
+	if [ "$f" -ne 0 ] || [ $((p + s)) -eq 0 ]; then got=1
+	elif [ "$v" = untested ]; then got=3
+	else got=0; fi
 	if [ "$got" != "$want" ]; then
+		[ "$v" = - ] && v= || v=" verdict=$v"
 		echo "qemu-boot: QEMU exited with status $status (verdict" \
 		     "$want) but the log's summary is passed=$p failed=$f" \
-		     "skipped=$s (verdict $got)" >&2
+		     "skipped=$s$v (verdict $got)" >&2
 		qemu_says
 		exit 3
 	fi
-	exit "$want" ;;		# isa-debug-exit wrote the verdict: 0 or 1
+	if [ "$want" = 3 ]; then
+		echo "qemu-boot: untested (exit 77):" \
+		     "$(tr -d '\r' 2>/dev/null < "$log" |
+			sed -n 's/^# summary: .* verdict=untested //p' | tail -n 1)" >&2
+		exit 77
+	fi
+	exit "$want" ;;		# 0 or 1
 5) echo "qemu-boot: the harness broke (verdict 2):" \
 	"$(tr -d '\r' 2>/dev/null < "$log" | grep -a '^Bail out!' | head -n 1)" >&2
    exit 2 ;;

@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Tuple
 
 import yaml
 
-VERDICTS = ("pass", "fail", "shutdown", "bail")
+VERDICTS = ("pass", "fail", "shutdown", "bail", "untested")
 VOLUME_LOGS = ("same", "prefix", "absent")
 # How a boot is run (docs/check.md, "Boot kinds"): uefi, OVMF under
 # qemu-system-x86_64 from build/pmu-harness.img (tools/boot/qemu-boot.sh);
@@ -75,7 +75,7 @@ class ResultRule:
 class Boot:
     name: str
     cpu: str                            # QEMU -cpu, or the Bochs CPU model
-    verdict: str                        # pass, fail or shutdown
+    verdict: str                        # pass, fail, shutdown, bail, untested
     expect_cpu: Dict[str, object]       # vendor, family, model, stepping[, name]
     expect_pmu: Dict[str, object]       # kind and other "# pmu:" fields
     backend: str                        # hw, model or none

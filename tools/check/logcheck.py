@@ -170,10 +170,26 @@ def _check_cpu(boot, log, say):
         say(True, f"cpu line matches {want}")
 
 
+# qemu-boot.sh's (and bochs-boot.sh's) status for an untested run.
+UNTESTED_STATUS = 77
+
+
+def _untested(log):
+    s = log.summary
+    return s is not None and s.fields.get("verdict") == "untested"
+
+
+def _reason(log):
+    return log.summary.fields.get("reason", "") if log.summary else ""
+
+
 def _check_status(boot, log, status, failed, say):
-    # The harness's own verdict (lib/tap.c tap_verdict): 0 when nothing
-    # failed and something ran.
+    # The harness's own verdict (lib/tap.c tap_verdict): 1 when a test
+    # failed or none ran, else 77 when the summary says verdict=untested,
+    # else 0.
     verdict = 0 if failed == 0 and log.results else 1
+    if verdict == 0 and _untested(log):
+        verdict = UNTESTED_STATUS
     expect = boot.verdict
     if status is None:
         say(False, "no qemu-boot exit status recorded")
@@ -196,18 +212,20 @@ def _check_status(boot, log, status, failed, say):
         say(True, f"exit status {status} matches the summary")
     else:
         say(False, f"exit status {status}, the results say verdict {verdict}")
-    if expect == "pass":
-        if verdict == 0:
-            say(True, "run passed as expected")
-        else:
-            say(False, "run failed: " + _short(
-                f"not ok {r.number} - {r.name}" for r in log.results
-                if r.status == "not ok"))
+    want = {"pass": 0, "untested": UNTESTED_STATUS}.get(expect, 1)
+    if verdict == want:
+        said = {0: "run passed as expected", 1: "run failed as expected"}
+        say(True, said.get(verdict, "run untested as expected: " +
+                           _reason(log)))
+    elif verdict == 1:
+        say(False, "run failed: " + _short(
+            f"not ok {r.number} - {r.name}" for r in log.results
+            if r.status == "not ok"))
+    elif verdict == UNTESTED_STATUS:
+        say(False, f"run untested (verdict=untested reason=\"{_reason(log)}"
+                   f"\"), expected {expect}")
     else:
-        if verdict == 1:
-            say(True, "run failed as expected")
-        else:
-            say(False, "run passed, a failure was expected")
+        say(False, f"run passed, {expect} was expected")
 
 
 def _check_pmu(boot, log, say):

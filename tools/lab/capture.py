@@ -23,7 +23,9 @@ redrawn in place; otherwise one line per port at the start.  At the end,
 one line per port: the log and its counts (stdout), or why the capture is
 incomplete or the port could not be opened (stderr).
 
-Exit status: 0 every capture complete and no test failed; 1 a test failed;
+Exit status: 0 every capture complete and no test failed; 77 none failed
+but a run was untested (its summary's verdict=untested: no PMU test ran);
+1 a test failed;
 3 a capture incomplete (timeout, end of file or port closed before the
 summary; the partial log is kept) or a captured log damaged; 2 bad
 arguments or a port that could not be opened (the other ports are still
@@ -533,13 +535,17 @@ def verdict(c: Capture, timeout):
         if s else "summary unreadable"
     if log.bail_outs:
         text += f" bail out: {log.bail_outs[0].text}"
+    untested = common.untested_reason(log)
+    if untested is not None and not failed:
+        text += f" untested: {untested}"
     status = common.EXIT_DAMAGED if log.parse_errors else \
-        common.EXIT_FAIL if failed else common.EXIT_OK
+        common.EXIT_FAIL if failed else \
+        common.EXIT_UNTESTED if untested is not None else common.EXIT_OK
     return status, f"{where}: {text}", False
 
 
-_RANK = {common.EXIT_OK: 0, common.EXIT_FAIL: 1, common.EXIT_DAMAGED: 2,
-         common.EXIT_USAGE: 3, EXIT_INTERRUPTED: 4}
+_RANK = {common.EXIT_OK: 0, common.EXIT_UNTESTED: 1, common.EXIT_FAIL: 2,
+         common.EXIT_DAMAGED: 3, common.EXIT_USAGE: 4, EXIT_INTERRUPTED: 5}
 
 
 # ---------------------------------------------------------------- command

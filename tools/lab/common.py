@@ -17,6 +17,10 @@ EXIT_OK = 0             # all well
 EXIT_FAIL = 1           # a test failed / a regression
 EXIT_USAGE = 2          # bad arguments, a file that cannot be read
 EXIT_DAMAGED = 3        # a damaged log: its readable part was used
+# Nothing failed, but the run tested no PMU: its summary says
+# verdict=untested (docs/log-format.md "Verdicts"); automake's SKIP,
+# as qemu-boot.sh exits.
+EXIT_UNTESTED = 77
 
 
 def load(path) -> pmulog.Log:
@@ -37,6 +41,15 @@ def report_damage(prog, log) -> None:
 
 def is_damaged(log) -> bool:
     return bool(log.parse_errors)
+
+
+def untested_reason(log) -> Optional[str]:
+    """The reason of an untested run (its summary's verdict=untested
+    reason="..."), or None: such a run is not a pass."""
+    s = log.summary
+    if s is None or s.fields.get("verdict") != "untested":
+        return None
+    return s.fields.get("reason", "")
 
 
 def exit_status(logs, failed=False) -> int:

@@ -501,6 +501,9 @@ def _side(name, log) -> str:
                     default=0)
         at = f", first at line {first}" if first else ""
         s += f", DAMAGED: {len(log.parse_errors)} problem(s){at}"
+    untested = common.untested_reason(log)
+    if untested is not None:
+        s += f", UNTESTED (no pass): {untested}"
     return s
 
 
@@ -527,6 +530,7 @@ def _log_json(log) -> dict:
             "backend": common.backend(log),
             "hardware": common.backend(log) == "hw",
             "damaged": bool(log.parse_errors),
+            "untested": common.untested_reason(log),
             "parse_errors": [{"line": e.line, "message": e.message}
                              for e in log.parse_errors]}
 
@@ -542,10 +546,17 @@ def to_json(cmp, status, show_all=False) -> dict:
             "exit_status": status}
 
 
+def newly_untested(cmp) -> bool:
+    """B is untested (verdict=untested: no PMU test ran) and A was not:
+    B tested less, a regression whatever its tests say."""
+    return common.untested_reason(cmp.b) is not None and \
+        common.untested_reason(cmp.a) is None
+
+
 def exit_status(cmp) -> int:
     """A regression (1) before a damaged log (3): a damaged log must not
     hide a regression found in what could be read."""
-    if cmp.regressions:
+    if cmp.regressions or newly_untested(cmp):
         return common.EXIT_FAIL
     if cmp.a.parse_errors or cmp.b.parse_errors:
         return common.EXIT_DAMAGED

@@ -177,6 +177,19 @@ def _testcase(suite, a, r, out):
     return case
 
 
+def _untested_case(suite, a):
+    """An untested run (verdict=untested: no PMU test ran) is no pass: a
+    log/untested testcase in error, with the summary's reason (errors
+    added)."""
+    why = common.untested_reason(a.log)
+    if why is None or a.counted[1]:
+        return 0
+    case = _case(suite, "log/untested", "log")
+    _el(case, "error", {"message": f"untested: {why}", "type": "untested"},
+        "the run tested no PMU (docs/log-format.md, Verdicts)\n")
+    return 1
+
+
 def _damage_cases(suite, a):
     """The testcases that make a damaged or unfinished log show as an
     error: (errors added)."""
@@ -238,7 +251,7 @@ def testsuite(root, a, index):
         _properties(suite, a)
         for r in log.results:
             _testcase(suite, a, r, out)
-        errors = _damage_cases(suite, a)
+        errors = _damage_cases(suite, a) + _untested_case(suite, a)
         p, f, s = a.counted
         counts = (len(log.results) + errors, f, errors, s)
         err = "".join(f"{a.path}:{e.line}: # error: {e.text}\n"
@@ -271,8 +284,9 @@ def render(analyses) -> bytes:
 
 def failed(analyses) -> bool:
     """A test failed, or a log has an error testcase (bail out, damage,
-    missing results)."""
+    missing results, untested)."""
     return any(a.counted[1] or a.log.bail_outs or a.damage or a.missing
+               or common.untested_reason(a.log) is not None
                for a in analyses if not a.unreadable)
 
 
@@ -281,7 +295,8 @@ def add_parser(sub):
         "junit", help="write logs as JUnit XML (Jenkins, GitLab)",
         description="Writes JUnit XML: one testsuite per log, one testcase "
         "per result; a damaged log adds an erroring log/damaged testcase "
-        "(every damage with its line) and log/missing-results. Exit "
+        "(every damage with its line) and log/missing-results, an "
+        "untested run (verdict=untested) log/untested. Exit "
         "status: 0 all passed, 1 a test failed or errored, 3 a log is "
         "damaged, 2 a file cannot be read or bad arguments; the XML is "
         "written whenever any log could be read.")

@@ -313,6 +313,22 @@ def _result(a, r) -> dict:
             "elapsed_s": a.elapsed(r)}
 
 
+def verdict(a) -> str:
+    """The run's verdict as the harness ends it (docs/log-format.md,
+    "Verdicts"): broken (Bail out!), fail (a not ok, or no result),
+    untested (verdict=untested: no PMU test ran; no pass), pass; damaged
+    or unfinished logs: incomplete."""
+    log = a.log
+    if log.bail_outs:
+        return "broken"
+    if a.counted[1] or (log.summary and log.summary.failed) or \
+            not log.results:
+        return "fail"
+    if a.damage or log.summary is None:
+        return "incomplete"
+    return "untested" if common.untested_reason(log) is not None else "pass"
+
+
 def to_dict(a) -> dict:
     """The JSON object of one log (docs/lab.md (parse, junit))."""
     log = a.log
@@ -331,6 +347,7 @@ def to_dict(a) -> dict:
         "summary": None if s is None else {
             "passed": s.passed, "failed": s.failed, "skipped": s.skipped,
             "fields": s.fields, "line": s.line},
+        "verdict": verdict(a),
         "counts": {"passed": p, "failed": f, "skipped": k,
                    "results": len(log.results), "missing": a.missing},
         "time": a.time,

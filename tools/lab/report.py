@@ -481,6 +481,10 @@ def _notes(e):
                      f"skipped={s.skipped}</span>")
     if s and s.logfile_error:
         notes.append(f"log file: {esc(cut(s.logfile_error, 200))}")
+    untested = common.untested_reason(log)
+    if untested is not None:
+        notes.append('<span class="bad">untested (no pass): '
+                     f"{esc(cut(untested, 200))}</span>")
     inj = log.header("inject")
     if inj and inj.words[:1] == ["active"]:
         notes.append(f'<span title="{esc(inj.text)}">inject= active: '

@@ -13,17 +13,19 @@ result), CUT (no plan and no summary: the capture or the run stopped),
 DAMAGED (pmulog's parse errors), BAIL OUT, FAILED (a test failed,
 timed out, or was not run for the whole-run limit), REGRESSED (worse
 than a baseline log, when one was compared), ERRORS ("# error:" lines:
-options not applied, a log file that failed), NO TESTS (a whole log
-without a result), PASSED.
+options not applied, a log file that failed), UNTESTED (the summary's
+verdict=untested: nothing failed but no test of the machine's PMU ran),
+NO TESTS (a whole log without a result), PASSED.
 """
 
 from dataclasses import dataclass, field
 from typing import List, Optional
 
+from . import common
 from . import parse as lparse
 
 WORDS = ("UNREADABLE", "HUNG", "CUT", "DAMAGED", "BAIL OUT", "FAILED",
-         "REGRESSED", "ERRORS", "NO TESTS", "PASSED")
+         "REGRESSED", "ERRORS", "UNTESTED", "NO TESTS", "PASSED")
 
 
 @dataclass
@@ -114,6 +116,9 @@ def _word(log, v):
     if v.errors:
         return "ERRORS", (f"{len(v.errors)} '# error:' line(s), first at "
                           f"line {v.errors[0].line}: {v.errors[0].text}")
+    if common.untested_reason(log) is not None:
+        return "UNTESTED", (f"no test of this machine's PMU ran: "
+                            f"{common.untested_reason(log)}")
     if not log.results:
         return "NO TESTS", "the run has no result"
     p, _, s = log.counts()

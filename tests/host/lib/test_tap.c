@@ -182,6 +182,39 @@ static void test_finish_empty(void **state)
 	assert_int_not_equal(tap_verdict(&c->tap), 0);
 }
 
+/* An untested run (docs/log-format.md "Verdicts"): nothing failed, so
+ * the summary carries verdict=untested and its reason, before any other
+ * field, and the verdict is 3, the value isa-debug-exit turns into QEMU's
+ * status 7 (qemu-boot.sh: exit 77). */
+static void test_finish_untested(void **state)
+{
+	struct capture *c = *state;
+
+	tap_result(&c->tap, TAP_PASS, "a", NULL);
+	tap_result(&c->tap, TAP_SKIP, "p/x", "no backend");
+	tap_untested(&c->tap, "all 1 selected PMU tests skipped");
+	tap_summary_field(&c->tap, "logfile_error", "e");
+	tap_finish(&c->tap);
+	EXPECT(c, "ok 1 - a", "ok 2 - p/x # SKIP no backend", "1..2",
+	       "# summary: passed=1 failed=0 skipped=1 verdict=untested "
+	       "reason=\"all 1 selected PMU tests skipped\" "
+	       "logfile_error=\"e\"");
+	assert_int_equal(tap_verdict(&c->tap), 3);
+}
+
+/* A failure outranks untested: verdict 1 and no verdict= field. */
+static void test_untested_with_failure(void **state)
+{
+	struct capture *c = *state;
+
+	tap_result(&c->tap, TAP_FAIL, "a", NULL);
+	tap_untested(&c->tap, "why");
+	tap_finish(&c->tap);
+	EXPECT(c, "not ok 1 - a", "1..1",
+	       "# summary: passed=0 failed=1 skipped=0");
+	assert_int_equal(tap_verdict(&c->tap), 1);
+}
+
 /* A log file that failed says so in the summary, one quoted field. */
 static void test_finish_summary_field(void **state)
 {
@@ -436,6 +469,8 @@ int main(void)
 		cmocka_unit_test_setup(test_finish, setup),
 		cmocka_unit_test_setup(test_finish_empty, setup),
 		cmocka_unit_test_setup(test_finish_summary_field, setup),
+		cmocka_unit_test_setup(test_finish_untested, setup),
+		cmocka_unit_test_setup(test_untested_with_failure, setup),
 		cmocka_unit_test_setup(test_summary_field_hostile_and_long,
 					setup),
 		cmocka_unit_test_setup(test_bail_out, setup),

@@ -119,6 +119,28 @@ class QemuBoot(unittest.TestCase):
         self.assertEqual(rc, 3)
         self.assertIn("has no '# summary:' line", err)
 
+    def test_untested(self):
+        """verdict=untested in the summary and isa-debug-exit's verdict 3
+        (QEMU status 7): exit 77 with the reason on stderr; either without
+        the other is no verdict (3)."""
+        untested = self.log(2, 0, 3).replace(
+            "skipped=3\r\n", 'skipped=3 verdict=untested reason="all 3 '
+            'selected PMU tests skipped" logfile_error="x"\r\n')
+        self.assertIn("verdict=untested", untested)
+        rc, err = self.boot(7, untested)
+        self.assertEqual(rc, 77, err)
+        self.assertIn('untested (exit 77): reason="all 3 selected PMU tests '
+                      'skipped"', err)
+        rc, err = self.boot(1, untested)
+        self.assertEqual(rc, 3)
+        self.assertIn("status 1 (verdict 0) but the log's summary is "
+                      "passed=2 failed=0 skipped=3 verdict=untested "
+                      "(verdict 3)", err)
+        rc, err = self.boot(7, self.log(2, 0, 3))
+        self.assertEqual(rc, 3)
+        self.assertIn("status 7 (verdict 3) but the log's summary is "
+                      "passed=2 failed=0 skipped=3 (verdict 0)", err)
+
     def test_nothing_ran_is_no_pass(self):
         rc, err = self.boot(1, self.log(0, 0))
         self.assertEqual(rc, 3)

@@ -477,7 +477,7 @@ class ReliabilityKeys(unittest.TestCase):
         boots, errors = boottable.loads(with_line("verdict: pass",
                                                   "verdict: bailout"))
         self.assertIn("'verdict' is 'bailout', expected one of pass, fail, "
-                      "shutdown, bail", [e.message for e in errors])
+                      "shutdown, bail, untested", [e.message for e in errors])
 
     def test_cfg_file(self):
         self.assertError("    cfg_file: tests/fixtures/cfg/none.cfg\n",

@@ -240,6 +240,36 @@ class CheckLogs(unittest.TestCase):
         rc, out = self.run_boot("p54c", matrix=m)
         self.assertFails(out, rc, "exit status 0, expected 3")
 
+    def test_untested_verdict(self):
+        # A run whose summary says verdict=untested (nothing failed, no PMU
+        # test ran) ends with qemu-boot.sh's 77: a boot that expects a
+        # pass fails on it, one that expects untested passes, and status
+        # 0 for such a log disagrees with the summary.
+        log = fixture_text("p54c.log").replace(
+            "passed=20 failed=0 skipped=1",
+            'passed=20 failed=0 skipped=1 verdict=untested reason="all 3 '
+            'selected PMU tests skipped (first p5/x: no backend)"')
+        self.assertIn("verdict=untested", log)
+        self.dir.add("p54c", log, 77)
+        rc, out = self.run_boot("p54c")
+        self.assertFails(out, rc, "run untested (verdict=untested reason="
+                                  "\"all 3 selected PMU tests skipped")
+        self.assertIn("ok - p54c: exit status 77 matches the summary", out)
+        m = self.dir.path / "m.yaml"
+        m.write_text((FIXTURES / "matrix.yaml").read_text().replace(
+            "verdict: pass", "verdict: untested"))
+        rc, out = self.run_boot("p54c", matrix=m)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("ok - p54c: run untested as expected: all 3 selected "
+                      "PMU tests skipped (first p5/x: no backend)", out)
+        self.dir.add("p54c", log, 0)
+        rc, out = self.run_boot("p54c", matrix=m)
+        self.assertFails(out, rc, "exit status 0, the results say verdict 77")
+        # A passing log is not untested.
+        self.dir.add("p54c", fixture_text("p54c.log"), 0)
+        rc, out = self.run_boot("p54c", matrix=m)
+        self.assertFails(out, rc, "run passed, untested was expected")
+
     def test_unknown_boot_name_fails(self):
         rc, out = self.run_boot("no-such-boot")
         self.assertFails(out, rc, "no-such-boot: no such boot in")

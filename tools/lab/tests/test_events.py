@@ -463,9 +463,10 @@ class Errors(unittest.TestCase):
         self.assertIn("no PMU", r.stderr)
 
     def test_arch_perfmon_without_row(self):
-        """Broadwell (6-61) has arch perfmon, but its events depend on
-        CPUID.0AH, which only the CPU answers."""
-        r = self.run_events("--cpu", "6-61")
+        """Tremont (6-134, QEMU's Icelake-Server signature) has arch
+        perfmon, but no capability row: its events depend on CPUID.0AH,
+        which only the CPU answers."""
+        r = self.run_events("--cpu", "6-134")
         self.assertEqual(r.returncode, 2)
         self.assertIn("CPUID.0AH", r.stderr)
 

@@ -545,6 +545,7 @@ static void test_table_lookup(void **state)
 	static const unsigned models[] = {
 		0x0e, 0x0f, 0x17, 0x1a, 0x1e, 0x2c, 0x25, 0x2a, 0x3c, 0x5e,
 		0x4e, 0x55, 0x7e, 0x6a, 0x8f,
+		0x3a, 0x3d,	/* QEMU's IvyBridge, Broadwell (issue 30) */
 	};
 
 	(void)state;
@@ -578,7 +579,9 @@ static void test_table_uarch(void **state)
 		{ 0x25, PERFMON_UARCH_WESTMERE },
 		{ 0x2c, PERFMON_UARCH_WESTMERE },
 		{ 0x2a, PERFMON_UARCH_SANDY_BRIDGE },
+		{ 0x3a, PERFMON_UARCH_SANDY_BRIDGE },	/* Ivy Bridge */
 		{ 0x3c, PERFMON_UARCH_HASWELL },
+		{ 0x3d, PERFMON_UARCH_HASWELL },	/* Broadwell */
 		{ 0x4e, PERFMON_UARCH_SKYLAKE },
 		{ 0x5e, PERFMON_UARCH_SKYLAKE },
 		{ 0x55, PERFMON_UARCH_SKYLAKE },	/* Skylake-SP/CLX */
@@ -616,6 +619,10 @@ static void test_table_ds_bits(void **state)
 		{ 0x0e, 1, 0 }, { 0x0f, 1, 1 }, { 0x17, 1, 1 }, { 0x1a, 1, 1 },
 		{ 0x2a, 1, 1 }, { 0x3c, 1, 1 }, { 0x5e, 1, 1 }, { 0x6a, 1, 1 },
 		{ 0x8f, 1, 1 },
+		/* i3-3220 01H: ECX 3D9AE3BF, EDX BFEBFBFF (bit 21 set) */
+		{ 0x3a, 1, 1 },
+		/* Bochs broadwell_ult 01H: DS_CPL and DEBUG_STORE listed */
+		{ 0x3d, 1, 1 },
 	};
 
 	(void)state;
@@ -642,7 +649,8 @@ static void test_table_ds_bits(void **state)
 static void test_table_no_retire_latency(void **state)
 {
 	static const unsigned models[] = { 0x0e, 0x0f, 0x17, 0x1a, 0x1e,
-		0x25, 0x2c, 0x2a, 0x3c, 0x4e, 0x5e, 0x55, 0x7e, 0x6a, 0x8f };
+		0x25, 0x2c, 0x2a, 0x3c, 0x4e, 0x5e, 0x55, 0x7e, 0x6a, 0x8f,
+		0x3a, 0x3d };
 
 	(void)state;
 	for (unsigned i = 0; i < N(models); i++) {
@@ -676,6 +684,12 @@ static void test_table_known_rows(void **state)
 		{ 0x25, 3, 4, 48, 0x7, 0x04, 1, 1, 1 },
 		{ 0x2a, 3, 4, 48, 0x7, 0x00, 1, 1, 1 },	/* Sandy Bridge */
 		{ 0x3c, 3, 4, 48, 0x7, 0x00, 1, 1, 2 },	/* Haswell */
+		/* libcpuid ivy-bridge-i3: 0AH 07300403 0 0 603; PEBS fmt 1
+		 * (the Sandy Bridge section) */
+		{ 0x3a, 3, 4, 48, 0x7, 0x00, 1, 1, 1 },	/* Ivy Bridge */
+		/* Bochs broadwell_ult: 0AH 07300403 0 0 603; PEBS fmt 2 (the
+		 * Haswell section) */
+		{ 0x3d, 3, 4, 48, 0x7, 0x00, 1, 1, 2 },	/* Broadwell */
 		{ 0x5e, 4, 4, 48, 0x7, 0x00, 1, 1, 3 },	/* Skylake */
 		{ 0x4e, 4, 4, 48, 0x7, 0x00, 1, 1, 3 },
 		{ 0x55, 4, 4, 48, 0x7, 0x00, 1, 1, 3 },	/* Cascade Lake */
