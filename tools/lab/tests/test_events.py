@@ -463,10 +463,10 @@ class Errors(unittest.TestCase):
         self.assertIn("no PMU", r.stderr)
 
     def test_arch_perfmon_without_row(self):
-        """Tremont (6-134, QEMU's Icelake-Server signature) has arch
-        perfmon, but no capability row: its events depend on CPUID.0AH,
-        which only the CPU answers."""
-        r = self.run_events("--cpu", "6-134")
+        """Tremont's Jasper Lake (6-156) has arch perfmon, but no
+        capability row (only 6-134, Snow Ridge, has one): its events
+        depend on CPUID.0AH, which only the CPU answers."""
+        r = self.run_events("--cpu", "6-156")
         self.assertEqual(r.returncode, 2)
         self.assertIn("CPUID.0AH", r.stderr)
 
