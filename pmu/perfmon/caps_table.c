@@ -255,9 +255,9 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * sunny-cove/intel-xeon-gold-6330-cpu.test.xz, are stored as Git
 	 * LFS pointers), so the row is assumed equal to the client's.
 	 * QEMU 7.2's Icelake-Server model reports family 6 model 134 (86H,
-	 * a Tremont signature), not 6AH, so it never selects this row; the
-	 * boot table reaches it with a spoofed qemu64 signature 606A6H (the
-	 * production ICX stepping). */
+	 * a Tremont signature, the Snowridge row below), not 6AH, so it never
+	 * selects this row; the boot table reaches it with a spoofed qemu64
+	 * signature 606A6H (the production ICX stepping). */
 	ROW(6, 0x6a, "Icelake-Server", ICE_LAKE,
 	    0x08300805, 0, 0xf, 0x8604, 0xf4c5, 1,
 	    "assumed: CPUID and PERF_CAPABILITIES as Icelake-Client (same "
@@ -298,6 +298,101 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	    "enables fmt-5 features for SPR by model), LBR_FMT 3FH "
 	    "(architectural LBR), perf metrics, SMM freeze, full-width; "
 	    "assumed: bit 16 clear"),
+	/* The Atom and Xeon Phi rows (QEMU's n270, Denverton, Snowridge,
+	 * Icelake-Server and KnightsMill models).  Their PMUs have sections
+	 * of their own in the SDM Vol. 3B performance monitoring chapter
+	 * (Intel Atom processors: the 45 nm and 32 nm parts, Goldmont,
+	 * Tremont; Knights Landing), and Linux sets each up apart
+	 * (arch/x86/events/intel/core.c intel_pmu_init(): "Atom events",
+	 * "Goldmont events", "Tremont events", "Knights Landing/Mill
+	 * events").  The model counts their architectural events as
+	 * CPUID.0AH states them, but has none of their PEBS rules
+	 * (Bonnell's and Knights Landing's PEBS on PMC0, Goldmont's
+	 * reduced-skid PEBS, Tremont's adaptive PEBS on an Atom core), so
+	 * these rows advertise NO PEBS: their uarch answers 0 to
+	 * perfmon_uarch_pebs_modelled() (regs.h) and the PEBS fields of
+	 * PERF_CAPABILITIES (bits 6, 7, 11:8, 14, 16) are written 0 here,
+	 * where the parts report a format (each row says which).  BTS and
+	 * the DS area stay: every dump below has CPUID.01H:EDX.DS[21] and
+	 * ECX.DS-CPL[4] set, and BTS records are the same on every row
+	 * (SDM Vol. 3B "Branch Trace Store"). */
+	/* Bonnell 06_1CH (QEMU's n270, 106C2): v3, 2 GP + 1 fixed of 40
+	 * bits as CPUID reports it: EDX[4:0] = 1 on these parts (Linux
+	 * intel_pmu_init() assumes 3 fixed counters for v2-v4 where EDX says
+	 * fewer; the row keeps what CPUID says).  CPUID: libcpuid
+	 * tests/intel/x86-atom/bonnell/intel-atom-cpu-n270.test (106C2, at
+	 * 2d1e0190b189): 0AH = 07280203 0 0 2501, 01H:ECX 0040C39D (PDCM,
+	 * DS-CPL set), EDX BFE9FBFF (DS set); InstLatx64
+	 * GenuineIntel00106C2_Diamondville_CPUID.txt (Atom 230, at
+	 * 087af2c7d72c) the same 0AH.  The part reports PEBS format 0 with
+	 * the trap bit (a Linux boot on an Atom N450, 06_1CH: "PEBS fmt0+,
+	 * Atom events, 8-deep LBR", no "full-width counters"): cleared here.
+	 * Assumed: LBR_FMT 0 (the n270 has no Intel 64), no SMM freeze. */
+	ROW(6, 0x1c, "n270", BONNELL, 0x07280203, 0, 0, 0x2501, 0x0, 1,
+	    "confirmed CPUID (libcpuid intel-atom-cpu-n270 106C2; InstLatx64 "
+	    "Diamondville 106C2): v3, 2 GP x 40, 1 fixed x 40 (EDX 2501H), "
+	    "EBX 0, PDCM=1; PEBS not advertised (part: fmt 0 + trap; no "
+	    "Bonnell PEBS rule modelled); assumed: LBR_FMT 0, no SMM freeze, "
+	    "no full-width"),
+	/* Goldmont 06_5FH (QEMU's Denverton, 506F1): v4, 4 GP + 3 fixed of
+	 * 48 bits.  CPUID: libcpuid tests/intel/x86-atom/goldmont/
+	 * intel-atom-cpu-c3958.test and InstLatx64
+	 * GenuineIntel00506F1_Denverton_CPUID.txt (Atom C3958, 506F1):
+	 * 0AH = 07300404 0 0 603, 01H:ECX 4FF8EBBF (PDCM, DS-CPL), EDX
+	 * BFEBFBFF (DS).  The part's PEBS (format 3, reduced skid, PEBS on
+	 * PMC0 only: Linux intel_glm_pebs_event_constraints) is not
+	 * advertised.  PERF_CAPABILITIES otherwise assumed: LBR_FMT 5
+	 * (Linux sets Goldmont's 32-deep LBR up with intel_pmu_lbr_init_skl,
+	 * the LBR_INFO format), SMM freeze, full-width writes (seen on
+	 * Goldmont Plus, 06_7AH: Linux boots on a Celeron N4120 and a
+	 * Pentium Silver N5000 print "full-width counters"). */
+	ROW(6, 0x5f, "Denverton", GOLDMONT, 0x07300404, 0, 0, 0x0603, 0x3005, 1,
+	    "confirmed CPUID (libcpuid intel-atom-cpu-c3958 506F1; InstLatx64 "
+	    "Denverton 506F1): v4, 4 GP x 48, 3 fixed x 48, EBX 0, PDCM=1; "
+	    "PEBS not advertised (part: fmt 3, reduced skid; no Goldmont "
+	    "PEBS rule modelled); assumed: LBR_FMT 5, SMM freeze, full-width "
+	    "(seen on Goldmont Plus 06_7AH)"),
+	/* Tremont 06_86H (Snow Ridge / Jacobsville; QEMU's Snowridge, 80661,
+	 * and QEMU 7.2's Icelake-Server, 80660, whose signature is this one):
+	 * v5, 4 GP + 3 fixed of 48 bits, fixed-counter bitmap 7, AnyThread
+	 * deprecated.  CPUID: no dump of an 06_86H part was found; the row
+	 * takes the Tremont parts' that were: libcpuid tests/intel/x86-atom/
+	 * tremont/intel-celeron-j6412.test (Elkhart Lake, 90661) and
+	 * intel-celeron-n5100.test (Jasper Lake, 906C0): 0AH = 07300405 0
+	 * 00000007 8603, 01H:ECX 4FF8EBBF, EDX BFEBFBFF; Linux sets 06_86H,
+	 * 06_96H and 06_9CH up alike ("Tremont events").  A Linux boot on a
+	 * Celeron N5105 (06_9CH) printed "PEBS fmt4+-baseline, PEBS-via-PT,
+	 * AnyThread deprecated, Tremont events, 32-deep LBR, full-width
+	 * counters" and version 5, 4 generic registers of 48 bits, 3 fixed:
+	 * full-width is kept, the PEBS fields (format 4, trap, baseline,
+	 * PEBS via PT) are cleared.  Assumed: LBR_FMT 5, SMM freeze. */
+	ROW(6, 0x86, "Snowridge", TREMONT, 0x07300405, 0, 0x7, 0x8603, 0x3005,
+	    1,
+	    "assumed CPUID from Tremont 06_96H/06_9CH dumps (libcpuid "
+	    "intel-celeron-j6412 90661, intel-celeron-n5100 906C0; no 06_86H "
+	    "dump found): v5, 4 GP x 48, 3 fixed x 48, ECX 7, EDX[15], EBX 0, "
+	    "PDCM=1; seen (N5105 Linux boot): full-width; PEBS not advertised "
+	    "(part: fmt 4 + baseline; no Tremont PEBS rule modelled); "
+	    "assumed: LBR_FMT 5, SMM freeze"),
+	/* Knights Mill 06_85H (QEMU's KnightsMill, 80650): the SDM's Knights
+	 * Landing section; Linux sets 06_57H and 06_85H up alike ("Knights
+	 * Landing/Mill events").  CPUID: no dump of a Knights Mill part was
+	 * found; the row takes Knights Landing's: InstLatx64
+	 * GenuineIntel0050670_KnightsLanding_CPUID.txt and
+	 * GenuineIntel0050671_KnightsLanding_CPUID.txt (50670, 50671): 0AH =
+	 * 07280203 0 0 503 (v3, 2 GP + 3 fixed of 40 bits), 01H:ECX
+	 * 7FF8F3BF / 7FF8F39F (PDCM, DS-CPL), EDX BFEBFBFF (DS).  PEBS (PMC0
+	 * only, Linux intel_slm_pebs_event_constraints for KNL/KNM) is not
+	 * advertised.  LBR_FMT 1 derived: Linux intel_pmu_lbr_init_knl()
+	 * upgrades a reported LBR_FORMAT_LIP (1) to EIP_FLAGS ("Knights
+	 * Landing does have MISPREDICT bit"); no SMM freeze and no full-width
+	 * assumed. */
+	ROW(6, 0x85, "KnightsMill", KNIGHTS, 0x07280203, 0, 0, 0x0503, 0x1, 1,
+	    "assumed CPUID from Knights Landing dumps (InstLatx64 "
+	    "KnightsLanding 50670, 50671; no Knights Mill dump found): v3, 2 "
+	    "GP x 40, 3 fixed x 40, EBX 0, PDCM=1; PEBS not advertised (no "
+	    "Knights PEBS rule modelled); derived: LBR_FMT 1 (Linux "
+	    "intel_pmu_lbr_init_knl); assumed: no SMM freeze, no full-width"),
 };
 
 static const unsigned perfmon_caps_table_len =

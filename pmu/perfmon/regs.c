@@ -95,9 +95,23 @@ uint64_t perfmon_status_bits(const struct perfmon_caps *c)
 	return v;
 }
 
+int perfmon_uarch_pebs_modelled(enum perfmon_uarch u)
+{
+	switch (u) {
+	case PERFMON_UARCH_BONNELL:
+	case PERFMON_UARCH_GOLDMONT:
+	case PERFMON_UARCH_TREMONT:
+	case PERFMON_UARCH_KNIGHTS:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 int perfmon_caps_pebs(const struct perfmon_caps *c)
 {
-	return c->version >= 2 && c->has_perf_caps;
+	return c->version >= 2 && c->has_perf_caps &&
+	       perfmon_uarch_pebs_modelled(c->uarch);
 }
 
 unsigned perfmon_pebs_format(const struct perfmon_caps *c)

@@ -115,7 +115,10 @@ enum perfmon_arch_event {
  * events are precise on which counter) follows it.  Ivy Bridge goes with
  * Sandy Bridge, Broadwell with Haswell (their sections say the PMU is
  * the same).  UNKNOWN: a CPU without a row (CPUID-decoded capabilities
- * of a CPU the table does not know). */
+ * of a CPU the table does not know).  The Atom and Xeon Phi ones come
+ * last, after the big cores, so that no range of the precise-event
+ * table (pebs/events.c, uarch_lo..uarch_hi) takes them in: the model
+ * has none of their PEBS rules (perfmon_uarch_pebs_modelled()). */
 enum perfmon_uarch {
 	PERFMON_UARCH_UNKNOWN,
 	PERFMON_UARCH_YONAH,		/* Core Solo / Core Duo */
@@ -127,6 +130,10 @@ enum perfmon_uarch {
 	PERFMON_UARCH_SKYLAKE,		/* client and server */
 	PERFMON_UARCH_ICE_LAKE,
 	PERFMON_UARCH_SAPPHIRE_RAPIDS,
+	PERFMON_UARCH_BONNELL,		/* Atom 45 nm (Diamondville) */
+	PERFMON_UARCH_GOLDMONT,		/* Atom C3000 (Denverton) */
+	PERFMON_UARCH_TREMONT,		/* Atom (Snow Ridge) */
+	PERFMON_UARCH_KNIGHTS,		/* Xeon Phi (Knights Landing/Mill) */
 };
 
 /*
@@ -183,10 +190,19 @@ uint64_t perfmon_global_counters(const struct perfmon_caps *c);
 uint64_t perfmon_status_bits(const struct perfmon_caps *c);
 /* Has a PMU with capabilities c PEBS, as a capability row states it:
  * version 2 or later with IA32_PERF_CAPABILITIES (whose format field
- * then says which records; Core 2, PEBS format 0, is the first).  On
+ * then says which records; Core 2, PEBS format 0, is the first), of a
+ * microarchitecture whose PEBS the model has (below).  On
  * hardware IA32_MISC_ENABLE bit 12 answers; the model (ds/model.c) and
  * the lab's listing of a row (tools/lab/pmu_events.c) ask this. */
 int perfmon_caps_pebs(const struct perfmon_caps *c);
+/* Has the model the PEBS rules of microarchitecture u (its arming, its
+ * records, its precise events and counters)?  Not for Bonnell, Goldmont,
+ * Tremont and Knights Landing/Mill, whose PEBS sections (Goldmont's
+ * reduced skid, Tremont's adaptive PEBS on an Atom core, ...) nothing
+ * here implements: a capability row of theirs advertises no PEBS
+ * (docs/pebs.md).  UNKNOWN (a stand-in, or CPUID caps without a row)
+ * answers 1: its record format decides. */
+int perfmon_uarch_pebs_modelled(enum perfmon_uarch u);
 /* The PEBS record format of IA32_PERF_CAPABILITIES[11:8] (0 without). */
 unsigned perfmon_pebs_format(const struct perfmon_caps *c);
 /* Extended PEBS with adaptive records (PERF_CAPABILITIES bit 14 with

@@ -133,7 +133,9 @@ def format_table(doc):
         out.append(f"capability row {caps['row']}: version "
                    f"{caps['version']}, {caps['gp']} GP counters, fixed "
                    f"counters 0x{caps['fixed_mask']:x}, CPUID.0AH:EBX "
-                   f"0x{caps['ebx']:x}, PEBS format {caps['pebs_format']}")
+                   f"0x{caps['ebx']:x}, " +
+                   ("no PEBS" if caps["pebs_format"] is None
+                    else f"PEBS format {caps['pebs_format']}"))
     out.append("")
     if doc["pmu"] == "netburst":
         head = ["event", "ESCR sel", "CCCR sel", "ESCRs (counters)",

@@ -413,11 +413,15 @@ int main(int argc, char **argv)
 		perfmon_caps_of_row(row, &caps);
 		printf(", \"caps\": {\"row\": ");
 		json_str(row->name);
+		/* pebs_format null: no PEBS as the row states it (no
+		 * PERF_CAPABILITIES, v1, or a microarchitecture whose PEBS
+		 * the model lacks: perfmon_caps_pebs()) */
 		printf(", \"version\": %u, \"gp\": %u, \"fixed_mask\": %u, "
 		       "\"ebx\": %u, \"pebs_format\": %s",
 		       caps.version, caps.gp, caps.fixed_mask,
-		       caps.events_unavail, caps.has_perf_caps ? "" : "null");
-		if (caps.has_perf_caps)
+		       caps.events_unavail,
+		       perfmon_caps_pebs(&caps) ? "" : "null");
+		if (perfmon_caps_pebs(&caps))
 			printf("%u", perfmon_pebs_format(&caps));
 		json_key_str("cite", row->cite);
 		putchar('}');

@@ -394,6 +394,24 @@ class ArchPerfmon(unittest.TestCase):
         self.assertIn((0xc0, 0x00), pebs)
         self.assertEqual(pebs[(0xc0, 0x00)]["counters"], list(range(8)))
 
+    def test_atom_and_xeon_phi_rows_have_no_pebs(self):
+        """The Atom and Xeon Phi rows (docs/pebs.md): the model has none
+        of their PEBS rules, so no event is precise and the row states no
+        PEBS format.  CPUID.0AH of the dumps the rows cite: n270 (6-28)
+        07280203/2501H: 2 GP, 1 fixed; C3958 (6-95) 07300404/603H and
+        Tremont (6-134) 07300405/8603H, ECX 7: 4 GP, 3 fixed; Knights
+        Landing (for 6-133) 07280203/503H: 2 GP, 3 fixed; EBX 0 and
+        length 7 on all."""
+        for cpu, gp, fixed in (("6-28", 2, 1), ("6-95", 4, 3),
+                               ("6-134", 4, 3), ("6-133", 2, 3)):
+            with self.subTest(cpu=cpu):
+                doc = self.check_arch(cpu, 7, (), gp=gp)
+                self.check_fixed(doc, fixed)
+                self.assertIsNone(doc["caps"]["pebs_format"])
+                self.assertEqual(self.precise(doc), {})
+                self.assertFalse([e["name"] for e in doc["events"]
+                                  if e["precise"]])
+
 
 class Output(unittest.TestCase):
     def test_cpu_object(self):
@@ -463,10 +481,10 @@ class Errors(unittest.TestCase):
         self.assertIn("no PMU", r.stderr)
 
     def test_arch_perfmon_without_row(self):
-        """Tremont (6-134, QEMU's Icelake-Server signature) has arch
-        perfmon, but no capability row: its events depend on CPUID.0AH,
-        which only the CPU answers."""
-        r = self.run_events("--cpu", "6-134")
+        """Tremont's Jasper Lake (6-156) has arch perfmon, but no
+        capability row (only 6-134, Snow Ridge, has one): its events
+        depend on CPUID.0AH, which only the CPU answers."""
+        r = self.run_events("--cpu", "6-156")
         self.assertEqual(r.returncode, 2)
         self.assertIn("CPUID.0AH", r.stderr)
 

@@ -496,7 +496,10 @@ static void test_table_rows_sane(void **state)
 				fail_msg("%s: fixed width %u, GP %u", r->name,
 					 c.fixed_width, c.gp_width);
 		}
-		if (c.version < 5 && (r->ecx || (r->edx & ~0x1fffu)))
+		/* EDX[14:13] are reserved, and the Bonnell dumps have bit
+		 * 13 set (2501H): only ECX and EDX[15] are v5's */
+		if (c.version < 5 && (r->ecx ||
+				      (r->edx & CPUID0A_EDX_ANY_DEPRECATED)))
 			fail_msg("%s: v5 fields on v%u", r->name, c.version);
 		/* PERF_CAPABILITIES only with PDCM; the formats known */
 		if (!r->has_perf_caps && r->perf_caps)
@@ -546,6 +549,10 @@ static void test_table_lookup(void **state)
 		0x0e, 0x0f, 0x17, 0x1a, 0x1e, 0x2c, 0x25, 0x2a, 0x3c, 0x5e,
 		0x4e, 0x55, 0x7e, 0x6a, 0x8f,
 		0x3a, 0x3d,	/* QEMU's IvyBridge, Broadwell (issue 30) */
+		/* QEMU's n270, Denverton, KnightsMill, and Snowridge (QEMU
+		 * 7.2's Icelake-Server too reports 06_86H, a Tremont
+		 * signature) */
+		0x1c, 0x5f, 0x85, 0x86,
 	};
 
 	(void)state;
@@ -554,9 +561,10 @@ static void test_table_lookup(void **state)
 			fail_msg("no row for 06_%02XH", models[i]);
 	assert_null(perfmon_caps_row_for(15, 0x0f));
 	assert_null(perfmon_caps_row_for(6, 0x09));	/* Pentium M */
-	/* QEMU 7.2's Icelake-Server reports 06_86H (a Tremont signature):
-	 * no row stands in for it */
-	assert_null(perfmon_caps_row_for(6, 0x86));
+	/* Tremont's Jasper Lake (06_9CH) and Silvermont (06_37H) have no
+	 * row: no QEMU model reports them */
+	assert_null(perfmon_caps_row_for(6, 0x9c));
+	assert_null(perfmon_caps_row_for(6, 0x37));
 	assert_null(perfmon_caps_row_for(5, 0x0e));
 }
 
@@ -588,6 +596,13 @@ static void test_table_uarch(void **state)
 		{ 0x7e, PERFMON_UARCH_ICE_LAKE },
 		{ 0x6a, PERFMON_UARCH_ICE_LAKE },
 		{ 0x8f, PERFMON_UARCH_SAPPHIRE_RAPIDS },
+		/* Vol. 4 Table 2-1: 06_1CH Intel Atom (45 nm), 06_5FH Atom
+		 * C3000 (Goldmont), 06_86H Snow Ridge (Tremont), 06_85H Xeon
+		 * Phi 7215/7285/7295 (Knights Mill) */
+		{ 0x1c, PERFMON_UARCH_BONNELL },
+		{ 0x5f, PERFMON_UARCH_GOLDMONT },
+		{ 0x86, PERFMON_UARCH_TREMONT },
+		{ 0x85, PERFMON_UARCH_KNIGHTS },
 	};
 
 	(void)state;
@@ -623,6 +638,10 @@ static void test_table_ds_bits(void **state)
 		{ 0x3a, 1, 1 },
 		/* Bochs broadwell_ult 01H: DS_CPL and DEBUG_STORE listed */
 		{ 0x3d, 1, 1 },
+		/* 01H ECX / EDX: n270 0040C39D / BFE9FBFF, C3958 4FF8EBBF /
+		 * BFEBFBFF, J6412 and N5100 4FF8EBBF / BFEBFBFF, Knights
+		 * Landing 7FF8F39F / BFEBFBFF: bit 4 and bit 21 set in all */
+		{ 0x1c, 1, 1 }, { 0x5f, 1, 1 }, { 0x86, 1, 1 }, { 0x85, 1, 1 },
 	};
 
 	(void)state;
@@ -650,7 +669,7 @@ static void test_table_no_retire_latency(void **state)
 {
 	static const unsigned models[] = { 0x0e, 0x0f, 0x17, 0x1a, 0x1e,
 		0x25, 0x2c, 0x2a, 0x3c, 0x4e, 0x5e, 0x55, 0x7e, 0x6a, 0x8f,
-		0x3a, 0x3d };
+		0x3a, 0x3d, 0x1c, 0x5f, 0x86, 0x85 };
 
 	(void)state;
 	for (unsigned i = 0; i < N(models); i++) {
@@ -722,6 +741,106 @@ static void test_table_known_rows(void **state)
 	}
 }
 
+/* The Atom and Xeon Phi rows: CPUID.0AH word for word as the public
+ * dumps read (each named; the row must not drift from its source), the
+ * decoding of those words by hand (Vol. 2A CPUID leaf 0AH: EAX[7:0]
+ * version, [15:8] GP counters, [23:16] width; EDX[4:0] fixed counters,
+ * [12:5] their width; v5 ECX bitmap, EDX[15]), and no PEBS: the model
+ * has no Bonnell, Goldmont, Tremont or Knights PEBS rule (docs/pebs.md),
+ * so neither the row's PEBS fields nor perfmon_caps_pebs() may claim
+ * it. */
+static void test_table_atom_phi_rows(void **state)
+{
+	static const struct {
+		unsigned model;
+		uint32_t eax, ebx, ecx, edx;	/* CPUID.0AH of the dump */
+		unsigned version, gp, width, fixed_mask, fixed_width;
+		int any_deprecated;
+		const char *dump;
+	} rows[] = {
+		{ 0x1c, 0x07280203, 0, 0, 0x00002501, 3, 2, 40, 0x1, 40, 0,
+		  "libcpuid x86-atom/bonnell/intel-atom-cpu-n270 (106C2); "
+		  "InstLatx64 GenuineIntel00106C2_Diamondville" },
+		{ 0x5f, 0x07300404, 0, 0, 0x00000603, 4, 4, 48, 0x7, 48, 0,
+		  "libcpuid x86-atom/goldmont/intel-atom-cpu-c3958 (506F1); "
+		  "InstLatx64 GenuineIntel00506F1_Denverton" },
+		{ 0x86, 0x07300405, 0, 0x7, 0x00008603, 5, 4, 48, 0x7, 48, 1,
+		  "libcpuid x86-atom/tremont/intel-celeron-j6412 (90661), "
+		  "intel-celeron-n5100 (906C0)" },
+		{ 0x85, 0x07280203, 0, 0, 0x00000503, 3, 2, 40, 0x7, 40, 0,
+		  "InstLatx64 GenuineIntel0050670_KnightsLanding, "
+		  "GenuineIntel0050671_KnightsLanding" },
+	};
+	/* IA32_PERF_CAPABILITIES PEBS fields: trap (6), arch regs (7),
+	 * format (11:8), baseline (14), output to PT (16); Vol. 4 Table 2-2 */
+	const uint64_t pebs_fields = 0x1ull << 6 | 0x1ull << 7 | 0xfull << 8 |
+				     0x1ull << 14 | 0x1ull << 16;
+
+	(void)state;
+	for (unsigned i = 0; i < N(rows); i++) {
+		const struct perfmon_caps_row *r =
+			perfmon_caps_row_for(6, rows[i].model);
+		struct perfmon_caps c;
+
+		assert_non_null(r);
+		if (r->eax != rows[i].eax || r->ebx != rows[i].ebx ||
+		    r->ecx != rows[i].ecx || r->edx != rows[i].edx)
+			fail_msg("06_%02XH (%s): 0AH %08x %x %x %x, the dump "
+				 "(%s) reads %08x %x %x %x", rows[i].model,
+				 r->name, r->eax, r->ebx, r->ecx, r->edx,
+				 rows[i].dump, rows[i].eax, rows[i].ebx,
+				 rows[i].ecx, rows[i].edx);
+		perfmon_caps_from_row(r, &c);
+		if (c.version != rows[i].version || c.gp != rows[i].gp ||
+		    c.gp_width != rows[i].width ||
+		    c.fixed_mask != rows[i].fixed_mask ||
+		    c.fixed_width != rows[i].fixed_width ||
+		    c.any_deprecated != rows[i].any_deprecated ||
+		    c.events_unavail != 0 || !c.has_perf_caps)
+			fail_msg("06_%02XH (%s) decodes to v%u gp %u x %u "
+				 "fixed %#x x %u", rows[i].model, r->name,
+				 c.version, c.gp, c.gp_width, c.fixed_mask,
+				 c.fixed_width);
+		if (r->perf_caps & pebs_fields)
+			fail_msg("06_%02XH (%s): PERF_CAPABILITIES 0x%llx has "
+				 "PEBS fields", rows[i].model, r->name,
+				 (unsigned long long)r->perf_caps);
+		if (perfmon_caps_pebs(&c))
+			fail_msg("06_%02XH (%s): PEBS claimed", rows[i].model,
+				 r->name);
+	}
+}
+
+/* Which microarchitectures' PEBS the model has: every big-core row's
+ * (Core 2 to Sapphire Rapids, docs/pebs.md), and no Atom's or Xeon
+ * Phi's; a CPU without a row goes by its record format. */
+static void test_uarch_pebs_modelled(void **state)
+{
+	static const struct {
+		enum perfmon_uarch u;
+		int modelled;
+	} cases[] = {
+		{ PERFMON_UARCH_UNKNOWN, 1 }, { PERFMON_UARCH_CORE, 1 },
+		{ PERFMON_UARCH_NEHALEM, 1 }, { PERFMON_UARCH_SKYLAKE, 1 },
+		{ PERFMON_UARCH_SAPPHIRE_RAPIDS, 1 },
+		{ PERFMON_UARCH_BONNELL, 0 }, { PERFMON_UARCH_GOLDMONT, 0 },
+		{ PERFMON_UARCH_TREMONT, 0 }, { PERFMON_UARCH_KNIGHTS, 0 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(cases); i++) {
+		/* a v4 PMU with PERF_CAPABILITIES, PEBS format 3 */
+		struct perfmon_caps c = decode(0x07300404, 0, 0, 0x603);
+
+		c.has_perf_caps = 1;
+		c.perf_caps = 0x33c5;
+		c.uarch = cases[i].u;
+		assert_int_equal(perfmon_uarch_pebs_modelled(cases[i].u),
+				 cases[i].modelled);
+		assert_int_equal(perfmon_caps_pebs(&c), cases[i].modelled);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -744,6 +863,8 @@ int main(void)
 		cmocka_unit_test(test_table_uarch),
 		cmocka_unit_test(test_table_ds_bits),
 		cmocka_unit_test(test_table_no_retire_latency),
+		cmocka_unit_test(test_table_atom_phi_rows),
+		cmocka_unit_test(test_uarch_pebs_modelled),
 	};
 
 	return cmocka_run_group_tests_name("perfmon_caps", tests, NULL, NULL);
