@@ -277,7 +277,10 @@ void runner_run(struct tap *tap, const struct runner_opts *o)
 			    "generations' groups (this CPU: kind=%s); a "
 			    "tests= pattern naming a group runs them",
 			    skipped_kind, pmu_kind_name(cpu_info()->pmu));
-	if (!n)
+	if (!*o->globs)
+		tap_comment(tap, "error: no test runs: the tests= option was "
+			    "rejected (its error is above)");
+	else if (!n)
 		tap_comment(tap, "error: tests=\"%s\" selects no test",
 			    o->globs);
 	for (unsigned i = 0; i < n; i++) {
