@@ -585,13 +585,13 @@ def add_parser(sub):
     p = sub.add_parser(
         "capture", help="capture serial logs of a row of machines",
         description="Reads each --port (a serial device, pty, pyserial URL, "
-        "file or FIFO) until the harness's summary line, end of file or "
-        "--timeout; writes per port NAME.raw (every byte received) and "
-        "NAME.log (the harness's log: firmware output, CRs and escape "
-        "sequences removed), NAME from the machine's '# cpu:' line and the "
-        "start time.  Exit status: 0 all complete and passed, 1 a test "
-        "failed, 2 bad arguments or a port that cannot be opened, 3 a "
-        "capture incomplete (the partial log is kept).")
+        "file or FIFO) until the harness's summary line, end of file, "
+        "--timeout or --idle; writes per port NAME.raw (every byte "
+        "received) and NAME.log (the harness's log: firmware output, CRs "
+        "and escape sequences removed), NAME from the machine's '# cpu:' "
+        "line and the start time.  Exit status: 0 all complete and "
+        "passed, 1 a test failed, 2 bad arguments or a port that cannot "
+        "be opened, 3 a capture incomplete (the partial log is kept).")
     p.add_argument("--port", action="append", required=True, metavar="DEV",
                    help="serial device, pty, URL, file or FIFO (repeat "
                    "for a row of machines)")
