@@ -20,8 +20,10 @@ EXIT_DAMAGED = 3        # a damaged log: its readable part was used
 
 
 def load(path) -> pmulog.Log:
-    """Parses the log at path (never raises; see pmulog.parse_file)."""
-    return pmulog.parse_file(path)
+    """Parses the log at path (never raises; see pmulog.parse_file).
+    The lab tools read results, not lines: the log's lines are not kept
+    (a long log costs its results, not its text twice over)."""
+    return pmulog.parse_file(path, keep_lines=False)
 
 
 def warn(prog, msg):
