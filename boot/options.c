@@ -5,7 +5,11 @@
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 
-#define WORD_MAX 300
+/* The longest word: the longest key ("run_timeout=") and a value as long
+ * as the longest option value, NUL included. */
+#define KEY_MAX 16
+#define WORD_MAX (KEY_MAX + OPT_TESTS_MAX)
+_Static_assert(OPT_INJECT_MAX <= OPT_TESTS_MAX, "WORD_MAX fits inject=");
 /* A word as messages show it: escaped, so always whole (lib/escape.h). */
 #define SHOWN_MAX (WORD_MAX * ESC_PER_BYTE + 1)
 
@@ -194,16 +198,30 @@ static int valid_tests(const char *v)
 	return 1;
 }
 
+/* A rejected tests= selects no test: falling back to the previous value
+ * ("*" by default) would run the whole suite where a list was meant. */
+static void reject_tests(struct parse *p)
+{
+	p->o->tests[0] = 0;
+}
+
 static void apply(struct parse *p, const char *key, const char *v)
 {
 	struct options *o = p->o;
 	int i;
 
 	if (!str_cmp(key, "tests")) {
-		if (!valid_tests(v) || str_len(v) >= sizeof(o->tests))
+		if (str_len(v) >= sizeof(o->tests)) {
+			reject_tests(p);
+			report(p, "tests=: value of %u characters is too long "
+			       "(at most %u); no test runs",
+			       (unsigned)str_len(v), OPT_TESTS_MAX - 1);
+		} else if (!valid_tests(v)) {
+			reject_tests(p);
 			report(p, "tests=\"%s\": expected GLOB[,GLOB] of "
-			       "letters, digits and / - _ . * ?", show(p, v));
-		else
+			       "letters, digits and / - _ . * ?; no test runs",
+			       show(p, v));
+		} else
 			str_copy(o->tests, v, sizeof(o->tests));
 	} else if (!str_cmp(key, "backend")) {
 		i = pick(v, backend_names, 3);
@@ -238,7 +256,8 @@ static void apply(struct parse *p, const char *key, const char *v)
 	} else if (!str_cmp(key, "inject")) {
 		/* The fault-injection spec (pmu/inject.h checks it). */
 		if (str_len(v) >= sizeof(o->inject))
-			report(p, "inject=: longer than %u characters",
+			report(p, "inject=: value of %u characters is too "
+			       "long (at most %u)", (unsigned)str_len(v),
 			       (unsigned)sizeof(o->inject) - 1);
 		else
 			str_copy(o->inject, v, sizeof(o->inject));
@@ -256,8 +275,14 @@ static void parse_word(struct parse *p, char *w)
 	/* A control byte (an ESC sequence, say) or a non-ASCII byte is
 	 * never part of an option: the word is reported, escaped. */
 	if (!esc_is_printable(w)) {
+		if (str_ncmp(w, "tests=", 6)) {
+			report(p, "\"%s\": holds a control or non-ASCII "
+			       "byte; not applied", show(p, w));
+			return;
+		}
+		reject_tests(p);
 		report(p, "\"%s\": holds a control or non-ASCII byte; not "
-		       "applied", show(p, w));
+		       "applied, no test runs", show(p, w));
 		return;
 	}
 	while (*eq && *eq != '=')
@@ -268,6 +293,31 @@ static void parse_word(struct parse *p, char *w)
 	}
 	*eq = 0;
 	apply(p, w, eq + 1);
+}
+
+/* A word longer than any option: the message names its key (the text
+ * before '=', when that is short enough to be a key). */
+static void too_long(struct parse *p, char *w, unsigned n)
+{
+	unsigned k = 0;
+
+	while (k < KEY_MAX && w[k] && w[k] != '=')
+		k++;
+	if (w[k] != '=' || !k) {
+		report(p, "word of %u characters (no key=) is too long", n);
+		return;
+	}
+	w[k] = 0;
+	if (!str_cmp(w, "tests")) {
+		reject_tests(p);
+		report(p, "tests=: value of %u characters is too long (at "
+		       "most %u); no test runs", n - k - 1, OPT_TESTS_MAX - 1);
+	} else if (!str_cmp(w, "inject"))
+		report(p, "inject=: value of %u characters is too long (at "
+		       "most %u)", n - k - 1, OPT_INJECT_MAX - 1);
+	else
+		report(p, "%s=: value of %u characters is too long",
+		       show(p, w), n - k - 1);
 }
 
 static int is_space(char c)
@@ -301,7 +351,7 @@ int options_parse(struct options *o, const char *text, const char *source,
 		}
 		if (n >= sizeof(word)) {
 			word[sizeof(word) - 1] = 0;
-			report(&p, "option of %u characters is too long", n);
+			too_long(&p, word, n);
 			continue;
 		}
 		word[n] = 0;

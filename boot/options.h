@@ -1,14 +1,18 @@
 /* options: the harness's key=value options (docs in README "Options").
  * Pure logic, shared by the UEFI entry (config file, load options) and the
  * host tests.  Parsing never stops at bad input: each problem is reported
- * through the error callback and the previous value is kept. */
+ * through the error callback and the previous value is kept, but for
+ * tests=: a rejected tests= selects no test (never the whole suite). */
 #ifndef BOOT_OPTIONS_H
 #define BOOT_OPTIONS_H
 
 #include "../pmu/backend.h"
+#include "../harness/select.h"
 
-#define OPT_TESTS_MAX 256
-#define OPT_INJECT_MAX 256
+/* tests= and inject= values of up to 4096 characters (NUL excluded): a
+ * lab's list of test names, INJECT_MAX full-length inject= items. */
+#define OPT_TESTS_MAX SELECT_GLOBS_MAX
+#define OPT_INJECT_MAX 4097
 /* timeout= and run_timeout= bounds, in seconds (README "Options"). */
 #define OPT_TIMEOUT_DEFAULT 60
 #define OPT_RUN_TIMEOUT_DEFAULT 3600
@@ -20,7 +24,8 @@
 enum opt_exit { EXIT_AUTO, EXIT_RETURN, EXIT_SHUTDOWN, EXIT_REBOOT };
 
 struct options {
-	char tests[OPT_TESTS_MAX];	/* comma-separated globs */
+	char tests[OPT_TESTS_MAX];	/* comma-separated globs; "" after a
+					 * rejected tests=: no test runs */
 	enum backend_want backend;
 	unsigned serial_port;		/* 16550 I/O base; 0 = serial off */
 	int serial_com;			/* 1-4 when given as comN, else 0 */

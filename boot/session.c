@@ -143,6 +143,27 @@ static void write_inject_header(void)
 		    why);
 }
 
+/* The options line: a tests= list of up to 4 KiB does not fit a log line
+ * (TAP_LINE_MAX), so a long one shows its first HEADER_TESTS_MAX
+ * characters and tests_cut= the number left out; the fields after it
+ * stay whole. */
+#define HEADER_TESTS_MAX 200
+
+static void write_options_header(void)
+{
+	unsigned len = (unsigned)str_len(opts.tests);
+	unsigned shown = len > HEADER_TESTS_MAX ? HEADER_TESTS_MAX : len;
+	char cut[32] = "";
+
+	if (shown < len)
+		fmt_snprintf(cut, sizeof(cut), " tests_cut=%u", len - shown);
+	tap_comment(&tap, "options: tests=%.*s%s backend=%s exit=%s "
+		    "verbose=%d timeout=%u run_timeout=%u", (int)shown,
+		    opts.tests, cut, options_backend_name(opts.backend),
+		    options_exit_name(opts.exit), opts.verbose, opts.timeout_s,
+		    opts.run_timeout_s);
+}
+
 static void write_header(const struct cpu_info *ci, const char *fw_name)
 {
 	tap_version(&tap);
@@ -163,11 +184,7 @@ static void write_header(const struct cpu_info *ci, const char *fw_name)
 		tap_comment(&tap, "ring3: %s%s", ring3_ready() ? "ready" :
 			    "unavailable: ", ring3_ready() ? "" : ring3_why);
 	write_memory_header();
-	tap_comment(&tap, "options: tests=%s backend=%s exit=%s verbose=%d "
-		    "timeout=%u run_timeout=%u", opts.tests,
-		    options_backend_name(opts.backend),
-		    options_exit_name(opts.exit), opts.verbose, opts.timeout_s,
-		    opts.run_timeout_s);
+	write_options_header();
 	tap_comment(&tap, "watchdog: %s", watchdog_describe());
 	for (unsigned i = 0; i < n_opt_errors; i++)
 		tap_comment(&tap, "error: option %s", opt_errors[i]);

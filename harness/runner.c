@@ -334,7 +334,12 @@ static void report_unmatched(void *ctx, const char *pattern)
 static void report_empty(struct tap *tap, const char *globs)
 {
 	tap_result(tap, TAP_FAIL, "selection", "");
-	tap_yaml_kv(tap, "error", "tests=\"%s\" selects no test", globs);
+	if (!*globs)
+		tap_yaml_kv(tap, "error", "the tests= option was rejected "
+			    "(its error is above): no test runs");
+	else
+		tap_yaml_kv(tap, "error", "tests=\"%s\" selects no test",
+			    globs);
 	tap_yaml_end(tap);
 }
 
@@ -360,7 +365,10 @@ void runner_run(struct tap *tap, const struct runner_opts *o)
 	unmatched = runner_unmatched_patterns(o->globs, __pmu_tests_start,
 					      __pmu_tests_end,
 					      report_unmatched, tap);
-	if (!n)
+	if (!*o->globs)
+		tap_comment(tap, "error: no test runs: the tests= option was "
+			    "rejected (its error is above)");
+	else if (!n)
 		tap_comment(tap, "error: tests=\"%s\" selects no test",
 			    o->globs);
 	if (!n && !unmatched)

@@ -24,7 +24,7 @@ int runner_applicable(const struct test *t, enum pmu_kind k)
 
 static int matches(const struct test *t, const char *globs, int restricted)
 {
-	char pat[256];		/* as long as the tests= option itself */
+	char pat[SELECT_GLOBS_MAX];	/* as long as a whole tests= list */
 
 	while (*globs) {
 		unsigned n = 0;

@@ -6,6 +6,10 @@
 
 struct test;
 
+/* The longest glob list (and glob) a tests= option holds, NUL included:
+ * 4 KiB of text, room for a lab's list of test names. */
+#define SELECT_GLOBS_MAX 4097
+
 /* Is the test chosen by a comma-separated glob list?  (Pure; host-tested.)
  * Manual tests need a pattern whose group part has no wildcard. */
 int runner_selected(const struct test *t, const char *globs);

@@ -36,11 +36,13 @@ static const char *past_path(const char *s)
 }
 
 /* Copied before any allocation: the loader's strings may sit in RAM that
- * the allocator hands out. */
+ * the allocator hands out.  A line longer than the buffer is an error and
+ * none of it applies (a cut tests= list would run the wrong tests). */
 static void read_cmdline(const struct multiboot_info *mb, char *buf,
 			 unsigned size)
 {
 	const char *src = (const char *)(uintptr_t)mb->cmdline;
+	char why[OPT_ERROR_MAX];
 	unsigned i;
 
 	buf[0] = 0;
@@ -49,6 +51,12 @@ static void read_cmdline(const struct multiboot_info *mb, char *buf,
 	for (i = 0; i + 1 < size && src[i]; i++)
 		buf[i] = src[i];
 	buf[i] = 0;
+	if (!src[i])
+		return;
+	buf[0] = 0;
+	fmt_snprintf(why, sizeof(why), "multiboot command line: longer than "
+		     "%u characters; nothing from it applied", size - 1);
+	session_opt_error(NULL, why);
 }
 
 static void bad_magic(uint32_t magic)
@@ -73,7 +81,8 @@ static void mask_pics(void)
 
 void bios_main(uint32_t magic, const struct multiboot_info *mb)
 {
-	static char cmdline[1024];
+	/* room for a 4 KiB tests= list and an inject= list */
+	static char cmdline[OPT_TESTS_MAX + OPT_INJECT_MAX + 1024];
 	static const struct multiboot_info none;
 
 	mask_pics();

@@ -29,10 +29,13 @@ static void open_root(void)
 }
 
 /* Load options are UCS-2 (UEFI shell command line, or a boot entry's
- * optional data); non-ASCII becomes '?', which the parser then rejects. */
+ * optional data); non-ASCII becomes '?', which the parser then rejects.
+ * Options longer than the buffer are an error and none of them applies
+ * (a cut tests= list would run the wrong tests). */
 static void read_load_options(void)
 {
-	static char text[1024];
+	/* room for a 4 KiB tests= list and an inject= list */
+	static char text[OPT_TESTS_MAX + OPT_INJECT_MAX + 1024];
 	const CHAR16 *w;
 	unsigned n, i;
 
@@ -44,6 +47,11 @@ static void read_load_options(void)
 		text[i] = w[i] < 0x80 && (w[i] >= 0x20 || w[i] == '\t') ?
 			  (char)w[i] : '?';
 	text[i] = 0;
+	if (i < n && w[i]) {
+		session_opt_error(NULL, "load options: longer than the "
+				  "harness reads; nothing from them applied");
+		return;
+	}
 	options_parse(session_options(), options_skip_program(text), "load options",
 		      session_opt_error, NULL);
 }

@@ -237,8 +237,9 @@ if [ -n "$volume_free" ]; then
 fi
 fi	# UEFI
 
-mkdir -p "$(dirname "$log")"
-rm -f "$log"
+# A --log is a file name even when it starts with '-' (hence the --).
+mkdir -p -- "$(dirname -- "$log")"
+rm -f -- "$log"
 # QEMU runs in $work (see --bios kernel below): paths made absolute.
 case "$log" in /*) ;; *) log=$PWD/$log ;; esac
 case "$pidfile" in /*|'') ;; *) pidfile=$PWD/$pidfile ;; esac
@@ -343,8 +344,8 @@ status=$?
 [ "$stream" = 1 ] && wait $streamer
 
 if [ -n "$keep" ]; then
-	mkdir -p "$keep"
-	cp --sparse=always "$work/disk.img" "$keep/disk.img"
+	mkdir -p -- "$keep"
+	cp --sparse=always -- "$work/disk.img" "$keep/disk.img"
 fi
 # The variable store as the boot left it (a warm store for later boots);
 # written whole or not at all.

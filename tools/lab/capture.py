@@ -1,10 +1,13 @@
 """pmu-harness capture: the serial logs of a row of machines.
 
     pmu-harness capture --port /dev/ttyUSB0 --port /dev/ttyUSB1 \\
-        [--baud 115200] [--timeout S] [--out DIR] [--progress auto|always|never]
+        [--baud 115200] [--timeout S] [--idle S] [--out DIR]
+        [--progress auto|always|never]
 
 Each --port is read in its own thread until the harness's "# summary:"
-line, the end of a file, or --timeout (seconds, for the whole capture).
+line, the end of a file, --timeout (seconds, for the whole capture), or
+--idle seconds without a byte from the port (a hung machine; default
+IDLE_DEFAULT_S, 0 = no limit).
 A port is a serial device or pty (read with pyserial, Debian's
 python3-serial), a pyserial URL ("socket://host:port", "rfc2217://..."),
 or a regular file or FIFO (read as a file).
@@ -50,12 +53,19 @@ POLL_S = 0.2                # longest wait in one read: how soon a timeout
                             # or ^C is noticed
 READ_MAX = 65536
 EXIT_INTERRUPTED = 130      # as lab.cli on ^C
+IDLE_DEFAULT_S = 300        # --idle: five times the harness's default
+                            # per-test limit (timeout=60), so a slow test
+                            # without verbose=1 is not taken for a hang
 
 
 # ---------------------------------------------------------------- ports
 
 class PortError(Exception):
     """A port that cannot be opened or read (the message says why)."""
+
+
+class PortDisconnected(PortError):
+    """The device went away: an unplugged USB adapter, a closed pty."""
 
 
 def _reason(e) -> str:
@@ -106,6 +116,10 @@ class SerialInput:
                 data += self._port.read(min(waiting, READ_MAX))
             return data
         except (self._serial.SerialException, OSError) as e:
+            # pyserial's words when select() says readable and read()
+            # gets nothing: the device is gone (serialposix.Serial.read)
+            if "returned no data" in str(e):
+                raise PortDisconnected(str(e))
             raise PortError(f"port closed ({e})")
 
     def close(self):
@@ -275,6 +289,7 @@ class Watch:
         self.machine = None         # lab.common.machine_name
         self.results = self.failed = self.skipped = 0
         self.last = None            # "ok 37 - group/name"
+        self.last_line = None       # the last whole line, whatever it is
         self.running = None         # the test announced, not yet ended
         self.plan = None
         self.summary = None         # the "# summary:" line's text
@@ -298,6 +313,8 @@ class Watch:
         return None
 
     def _line(self, line):
+        if line.strip():
+            self.last_line = line
         if self.machine is None and line.startswith("# cpu:") \
                 and not self.results:
             log = pmulog.parse(f"{pmulog.TAP_VERSION}\n{line}\n")
@@ -327,13 +344,15 @@ class Watch:
 
 class Capture(threading.Thread):
     """One port's capture; after join(): outcome is "complete",
-    "timeout", "eof", "closed", "interrupted", "open" (could not open)
-    or "write" (the files failed), detail the message."""
+    "timeout", "idle" (nothing received for idle seconds), "eof",
+    "closed", "interrupted", "open" (could not open) or "write" (the
+    files failed), detail the message."""
 
-    def __init__(self, port, baud, out, stamp, deadline, stop):
+    def __init__(self, port, baud, out, stamp, deadline, stop, idle=None):
         super().__init__(name=f"capture {port}", daemon=True)
         self.port, self.baud, self.out, self.stamp = port, baud, out, stamp
-        self.deadline, self.stop = deadline, stop
+        self.deadline, self.stop, self.idle = deadline, stop, idle
+        self.lines = 0              # line ends received
         self.watch = Watch()
         self.cleaner = Cleaner()
         self.received = 0
@@ -367,19 +386,30 @@ class Capture(threading.Thread):
                 f.close()
 
     def _loop(self, reader, log, raw):
+        last_data = time.monotonic()
         while True:
+            now = time.monotonic()
             if self.stop.is_set():
                 self.outcome = "interrupted"
                 return
-            if self.deadline is not None and time.monotonic() >= \
-                    self.deadline:
+            if self.deadline is not None and now >= self.deadline:
                 self.outcome = "timeout"
+                return
+            if self.idle and now - last_data >= self.idle:
+                self.outcome = "idle"
                 return
             try:
                 data = reader.read()
+            except PortDisconnected:
+                self.outcome = "closed"
+                self.detail = (f"serial port {self.port} disconnected "
+                               f"after {self.lines} lines")
+                return
             except PortError as e:
                 self.outcome, self.detail = "closed", str(e)
                 return
+            if data:
+                last_data = time.monotonic()
             if data is None:
                 self.outcome = "eof"
                 return
@@ -391,6 +421,7 @@ class Capture(threading.Thread):
         """Writes a chunk; True when it completed the log."""
         _write_all(raw, data)
         self.received += len(data)
+        self.lines += data.count(b"\n")
         clean = self.cleaner.feed(data)
         end = self.watch.feed(clean)
         _write_all(log, clean if end is None else clean[:end])
@@ -448,6 +479,7 @@ def status_line(c: Capture, now) -> str:
 
 
 _OUTCOME_WORDS = {"complete": "complete", "timeout": "timed out",
+                  "idle": "idle: nothing received",
                   "eof": "end of file", "closed": "port closed",
                   "interrupted": "interrupted", "write": "write failed"}
 
@@ -497,6 +529,11 @@ def _counts_text(log):
 def _incomplete_why(c: Capture, timeout) -> str:
     if c.outcome == "timeout":
         return f"timed out after {timeout:g} s"
+    if c.outcome == "idle":
+        why = f"nothing received for {c.idle:g} s"
+        last = c.watch.last_line
+        return why + (f" after the machine's last line {last!r}" if last
+                      else "")
     if c.outcome == "eof":
         return "end of file"
     if c.outcome == "closed":
@@ -554,13 +591,13 @@ def add_parser(sub):
     p = sub.add_parser(
         "capture", help="capture serial logs of a row of machines",
         description="Reads each --port (a serial device, pty, pyserial URL, "
-        "file or FIFO) until the harness's summary line, end of file or "
-        "--timeout; writes per port NAME.raw (every byte received) and "
-        "NAME.log (the harness's log: firmware output, CRs and escape "
-        "sequences removed), NAME from the machine's '# cpu:' line and the "
-        "start time.  Exit status: 0 all complete and passed, 1 a test "
-        "failed, 2 bad arguments or a port that cannot be opened, 3 a "
-        "capture incomplete (the partial log is kept).")
+        "file or FIFO) until the harness's summary line, end of file, "
+        "--timeout or --idle; writes per port NAME.raw (every byte "
+        "received) and NAME.log (the harness's log: firmware output, CRs "
+        "and escape sequences removed), NAME from the machine's '# cpu:' "
+        "line and the start time.  Exit status: 0 all complete and "
+        "passed, 1 a test failed, 2 bad arguments or a port that cannot "
+        "be opened, 3 a capture incomplete (the partial log is kept).")
     p.add_argument("--port", action="append", required=True, metavar="DEV",
                    help="serial device, pty, URL, file or FIFO (repeat "
                    "for a row of machines)")
@@ -569,6 +606,11 @@ def add_parser(sub):
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help="stop after S seconds in all (default: wait for "
                    "the summary)")
+    p.add_argument("--idle", type=float, default=IDLE_DEFAULT_S,
+                   metavar="S", help="stop a port after S seconds without "
+                   "a byte from it: a hung machine (default "
+                   f"{IDLE_DEFAULT_S}; 0 = no limit; keep it above the "
+                   "harness's timeout= unless verbose=1)")
     p.add_argument("--out", default=".", metavar="DIR",
                    help="directory for the logs (default: the current one)")
     p.add_argument("--progress", choices=("auto", "always", "never"),
@@ -584,6 +626,8 @@ def _check_args(args):
         return f"--baud {args.baud}: not a positive speed"
     if args.timeout is not None and not args.timeout > 0:
         return f"--timeout {args.timeout:g}: not a positive number of seconds"
+    if not args.idle >= 0:
+        return f"--idle {args.idle:g}: not a number of seconds (0: no limit)"
     seen = set()
     for p in args.port:
         if not p:
@@ -609,7 +653,8 @@ def run(args) -> int:
     deadline = None if args.timeout is None else \
         time.monotonic() + args.timeout
     stop = threading.Event()
-    caps = [Capture(p, args.baud, out, stamp, deadline, stop)
+    caps = [Capture(p, args.baud, out, stamp, deadline, stop,
+                    args.idle or None)
             for p in args.port]
     redraw = args.progress == "always" or (
         args.progress == "auto" and sys.stderr.isatty())

@@ -24,8 +24,10 @@ EXIT_UNTESTED = 77
 
 
 def load(path) -> pmulog.Log:
-    """Parses the log at path (never raises; see pmulog.parse_file)."""
-    return pmulog.parse_file(path)
+    """Parses the log at path (never raises; see pmulog.parse_file).
+    The lab tools read results, not lines: the log's lines are not kept
+    (a long log costs its results, not its text twice over)."""
+    return pmulog.parse_file(path, keep_lines=False)
 
 
 def warn(prog, msg):

@@ -28,7 +28,7 @@ import re
 import sys
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from . import common, pmulog
 
@@ -107,10 +107,14 @@ class Analysis:
     """A log, parsed by pmulog, with its damage classified."""
     path: str
     log: pmulog.Log
-    data: bytes = b""
     damage: List[Damage] = field(default_factory=list)
     time: Optional[dict] = None
     last_line: int = 0              # number of the input's last line
+    size: int = 0                   # bytes read
+    ends_in_newline: bool = True    # the input's last byte is LF
+    last_text: str = ""             # the last line, as pmulog read it
+    # what is wrong with the characters of a harness line (line -> text)
+    line_problems: Dict[int, str] = field(default_factory=dict)
 
     @property
     def unreadable(self) -> bool:
@@ -164,7 +168,7 @@ def analyse(path) -> Analysis:
     path = str(path)
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            a = _read(path, f)
     except OSError as e:
         log = pmulog.Log(path=path, read_error=f"cannot read {path}: "
                                                f"{e.strerror or e}")
@@ -172,15 +176,39 @@ def analyse(path) -> Analysis:
         a = Analysis(path, log)
         a.damage = [Damage(0, "unreadable", log.read_error)]
         return a
-    log = pmulog.parse(data.decode("utf-8", errors="replace"), path)
-    return analyse_log(log, data)
+    return _judge(a)
 
 
-def analyse_log(log, data: bytes) -> Analysis:
-    """Classifies the damage of a parsed log (data: the input's bytes)."""
-    a = Analysis(log.path or "(input)", log, data)
-    a.last_line = data.count(b"\n") + (0 if data.endswith(b"\n") or
-                                       not data else 1)
+def _read(path, f) -> Analysis:
+    """Parses the file a line at a time (pmulog.Parser), checking each
+    harness line's bytes as it goes: a long log costs its results, not
+    its text."""
+    parser = pmulog.Parser(path, keep_lines=False)
+    a = Analysis(path, parser.log)
+    for raw in f:
+        a.last_line += 1
+        a.size += len(raw)
+        a.ends_in_newline = raw.endswith(b"\n")
+        body = raw[:-1] if a.ends_in_newline else raw
+        line = body[:-1] if body.endswith(b"\r") else body
+        text = line.decode("utf-8", errors="replace")
+        first = not parser.log.found_version
+        parser.feed(text)
+        if not parser.log.found_version:
+            continue
+        if first:       # the "TAP version 13" line may follow firmware text
+            text = text[text.find(pmulog.TAP_VERSION):]
+        a.last_text = text
+        problem = _line_problem(text, body, first=first)
+        if problem:
+            a.line_problems[a.last_line] = problem
+    parser.finish()
+    return a
+
+
+def _judge(a) -> Analysis:
+    """Classifies the damage of a parsed log."""
+    log = a.log
     a.time = common.run_time(log)
     a.damage = _classify(a) + _cut_line(a) + _bad_chars(a) + \
         _disagreements(a)
@@ -202,7 +230,7 @@ def _classify(a) -> List[Damage]:
         elif kind in ("missing-plan", "missing-summary"):
             line = a.last_line
             kind = "truncated" if no_end else kind
-        elif kind == "no-tap" and not a.data:
+        elif kind == "no-tap" and not a.size:
             e = pmulog.ParseError(0, e.message + " (the file is empty)")
         out.append(Damage(line, kind, e.message))
     return out
@@ -211,16 +239,14 @@ def _classify(a) -> List[Damage]:
 def _at_end(a, line):
     """Whether a YAML block left open at `line` ran to the end of input
     (the log was cut inside it) rather than being interrupted."""
-    lines = a.log.lines
-    return line == a.last_line and bool(lines) and \
-        lines[-1].startswith("  ")
+    return line == a.last_line and a.last_text.startswith("  ")
 
 
 def _cut_line(a) -> List[Damage]:
     """The last line has no line end: the capture stopped mid-line."""
-    if not a.log.found_version or not a.data or a.data.endswith(b"\n"):
+    if not a.log.found_version or not a.size or a.ends_in_newline:
         return []
-    tail = a.log.lines[-1] if a.log.lines else ""
+    tail = a.last_text
     return [Damage(a.last_line, "truncated",
                    f"the log ends mid-line (no line end after "
                    f"{_short(tail)})")]
@@ -230,20 +256,9 @@ def _bad_chars(a) -> List[Damage]:
     """Control characters and bytes that are not UTF-8 in the harness's
     lines (pmulog keeps them; they mean interleaved output or noise).
     One entry per line, and none where pmulog already flagged the line."""
-    if not a.log.found_version:
-        return []
     flagged = {e.line for e in a.log.parse_errors}
-    raw = a.data.split(b"\n")
-    out = []
-    for i, line in enumerate(a.log.lines):
-        n = a.log.first_line + i
-        if n in flagged:
-            continue
-        problem = _line_problem(line, raw[n - 1] if n - 1 < len(raw) else b"",
-                                first=(i == 0))
-        if problem:
-            out.append(Damage(n, "garbage", problem))
-    return out
+    return [Damage(n, "garbage", problem)
+            for n, problem in a.line_problems.items() if n not in flagged]
 
 
 def _line_problem(line, raw, first=False):

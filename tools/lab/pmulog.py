@@ -13,7 +13,12 @@ The input is a serial capture or the log file of the boot volume: anything
 before "TAP version 13" is the firmware's and is skipped (OVMF's output may
 share that line); lines may end in CR LF.  Parsing never raises on bad
 input: every problem becomes a ParseError in log.parse_errors and the rest
-of the log is still read.
+of the log is still read.  It is incremental (Parser.feed, one line at a
+time; parse_file reads the file so): a long log costs its results, and
+its lines only with keep_lines (log.lines, log.tap_text).  In a YAML block
+a line of serial noise costs only its own entry, and YAML anchors and
+aliases (never written by the harness; an alias bomb) are rejected as
+damage, never expanded.
 
 CLI (for debugging): `python3 -m tools.lab.pmulog LOG` prints the structure
 as JSON; exit status 1 when the log has parse errors, 2 when it cannot be
@@ -219,109 +224,287 @@ def _header(key, rest, lineno):
 
 
 def _split_lines(text: str):
-    # Lines end in LF or CR LF; a lone CR (a terminal redraw) is kept.
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [l[:-1] if l.endswith("\r") else l for l in lines]
+    """The lines of text, one at a time (a generator: the text is not
+    copied into a list).  Lines end in LF or CR LF; a lone CR (a terminal
+    redraw) is kept."""
+    pos, n = 0, len(text)
+    while pos < n:
+        nl = text.find("\n", pos)
+        end = n if nl < 0 else nl
+        yield text[pos:end - 1] if end > pos and text[end - 1] == "\r" \
+            else text[pos:end]
+        pos = end + 1
 
 
-def parse(text: str, path: Optional[str] = None) -> Log:
+def _file_lines(f):
+    """The lines of a binary file, decoded one at a time as it is read
+    (LF or CR LF ends a line; bytes that are not UTF-8 become U+FFFD)."""
+    for raw in f:
+        if raw.endswith(b"\n"):
+            raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
+        yield raw.decode("utf-8", errors="replace")
+
+
+def parse(text: str, path: Optional[str] = None, keep_lines=True) -> Log:
     """Parses a whole capture (str).  Never raises on bad input."""
-    log = Log(path=path)
-    err = log.parse_errors.append
+    log = parse_lines(_split_lines(text), path, keep_lines)
     at = text.find(TAP_VERSION)
-    if at < 0:
-        err(ParseError(0, f"no '{TAP_VERSION}' line: the harness did not "
-                          "start or wrote nothing"))
-        log.prefix = text
-        return log
-    log.found_version = True
-    log.prefix = text[:at]
-    log.first_line = text.count("\n", 0, at) + 1
-    log.lines = _split_lines(text[at:])
-    if log.lines[0] != TAP_VERSION:
-        err(ParseError(log.first_line, f"text after '{TAP_VERSION}': "
-                                       f"{log.lines[0]!r}"))
+    log.prefix = text if at < 0 else text[:at]     # line ends as written
+    return log
 
-    yaml_open = None        # (result, start line, collected lines)
-    seen_result = False
 
-    def close_yaml(lineno, terminated):
-        nonlocal yaml_open
-        res, start, body = yaml_open
-        yaml_open = None
-        res.yaml_text = "\n".join(body) + ("\n" if body else "")
-        if not terminated:
-            err(ParseError(lineno, f"YAML block of result {res.number} "
-                                   f"(opened on line {start}) is not closed "
-                                   "by '  ...'"))
-        try:
-            doc = load_yaml(res.yaml_text) if body else {}
-        except yaml.YAMLError as e:
-            err(ParseError(start, f"YAML block of result {res.number}: "
-                                  + " ".join(str(e).split())))
+def parse_lines(lines, path: Optional[str] = None, keep_lines=True) -> Log:
+    """Parses the lines of a capture (an iterable of str without their line
+    ends), one at a time: only the YAML block being read is held, plus
+    what the Log keeps (log.lines only with keep_lines)."""
+    p = Parser(path, keep_lines)
+    for line in lines:
+        p.feed(line)
+    return p.finish()
+
+
+# A YAML block's top-level entry starts with "key:" at its first column
+# (lib/tap.h: tap_yaml_kv, tap_yaml_list); its list items are indented.
+_YAML_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*:(?: |$)")
+
+
+class Parser:
+    """The incremental parser: feed() each line of the input in turn, then
+    finish() for the Log.  A result's YAML block is parsed when its
+    "  ..." (or whatever ends it) arrives, so log.results grows as the
+    lines come (a capture in progress, a log too large to hold twice)."""
+
+    def __init__(self, path: Optional[str] = None, keep_lines=True):
+        self.log = Log(path=path)
+        self.keep_lines = keep_lines
+        self._prefix: List[str] = []
+        self._input_line = 0
+        self._yaml = None       # (result, start line, [(line, text)])
+        self._seen_result = False
+
+    def _err(self, line, message):
+        self.log.parse_errors.append(ParseError(line, message))
+
+    def feed(self, line: str):
+        self._input_line += 1
+        log = self.log
+        if not log.found_version:
+            at = line.find(TAP_VERSION)
+            if at < 0:
+                self._prefix.append(line)
+                return
+            log.found_version = True
+            self._prefix.append(line[:at])
+            log.prefix = "\n".join(self._prefix)
+            self._prefix = []
+            log.first_line = self._input_line
+            line = line[at:]
+            if line != TAP_VERSION:
+                self._err(self._input_line, f"text after '{TAP_VERSION}': "
+                                            f"{line!r}")
+            self._keep(line)
             return
-        if doc is None:
-            doc = {}
-        if not isinstance(doc, dict):
-            err(ParseError(start, f"YAML block of result {res.number} is "
-                                  f"not a mapping: {doc!r}"))
-        res.yaml = doc
+        self._keep(line)
+        self._tap_line(line, self._input_line)
 
-    for i, line in enumerate(log.lines[1:], start=1):
-        lineno = log.first_line + i
-        if yaml_open is not None:
+    def _keep(self, line):
+        if self.keep_lines:
+            self.log.lines.append(line)
+
+    def finish(self) -> Log:
+        log = self.log
+        if not log.found_version:
+            self._err(0, f"no '{TAP_VERSION}' line: the harness did not "
+                         "start or wrote nothing")
+            log.prefix = "\n".join(self._prefix) + \
+                ("\n" if self._prefix else "")
+            return log
+        if self._yaml is not None:
+            self._close_yaml(self._input_line, False)
+        if log.summary is None:
+            self._err(0, "no '# summary:' line: the log is incomplete")
+        if log.plan is None:
+            self._err(0, "no plan '1..N': the log is incomplete")
+        return log
+
+    def _tap_line(self, line, lineno):
+        log = self.log
+        if self._yaml is not None:
             if line == "  ...":
-                close_yaml(lineno, True)
-                continue
+                self._close_yaml(lineno, True)
+                return
             if line.startswith("  ") and line != "  ---":
-                yaml_open[2].append(line[2:])
-                continue
-            close_yaml(lineno, False)
+                self._yaml[2].append((lineno, line[2:]))
+                return
+            if not _is_tap(line):
+                # serial noise inside the block: the block goes on
+                self._err(lineno, f"not a TAP line: {line!r} (inside the "
+                                  f"YAML block of result "
+                                  f"{self._yaml[0].number}, which goes on)")
+                return
+            self._close_yaml(lineno, False)
         if line == TAP_VERSION:
-            err(ParseError(lineno, f"second '{TAP_VERSION}' line: the "
-                                   "harness started again"))
-            continue
+            self._err(lineno, f"second '{TAP_VERSION}' line: the harness "
+                              "started again")
+            return
         if line == "  ---":
             if not log.results or log.results[-1].yaml_text is not None:
-                err(ParseError(lineno, "YAML block without a result line "
-                                       "before it"))
-                yaml_open = (Result(None, False, "(none)"), lineno, [])
+                self._err(lineno, "YAML block without a result line "
+                                  "before it")
+                self._yaml = (Result(None, False, "(none)"), lineno, [])
             else:
-                yaml_open = (log.results[-1], lineno, [])
-            continue
+                self._yaml = (log.results[-1], lineno, [])
+            return
         m = RESULT_LINE.match(line)
         if m:
-            seen_result = True
-            _result(log, m, lineno, err)
-            continue
+            self._seen_result = True
+            _result(log, m, lineno, self._errf)
+            return
         m = PLAN_LINE.match(line)
         if m:
             if log.plan is not None:
-                err(ParseError(lineno, f"second plan {line!r} (first on "
-                                       f"line {log.plan_line})"))
+                self._err(lineno, f"second plan {line!r} (first on line "
+                                  f"{log.plan_line})")
             else:
                 log.plan, log.plan_line = int(m.group(1)), lineno
-            continue
+            return
         m = _BAIL.match(line)
         if m:
             log.bail_outs.append(Comment(m.group(1), lineno))
-            continue
+            return
         if line.startswith("#"):
-            _comment(log, line, lineno, seen_result, err)
-            continue
+            _comment(log, line, lineno, self._seen_result, self._errf)
+            return
         if not line.strip():
-            err(ParseError(lineno, "empty line"))
+            self._err(lineno, "empty line")
         else:
-            err(ParseError(lineno, f"not a TAP line: {line!r}"))
-    if yaml_open is not None:
-        close_yaml(log.first_line + len(log.lines) - 1, False)
-    if log.summary is None:
-        err(ParseError(0, "no '# summary:' line: the log is incomplete"))
-    if log.plan is None:
-        err(ParseError(0, "no plan '1..N': the log is incomplete"))
-    return log
+            self._err(lineno, f"not a TAP line: {line!r}")
+
+    def _errf(self, e: ParseError):
+        self.log.parse_errors.append(e)
+
+    def _close_yaml(self, lineno, terminated):
+        res, start, body = self._yaml
+        self._yaml = None
+        res.yaml_text = "".join(t + "\n" for _, t in body)
+        if not terminated:
+            self._err(lineno, f"YAML block of result {res.number} (opened "
+                              f"on line {start}) is not closed by '  ...'")
+        res.yaml = _yaml_block(res, start, body, self._errf)
+
+
+def _is_tap(line):
+    """Whether a line is one the harness writes outside a YAML block."""
+    return line == TAP_VERSION or line == "  ---" or \
+        line.startswith("#") or bool(RESULT_LINE.match(line) or
+                                     PLAN_LINE.match(line) or
+                                     _BAIL.match(line))
+
+
+def _yaml_block(res, start, body, err):
+    """The block's mapping.  Anchors and aliases (the harness never writes
+    them; an alias bomb expands to gigabytes in whatever walks the
+    values) are damage; a line that breaks the YAML costs only its own
+    entry: the entries after it are read on their own."""
+    text = res.yaml_text
+    if not body:
+        return {}
+    if not _anchor(text):
+        try:
+            doc = load_yaml(text)
+        except yaml.YAMLError as e:
+            whole = " ".join(str(e).split())
+        else:
+            if doc is None:
+                return {}
+            if not isinstance(doc, dict):
+                err(ParseError(start, f"YAML block of result {res.number} "
+                                      f"is not a mapping: {doc!r}"))
+            return doc
+    else:
+        whole = None
+    entries, damaged = _entries(res, body, err)
+    doc = {}
+    for first, entry in entries:
+        value = _load_entry(res, first, entry, err)
+        if value is None:
+            damaged = True
+        else:
+            doc.update(value)
+    if not damaged and whole:
+        err(ParseError(start, f"YAML block of result {res.number}: {whole}"))
+    return doc
+
+
+def _anchor(text):
+    """The first anchor or alias of the YAML text ("&name", "*name"), or
+    None.  Only text with '&' or '*' is scanned (libyaml's scanner reads
+    an alias without expanding it, and stops at the first token that
+    does not scan: loading the text then fails on its own)."""
+    if "&" not in text and "*" not in text:
+        return None
+    try:
+        for tok in yaml.scan(text, Loader=_FAST_LOADER):
+            if isinstance(tok, yaml.AnchorToken):
+                return "&" + tok.value
+            if isinstance(tok, yaml.AliasToken):
+                return "*" + tok.value
+    except yaml.YAMLError:
+        pass
+    return None
+
+
+def _entries(res, body, err):
+    """The block's top-level entries, [(line of the key, [text lines])],
+    and whether a line was damage (one that neither starts an entry nor
+    continues one)."""
+    entries, damaged = [], False
+    for lineno, text in body:
+        if _YAML_KEY.match(text):
+            entries.append((lineno, [text]))
+        elif text.startswith(" ") and entries:
+            entries[-1][1].append(text)
+        else:
+            damaged = True
+            err(ParseError(lineno, f"{_where(res, text)}: {text!r} is "
+                                   "not 'key: value'; skipped"))
+    return entries, damaged
+
+
+# What serial noise leaves in a line: C0 controls but TAB, DEL, and
+# U+FFFD for bytes that were not UTF-8.
+_NOISE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffd]")
+
+
+def _where(res, text):
+    """Names the block; "garbage in ..." when text has serial noise (a
+    damage kind of its own for tools.lab.parse)."""
+    if _NOISE.search(text):
+        return f"garbage in the YAML block of result {res.number}"
+    return f"YAML block of result {res.number}"
+
+
+def _load_entry(res, lineno, entry, err):
+    """One entry as a one-key mapping, or None (reported) when it is not
+    YAML or holds an anchor or alias."""
+    text = "".join(t + "\n" for t in entry)
+    where = _where(res, text)
+    token = _anchor(text)
+    if token:
+        err(ParseError(lineno, f"{where}: {token} is a YAML anchor or "
+                               "alias (the harness never writes them): "
+                               "rejected, not expanded"))
+        return None
+    try:
+        doc = load_yaml(text)
+    except yaml.YAMLError as e:
+        err(ParseError(lineno, f"{where}: " + " ".join(str(e).split())
+                       + "; its value is lost"))
+        return None
+    if not isinstance(doc, dict):
+        err(ParseError(lineno, f"{where}: not 'key: value'"))
+        return None
+    return doc
 
 
 def _result(log, m, lineno, err):
@@ -387,18 +570,18 @@ def _summary(log, line, rest, lineno, err):
                               fields=fields)
 
 
-def parse_file(path) -> Log:
-    """Parses the file at path.  A file that cannot be read gives a Log
-    whose parse_errors say why."""
+def parse_file(path, keep_lines=True) -> Log:
+    """Parses the file at path, read a line at a time.  A file that cannot
+    be read gives a Log whose parse_errors say why (a read that fails
+    midway: the lines read so far are dropped)."""
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            return parse_lines(_file_lines(f), str(path), keep_lines)
     except OSError as e:
         log = Log(path=str(path), read_error=f"cannot read {path}: "
                                              f"{e.strerror or e}")
         log.parse_errors.append(ParseError(0, log.read_error))
         return log
-    return parse(data.decode("utf-8", errors="replace"), str(path))
 
 
 def main(argv):

@@ -186,24 +186,87 @@ static void test_good(void **state)
 	}
 }
 
+/* tests= and inject= hold up to 4096 characters (issue 31: a lab's list
+ * of test names; INJECT_MAX = 16 items of the longest form
+ * "msr:0xXXXXXXXX:stuck", pmu/inject.h); one more is an error that names
+ * the key, and a rejected tests= selects nothing, never the whole suite. */
+#define VALUE_LIMIT 4096
+
+static char long_text[2 * VALUE_LIMIT + 64];
+
+static const char *long_word(const char *key, char fill, unsigned n)
+{
+	size_t k = strlen(key);
+
+	memcpy(long_text, key, k);
+	memset(long_text + k, fill, n);
+	long_text[k + n] = 0;
+	return long_text;
+}
+
 static void test_tests_longest(void **state)
 {
 	struct options o;
 	struct errors e;
-	char text[300];
 
 	options_defaults(&o);
-	memcpy(text, "tests=", 6);
-	memset(text + 6, 'a', OPT_TESTS_MAX - 1);
-	text[6 + OPT_TESTS_MAX - 1] = 0;
-	assert_int_equal(parse(&o, text, &e), 0);
-	assert_int_equal(strlen(o.tests), OPT_TESTS_MAX - 1);
-	/* One more character does not fit: reported, old value kept. */
-	memset(text + 6, 'b', OPT_TESTS_MAX);
-	text[6 + OPT_TESTS_MAX] = 0;
-	assert_int_equal(parse(&o, text, &e), 1);
-	assert_int_equal(o.tests[0], 'a');
+	assert_int_equal(parse(&o, long_word("tests=", 'a', VALUE_LIMIT),
+			       &e), 0);
+	assert_int_equal(strlen(o.tests), VALUE_LIMIT);
+	/* One more character does not fit: reported, and no test runs. */
+	assert_int_equal(parse(&o, long_word("tests=", 'b', VALUE_LIMIT + 1),
+			       &e), 1);
+	assert_string_equal(o.tests, "");
 	assert_non_null(strstr(e.msg[0], "tests="));
+	assert_non_null(strstr(e.msg[0], "no test runs"));
+}
+
+static void test_inject_longest(void **state)
+{
+	struct options o;
+	struct errors e;
+	char items[400] = "";
+
+	/* 16 items of 20 characters and 15 commas: 335 characters */
+	for (unsigned i = 0; i < 16; i++)
+		snprintf(items + strlen(items), sizeof(items) - strlen(items),
+			 "%smsr:0x%08x:stuck", i ? "," : "", 0xc0000100u + i);
+	assert_int_equal(strlen(items), 335);
+	options_defaults(&o);
+	memcpy(long_text, "inject=", 7);
+	strcpy(long_text + 7, items);
+	assert_int_equal(parse(&o, long_text, &e), 0);
+	assert_string_equal(o.inject, items);
+	assert_int_equal(parse(&o, long_word("inject=", 'x', VALUE_LIMIT),
+			       &e), 0);
+	assert_int_equal(strlen(o.inject), VALUE_LIMIT);
+	assert_int_equal(parse(&o, long_word("inject=", 'y',
+					     VALUE_LIMIT + 1), &e), 1);
+	assert_non_null(strstr(e.msg[0], "inject="));
+	assert_non_null(strstr(e.msg[0], "4097 characters is too long"));
+	assert_int_equal(o.inject[0], 'x');
+}
+
+/* A word far longer than any option names its key; tests= then selects
+ * nothing, even after a good tests= and with the default "*". */
+static void test_too_long_names_key(void **state)
+{
+	struct options o;
+	struct errors e;
+
+	options_defaults(&o);
+	assert_int_equal(parse(&o, long_word("tests=", 'c',
+					     2 * VALUE_LIMIT - 7), &e), 1);
+	assert_string_equal(o.tests, "");
+	assert_non_null(strstr(e.msg[0], "tests=: value of 8185 characters "
+				       "is too long"));
+	assert_non_null(strstr(e.msg[0], "no test runs"));
+	assert_int_equal(parse(&o, "tests=detect/*", &e), 0);
+	assert_int_equal(parse(&o, long_word("inject=", 'c',
+					     2 * VALUE_LIMIT - 8), &e), 1);
+	assert_non_null(strstr(e.msg[0], "inject=: value of 8184 characters "
+				       "is too long"));
+	assert_string_equal(o.tests, "detect/*");
 }
 
 /* A bad input: the errors it reports (each starting "SRC: " and holding
@@ -286,6 +349,9 @@ static void test_bad(void **state)
 
 		keep_state(&o);
 		keep_state(&want);
+		/* a rejected tests= selects no test, all else stays */
+		if (!strncmp(b->text, "tests=", 6))
+			want.tests[0] = 0;
 		n = parse(&o, b->text, &e);
 		if (n != b->errors || e.n != (unsigned)b->errors)
 			fail_msg("bad case \"%s\": %d errors (%u reported), "
@@ -492,6 +558,9 @@ static void test_escaped_in_messages(void **state)
 
 		keep_state(&o);
 		keep_state(&want);
+		/* a rejected tests= selects no test, all else stays */
+		if (!strncmp(escaped[i].text, "tests=", 6))
+			want.tests[0] = 0;
 		if (parse(&o, escaped[i].text, &e) != 1)
 			fail_msg("case %u: %u errors", i, e.n);
 		if (!strstr(e.msg[0], escaped[i].mention))
@@ -535,7 +604,8 @@ static void test_cut_messages(void **state)
 	memset(text + 6, 'a', 250);
 	text[256] = ';';
 	snprintf(want, sizeof(want), SRC ": tests=\"%s\": expected "
-		 "GLOB[,GLOB] of letters, digits and / - _ . * ?", text + 6);
+		 "GLOB[,GLOB] of letters, digits and / - _ . * ?; no test runs",
+		 text + 6);
 	check_cut_message(text, want);
 	/* values of escapes, four characters each, shifted against the cut
 	 * point: none is cut in two (check_cut_message compares the kept
@@ -588,36 +658,49 @@ static void test_no_callback(void **state)
 	assert_int_equal(o.backend, BACKEND_HW);
 }
 
-/* Words of up to 299 characters are parsed; longer ones are reported as
- * too long, not cut, and the next word still counts. */
+/* Words of 300 and 1000 characters are parsed (and verbose= refuses
+ * their value); one longer than any option is reported as too long with
+ * its key, not cut, and the next word still counts. */
 static void test_long_words(void **state)
 {
-	static const unsigned lens[] = { 299, 300, 301, 1000 };
+	static const unsigned lens[] = { 300, 1000, 2 * VALUE_LIMIT - 1 };
 
 	for (unsigned i = 0; i < N(lens); i++) {
-		char text[1100];
 		struct options o;
 		struct errors e;
 
 		options_defaults(&o);
-		memcpy(text, "verbose=", 8);
-		memset(text + 8, '1', lens[i] - 8);
-		strcpy(text + lens[i], " backend=hw");
-		assert_int_equal(parse(&o, text, &e), 1);
+		long_word("verbose=", '1', lens[i] - 8);
+		strcat(long_text, " backend=hw");
+		assert_int_equal(parse(&o, long_text, &e), 1);
 		assert_int_equal(o.verbose, 0);
 		assert_int_equal(o.backend, BACKEND_HW);
 		assert_int_equal(strncmp(e.msg[0], SRC ": ",
 					 strlen(SRC ": ")), 0);
-		if (lens[i] < 300) {
-			assert_non_null(strstr(e.msg[0], "verbose="));
+		if (lens[i] < VALUE_LIMIT) {
+			assert_non_null(strstr(e.msg[0], "verbose=\"111"));
 		} else {
 			char want[64];
 
-			snprintf(want, sizeof(want), "%u characters", lens[i]);
-			assert_non_null(strstr(e.msg[0], "too long"));
+			snprintf(want, sizeof(want), "verbose=: value of %u "
+				 "characters is too long", lens[i] - 8);
 			assert_non_null(strstr(e.msg[0], want));
 		}
 	}
+}
+
+/* A long word without '=' has no key to name: its length is told. */
+static void test_long_word_without_key(void **state)
+{
+	struct options o;
+	struct errors e;
+
+	options_defaults(&o);
+	assert_int_equal(parse(&o, long_word("", 'w', 2 * VALUE_LIMIT - 1),
+			       &e), 1);
+	assert_non_null(strstr(e.msg[0], "word of 8191 characters (no key=) "
+				       "is too long"));
+	assert_string_equal(o.tests, "*");
 }
 
 struct skip_case {
@@ -721,6 +804,8 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_tests_longest),
+		cmocka_unit_test(test_inject_longest),
+		cmocka_unit_test(test_too_long_names_key),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_bad_then_good),
 		cmocka_unit_test(test_refused_ports),
@@ -731,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_source_name),
 		cmocka_unit_test(test_no_callback),
 		cmocka_unit_test(test_long_words),
+		cmocka_unit_test(test_long_word_without_key),
 		cmocka_unit_test(test_seconds),
 		cmocka_unit_test(test_skip_program),
 		cmocka_unit_test(test_skip_then_parse),

@@ -150,6 +150,23 @@ static void test_long_entries(void **state)
 	assert_false(runner_selected(&tsc, globs));
 }
 
+/* An entry as long as a whole tests= value (4096 characters, issue 31)
+ * is matched whole too. */
+static void test_entry_of_4096(void **state)
+{
+	static char name[4097], glob[4097];
+	struct test t = { name, "what", NULL, 0 };
+
+	memset(name, 'x', 4096);
+	memcpy(name, "arch/", 5);
+	memcpy(glob, name, sizeof(glob));
+	assert_true(runner_selected(&t, glob));
+	glob[4095] = '?';
+	assert_true(runner_selected(&t, glob));
+	glob[4095] = 'y';
+	assert_false(runner_selected(&t, glob));
+}
+
 /* Generation groups apply to their PMU kind; on another kind they are
  * chosen only by a pattern naming the group, like manual tests. */
 struct kind_case {
@@ -271,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_empty_entries),
 		cmocka_unit_test(test_manual),
 		cmocka_unit_test(test_long_entries),
+		cmocka_unit_test(test_entry_of_4096),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_unmatched),
 	};

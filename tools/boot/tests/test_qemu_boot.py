@@ -27,13 +27,13 @@ class QemuBoot(unittest.TestCase):
         self.tmp = Path(tempfile.mkdtemp(prefix="pmu-qemu-boot-"))
         self.addCleanup(shutil.rmtree, self.tmp, True)
 
-    def boot(self, status, log_text, stderr="", extra=()):
+    def boot(self, status, log_text, stderr="", extra=(), log=None):
         env = fake_qemu(self.tmp, status, log_text, stderr)
         p = subprocess.run([str(BOOT / "qemu-boot.sh"), "--image",
                             str(IMAGE), "--cpu", "Nehalem", "--log",
-                            str(self.tmp / "serial.log"), *extra],
+                            log or str(self.tmp / "serial.log"), *extra],
                            stdin=subprocess.DEVNULL, capture_output=True,
-                           text=True, env=env, timeout=60)
+                           text=True, env=env, timeout=60, cwd=self.tmp)
         return p.returncode, p.stderr
 
     def qemu_argv(self):
@@ -79,6 +79,15 @@ class QemuBoot(unittest.TestCase):
 
     def test_pass(self):
         self.assertEqual(self.boot(1, self.log(2, 0, 1)), (0, ""))
+
+    def test_log_named_like_an_option(self):
+        # A relative --log starting with '-' is a file name, not an option
+        # of dirname or rm: the stale log is replaced by the new one.
+        (self.tmp / "-serial.log").write_text("stale\n")
+        self.assertEqual(self.boot(1, self.log(1, 0), log="-serial.log"),
+                         (0, ""))
+        self.assertIn("# summary: passed=1",
+                      (self.tmp / "-serial.log").read_text())
 
     def test_fail(self):
         rc, err = self.boot(3, self.log(2, 1))

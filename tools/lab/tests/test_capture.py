@@ -325,11 +325,34 @@ class Ptys(Tmp):
         st, out, err = self.capture("--port", m.path, "--timeout", "60")
         m.finish()
         self.assertEqual(st, 3, err)
-        self.assertRegex(err, rf"{re.escape(m.path)}: \S+\.log: incomplete:"
-                              r" port closed \(.*\): 19 results, no summary")
+        # the line ends sent before the cut; an unplugged adapter is said
+        # in plain words, not pyserial's "device reports readiness..."
+        lines = data[:cut].count(b"\n")
+        self.assertIn(f"{m.path}: ", err)
+        self.assertRegex(err, rf"\.log: incomplete: serial port "
+                              rf"{re.escape(m.path)} disconnected after "
+                              rf"{lines} lines: 19 results, no summary")
+        self.assertNotIn("readiness", err)
         log = self.one(SKYLAKE_SLUG, ".log")
         self.assertEqual(log.read_bytes(),
                          tap_part(data[:cut].decode()).encode())
+
+    def test_idle_names_the_last_line(self):
+        # a hung machine with its cable attached: the line stays open,
+        # nothing more comes; --idle ends the capture, not --timeout
+        data = fixture_bytes(SKYLAKE)
+        cut = data.index(b"\r\n", data.index(b"\r\nok 37 - ") + 2) + 2
+        last = data[data.index(b"\r\nok 37 - ") + 2:cut - 2].decode()
+        m = Machine(data, self.out, stop_at=cut)
+        t0 = time.monotonic()
+        st, out, err = self.capture("--port", m.path, "--idle", "1",
+                                    "--timeout", "60")
+        m.finish()
+        self.assertLess(time.monotonic() - t0, 30)
+        self.assertEqual(st, 3, err)
+        self.assertIn(f"incomplete: nothing received for 1 s after the "
+                      f"machine's last line {last!r}: 37 results, no "
+                      "summary", err)
 
     def test_progress_always_shows_count_and_test_in_flight(self):
         data = fixture_bytes(NEHALEM)
@@ -522,6 +545,7 @@ class Arguments(Tmp):
         for args, msg in ((["--port", f, "--timeout", "0"], "--timeout 0"),
                           (["--port", f, "--port", f], "given twice"),
                           (["--port", f, "--baud", "-5"], "--baud -5"),
+                          (["--port", f, "--idle", "-1"], "--idle -1"),
                           (["--timeout", "5"], "--port"),
                           (["--port", f, "--progress", "x"], "--progress")):
             with self.subTest(args):

@@ -219,6 +219,25 @@ class JobDefinitions(unittest.TestCase):
                 self.assertLessEqual(t.get("minutes", 0), limit)
 
 
+class Docs(unittest.TestCase):
+    """What the LAVA docs say about the jobs and the harness holds."""
+
+    TEXTS = (TOOLS / "lab" / "lava" / "README.md",
+             TOOLS.parent / "docs" / "lab.md")
+
+    def test_no_stale_claims(self):
+        makefile = (TOOLS.parent / "Makefile").read_text()
+        self.assertRegex(makefile, r"(?m)^i386:")   # the Multiboot kernel
+        for path in self.TEXTS:
+            text = " ".join(path.read_text().split())
+            with self.subTest(doc=path.name):
+                # the harness boots on a legacy BIOS too (make i386)
+                self.assertNotRegex(text, r"(?i)only as a UEFI application")
+                self.assertNotRegex(text, r"(?i)comes with the legacy-boot")
+                # a count of the suite's tests goes stale with each test
+                self.assertNotRegex(text, r"\b\d+ tests on ")
+
+
 class Monitors(unittest.TestCase):
     """The monitor patterns on real logs give pmulog's results."""
 

@@ -279,6 +279,101 @@ class Malformed(unittest.TestCase):
         self.assertIn("result without a name", messages(log))
 
 
+class Hostile(unittest.TestCase):
+    """Logs a serial line or a hostile file can produce (issue 31)."""
+    HEAD = "TAP version 13\n"
+    END = "1..1\n# summary: passed=1 failed=0 skipped=0\n"
+
+    def test_alias_bomb_is_rejected_not_expanded(self):
+        # 9 anchored lists, each of 9 aliases of the one before: loaded,
+        # "i" alone would stand for 9^8 (43 million) strings.  YAML anchors
+        # and aliases (YAML 1.1 section 7.1) are never written by the
+        # harness (lib/tap.h writes key: value lines and lists).
+        lines = ['  a: &a ["lol","lol","lol","lol","lol","lol","lol",'
+                 '"lol","lol"]']
+        for prev, k in zip("abcdefgh", "bcdefghi"):
+            lines.append(f"  {k}: &{k} [" + ",".join([f"*{prev}"] * 9) + "]")
+        text = (self.HEAD + "ok 1 - a/bomb\n  ---\n" + "\n".join(lines) +
+                "\n  tests: \"detect/*\"\n  after: 0x10\n  ...\n" + self.END)
+        log = pmulog.parse(text)
+        # a..i are lines 4..12; the values after them are kept (a '*'
+        # inside a quoted string is no alias).  Keys first: a failure
+        # message must not print an expanded bomb.
+        self.assertEqual(sorted(log.results[0].yaml), ["after", "tests"])
+        self.assertEqual(log.results[0].yaml,
+                         {"tests": "detect/*", "after": 16})
+        bad = [(e.line, e.message) for e in log.parse_errors]
+        self.assertEqual([l for l, _ in bad], list(range(4, 13)))
+        self.assertIn("&a is a YAML anchor or alias", bad[0][1])
+        self.assertIn("rejected, not expanded", bad[8][1])
+
+    def test_lone_alias_is_rejected(self):
+        log = pmulog.parse(self.HEAD + "ok 1 - a/x\n  ---\n  x: *nowhere\n"
+                           "  y: 2\n  ...\n" + self.END)
+        self.assertEqual(log.results[0].yaml, {"y": 2})
+        self.assertEqual([e.line for e in log.parse_errors], [4])
+        self.assertIn("*nowhere is a YAML anchor or alias",
+                      log.parse_errors[0].message)
+
+    BLOCK = ["  k0: 0x1", "  k1: 2", "  k2:", "    - 3", "    - \"four\"",
+             "  k3: five", "  k4: 0x6"]
+    WANT = {"k0": 1, "k1": 2, "k2": [3, "four"], "k3": "five", "k4": 6}
+
+    def noisy(self, at, noise):
+        """The block with line `at` (0-based in BLOCK) replaced."""
+        body = list(self.BLOCK)
+        body[at] = noise
+        return pmulog.parse(self.HEAD + "ok 1 - a/x\n  ---\n" +
+                            "\n".join(body) + "\n  ...\n" + self.END)
+
+    def test_noise_line_in_a_block_costs_only_itself(self):
+        # block lines are input lines 4..10; each case damages line 5
+        # (k1), so every other value must survive
+        want = {k: v for k, v in self.WANT.items() if k != "k1"}
+        for noise in ("\x00\x1b[2J\x1b[01;01H", "  \x1b[0m\x07",
+                      "  k1: \x00\x00 2", "  k\x1b[2J1: 2", "",
+                      "BdsDxe: loading Boot0002"):
+            with self.subTest(noise=noise):
+                log = self.noisy(1, noise)
+                self.assertEqual(log.results[0].yaml, want)
+                self.assertEqual([e.line for e in log.parse_errors], [5],
+                                 log.parse_errors)
+
+    def test_noise_in_a_list_item_costs_its_entry(self):
+        log = self.noisy(3, "    - \x1b[31m3")
+        self.assertEqual(log.results[0].yaml,
+                         {k: v for k, v in self.WANT.items() if k != "k2"})
+        self.assertEqual([e.line for e in log.parse_errors], [6])
+
+    def test_parsing_is_incremental(self):
+        # a result's values are there as soon as its block ends, before
+        # the rest of the input has come
+        p = pmulog.Parser()
+        for line in ("BdsDxe: x", "TAP version 13", "ok 1 - a/x", "  ---",
+                     "  v: 0x2a", "  ..."):
+            p.feed(line)
+        self.assertEqual(p.log.results[0].yaml, {"v": 42})
+        self.assertEqual(p.log.first_line, 2)
+        for line in ("1..1", "# summary: passed=1 failed=0 skipped=0"):
+            p.feed(line)
+        self.assertEqual(p.finish().parse_errors, [])
+
+    def test_lines_not_kept_on_request(self):
+        # parse_file reads a line at a time; keep_lines=False keeps the
+        # results only (the lab tools' load does so)
+        path = FIXTURES / "p54c.log"
+        whole = pmulog.parse(fixture_text("p54c.log"))
+        lean = pmulog.parse_file(path, keep_lines=False)
+        self.assertEqual(lean.lines, [])
+        self.assertEqual(pmulog.parse_file(path).lines, whole.lines)
+        self.assertEqual([(r.name, r.status, r.yaml, r.line)
+                          for r in lean.results],
+                         [(r.name, r.status, r.yaml, r.line)
+                          for r in whole.results])
+        self.assertEqual(lean.parse_errors, whole.parse_errors)
+        self.assertEqual(lean.first_line, whole.first_line)
+
+
 class Cli(unittest.TestCase):
     def test_json_dump(self):
         rc, out = run_tool([PY, "-m", "tools.lab.pmulog",
