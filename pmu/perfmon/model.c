@@ -380,13 +380,9 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 	return r == 1 ? BE_NOT_MODELLED : r;
 }
 
-/* RDPMC ECX: bit 30 selects the fixed counters (SDM Vol. 2B RDPMC); bit
- * 31 is the fast read, the count's low 32 bits (KVM kvm_pmu_rdpmc():
- * "fast_mode = idx & (1u << 31)"; kvm-unit-tests x86/pmu.c "fast-%d"). */
 static int pm_rdpmc(uint32_t idx, uint64_t *v)
 {
-	uint64_t mask = idx & RDPMC_FAST ? 0xffffffffull : ~0ull;
-	unsigned n = idx & ~(RDPMC_FIXED | RDPMC_FAST);
+	unsigned n = idx & ~RDPMC_FIXED;
 
 	if (!m.c)
 		return VEC_GP;
@@ -394,12 +390,12 @@ static int pm_rdpmc(uint32_t idx, uint64_t *v)
 	if (idx & RDPMC_FIXED) {
 		if (n >= PERFMON_MAX_FIXED || !perfmon_fixed_exists(m.c, n))
 			return VEC_GP;
-		*v = m.fixed[n] & mask;
+		*v = m.fixed[n];
 		return 0;
 	}
 	if (n >= m.c->gp)
 		return VEC_GP;
-	*v = m.pmc[n] & mask;
+	*v = m.pmc[n];
 	return 0;
 }
 

@@ -91,8 +91,6 @@
 
 /* RDPMC's ECX (Vol. 2B RDPMC): bit 30 selects the fixed counters. */
 #define RDPMC_FIXED (1u << 30)
-#define RDPMC_FAST (1u << 31)	/* low 32 bits (KVM's and kvm-unit-tests'
-				 * reading; pmu/perfmon/model.c) */
 
 /* CPUID.0AH (Vol. 2A). */
 #define CPUID0A_EDX_ANY_DEPRECATED (1u << 15)
