@@ -4,6 +4,7 @@
  * timeout=; make check's watchdog boot expects each to fail with
  * timed_out: true and the tests after them to pass. */
 #include <stddef.h>
+#include "../../harness/clock.h"
 #include "../../harness/test.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/ring3.h"
@@ -135,3 +136,23 @@ TEST(hang_cpl3_ignores, "selftest-hang/cpl3-ignores-first-stop",
      "a CPL 3 loop that goes on after its stop is ended at the root "
      "frame, and CR3/CR4 are put back", test_cpl3_ignores_stop,
      TEST_MANUAL);
+
+/* Not a hang: 1.5 s of work, longer than a timeout=1 limit.  Where a
+ * watchdog stops it, it is timed_out; where none can (# watchdog: none),
+ * it returns, and the runner must still fail it with its elapsed time
+ * (overran) rather than pass a test that ran past its limit. */
+static void test_spin_1500ms(struct tcase *t)
+{
+	uint64_t hz = harness_tsc_hz(), t0 = rdtsc();
+
+	if (!check(t, hz != 0, "no TSC rate: the spin cannot be timed"))
+		return;
+	value(t, "about_to", "spin 1.5 s by the TSC, then return");
+	while (rdtsc() - t0 < hz + hz / 2)
+		__asm__ volatile("pause");
+	check(t, 1, "returned after 1.5 s");
+}
+
+TEST(slow_spin, "selftest-slow/spin-1500ms",
+     "a test that runs 1.5 s and returns: past timeout=1 it fails, "
+     "stopped or not", test_spin_1500ms, TEST_MANUAL);
