@@ -232,12 +232,21 @@ static void start_watchdog(const struct firmware *fw)
 		(void)watchdog_init(&t, why, fw->owns_isa_timers);
 }
 
+/* The runner's sync: at once, or at the log file's rate. */
+static void sync_log(int urgent)
+{
+	if (urgent)
+		console_sync();
+	else
+		console_sync_soon();
+}
+
 static void run_suite(const struct firmware *fw)
 {
 	struct runner_opts ro = {
 		.globs = opts.tests,
 		.verbose = opts.verbose,
-		.sync = console_sync,
+		.sync = sync_log,
 		.timeout_s = opts.timeout_s,
 		.run_timeout_s = opts.run_timeout_s,
 		.firmware_watchdog = fw->watchdog,

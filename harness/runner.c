@@ -135,9 +135,10 @@ static void report_overrun(struct tap *tap, uint64_t limit_us,
 		    "stopped it (# watchdog: none)");
 }
 
-static void report(struct tap *tap, struct tcase *t, int faulted,
-		   const struct fault *f, uint64_t limit_us,
-		   uint64_t elapsed_us)
+/* Writes the result; returns its status. */
+static enum tap_status report(struct tap *tap, struct tcase *t, int faulted,
+			      const struct fault *f, uint64_t limit_us,
+			      uint64_t elapsed_us)
 {
 	enum tap_status st = TAP_PASS;
 	int timed_out = watchdog_event()->fired;
@@ -171,6 +172,7 @@ static void report(struct tap *tap, struct tcase *t, int faulted,
 	if (t->dropped_values)
 		tap_yaml_kv(tap, "values_dropped", "%u", t->dropped_values);
 	tap_yaml_end(tap);
+	return st;
 }
 
 static void save_machine(struct machine_state *m)
@@ -256,15 +258,17 @@ static void run_test(struct tap *tap, const struct test *test,
 	struct machine_state m;
 	struct fault f;
 	uint64_t t0, took;
-	int faulted;
+	int faulted, risky = !!(test->flags & TEST_RISKY);
+	enum tap_status st;
 
 	memset(t, 0, sizeof(*t));
 	t->test = test;
-	if (o->verbose) {
+	if (o->verbose)
 		tap_comment(tap, "running %s: %s", test->name, test->what);
-		if (o->sync)
-			o->sync();	/* the line reaches the file first */
-	}
+	/* Before a test that may take the machine down, everything so far
+	 * (its "# running" line too) reaches the file. */
+	if (o->sync && (o->verbose || risky))
+		o->sync(risky);
 	save_machine(&m);
 	t0 = rdtsc();
 	watchdog_arm(limit_us);
@@ -275,13 +279,13 @@ static void run_test(struct tap *tap, const struct test *test,
 		restore_machine(&m);
 	check_machine(t, &m);
 	write_flags(m.flags);	/* IF as before, whatever the test did */
-	report(tap, t, faulted, &f, limit_us, took);
+	st = report(tap, t, faulted, &f, limit_us, took);
 	if (took > c->slowest_us) {
 		c->slowest_us = took;
 		c->slowest = test->name;
 	}
 	if (o->sync)
-		o->sync();
+		o->sync(st == TAP_FAIL);	/* a failure: at once */
 	if (t->after)
 		t->after();
 }

@@ -24,7 +24,7 @@ static void test_cpl0_irq_off(struct tcase *t)
 
 TEST(hang_cpl0, "selftest-hang/cpl0-irq-off",
      "an endless loop at CPL 0 with interrupts off is stopped at its "
-     "time limit", test_cpl0_irq_off, TEST_MANUAL);
+     "time limit", test_cpl0_irq_off, TEST_MANUAL | TEST_RISKY);
 
 static USER ROUTINE_ABI void user_spin(uint64_t n, void *data)
 {
@@ -51,7 +51,7 @@ static void test_cpl3(struct tcase *t)
 
 TEST(hang_cpl3, "selftest-hang/cpl3",
      "an endless loop at CPL 3 is stopped at its time limit", test_cpl3,
-     TEST_MANUAL);
+     TEST_MANUAL | TEST_RISKY);
 
 static void count_step(const struct insn_event *e, void *ctx)
 {
@@ -79,7 +79,7 @@ static void test_traced(struct tcase *t)
 
 TEST(hang_traced, "selftest-hang/traced-benchmark",
      "an endless loop under the single-step tracer is stopped at its "
-     "time limit", test_traced, TEST_MANUAL);
+     "time limit", test_traced, TEST_MANUAL | TEST_RISKY);
 
 static void spin_irq_off(void *arg)
 {
@@ -109,7 +109,7 @@ static void test_ignores_stop(struct tcase *t)
 
 TEST(hang_ignores, "selftest-hang/ignores-first-stop",
      "a test that goes on after its stop is ended at the root frame "
-     "after the grace period", test_ignores_stop, TEST_MANUAL);
+     "after the grace period", test_ignores_stop, TEST_MANUAL | TEST_RISKY);
 
 /* As above at CPL 3: the second stop comes with the CPL 3 runner's CR3
  * and CR4 in place, which only the runner's restore puts back (the
@@ -135,7 +135,7 @@ static void test_cpl3_ignores_stop(struct tcase *t)
 TEST(hang_cpl3_ignores, "selftest-hang/cpl3-ignores-first-stop",
      "a CPL 3 loop that goes on after its stop is ended at the root "
      "frame, and CR3/CR4 are put back", test_cpl3_ignores_stop,
-     TEST_MANUAL);
+     TEST_MANUAL | TEST_RISKY);
 
 /* Not a hang: 1.5 s of work, longer than a timeout=1 limit.  Where a
  * watchdog stops it, it is timed_out; where none can (# watchdog: none),
