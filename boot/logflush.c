@@ -5,6 +5,7 @@ void logflush_init(struct logflush *f, uint64_t tsc_hz)
 {
 	f->hz = tsc_hz;
 	f->last = 0;
+	f->took = 0;
 	f->flushed = 0;
 }
 
@@ -12,6 +13,8 @@ int logflush_due(const struct logflush *f, uint64_t now, int urgent)
 {
 	uint64_t interval = f->hz / 1000 * LOGFLUSH_INTERVAL_MS;
 
+	if (f->took > interval)
+		interval = f->took;
 	if (urgent || !f->hz || !f->flushed)
 		return 1;
 	/* A TSC that went back (another processor's, a reset) is a reason
@@ -19,8 +22,9 @@ int logflush_due(const struct logflush *f, uint64_t now, int urgent)
 	return now < f->last || now - f->last >= interval;
 }
 
-void logflush_done(struct logflush *f, uint64_t now)
+void logflush_done(struct logflush *f, uint64_t start, uint64_t end)
 {
-	f->last = now;
+	f->last = end;
+	f->took = end >= start ? end - start : 0;
 	f->flushed = 1;
 }

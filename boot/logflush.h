@@ -3,9 +3,11 @@
  * data, the FAT - and on a slow medium (a USB stick at 50 writes/s, QEMU's
  * fat:rw: directory drive) flushing after every test made the log file
  * the run's main cost.  So a flush that can wait, waits until
- * LOGFLUSH_INTERVAL_MS of run time have passed since the last one: a cut
- * (power, SIGKILL) loses at most that much run time's worth of results
- * before the test in flight.  A flush that cannot wait - after a failed
+ * LOGFLUSH_INTERVAL_MS have passed since the last one ended, or as long
+ * as that flush took if longer: flushing then takes at most half of the
+ * run, so a slow medium at most doubles it; and a cut (power, SIGKILL)
+ * loses at most that much time's worth of results before the test in
+ * flight.  A flush that cannot wait - after a failed
  * or stopped test, before a test known to risk the machine, after the
  * header, at the end - happens at once.  Pure logic: the caller passes
  * TSC readings and does the flushing. */
@@ -19,7 +21,8 @@
 
 struct logflush {
 	uint64_t hz;		/* TSC ticks a second; 0: unknown */
-	uint64_t last;		/* TSC at the last flush */
+	uint64_t last;		/* TSC at the end of the last flush */
+	uint64_t took;		/* TSC ticks the last flush took */
 	int flushed;		/* a flush happened (last is valid) */
 };
 
@@ -27,9 +30,10 @@ struct logflush {
  * is done at once, as without a policy). */
 void logflush_init(struct logflush *f, uint64_t tsc_hz);
 /* 1 when a flush asked for at TSC now should be done: urgent, no clock,
- * no flush yet, or LOGFLUSH_INTERVAL_MS passed since the last. */
+ * no flush yet, or since the last flush ended LOGFLUSH_INTERVAL_MS
+ * passed and as long as that flush took. */
 int logflush_due(const struct logflush *f, uint64_t now, int urgent);
-/* The flush was done at TSC now. */
-void logflush_done(struct logflush *f, uint64_t now);
+/* A flush ran from TSC start to TSC end. */
+void logflush_done(struct logflush *f, uint64_t start, uint64_t end);
 
 #endif

@@ -93,8 +93,10 @@ static struct logflush *flush_rate(void)
 
 void console_sync(void)
 {
+	uint64_t start = rdtsc();
+
 	logfile_sync();
-	logflush_done(flush_rate(), rdtsc());
+	logflush_done(flush_rate(), start, rdtsc());
 	say_file_failure();
 }
 
