@@ -6,6 +6,7 @@
 #include "hpet.h"
 #include "ioapic.h"
 #include "mmio.h"
+#include "pic8259.h"
 #include "pit.h"
 #include "trace.h"
 #include "trap.h"
@@ -37,6 +38,9 @@ static struct {
 	enum wd_kind kind;
 	int own_isa;		/* a BIOS boot: the PIT and ISA pins are ours */
 	int pit_quieted;	/* the HPET took the PIT's pin: PIT stopped */
+	int via_lint0;		/* the PIT through the 8259 and LINT0 */
+	uint32_t saved_lint0;
+	uint8_t saved_imr;
 	uint64_t chunk_max;	/* ticks of one one-shot */
 	uint64_t rte_extra;	/* polarity from the MADT's override */
 	char why_all[240];
@@ -118,6 +122,17 @@ static int pit_wait_taken(void)
 		return 1;
 	wd.outstanding = 0;
 	return 0;
+}
+
+/* The PIT's edge set IR0's request in the 8259, whose INTR stays high
+ * until acknowledged (no INTA cycle comes: LINT0 delivers an NMI):
+ * acknowledge it by the Poll command and end it, so INTR falls and the
+ * next count's edge is an edge on LINT0 again (pic8259.h). */
+static void pic_ack(void)
+{
+	outb(PIC_MASTER_CMD, PIC_OCW3_POLL);
+	(void)inb(PIC_MASTER_CMD);
+	outb(PIC_MASTER_CMD, PIC_OCW2_EOI);
 }
 
 static int timer_fired(void)
@@ -235,6 +250,8 @@ static int nmi_first(struct trap_frame *tf)
 {
 	if (!wd.outstanding || !timer_fired())
 		return 0;	/* not our timer: the PMI's, or another */
+	if (wd.via_lint0)
+		pic_ack();
 	wd.outstanding = 0;
 	timer_off();
 	if (!wd.armed)
@@ -412,8 +429,16 @@ static const char *setup_pit(const struct acpi_timers *t)
 		return "no usable local APIC";
 	if (apic_id() > 0xff)
 		return "APIC ID above 255: no I/O APIC destination";
-	if (!t->n_ioapics)
-		return "no I/O APIC in the ACPI MADT";
+	if (!t->n_ioapics) {
+		/* No I/O APIC: the 8259's INTR into LINT0, as an NMI
+		 * (SDM Vol. 3A §10.5.1: LINT0's delivery mode may be NMI;
+		 * an NMI is always edge-triggered). */
+		wd.via_lint0 = 1;
+		wd.kind = WD_PIT;
+		wd.hz = PIT_HZ;
+		wd.chunk_max = PIT_MAX_COUNT;
+		return NULL;
+	}
 	if (!take_pin(t, t->pit_gsi, 1)) {
 		fmt_snprintf(wd.why_buf, sizeof(wd.why_buf), "no I/O APIC "
 			     "input for the PIT's GSI %u", t->pit_gsi);
@@ -445,18 +470,45 @@ static const char *setup(const struct acpi_timers *t, const char *acpi_why)
 	return wd.why_all;
 }
 
+/* The PIT's pin routed as an NMI: its I/O APIC entry, or the 8259's
+ * IR0 unmasked alone and LINT0 in NMI mode (unmasked, edge, high). */
+static void route_pit(void)
+{
+	if (!wd.via_lint0) {
+		wd.saved_rte = ioapic_rte(&wd.io, wd.pin);
+		ioapic_set_rte(&wd.io, wd.pin, nmi_rte(0));
+		return;
+	}
+	wd.saved_lint0 = apic_lint0();
+	wd.saved_imr = inb(PIC_MASTER_DATA);
+	pic_ack();	/* a request the BIOS's tick left pending */
+	apic_set_lint0(APIC_DM_NMI << LVT_DM_SHIFT);
+	outb(PIC_MASTER_DATA, 0xff & ~(1u << PIC_IRQ_PIT));
+}
+
+static void unroute_pit(void)
+{
+	if (!wd.via_lint0) {
+		ioapic_set_rte(&wd.io, wd.pin, wd.saved_rte);
+		return;
+	}
+	outb(PIC_MASTER_DATA, wd.saved_imr);
+	apic_set_lint0(wd.saved_lint0);
+}
+
 /* The PIT's route, proved: one count of 1 must come back as our NMI. */
 static const char *start_pit(void)
 {
-	wd.saved_rte = ioapic_rte(&wd.io, wd.pin);
 	trap_set_nmi_first(nmi_first);
-	ioapic_set_rte(&wd.io, wd.pin, nmi_rte(0));
+	route_pit();
 	wd.outstanding = 1;
 	pit_load(1);
 	if (pit_wait_taken())
 		return NULL;
-	ioapic_set_rte(&wd.io, wd.pin, wd.saved_rte);
+	unroute_pit();
 	trap_set_nmi_first(NULL);
+	if (wd.via_lint0)
+		return "the PIT's NMI through the 8259 and LINT0 never arrived";
 	fmt_snprintf(wd.why_buf, sizeof(wd.why_buf), "the PIT's NMI through "
 		     "GSI %u (I/O APIC pin %u) never arrived", wd.gsi, wd.pin);
 	return wd.why_buf;
@@ -464,11 +516,20 @@ static const char *start_pit(void)
 
 static void describe_pit(void)
 {
+	unsigned long long ms = wd.chunk_max * 1000 / wd.hz;
+
+	if (wd.via_lint0) {
+		fmt_snprintf(wd.describe, sizeof(wd.describe),
+			     "pit hz=%llu chunk_ms=%llu irq=0 via=8259,lint0 "
+			     "delivery=nmi apic_id=%u reason=\"no I/O APIC "
+			     "in the ACPI tables\"",
+			     (unsigned long long)wd.hz, ms, apic_id());
+		return;
+	}
 	fmt_snprintf(wd.describe, sizeof(wd.describe),
 		     "pit hz=%llu chunk_ms=%llu irq=0 gsi=%u ioapic=0x%llx "
 		     "pin=%u delivery=nmi dest_apic_id=%u",
-		     (unsigned long long)wd.hz,
-		     (unsigned long long)(wd.chunk_max * 1000 / wd.hz), wd.gsi,
+		     (unsigned long long)wd.hz, ms, wd.gsi,
 		     (unsigned long long)wd.io.base, wd.pin, apic_id());
 }
 
@@ -535,7 +596,10 @@ void watchdog_restore(void)
 		return;
 	watchdog_disarm();
 	trap_set_nmi_first(NULL);
-	ioapic_set_rte(&wd.io, wd.pin, wd.saved_rte);
+	if (wd.kind == WD_PIT)
+		unroute_pit();
+	else
+		ioapic_set_rte(&wd.io, wd.pin, wd.saved_rte);
 	if (wd.kind == WD_HPET) {
 		hpet_write(HPET_TIMER_CONF(wd.timer), wd.saved_conf);
 		hpet_write(HPET_TIMER_COMPARATOR(wd.timer), wd.saved_cmp);

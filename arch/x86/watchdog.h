@@ -22,7 +22,10 @@
  * at terminal count, pit.h) drives that pin as an NMI: the limit is
  * counted in one-shot chunks of at most 2^16 PIT clocks (55 ms), each
  * ending in one NMI that the watchdog takes as its own (the PIT's status
- * byte says OUT is high) and that never reaches the PMI handlers.
+ * byte says OUT is high) and that never reaches the PMI handlers.  With
+ * no I/O APIC in the ACPI tables, the PIT's edge goes through the 8259's
+ * IR0 into the local APIC's LINT0 in NMI mode (SDM Vol. 3A §10.5.1), and
+ * each NMI is acknowledged by the 8259's Poll command (pic8259.h).
  *
  * How a limit ends (trap.h):
  *   1. at the limit the NMI handler records where the CPU was (RIP, CPL,

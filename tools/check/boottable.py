@@ -85,6 +85,7 @@ class Boot:
     com4: bool = False
     vga: bool = False
     no_hpet: bool = False               # QEMU BIOS boots: -machine hpet=off
+    no_acpi: bool = False               # QEMU BIOS boots: -machine acpi=off
     nvram: str = "warm"
     timeout: int = 180
     memory: Optional[int] = None        # QEMU -m in MiB; None: the default
@@ -211,7 +212,7 @@ class _Entry:
 
 TOP_KEYS = ("boots",)
 BOOT_KEYS = ("name", "boot", "cpu", "smp", "options", "verdict", "com4", "vga",
-             "no_hpet",
+             "no_hpet", "no_acpi",
              "nvram", "timeout", "memory", "cfg_file", "volume_free_kib",
              "volume_logdir_file", "volume_readonly", "volume_log",
              "expect_cpu", "expect_pmu", "expect_backend", "require_results",
@@ -358,9 +359,12 @@ def validate_entry(raw, root: Path = ROOT) -> Tuple[Optional[Boot],
     com4 = e.take(raw, "com4", (bool,), False)
     vga = e.take(raw, "vga", (bool,), False)
     no_hpet = e.take(raw, "no_hpet", (bool,), False)
-    if no_hpet is not None and not kind.startswith("bios-"):
-        e.err("'no_hpet' is for QEMU BIOS boots only ('boot: bios-*'): "
-              "q35's HPET is built in, Bochs's machine is its own")
+    no_acpi = e.take(raw, "no_acpi", (bool,), False)
+    for k, v in (("no_hpet", no_hpet), ("no_acpi", no_acpi)):
+        if v is not None and not kind.startswith("bios-"):
+            e.err(f"'{k}' is for QEMU BIOS boots only ('boot: bios-*'): "
+                  "q35's HPET is built in, OVMF needs ACPI, Bochs's "
+                  "machine is its own")
     nvram = e.take(raw, "nvram", (str,), False)
     if nvram is not None and nvram not in NVRAMS:
         e.err(f"'nvram' is {nvram!r}, expected one of " + ", ".join(NVRAMS))
@@ -417,6 +421,7 @@ def validate_entry(raw, root: Path = ROOT) -> Tuple[Optional[Boot],
                 expect_pmu=expect_pmu, backend=backend,
                 backend_reason=reason, options=options or "", smp=smp,
                 com4=bool(com4), vga=bool(vga), no_hpet=bool(no_hpet),
+                no_acpi=bool(no_acpi),
                 nvram=nvram or "warm",
                 timeout=timeout if timeout is not None else 180,
                 require_results=req_res, forbid_results=forbid_res,

@@ -77,6 +77,8 @@ def boot_argv(boot, media, out, snapshot=None):
             argv.append("--com4")
         if boot.no_hpet:
             argv.append("--no-hpet")
+        if boot.no_acpi:
+            argv.append("--no-acpi")
         if boot.memory is not None:
             argv += ["--mem", str(boot.memory)]
         return argv

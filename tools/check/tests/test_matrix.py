@@ -492,6 +492,14 @@ class Argv(unittest.TestCase):
         boots, errors = boottable.loads(head.replace("true", "'yes'") +
                                         "   boot: bios-kernel\n")
         self.assertIn("'no_hpet' must be bool, not str", str(errors))
+        acpi = head.replace("no_hpet", "no_acpi")
+        boots, errors = boottable.loads(acpi + "   boot: bios-kernel\n")
+        self.assertEqual(errors, [])
+        argv = cm.boot_argv(boots[0], {"kernel": Path("k")}, Path("out"))
+        self.assertEqual((argv.count("--no-acpi"), argv.count("--no-hpet")),
+                         (1, 0))
+        boots, errors = boottable.loads(acpi + "   boot: uefi\n")
+        self.assertIn("'no_acpi' is for QEMU BIOS boots only", str(errors))
 
 
 if __name__ == "__main__":
