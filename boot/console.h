@@ -1,8 +1,12 @@
 /* console: where log lines go.  Every line goes to the serial port (the
  * firmware's Serial I/O protocol for that port when offered, else a polled
  * 16550), to the UEFI text console, and to \pmu-harness\<run>.log on the
- * boot volume.  console_sync() makes the file durable: the runner calls it
- * after each test, so a hang loses at most the test in flight.  The file
+ * boot volume.  console_sync() makes the file durable at once (after the
+ * header, a failure, before a risky test, at the end);
+ * console_sync_soon(), which the runner calls after each passing test,
+ * only when LOGFLUSH_INTERVAL_MS passed since the last flush
+ * (boot/logflush.h): a cut loses at most that much run time's results
+ * before the test in flight.  The file
  * holds whole lines only; a write or flush that fails ends the file (cut
  * back to its whole lines), and the next console_sync() writes
  * "# error: log file: ..." to the serial port and the screen
@@ -15,6 +19,7 @@
 void console_open(const struct options *o);
 void console_line(const char *s);
 void console_sync(void);
+void console_sync_soon(void);
 void console_close(void);
 /* What failed with the log file ("write of N bytes failed (EFI_...), M
  * bytes kept in \pmu-harness\<name>"), or NULL while nothing did. */

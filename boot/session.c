@@ -238,15 +238,24 @@ static void harness_fault(const struct fault *f)
 
 /* The time limits' NMI watchdog (arch/x86/watchdog.h); the header says
  * which timer it uses or why there is none. */
-static void start_watchdog(void)
+static void start_watchdog(const struct firmware *fw)
 {
 	struct acpi_timers t;
 	const char *why = acpi_timers(acpi_rsdp(), &t);
 
-	if (why)
+	if (why && !fw->owns_isa_timers)
 		watchdog_unavailable(why);
 	else
-		(void)watchdog_init(&t);
+		(void)watchdog_init(&t, why, fw->owns_isa_timers);
+}
+
+/* The runner's sync: at once, or at the log file's rate. */
+static void sync_log(int urgent)
+{
+	if (urgent)
+		console_sync();
+	else
+		console_sync_soon();
 }
 
 static void run_suite(const struct firmware *fw)
@@ -254,7 +263,7 @@ static void run_suite(const struct firmware *fw)
 	struct runner_opts ro = {
 		.globs = opts.tests,
 		.verbose = opts.verbose,
-		.sync = console_sync,
+		.sync = sync_log,
 		.timeout_s = opts.timeout_s,
 		.run_timeout_s = opts.run_timeout_s,
 		.firmware_watchdog = fw->watchdog,
@@ -277,7 +286,7 @@ int session_run(const struct firmware *fw)
 	trap_set_fatal(harness_fault);
 	trap_install();
 	(void)apic_init();	/* the apic tests say why if unusable */
-	start_watchdog();
+	start_watchdog(fw);
 	fw->mp_init();		/* the smp tests say why if no sibling */
 	/* Without ring 3 the CPL 3 tests fail; the header says why. */
 	(void)ring3_setup(mem_alloc_page, &ring3_why);

@@ -15,6 +15,10 @@ struct firmware {
 	/* Arms (seconds > 0) or stops (0) the firmware's last-resort reset
 	 * of a wedged machine; NULL where the firmware has none. */
 	void (*watchdog)(unsigned seconds);
+	/* The harness owns the PIT, the 8259s and the I/O APIC's ISA pins
+	 * (legacy BIOS: the firmware is never called again), so the time
+	 * limits may use them (arch/x86/watchdog.h). */
+	int owns_isa_timers;
 	/* Starts the sibling processor service (boot/mp.h). */
 	void (*mp_init)(void);
 };

@@ -114,24 +114,50 @@ static void report_timeout(struct tap *tap, uint64_t limit_us,
 		tap_yaml_kv(tap, "firmware_waits", "%u", ev->firmware_waits);
 }
 
-static enum tap_status report(struct tap *tap, struct tcase *t,
-			      int faulted, const struct fault *f,
-			      uint64_t limit_us, uint64_t elapsed_us)
+/* A test that ran past its limit and was not stopped: no watchdog (a
+ * machine without an NMI timer, the header's "# watchdog: none"), or it
+ * returned before the watchdog's NMI came.  Its result would be as
+ * meaningless as a stopped one's, and on a real machine the next hang
+ * would not end: it fails, with the time it took. */
+static void report_overrun(struct tap *tap, uint64_t limit_us,
+			   uint64_t elapsed_us)
+{
+	tap_yaml_kv(tap, "overran", "true");
+	tap_yaml_kv(tap, "limit_s", "%llu.%03llu",
+		    (unsigned long long)(limit_us / 1000000),
+		    (unsigned long long)(limit_us % 1000000 / 1000));
+	tap_yaml_kv(tap, "elapsed_s", "%llu.%03llu",
+		    (unsigned long long)(elapsed_us / 1000000),
+		    (unsigned long long)(elapsed_us % 1000000 / 1000));
+	tap_yaml_kv(tap, "error", "%s", watchdog_ready() ?
+		    "ran past its time limit: returned before the watchdog "
+		    "stopped it" : "ran past its time limit and nothing "
+		    "stopped it (# watchdog: none)");
+}
+
+/* Writes the result; returns its status. */
+static enum tap_status report(struct tap *tap, struct tcase *t, int faulted,
+			      const struct fault *f, uint64_t limit_us,
+			      uint64_t elapsed_us)
 {
 	enum tap_status st = TAP_PASS;
 	int timed_out = watchdog_event()->fired;
+	int overran = !timed_out && elapsed_us > limit_us;
 
-	if (faulted || t->failed || timed_out)
+	if (faulted || t->failed || timed_out || overran)
 		st = TAP_FAIL;
 	else if (t->skipped)
 		st = TAP_SKIP;
 	else if (!t->checks)
 		st = TAP_FAIL;	/* a test that checked nothing proves nothing */
 	tap_result(tap, st, t->test->name, t->skip_reason);
-	if (st == TAP_FAIL && !faulted && !t->failed && !timed_out)
+	if (st == TAP_FAIL && !faulted && !t->failed && !timed_out &&
+	    !overran)
 		tap_yaml_kv(tap, "error", "test made no check");
 	if (timed_out)
 		report_timeout(tap, limit_us, elapsed_us);
+	if (overran)
+		report_overrun(tap, limit_us, elapsed_us);
 	if (t->n_failures) {
 		tap_yaml_kv(tap, "failed_checks", "%u of %u", t->failed,
 			    t->checks);
@@ -233,16 +259,17 @@ static enum tap_status run_test(struct tap *tap, const struct test *test,
 	struct machine_state m;
 	struct fault f;
 	uint64_t t0, took;
+	int faulted, risky = !!(test->flags & TEST_RISKY);
 	enum tap_status st;
-	int faulted;
 
 	memset(t, 0, sizeof(*t));
 	t->test = test;
-	if (o->verbose) {
+	if (o->verbose)
 		tap_comment(tap, "running %s: %s", test->name, test->what);
-		if (o->sync)
-			o->sync();	/* the line reaches the file first */
-	}
+	/* Before a test that may take the machine down, everything so far
+	 * (its "# running" line too) reaches the file. */
+	if (o->sync && (o->verbose || risky))
+		o->sync(risky);
 	save_machine(&m);
 	t0 = rdtsc();
 	watchdog_arm(limit_us);
@@ -259,7 +286,7 @@ static enum tap_status run_test(struct tap *tap, const struct test *test,
 		c->slowest = test->name;
 	}
 	if (o->sync)
-		o->sync();
+		o->sync(st == TAP_FAIL);	/* a failure: at once */
 	if (t->after)
 		t->after();
 	return st;

@@ -9,8 +9,11 @@
 struct runner_opts {
 	const char *globs;		/* tests= */
 	int verbose;			/* announce each test first */
-	void (*sync)(void);		/* after each result and announcement:
-					 * the log file keeps what is written */
+	/* After each result and announcement, and before a risky test:
+	 * the log file keeps what is written, at once when urgent (a
+	 * failure, a risky test next), else at the console's rate
+	 * (boot/logflush.h). */
+	void (*sync)(int urgent);
 	unsigned timeout_s;		/* per-test limit (timeout=) */
 	unsigned run_timeout_s;		/* whole-run limit (run_timeout=) */
 	/* Before each test: the firmware's watchdog, re-armed for the rest

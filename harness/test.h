@@ -17,6 +17,9 @@ struct tcase;
 
 /* Run only when a tests= pattern names the group without wildcards. */
 #define TEST_MANUAL 1u
+/* Known to risk the machine (hangs on purpose, faults outside a test):
+ * the log file is made durable before it starts (boot/logflush.h). */
+#define TEST_RISKY 2u
 
 struct test {
 	const char *name;	/* "group/name" */

@@ -113,12 +113,20 @@ static void read_ioapics(const uint8_t *madt, struct acpi_timers *t)
 	uint32_t len = get32(madt + ACPI_HDR_LENGTH);
 	uint32_t off = ACPI_MADT_ENTRIES;
 
-	while (off + 2 <= len && t->n_ioapics < ACPI_MAX_IOAPICS) {
+	while (off + 2 <= len) {
 		const uint8_t *e = madt + off;
 
 		if (e[1] < 2 || off + e[1] > len)
 			break;		/* a zero or overlong entry: stop */
-		if (e[0] == ACPI_MADT_IOAPIC && e[1] >= ACPI_MADT_IOAPIC_LEN) {
+		if (e[0] == ACPI_MADT_ISO && e[1] >= ACPI_MADT_ISO_LEN &&
+		    e[ACPI_MADT_ISO_BUS] == 0 &&
+		    e[ACPI_MADT_ISO_SOURCE] == ACPI_ISA_IRQ_PIT) {
+			t->pit_gsi = get32(e + ACPI_MADT_ISO_GSI);
+			t->pit_flags = (uint16_t)(e[ACPI_MADT_ISO_FLAGS] |
+					e[ACPI_MADT_ISO_FLAGS + 1] << 8);
+		}
+		if (e[0] == ACPI_MADT_IOAPIC && e[1] >= ACPI_MADT_IOAPIC_LEN &&
+		    t->n_ioapics < ACPI_MAX_IOAPICS) {
 			struct acpi_ioapic *io = &t->ioapic[t->n_ioapics++];
 
 			io->id = e[ACPI_MADT_IOAPIC_ID];
@@ -140,6 +148,9 @@ const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t)
 		return beyond_reach ? "the ACPI RSDP is above 4 GiB, out of "
 		       "a 32-bit build's reach" :
 		       "no valid ACPI RSDP/XSDT/RSDT";
+	madt = acpi_find(rsdp, "APIC");
+	if (madt)
+		read_ioapics(madt, t);
 	hpet = acpi_find(rsdp, "HPET");
 	if (!hpet && beyond_reach)
 		return "no ACPI HPET table below 4 GiB (a 32-bit build reaches "
@@ -149,13 +160,11 @@ const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t)
 	if (hpet[ACPI_HPET_GAS] != ACPI_GAS_SYSTEM_MEMORY)
 		return "the HPET is not in memory space";
 	t->hpet_base = get64(hpet + ACPI_HPET_GAS_ADDR);
-	madt = acpi_find(rsdp, "APIC");
 	if (!madt && beyond_reach)
 		return "no ACPI MADT below 4 GiB (a 32-bit build reaches no "
 		       "further)";
 	if (!madt)
 		return "no ACPI MADT";
-	read_ioapics(madt, t);
 	if (!t->n_ioapics)
 		return "the MADT lists no I/O APIC";
 	return NULL;

@@ -35,6 +35,21 @@
 #define ACPI_MADT_IOAPIC_ID 2
 #define ACPI_MADT_IOAPIC_ADDR 4		/* 32-bit physical address */
 #define ACPI_MADT_IOAPIC_GSI 8		/* global system interrupt base */
+/* Interrupt Source Override (§5.2.12.5, Table 5-50): an ISA IRQ that is
+ * not wired to the GSI of the same number.  Without one, ISA IRQ n is
+ * GSI n, edge-triggered, active high (§5.2.12.5: "identity-mapped"). */
+#define ACPI_MADT_ISO 2
+#define ACPI_MADT_ISO_LEN 10
+#define ACPI_MADT_ISO_BUS 2		/* 0: ISA */
+#define ACPI_MADT_ISO_SOURCE 3		/* the ISA IRQ */
+#define ACPI_MADT_ISO_GSI 4		/* 32-bit */
+#define ACPI_MADT_ISO_FLAGS 8		/* MPS INTI flags, Table 5-51 */
+#define ACPI_MPS_POLARITY_MASK 0x3	/* 01 high, 11 low, 00 the bus's */
+#define ACPI_MPS_POLARITY_LOW 0x3
+#define ACPI_MPS_TRIGGER_MASK 0xc	/* 01 edge, 11 level, 00 the bus's */
+#define ACPI_MPS_TRIGGER_LEVEL 0xc
+/* The 8254 PIT's counter 0 output is ISA IRQ 0 (IBM PC/AT). */
+#define ACPI_ISA_IRQ_PIT 0
 
 /* HPET table (HPET spec 1.0a Table 3): the base address is a Generic
  * Address Structure at offset 40 (ACPI 6.3 §5.2.3.2: address space ID at
@@ -56,13 +71,19 @@ struct acpi_timers {
 	uint64_t hpet_base;		/* 0: no usable HPET table */
 	unsigned n_ioapics;
 	struct acpi_ioapic ioapic[ACPI_MAX_IOAPICS];
+	/* Where the PIT's IRQ 0 enters the I/O APICs: its override's GSI
+	 * and flags, else GSI 0 with flags 0 (identity, ISA's edge/high). */
+	uint32_t pit_gsi;
+	uint16_t pit_flags;
 };
 
 /* The description table with signature sig (4 characters) that the RSDP
  * at rsdp lists and that passes its checks, or NULL. */
 const uint8_t *acpi_find(uint64_t rsdp, const char *sig);
-/* Fills *t from the HPET table and the MADT.  Returns NULL, or why the
- * tables give no watchdog (no RSDP, no HPET table, no I/O APIC). */
+/* Fills *t from the HPET table and the MADT (the MADT's part even when
+ * there is no HPET table: a BIOS boot routes the PIT instead).  Returns
+ * NULL, or why the tables give no HPET watchdog (no RSDP, no HPET table,
+ * no I/O APIC). */
 const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t);
 
 #endif

@@ -9,6 +9,9 @@
 #define APIC_PAGE 4096		/* the xAPIC's register page (§10.4.1) */
 #define ICR_SPIN 100000		/* polls of the xAPIC send-pending bit */
 #define LVTPC_WRITABLE (LVT_VECTOR | LVT_DM_MASK | LVT_MASKED)
+/* LINT0/LINT1 add the input pin polarity (bit 13) and trigger mode (bit
+ * 15) (Figure 10-8). */
+#define LINT_WRITABLE (LVTPC_WRITABLE | 1u << 13 | 1u << 15)
 
 static struct {
 	int done;
@@ -223,6 +226,16 @@ static int apic_self_ipi(unsigned dm, unsigned vector)
 		return 0;
 	}
 	return -1;
+}
+
+uint32_t apic_lint0(void)
+{
+	return apic_read(APIC_LVT_LINT0);
+}
+
+void apic_set_lint0(uint32_t v)
+{
+	apic_write(APIC_LVT_LINT0, v & LINT_WRITABLE);
 }
 
 uint32_t apic_lvtpc(void)

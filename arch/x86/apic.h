@@ -141,6 +141,11 @@ void apic_eoi(void);
 int apic_irr(unsigned vector);
 int apic_isr(unsigned vector);
 
+/* LVT LINT0 (§10.5.1, Figure 10-8): what the firmware set (on a PC in
+ * virtual wire mode, ExtINT: the 8259's INTR), and setting it; the caller
+ * puts the firmware's value back. */
+uint32_t apic_lint0(void);
+void apic_set_lint0(uint32_t v);
 uint32_t apic_lvtpc(void);
 /* Read-only bits are dropped before the write. */
 void apic_set_lvtpc(uint32_t v);

@@ -1,29 +1,49 @@
-/* watchdog: the HPET one-shot routed as an NMI (watchdog.h). */
+/* watchdog: the HPET's or the PIT's one-shot routed as an NMI
+ * (watchdog.h). */
 #include "watchdog.h"
 #include "apic.h"
 #include "cpu.h"
 #include "hpet.h"
 #include "ioapic.h"
 #include "mmio.h"
+#include "pic8259.h"
+#include "pit.h"
 #include "trace.h"
 #include "trap.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
 
-/* A chunk never spans more than 2^31 ticks, so the low 32 bits of the
- * counter tell before from after (32-bit timers compare only those). */
-#define CHUNK_MAX 0x7fffffffull
+/* An HPET chunk never spans more than 2^31 ticks, so the low 32 bits of
+ * the counter tell before from after (32-bit timers compare only those). */
+#define HPET_CHUNK_MAX 0x7fffffffull
 /* ... and never less than this, so the counter cannot pass the
  * comparator before it is enabled. */
 #define CHUNK_MIN_US 1000ull
 #define FIRST_PCI_GSI 16	/* GSIs below are ISA IRQs, also wired to
 				 * the 8259 PICs the firmware may use */
 
+/* Polls of the PIT's status while waiting for its last NMI (each is two
+ * port accesses, about a microsecond on an ISA bus: 0.1 s or more, where
+ * the NMI comes within two counter clocks, 1.7 us). */
+#define PIT_WAIT_POLLS 100000u
+
 extern char _text[], _etext[];
 void nmi_unblock(void);
 
+enum wd_kind { WD_HPET, WD_PIT };
+
 static struct {
-	int ready, armed, outstanding;
+	int ready, armed;
+	volatile int outstanding;	/* cleared by the NMI handler */
+	enum wd_kind kind;
+	int own_isa;		/* a BIOS boot: the PIT and ISA pins are ours */
+	int pit_quieted;	/* the HPET took the PIT's pin: PIT stopped */
+	int via_lint0;		/* the PIT through the 8259 and LINT0 */
+	uint32_t saved_lint0;
+	uint8_t saved_imr;
+	uint64_t chunk_max;	/* ticks of one one-shot */
+	uint64_t rte_extra;	/* polarity from the MADT's override */
+	char why_all[240];
 	const char *why;
 	char describe[200];
 	char why_buf[128];
@@ -75,17 +95,69 @@ static uint64_t us_to_ticks(uint64_t us)
 	return us / 1000000 * wd.hz + us % 1000000 * wd.hz / 1000000;
 }
 
+/* Counter 0 in mode 0 with count (1 .. 2^16): OUT low now, high (the
+ * one rising edge, the NMI) when the count runs out (pit.h). */
+static void pit_load(uint64_t count)
+{
+	outb(PIT_PORT_CONTROL, PIT_CW_CNT0_LSB_MSB | PIT_CW_MODE0);
+	outb(PIT_PORT_COUNTER0, (uint8_t)count);
+	outb(PIT_PORT_COUNTER0, (uint8_t)(count >> 8));
+}
+
+/* OUT, from the Read-Back command's status byte (pit.h). */
+static int pit_out_high(void)
+{
+	outb(PIT_PORT_CONTROL, PIT_READBACK_STATUS_CNT0);
+	return !!(inb(PIT_PORT_COUNTER0) & PIT_STATUS_OUTPUT);
+}
+
+/* Every count the PIT is given ends in exactly one edge, one NMI, which
+ * nmi_first() takes: wait for it, so none of ours comes after we stop.
+ * 0 when it never came (the route does not work). */
+static int pit_wait_taken(void)
+{
+	for (unsigned i = 0; i < PIT_WAIT_POLLS && wd.outstanding; i++)
+		(void)pit_out_high();
+	if (!wd.outstanding)
+		return 1;
+	wd.outstanding = 0;
+	return 0;
+}
+
+/* The PIT's edge set IR0's request in the 8259, whose INTR stays high
+ * until acknowledged (no INTA cycle comes: LINT0 delivers an NMI):
+ * acknowledge it by the Poll command and end it, so INTR falls and the
+ * next count's edge is an edge on LINT0 again (pic8259.h). */
+static void pic_ack(void)
+{
+	outb(PIC_MASTER_CMD, PIC_OCW3_POLL);
+	(void)inb(PIC_MASTER_CMD);
+	outb(PIC_MASTER_CMD, PIC_OCW2_EOI);
+}
+
 static int timer_fired(void)
 {
-	uint32_t now = (uint32_t)hpet_read(HPET_MAIN_COUNTER);
+	uint32_t now;
 
+	if (wd.kind == WD_PIT)
+		return pit_out_high();
+	now = (uint32_t)hpet_read(HPET_MAIN_COUNTER);
 	return (int32_t)(now - (uint32_t)wd.cmp) >= 0;
 }
 
+/* The HPET: disabled.  The PIT cannot be stopped in mode 0 (the 8254
+ * keeps counting; QEMU's model ignores a lone control word), so a count
+ * still running is cut to 1: its edge comes now and its NMI is ours. */
 static void timer_off(void)
 {
-	uint64_t c = hpet_read(HPET_TIMER_CONF(wd.timer));
+	uint64_t c;
 
+	if (wd.kind == WD_PIT) {
+		if (!pit_out_high())
+			pit_load(1);
+		return;
+	}
+	c = hpet_read(HPET_TIMER_CONF(wd.timer));
 	hpet_write(HPET_TIMER_CONF(wd.timer), c & ~HPET_TN_INT_ENB);
 }
 
@@ -94,17 +166,23 @@ static void timer_off(void)
 static uint64_t nmi_rte(int masked)
 {
 	return IOAPIC_RTE_DM_NMI | (uint64_t)apic_id() << IOAPIC_RTE_DEST_SHIFT |
-	       (masked ? IOAPIC_RTE_MASKED : 0);
+	       wd.rte_extra | (masked ? IOAPIC_RTE_MASKED : 0);
 }
 
 /* One-shot, edge-triggered, routed to our pin, enabled last. */
 static void timer_start(uint64_t ticks)
 {
-	uint64_t c = hpet_read(HPET_TIMER_CONF(wd.timer));
 	uint64_t min = us_to_ticks(CHUNK_MIN_US);
+	uint64_t c;
 
 	if (ticks < min)
 		ticks = min;
+	if (wd.kind == WD_PIT) {
+		wd.outstanding = 1;
+		pit_load(ticks);
+		return;
+	}
+	c = hpet_read(HPET_TIMER_CONF(wd.timer));
 	c &= ~(HPET_TN_INT_ENB | HPET_TN_INT_TYPE_LEVEL | HPET_TN_PERIODIC |
 	       HPET_TN_FSB_EN | HPET_TN_ROUTE_MASK);
 	c |= (uint64_t)wd.gsi << HPET_TN_ROUTE_SHIFT;
@@ -120,7 +198,8 @@ static void timer_start(uint64_t ticks)
 /* The next chunk of what is left of the limit. */
 static void next_chunk(void)
 {
-	uint64_t chunk = wd.remaining > CHUNK_MAX ? CHUNK_MAX : wd.remaining;
+	uint64_t chunk = wd.remaining > wd.chunk_max ? wd.chunk_max :
+			 wd.remaining;
 
 	wd.remaining -= chunk;
 	timer_start(chunk);
@@ -171,6 +250,8 @@ static int nmi_first(struct trap_frame *tf)
 {
 	if (!wd.outstanding || !timer_fired())
 		return 0;	/* not our timer: the PMI's, or another */
+	if (wd.via_lint0)
+		pic_ack();
 	wd.outstanding = 0;
 	timer_off();
 	if (!wd.armed)
@@ -198,9 +279,12 @@ void watchdog_arm(uint64_t limit_us)
 	memset(&wd.ev, 0, sizeof(wd.ev));
 	wd.remaining = us_to_ticks(limit_us);
 	wd.armed = 1;
-	/* The pin is unmasked only while armed: if it is shared with a
-	 * device's INTx line, nothing else becomes an NMI in between. */
-	ioapic_set_rte(&wd.io, wd.pin, nmi_rte(0));
+	/* The HPET's pin is unmasked only while armed: if it is shared with
+	 * a device's INTx line, nothing else becomes an NMI in between.  The
+	 * PIT's pin stays unmasked: only the PIT drives it, and a masked
+	 * edge would be lost (82093AA §3.2.4), its NMI never taken. */
+	if (wd.kind == WD_HPET)
+		ioapic_set_rte(&wd.io, wd.pin, nmi_rte(0));
 	next_chunk();
 }
 
@@ -210,6 +294,10 @@ void watchdog_disarm(void)
 		return;
 	wd.armed = 0;
 	timer_off();
+	if (wd.kind == WD_PIT) {
+		(void)pit_wait_taken();
+		return;
+	}
 	ioapic_set_rte(&wd.io, wd.pin, nmi_rte(1));
 	/* Stopped before it fired: no NMI can come.  Fired: its NMI may
 	 * still be on its way; nmi_first() takes it. */
@@ -228,6 +316,11 @@ void watchdog_unavailable(const char *why)
 		wd.why = why;
 }
 
+int watchdog_ready(void)
+{
+	return wd.ready;
+}
+
 const char *watchdog_describe(void)
 {
 	if (!wd.ready)
@@ -240,8 +333,10 @@ const char *watchdog_describe(void)
 /* ---- set-up: a free HPET timer, a free I/O APIC pin it can drive */
 
 
-/* The I/O APIC pin for gsi, when the pin is masked (unused). */
-static int free_pin(const struct acpi_timers *t, unsigned gsi)
+/* The I/O APIC pin for gsi, when the pin is masked (unused), or
+ * whatever the firmware left there when the pin is ours (own: the PIT's
+ * ISA pin on a BIOS boot, where the harness owns the PIT). */
+static int take_pin(const struct acpi_timers *t, unsigned gsi, int own)
 {
 	for (unsigned i = 0; i < t->n_ioapics; i++) {
 		const struct acpi_ioapic *a = &t->ioapic[i];
@@ -252,7 +347,8 @@ static int free_pin(const struct acpi_timers *t, unsigned gsi)
 		    ioapic_open(&io, a->base, a->gsi_base) ||
 		    gsi - a->gsi_base >= io.entries)
 			continue;
-		if (!(ioapic_rte(&io, gsi - a->gsi_base) & IOAPIC_RTE_MASKED))
+		if (!own &&
+		    !(ioapic_rte(&io, gsi - a->gsi_base) & IOAPIC_RTE_MASKED))
 			return 0;	/* the firmware routes it: leave it */
 		wd.io = io;
 		wd.pin = gsi - a->gsi_base;
@@ -262,21 +358,30 @@ static int free_pin(const struct acpi_timers *t, unsigned gsi)
 	return 0;
 }
 
-/* The highest free timer that can drive a free PCI-range pin. */
+/* The highest free timer that can drive a free PCI-range pin; on a BIOS
+ * boot (own_isa), failing that, one that can drive the PIT's GSI (QEMU's
+ * i440FX HPET offers only GSI 2): the PIT is then stopped. */
 static int pick_timer(const struct acpi_timers *t, uint64_t cap)
 {
 	unsigned last = (unsigned)(cap >> HPET_CAP_NUM_TIM_SHIFT &
 				   HPET_CAP_NUM_TIM_MASK);
 	int legacy = !!(hpet_read(HPET_GEN_CONF) & HPET_CONF_LEGACY);
 
+	for (int pass = 0; pass < 1 + wd.own_isa; pass++)
 	for (int n = (int)last; n >= 0; n--) {
 		uint64_t conf = hpet_read(HPET_TIMER_CONF(n));
 		uint32_t route = (uint32_t)(conf >> HPET_TN_ROUTE_CAP_SHIFT);
 
 		if ((conf & HPET_TN_INT_ENB) || (legacy && n < 2))
 			continue;	/* the firmware's */
-		for (int gsi = 31; gsi >= FIRST_PCI_GSI; gsi--)
-			if ((route >> gsi & 1) && free_pin(t, (unsigned)gsi)) {
+		if (pass && t->pit_gsi < 32 && (route >> t->pit_gsi & 1) &&
+		    take_pin(t, t->pit_gsi, 1)) {
+			wd.timer = (unsigned)n;
+			wd.pit_quieted = 1;
+			return 1;
+		}
+		for (int gsi = 31; gsi >= FIRST_PCI_GSI && !pass; gsi--)
+			if ((route >> gsi & 1) && take_pin(t, (unsigned)gsi, 0)) {
 				wd.timer = (unsigned)n;
 				return 1;
 			}
@@ -284,7 +389,7 @@ static int pick_timer(const struct acpi_timers *t, uint64_t cap)
 	return 0;
 }
 
-static const char *setup(const struct acpi_timers *t)
+static const char *setup_hpet(const struct acpi_timers *t)
 {
 	uint64_t cap, period;
 	const char *why;
@@ -308,27 +413,148 @@ static const char *setup(const struct acpi_timers *t)
 	if (!period || period > HPET_CAP_PERIOD_MAX)
 		return "the HPET reports no valid counter period";
 	wd.hz = HPET_FS_PER_S / period;
+	wd.chunk_max = HPET_CHUNK_MAX;
 	if (!pick_timer(t, cap))
-		return "no free HPET timer with a free I/O APIC pin >= 16";
+		return wd.own_isa ? "no free HPET timer with a free I/O APIC "
+		       "pin >= 16 or the PIT's GSI" :
+		       "no free HPET timer with a free I/O APIC pin >= 16";
 	return NULL;
 }
 
-const char *watchdog_init(const struct acpi_timers *t)
+/* A BIOS boot: the PIT's counter 0 through the I/O APIC pin of its GSI
+ * (the MADT's override of ISA IRQ 0, usually GSI 2). */
+static const char *setup_pit(const struct acpi_timers *t)
 {
-	if (wd.ready)
+	if (apic_init())
+		return "no usable local APIC";
+	if (apic_id() > 0xff)
+		return "APIC ID above 255: no I/O APIC destination";
+	if (!t->n_ioapics) {
+		/* No I/O APIC: the 8259's INTR into LINT0, as an NMI
+		 * (SDM Vol. 3A §10.5.1: LINT0's delivery mode may be NMI;
+		 * an NMI is always edge-triggered). */
+		wd.via_lint0 = 1;
+		wd.kind = WD_PIT;
+		wd.hz = PIT_HZ;
+		wd.chunk_max = PIT_MAX_COUNT;
 		return NULL;
-	wd.why = setup(t);
-	if (wd.why)
-		return wd.why;
+	}
+	if (!take_pin(t, t->pit_gsi, 1)) {
+		fmt_snprintf(wd.why_buf, sizeof(wd.why_buf), "no I/O APIC "
+			     "input for the PIT's GSI %u", t->pit_gsi);
+		return wd.why_buf;
+	}
+	wd.kind = WD_PIT;
+	wd.hz = PIT_HZ;
+	wd.chunk_max = PIT_MAX_COUNT;
+	/* ACPI 6.3 Table 5-51: the override may say active low; an NMI
+	 * is edge-triggered whatever it says of the trigger. */
+	if ((t->pit_flags & ACPI_MPS_POLARITY_MASK) == ACPI_MPS_POLARITY_LOW)
+		wd.rte_extra = IOAPIC_RTE_ACTIVE_LOW;
+	return NULL;
+}
+
+/* The HPET where it can reach a pin; on a BIOS boot, else the PIT. */
+static const char *setup(const struct acpi_timers *t, const char *acpi_why)
+{
+	const char *hpet_why = acpi_why ? acpi_why : setup_hpet(t);
+	const char *pit_why;
+
+	if (!hpet_why || !wd.own_isa)
+		return hpet_why;
+	pit_why = setup_pit(t);
+	if (!pit_why)
+		return NULL;
+	fmt_snprintf(wd.why_all, sizeof(wd.why_all), "HPET: %s; PIT: %s",
+		     hpet_why, pit_why);
+	return wd.why_all;
+}
+
+/* The PIT's pin routed as an NMI: its I/O APIC entry, or the 8259's
+ * IR0 unmasked alone and LINT0 in NMI mode (unmasked, edge, high). */
+static void route_pit(void)
+{
+	if (!wd.via_lint0) {
+		wd.saved_rte = ioapic_rte(&wd.io, wd.pin);
+		ioapic_set_rte(&wd.io, wd.pin, nmi_rte(0));
+		return;
+	}
+	wd.saved_lint0 = apic_lint0();
+	wd.saved_imr = inb(PIC_MASTER_DATA);
+	pic_ack();	/* a request the BIOS's tick left pending */
+	apic_set_lint0(APIC_DM_NMI << LVT_DM_SHIFT);
+	outb(PIC_MASTER_DATA, 0xff & ~(1u << PIC_IRQ_PIT));
+}
+
+static void unroute_pit(void)
+{
+	if (!wd.via_lint0) {
+		ioapic_set_rte(&wd.io, wd.pin, wd.saved_rte);
+		return;
+	}
+	outb(PIC_MASTER_DATA, wd.saved_imr);
+	apic_set_lint0(wd.saved_lint0);
+}
+
+/* The PIT's route, proved: one count of 1 must come back as our NMI. */
+static const char *start_pit(void)
+{
+	trap_set_nmi_first(nmi_first);
+	route_pit();
+	wd.outstanding = 1;
+	pit_load(1);
+	if (pit_wait_taken())
+		return NULL;
+	unroute_pit();
+	trap_set_nmi_first(NULL);
+	if (wd.via_lint0)
+		return "the PIT's NMI through the 8259 and LINT0 never arrived";
+	fmt_snprintf(wd.why_buf, sizeof(wd.why_buf), "the PIT's NMI through "
+		     "GSI %u (I/O APIC pin %u) never arrived", wd.gsi, wd.pin);
+	return wd.why_buf;
+}
+
+static void describe_pit(void)
+{
+	unsigned long long ms = wd.chunk_max * 1000 / wd.hz;
+
+	if (wd.via_lint0) {
+		fmt_snprintf(wd.describe, sizeof(wd.describe),
+			     "pit hz=%llu chunk_ms=%llu irq=0 via=8259,lint0 "
+			     "delivery=nmi apic_id=%u reason=\"no I/O APIC "
+			     "in the ACPI tables\"",
+			     (unsigned long long)wd.hz, ms, apic_id());
+		return;
+	}
+	fmt_snprintf(wd.describe, sizeof(wd.describe),
+		     "pit hz=%llu chunk_ms=%llu irq=0 gsi=%u ioapic=0x%llx "
+		     "pin=%u delivery=nmi dest_apic_id=%u",
+		     (unsigned long long)wd.hz, ms, wd.gsi,
+		     (unsigned long long)wd.io.base, wd.pin, apic_id());
+}
+
+/* Stops the PIT with OUT high (a count of 1 run out) while its pin is
+ * still masked: the HPET drives that pin now, and a masked edge is
+ * dropped (82093AA §3.2.4). */
+static void quiet_pit(void)
+{
+	pit_load(1);
+	for (unsigned i = 0; i < PIT_WAIT_POLLS && !pit_out_high(); i++)
+		;
+}
+
+static const char *start_hpet(void)
+{
 	wd.saved_gen = hpet_read(HPET_GEN_CONF);
 	wd.saved_conf = hpet_read(HPET_TIMER_CONF(wd.timer));
 	wd.saved_cmp = hpet_read(HPET_TIMER_COMPARATOR(wd.timer));
 	wd.saved_rte = ioapic_rte(&wd.io, wd.pin);
 	timer_off();
 	ioapic_set_rte(&wd.io, wd.pin, nmi_rte(1));
+	if (wd.pit_quieted)
+		quiet_pit();
 	hpet_write(HPET_GEN_CONF, wd.saved_gen | HPET_CONF_ENABLE);
 	trap_set_nmi_first(nmi_first);
-	wd.ready = 1;
 	fmt_snprintf(wd.describe, sizeof(wd.describe),
 		     "hpet base=0x%llx timer=%u hz=%llu gsi=%u ioapic=0x%llx "
 		     "pin=%u delivery=nmi dest_apic_id=%u",
@@ -338,15 +564,48 @@ const char *watchdog_init(const struct acpi_timers *t)
 	return NULL;
 }
 
+const char *watchdog_init(const struct acpi_timers *t, const char *acpi_why,
+			  int own_isa)
+{
+	if (wd.ready)
+		return NULL;
+	wd.own_isa = own_isa;
+	wd.why = setup(t, acpi_why);
+	if (!wd.why)
+		wd.why = wd.kind == WD_PIT ? start_pit() : start_hpet();
+	if (wd.why)
+		return wd.why;
+	if (wd.kind == WD_PIT)
+		describe_pit();
+	wd.ready = 1;
+	return NULL;
+}
+
+/* The PIT as a BIOS leaves it: mode 2, count 2^16, the 18.2 Hz tick
+ * (IBM PC/AT Technical Reference, "System Timers"). */
+static void pit_bios_tick(void)
+{
+	outb(PIT_PORT_CONTROL, PIT_CW_CNT0_LSB_MSB | PIT_CW_MODE2);
+	outb(PIT_PORT_COUNTER0, 0);
+	outb(PIT_PORT_COUNTER0, 0);
+}
+
 void watchdog_restore(void)
 {
 	if (!wd.ready)
 		return;
 	watchdog_disarm();
 	trap_set_nmi_first(NULL);
-	ioapic_set_rte(&wd.io, wd.pin, wd.saved_rte);
-	hpet_write(HPET_TIMER_CONF(wd.timer), wd.saved_conf);
-	hpet_write(HPET_TIMER_COMPARATOR(wd.timer), wd.saved_cmp);
-	hpet_write(HPET_GEN_CONF, wd.saved_gen);
+	if (wd.kind == WD_PIT)
+		unroute_pit();
+	else
+		ioapic_set_rte(&wd.io, wd.pin, wd.saved_rte);
+	if (wd.kind == WD_HPET) {
+		hpet_write(HPET_TIMER_CONF(wd.timer), wd.saved_conf);
+		hpet_write(HPET_TIMER_COMPARATOR(wd.timer), wd.saved_cmp);
+		hpet_write(HPET_GEN_CONF, wd.saved_gen);
+	}
+	if (wd.kind == WD_PIT || wd.pit_quieted)
+		pit_bios_tick();
 	wd.ready = 0;
 }

@@ -10,8 +10,22 @@
  * NMI, 82093AA datasheet §3.2.4), and the HPET's timers drive I/O APIC
  * pins (HPET spec 1.0a §2.3.8, Tn_INT_ROUTE_CNF) as one-shot comparators
  * of a free-running counter, so one NMI arrives at the limit and none
- * before it (the PMI tests count NMIs).  The PIT would need periodic
- * interrupts and is usually the firmware's own tick.
+ * before it (the PMI tests count NMIs).  Under UEFI the PIT is the
+ * firmware's own tick, not ours to take.
+ *
+ * A legacy-BIOS boot (own_isa): the harness owns the 8259s, the PIT and
+ * the I/O APIC (the BIOS is never called again), so the ISA pins are
+ * ours too.  The HPET then may drive the PIT's GSI (the MADT's override
+ * of ISA IRQ 0, ACPI 6.3 §5.2.12.5; QEMU's i440FX HPET offers only GSI
+ * 2), the PIT stopped; and where there is no HPET (Pentium, P6 and early
+ * Pentium 4 boards, Bochs) the 8254 PIT's counter 0 in mode 0 (one edge
+ * at terminal count, pit.h) drives that pin as an NMI: the limit is
+ * counted in one-shot chunks of at most 2^16 PIT clocks (55 ms), each
+ * ending in one NMI that the watchdog takes as its own (the PIT's status
+ * byte says OUT is high) and that never reaches the PMI handlers.  With
+ * no I/O APIC in the ACPI tables, the PIT's edge goes through the 8259's
+ * IR0 into the local APIC's LINT0 in NMI mode (SDM Vol. 3A §10.5.1), and
+ * each NMI is acknowledged by the 8259's Poll command (pic8259.h).
  *
  * How a limit ends (trap.h):
  *   1. at the limit the NMI handler records where the CPU was (RIP, CPL,
@@ -30,8 +44,9 @@
  * the firmware is not left holding its locks.
  *
  * Where the firmware offers no HPET (ACPI HPET table), or no free timer
- * and free I/O APIC pin, watchdog_init() says why and the limits cannot
- * be enforced (they are still measured and reported by the runner). */
+ * and free I/O APIC pin, and (BIOS) no I/O APIC for the PIT, no local
+ * APIC, watchdog_init() says why and the limits cannot be enforced: the
+ * runner still measures them and fails a test that ran past its limit. */
 #ifndef ARCH_X86_WATCHDOG_H
 #define ARCH_X86_WATCHDOG_H
 
@@ -58,15 +73,20 @@ struct wd_event {
 
 /* Finds the HPET and the I/O APICs in *t, picks a free HPET timer and a
  * free I/O APIC pin it can drive, and routes that pin to this processor
- * as an NMI (masked until armed).  Needs apic_init() and trap_install()
- * first.  Returns NULL when ready, else why not. */
-const char *watchdog_init(const struct acpi_timers *t);
+ * as an NMI (masked until armed); with own_isa (a BIOS boot), failing
+ * that, the PIT through its GSI's pin, proved by one NMI.  acpi_why: why
+ * acpi_timers() found no HPET (then only the PIT is tried), else NULL.
+ * Needs trap_install() first.  Returns NULL when ready, else why not. */
+const char *watchdog_init(const struct acpi_timers *t, const char *acpi_why,
+			  int own_isa);
 /* No watchdog, for the reason given (e.g. the ACPI tables have none). */
 void watchdog_unavailable(const char *why);
+/* 1 when watchdog_init() succeeded: the limits are enforced. */
+int watchdog_ready(void);
 /* One line for the log: the timer, the pin and its route, or why none. */
 const char *watchdog_describe(void);
 /* Puts back the HPET timer, the counter's enable and the I/O APIC entry
- * as the firmware had them. */
+ * as the firmware had them; the PIT, when used, as a BIOS runs it. */
 void watchdog_restore(void);
 
 /* Starts a limit of limit_us for what runs next under trap_catch_root();

@@ -132,6 +132,10 @@ void console_sync(void)
 {
 }
 
+void console_sync_soon(void)
+{
+}
+
 const char *console_file_error(void)
 {
 	return NULL;

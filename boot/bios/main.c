@@ -17,6 +17,7 @@ void bios_main(uint32_t magic, const struct multiboot_info *mb);
 static const struct firmware bios = {
 	.name = "bios",
 	.watchdog = NULL,
+	.owns_isa_timers = 1,
 	.mp_init = mp_init,
 };
 

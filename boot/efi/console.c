@@ -4,8 +4,11 @@
  * description, and the log file's failure line, which goes where the file
  * does not. */
 #include "../console.h"
+#include "../clock.h"
+#include "../logflush.h"
 #include "../serial_pick.h"
 #include "logfile.h"
+#include "../../arch/x86/cpu.h"
 #include "screens.h"
 #include "serial_port.h"
 #include "../../lib/fmt.h"
@@ -75,10 +78,33 @@ void console_emit(void *ctx, const char *line)
 	console_line(line);
 }
 
+static struct logflush rate;
+
+static struct logflush *flush_rate(void)
+{
+	static int ready;
+
+	if (!ready) {
+		logflush_init(&rate, clock_tsc_hz());
+		ready = 1;
+	}
+	return &rate;
+}
+
 void console_sync(void)
 {
+	uint64_t start = rdtsc();
+
 	logfile_sync();
+	logflush_done(flush_rate(), start, rdtsc());
 	say_file_failure();
+}
+
+/* A failed write is said at once; else the flush waits for its turn. */
+void console_sync_soon(void)
+{
+	if (logflush_due(flush_rate(), rdtsc(), logfile_failure() != NULL))
+		console_sync();
 }
 
 const char *console_file_error(void)

@@ -60,4 +60,4 @@ static void test_bail_out(struct tcase *t)
 
 TEST(selftest_bail, "selftest-bail/fault-outside-test",
      "an exception outside any test ends the run with Bail out!",
-     test_bail_out, TEST_MANUAL);
+     test_bail_out, TEST_MANUAL | TEST_RISKY);

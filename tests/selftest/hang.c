@@ -4,6 +4,7 @@
  * timeout=; make check's watchdog boot expects each to fail with
  * timed_out: true and the tests after them to pass. */
 #include <stddef.h>
+#include "../../harness/clock.h"
 #include "../../harness/test.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/ring3.h"
@@ -23,7 +24,7 @@ static void test_cpl0_irq_off(struct tcase *t)
 
 TEST(hang_cpl0, "selftest-hang/cpl0-irq-off",
      "an endless loop at CPL 0 with interrupts off is stopped at its "
-     "time limit", test_cpl0_irq_off, TEST_MANUAL);
+     "time limit", test_cpl0_irq_off, TEST_MANUAL | TEST_RISKY);
 
 static USER ROUTINE_ABI void user_spin(uint64_t n, void *data)
 {
@@ -50,7 +51,7 @@ static void test_cpl3(struct tcase *t)
 
 TEST(hang_cpl3, "selftest-hang/cpl3",
      "an endless loop at CPL 3 is stopped at its time limit", test_cpl3,
-     TEST_MANUAL);
+     TEST_MANUAL | TEST_RISKY);
 
 static void count_step(const struct insn_event *e, void *ctx)
 {
@@ -78,7 +79,7 @@ static void test_traced(struct tcase *t)
 
 TEST(hang_traced, "selftest-hang/traced-benchmark",
      "an endless loop under the single-step tracer is stopped at its "
-     "time limit", test_traced, TEST_MANUAL);
+     "time limit", test_traced, TEST_MANUAL | TEST_RISKY);
 
 static void spin_irq_off(void *arg)
 {
@@ -108,7 +109,7 @@ static void test_ignores_stop(struct tcase *t)
 
 TEST(hang_ignores, "selftest-hang/ignores-first-stop",
      "a test that goes on after its stop is ended at the root frame "
-     "after the grace period", test_ignores_stop, TEST_MANUAL);
+     "after the grace period", test_ignores_stop, TEST_MANUAL | TEST_RISKY);
 
 /* As above at CPL 3: the second stop comes with the CPL 3 runner's CR3
  * and CR4 in place, which only the runner's restore puts back (the
@@ -134,4 +135,24 @@ static void test_cpl3_ignores_stop(struct tcase *t)
 TEST(hang_cpl3_ignores, "selftest-hang/cpl3-ignores-first-stop",
      "a CPL 3 loop that goes on after its stop is ended at the root "
      "frame, and CR3/CR4 are put back", test_cpl3_ignores_stop,
-     TEST_MANUAL);
+     TEST_MANUAL | TEST_RISKY);
+
+/* Not a hang: 1.5 s of work, longer than a timeout=1 limit.  Where a
+ * watchdog stops it, it is timed_out; where none can (# watchdog: none),
+ * it returns, and the runner must still fail it with its elapsed time
+ * (overran) rather than pass a test that ran past its limit. */
+static void test_spin_1500ms(struct tcase *t)
+{
+	uint64_t hz = harness_tsc_hz(), t0 = rdtsc();
+
+	if (!check(t, hz != 0, "no TSC rate: the spin cannot be timed"))
+		return;
+	value(t, "about_to", "spin 1.5 s by the TSC, then return");
+	while (rdtsc() - t0 < hz + hz / 2)
+		__asm__ volatile("pause");
+	check(t, 1, "returned after 1.5 s");
+}
+
+TEST(slow_spin, "selftest-slow/spin-1500ms",
+     "a test that runs 1.5 s and returns: past timeout=1 it fails, "
+     "stopped or not", test_spin_1500ms, TEST_MANUAL);

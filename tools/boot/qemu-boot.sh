@@ -18,6 +18,12 @@
 #                  has no boot volume log: --cfg-file, --volume-free,
 #                  --logdir-file, --readonly and --write-iops are refused.
 #                  The machine has a std VGA adapter (no window), as a PC.
+#   --no-hpet      (--bios only) a machine without an HPET (-machine
+#                  pc,hpet=off), as Pentium, P6 and early Pentium 4 boards:
+#                  the harness's time limits then run on the PIT
+#   --no-acpi      (--bios only) no ACPI tables (-machine pc,acpi=off), as
+#                  boards before ACPI: the harness finds no I/O APIC and
+#                  routes the PIT through the 8259 and LINT0
 #   --cpu MODEL    QEMU -cpu argument (--bios: of qemu-system-i386, e.g.
 #                  pentium, pentium2, pentium3, 486)
 #   --smp SPEC     QEMU -smp argument (default 1), e.g.
@@ -85,7 +91,7 @@
 set -u
 image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
 mem=256 cfg_file= have_args=0 volume_free= logdir_file=0 readonly=0 pidfile=
-write_iops= bios= vars= save_vars= snapshot= save_snapshot= point=dxe
+write_iops= bios= vars= save_vars= snapshot= save_snapshot= point=dxe no_hpet= no_acpi=
 usage() { echo "qemu-boot: $*" >&2; exit 3; }
 # A flag's value: the next argument, which must exist.
 value() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
@@ -121,6 +127,8 @@ while [ $# -gt 0 ]; do
 	--timeout) limit=$2; shift ;;
 	--keep) keep=$2; shift ;;
 	--com4) com4=1 ;;
+	--no-hpet) no_hpet=1 ;;
+	--no-acpi) no_acpi=1 ;;
 	--vga) vga=std ;;
 	--volume-free) whole --volume-free "$2" 0; volume_free=$((10#$2)); shift ;;
 	--logdir-file) logdir_file=1 ;;
@@ -143,6 +151,9 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$image" ] && [ -n "$log" ] || usage "need --image and --log"
 [ -f "$image" ] && [ -r "$image" ] || usage "--image $image is not a readable file"
+[ -z "$no_hpet$no_acpi" ] || [ -n "$bios" ] ||
+	usage "--no-hpet and --no-acpi are for --bios boots (OVMF needs ACPI," \
+	      "q35's HPET is built in)"
 if [ -n "$bios" ]; then
 	[ -z "$cfg_file" ] && [ -z "$volume_free" ] && [ "$logdir_file" = 0 ] &&
 	[ "$readonly" = 0 ] && [ -z "$write_iops" ] && [ -z "$vars" ] &&
@@ -264,7 +275,8 @@ if [ -z "$bios" ]; then
 		 "${disk[@]}")
 else
 	vga=std
-	machine=(qemu-system-i386 -machine pc)
+	machine=(qemu-system-i386
+		 -machine "pc${no_hpet:+,hpet=off}${no_acpi:+,acpi=off}")
 	case "$bios" in
 	kernel)
 		# QEMU passes "-kernel's path, a space, -append" as the

@@ -84,6 +84,8 @@ class Boot:
     smp: Optional[str] = None           # QEMU -smp (qemu-boot.sh --smp)
     com4: bool = False
     vga: bool = False
+    no_hpet: bool = False               # QEMU BIOS boots: -machine hpet=off
+    no_acpi: bool = False               # QEMU BIOS boots: -machine acpi=off
     nvram: str = "warm"
     timeout: int = 180
     memory: Optional[int] = None        # QEMU -m in MiB; None: the default
@@ -210,6 +212,7 @@ class _Entry:
 
 TOP_KEYS = ("boots",)
 BOOT_KEYS = ("name", "boot", "cpu", "smp", "options", "verdict", "com4", "vga",
+             "no_hpet", "no_acpi",
              "nvram", "timeout", "memory", "cfg_file", "volume_free_kib",
              "volume_logdir_file", "volume_readonly", "volume_log",
              "expect_cpu", "expect_pmu", "expect_backend", "require_results",
@@ -355,6 +358,13 @@ def validate_entry(raw, root: Path = ROOT) -> Tuple[Optional[Boot],
               + ", ".join(VERDICTS))
     com4 = e.take(raw, "com4", (bool,), False)
     vga = e.take(raw, "vga", (bool,), False)
+    no_hpet = e.take(raw, "no_hpet", (bool,), False)
+    no_acpi = e.take(raw, "no_acpi", (bool,), False)
+    for k, v in (("no_hpet", no_hpet), ("no_acpi", no_acpi)):
+        if v is not None and not kind.startswith("bios-"):
+            e.err(f"'{k}' is for QEMU BIOS boots only ('boot: bios-*'): "
+                  "q35's HPET is built in, OVMF needs ACPI, Bochs's "
+                  "machine is its own")
     nvram = e.take(raw, "nvram", (str,), False)
     if nvram is not None and nvram not in NVRAMS:
         e.err(f"'nvram' is {nvram!r}, expected one of " + ", ".join(NVRAMS))
@@ -410,7 +420,9 @@ def validate_entry(raw, root: Path = ROOT) -> Tuple[Optional[Boot],
     return Boot(name=name, cpu=cpu, verdict=verdict, expect_cpu=expect_cpu,
                 expect_pmu=expect_pmu, backend=backend,
                 backend_reason=reason, options=options or "", smp=smp,
-                com4=bool(com4), vga=bool(vga), nvram=nvram or "warm",
+                com4=bool(com4), vga=bool(vga), no_hpet=bool(no_hpet),
+                no_acpi=bool(no_acpi),
+                nvram=nvram or "warm",
                 timeout=timeout if timeout is not None else 180,
                 require_results=req_res, forbid_results=forbid_res,
                 require_lines=req_lines, forbid_lines=forbid_lines,

@@ -75,6 +75,10 @@ def boot_argv(boot, media, out, snapshot=None):
             argv += ["--smp", boot.smp]
         if boot.com4:
             argv.append("--com4")
+        if boot.no_hpet:
+            argv.append("--no-hpet")
+        if boot.no_acpi:
+            argv.append("--no-acpi")
         if boot.memory is not None:
             argv += ["--mem", str(boot.memory)]
         return argv

@@ -110,10 +110,44 @@ class Judge(unittest.TestCase):
         o = kc.judge(SERIAL, cut, None, b"# running a/two: ")
         self.assertFalse(o.ok)
         self.assertIn("but without '# running a/two: '", o.what)
+        # the loss bound: result 1 kept, result 2 lost alone (the last
+        # one may always be lost: its flush is the one cut)
+        o = kc.judge(SERIAL, cut, None, b"", [10.0, 10.4])
+        self.assertTrue(o.ok, o.what)
+        self.assertTrue(o.what.endswith("; lost 1 results"), o.what)
         o = kc.judge(SERIAL, cut, "the run ended before the kill point")
         self.assertFalse(o.ok)
         self.assertEqual(o.what, "not killed: the run ended before the kill "
                                  "point")
+
+
+class LossBound(unittest.TestCase):
+    """The results a cut lost, but for the last, span at most
+    LOSS_BOUND_S: the file is flushed every 250 ms of run time
+    (boot/logflush.h), so only what came since the last flush, and the
+    test whose flush was cut, are lost.  Times are hand-picked."""
+
+    def test_span(self):
+        self.assertEqual(kc.LOSS_BOUND_S, 1.0)
+        # kept 1 of 5: lost at 0.1, 0.2, 0.3 and the last at 1.5 (a long
+        # test before the kill): the span is 0.3 - 0.1
+        self.assertAlmostEqual(kc.loss_span([0.0, 0.1, 0.2, 0.3, 1.5], 1),
+                               0.2)
+        self.assertEqual(kc.loss_span([0.0, 0.1], 2), 0.0)   # none lost
+        self.assertEqual(kc.loss_span([0.0, 0.1], 1), 0.0)   # the last one
+        self.assertAlmostEqual(kc.loss_span([0.0, 1.2, 1.3], 0), 1.2)
+
+    def test_judge_fails_a_file_flushed_too_rarely(self):
+        serial = b"TAP version 13\r\n" + b"".join(
+            b"ok %d - a/t%d\r\n" % (i, i) for i in range(1, 5))
+        tap = volumelog.serial_tap(serial)
+        kept = tap[:tap.index(b"ok 2 ")]              # only result 1
+        o = kc.judge(serial, kept, None, b"", [0.0, 0.1, 1.3, 1.4])
+        self.assertFalse(o.ok)
+        self.assertIn("lost 3 results, the first 1200 ms before the last "
+                      "but one: more than 1000 ms of results", o.what)
+        o = kc.judge(serial, kept, None, b"", [0.0, 0.1, 0.3, 1.4])
+        self.assertTrue(o.ok, o.what)
 
 
 class WatchAndPoints(unittest.TestCase):
@@ -148,6 +182,14 @@ class WatchAndPoints(unittest.TestCase):
         self.assertTrue(w.due(kc.Point("yaml", 2)))
         self.assertFalse(w.due(kc.Point("yaml", 3)))
         self.assertTrue(w.due(kc.Point("running", 2)))
+        # result 1 behind a/one's is a/two's; none behind a/two's yet
+        self.assertTrue(w.due(kc.Point("result", 1, after=b"a/one")))
+        self.assertFalse(w.due(kc.Point("result", 2, after=b"a/one")))
+        self.assertFalse(w.due(kc.Point("result", 1, after=b"a/two")))
+        self.assertFalse(w.due(kc.Point("result", 1, after=b"a/none")))
+        # the failed test a/two's block closed: one "fail" event
+        self.assertTrue(w.due(kc.Point("fail", 1)))
+        self.assertFalse(w.due(kc.Point("fail", 2)))
         self.assertFalse(w.due(kc.Point("running", 3)))
         self.assertFalse(w.due(kc.Point("yaml", 2, delay=30)))
         self.assertFalse(w.due(kc.Point("tap", delay=30)))
@@ -165,6 +207,13 @@ class WatchAndPoints(unittest.TestCase):
     def test_points(self):
         self.assertEqual(len(kc.POINTS), 8)
         self.assertEqual(kc.POINTS[7].options, kc.HANG_OPTIONS)
+        self.assertEqual(kc.POINTS[6].options, kc.SLOW_OPTIONS)
+        self.assertEqual(str(kc.POINTS[6]), "right after result 2 behind "
+                         "selftest-slow/spin-1500ms's")
+        self.assertEqual([p.event for p in kc.POINTS[1:4]], ["fail"] * 3)
+        self.assertIn("selftest/*", kc.OPTIONS)     # the failures
+        self.assertEqual(str(kc.POINTS[1]),
+                         "65 ms after failed test 1's YAML block closed")
         self.assertEqual(str(kc.POINTS[7]),
                          "1500 ms after '# running' line 1")
         self.assertEqual(str(kc.Point("result", 1)), "right after result 1")

@@ -501,6 +501,36 @@ class Argv(unittest.TestCase):
             "out/ht.disk", "--smp", "2,sockets=1,cores=1,threads=2",
             "--vars", str(cm.WARM_VARS)])
 
+    def test_boot_argv_no_hpet(self):
+        """no_hpet: a QEMU BIOS boot without an HPET (the PIT watchdog);
+        refused elsewhere."""
+        from pathlib import Path
+        head = ("boots:\n - name: p\n   cpu: pentium3\n   verdict: pass\n"
+                "   expect_cpu: {vendor: V, family: 1, model: 2, "
+                "stepping: 3}\n   expect_pmu: {kind: none}\n"
+                "   expect_backend: {name: none}\n   no_hpet: true\n")
+        boots, errors = boottable.loads(head + "   boot: bios-kernel\n")
+        self.assertEqual(errors, [])
+        argv = cm.boot_argv(boots[0], {"kernel": Path("k")}, Path("out"))
+        self.assertEqual(argv.count("--no-hpet"), 1)
+        self.assertEqual(argv[argv.index("--bios") + 1], "kernel")
+        for kind in ("uefi", "bochs-cd"):
+            boots, errors = boottable.loads(head + f"   boot: {kind}\n")
+            self.assertEqual(boots, [])
+            self.assertIn("'no_hpet' is for QEMU BIOS boots only",
+                          str(errors))
+        boots, errors = boottable.loads(head.replace("true", "'yes'") +
+                                        "   boot: bios-kernel\n")
+        self.assertIn("'no_hpet' must be bool, not str", str(errors))
+        acpi = head.replace("no_hpet", "no_acpi")
+        boots, errors = boottable.loads(acpi + "   boot: bios-kernel\n")
+        self.assertEqual(errors, [])
+        argv = cm.boot_argv(boots[0], {"kernel": Path("k")}, Path("out"))
+        self.assertEqual((argv.count("--no-acpi"), argv.count("--no-hpet")),
+                         (1, 0))
+        boots, errors = boottable.loads(acpi + "   boot: uefi\n")
+        self.assertIn("'no_acpi' is for QEMU BIOS boots only", str(errors))
+
 
 if __name__ == "__main__":
     unittest.main()

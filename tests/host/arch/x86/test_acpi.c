@@ -21,7 +21,7 @@
 
 enum damage {
 	NONE, RSDP_SUM, XSDT_SUM, HPET_SUM, HPET_IO, HPET_LEN, MADT_ZERO_ENTRY,
-	NO_HPET, NO_IOAPIC, RSDT_ONLY,
+	NO_HPET, NO_IOAPIC, RSDT_ONLY, NO_PIT_OVERRIDE,
 };
 
 struct tables {
@@ -29,7 +29,7 @@ struct tables {
 	uint8_t xsdt[36 + 3 * 8];
 	uint8_t rsdt[36 + 3 * 4];
 	uint8_t hpet[56];
-	uint8_t madt[44 + 8 + 12 + 12 + 8];
+	uint8_t madt[44 + 8 + 12 + 12 + 10 + 8];
 	uint8_t facp[36];
 };
 
@@ -88,6 +88,16 @@ static void build(enum damage d)
 	put32(e + 4, 0xfec01000);
 	put32(e + 8, 24);
 	e += 12;
+	/* An Interrupt Source Override (ACPI 6.3 Table 5-50): ISA (bus 0)
+	 * IRQ 0, the PIT, enters at GSI 2, flags 0x0005 (MPS INTI flags,
+	 * Table 5-51: polarity 01 active high, trigger 01 edge), as QEMU's
+	 * and most PC firmware's MADT say; or IRQ 9 (the SCI's usual
+	 * override), which says nothing of the PIT. */
+	e[0] = 2; e[1] = 10; e[2] = 0;
+	e[3] = d == NO_PIT_OVERRIDE ? 9 : 0;
+	put32(e + 4, d == NO_PIT_OVERRIDE ? 9 : 2);
+	e[8] = 0x05; e[9] = 0x00;
+	e += 10;
 	e[0] = 4; e[1] = 6;			/* local APIC NMI, 6 bytes */
 	if (d == NO_IOAPIC)
 		tb.madt[44 + 8] = 2;
@@ -125,10 +135,17 @@ struct acpi_case {
 	enum damage damage;
 	const char *why;		/* NULL: found */
 	unsigned n_ioapics;
+	/* The PIT's GSI and flags: the override's, or ISA IRQ 0 = GSI 0
+	 * with flags 0 (ACPI 6.3 §5.2.12.5: identity-mapped otherwise). */
+	uint32_t pit_gsi;
+	uint16_t pit_flags;
 };
 
 static const struct acpi_case cases[] = {
-	{ .what = "good XSDT", .damage = NONE, .n_ioapics = 2 },
+	{ .what = "good XSDT", .damage = NONE, .n_ioapics = 2, .pit_gsi = 2,
+	  .pit_flags = 0x0005 },
+	{ .what = "no override for IRQ 0: GSI 0", .damage = NO_PIT_OVERRIDE,
+	  .n_ioapics = 2, .pit_gsi = 0, .pit_flags = 0 },
 	{ .what = "RSDP checksum", .damage = RSDP_SUM,
 	  .why = "no valid ACPI RSDP/XSDT/RSDT" },
 	{ .what = "HPET checksum", .damage = HPET_SUM,
@@ -143,10 +160,23 @@ static const struct acpi_case cases[] = {
 	{ .what = "no I/O APIC", .damage = NO_IOAPIC,
 	  .why = "the MADT lists no I/O APIC" },
 	{ .what = "revision 0: the RSDT", .damage = RSDT_ONLY,
-	  .n_ioapics = 2 },
+	  .n_ioapics = 2, .pit_gsi = 2, .pit_flags = 0x0005 },
 	{ .what = "damaged XSDT: the RSDT instead", .damage = XSDT_SUM,
-	  .n_ioapics = 2 },
+	  .n_ioapics = 2, .pit_gsi = 2, .pit_flags = 0x0005 },
 };
+
+/* A BIOS boot without an HPET still routes the PIT through the I/O
+ * APIC: the MADT's part is filled whatever the HPET table says. */
+static void check_madt_without_hpet(const struct acpi_case *c,
+				    const struct acpi_timers *t)
+{
+	if (t->hpet_base != 0 || t->n_ioapics != 2 || t->pit_gsi != 2 ||
+	    t->pit_flags != 0x0005)
+		fail_msg("%s: hpet 0x%llx, %u I/O APICs, PIT GSI %u flags "
+			 "0x%x; want 0, 2, 2, 0x5", c->what,
+			 (unsigned long long)t->hpet_base, t->n_ioapics,
+			 t->pit_gsi, t->pit_flags);
+}
 
 static void test_cases(void **state)
 {
@@ -157,6 +187,8 @@ static void test_cases(void **state)
 
 		build(c->damage);
 		why = acpi_timers((uint64_t)(uintptr_t)tb.rsdp, &t);
+		if (c->damage == NO_HPET)
+			check_madt_without_hpet(c, &t);
 		if (c->why) {
 			if (!why || strcmp(why, c->why))
 				fail_msg("%s: got \"%s\", want \"%s\"", c->what,
@@ -175,6 +207,10 @@ static void test_cases(void **state)
 			assert_int_equal(t.ioapic[1].base, 0xfec01000);
 			assert_int_equal(t.ioapic[1].gsi_base, 24);
 		}
+		if (t.pit_gsi != c->pit_gsi || t.pit_flags != c->pit_flags)
+			fail_msg("%s: PIT at GSI %u flags 0x%x, want %u 0x%x",
+				 c->what, t.pit_gsi, t.pit_flags, c->pit_gsi,
+				 c->pit_flags);
 	}
 }
 
