@@ -23,9 +23,11 @@
 				 * the 8259 PICs the firmware may use */
 
 /* Polls of the PIT's status while waiting for its last NMI (each is two
- * port accesses, about a microsecond on an ISA bus: 0.1 s or more, where
- * the NMI comes within two counter clocks, 1.7 us). */
-#define PIT_WAIT_POLLS 100000u
+ * port accesses, about a microsecond on an ISA bus: 5 s or more, where
+ * silicon sends the NMI within two counter clocks, 1.7 us).  The bound is
+ * wide for emulators: QEMU raises the NMI from its timer thread, which a
+ * busy host can hold off for a while.  The wait ends at the NMI. */
+#define PIT_WAIT_POLLS 5000000u
 
 extern char _text[], _etext[];
 void nmi_unblock(void);
@@ -246,8 +248,26 @@ static void expire(struct trap_frame *tf)
 	trap_abort(&f, to_root);
 }
 
+/* LINT0 route: is IR0's request pending in the 8259?  An NMI then came
+ * through the 8259 (a PMI does not). */
+static int pic_ir0_pending(void)
+{
+	outb(PIC_MASTER_CMD, PIC_OCW3_READ_IRR);
+	return inb(PIC_MASTER_CMD) & (1u << PIC_IRQ_PIT);
+}
+
 static int nmi_first(struct trap_frame *tf)
 {
+	/* LINT0 route, no count of ours running: an NMI with IR0's request
+	 * pending is the PIT's all the same.  QEMU's 8259 shows IR0 rising
+	 * again after a count ran out (matrix boots saw "unexpected NMI"
+	 * while the header was written, IRR 11h, OUT high), where silicon's
+	 * OUT stays high in mode 0.  Taken and acknowledged, never passed on
+	 * as a stray; a PMI leaves the 8259 alone and is not taken here. */
+	if (wd.via_lint0 && !wd.outstanding && pic_ir0_pending()) {
+		pic_ack();
+		return 1;
+	}
 	if (!wd.outstanding || !timer_fired())
 		return 0;	/* not our timer: the PMI's, or another */
 	if (wd.via_lint0)
@@ -496,10 +516,24 @@ static void unroute_pit(void)
 	apic_set_lint0(wd.saved_lint0);
 }
 
+/* Counter 0 held quiet before its pin is routed: a mode-0 count of
+ * 2^16 - 1, OUT low for 55 ms (8254 datasheet, mode 0: OUT low from the
+ * control word until terminal count).  The BIOS's 18.2 Hz tick (mode 2)
+ * would otherwise put an edge on the pin as soon as it is routed, an NMI
+ * the proof would take for its own while its real one came after as a
+ * stray ("unexpected NMI" in matrix boots on a busy host).  A count, not
+ * the control word alone: QEMU's 8254 leaves OUT and its timer as they
+ * were on a control word write, and changes them on a count. */
+static void pit_hold(void)
+{
+	pit_load(0xffff);
+}
+
 /* The PIT's route, proved: one count of 1 must come back as our NMI. */
 static const char *start_pit(void)
 {
 	trap_set_nmi_first(nmi_first);
+	pit_hold();
 	route_pit();
 	wd.outstanding = 1;
 	pit_load(1);
