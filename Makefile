@@ -359,8 +359,13 @@ bench: $(B)/pmu-harness.img $(HB)/pt-bench | deps-run
 		--args 'tests=bench/*' --log $(B)/bench.log
 	$(HB)/pt-bench
 
-lava: $(B)/pmu-harness.img | deps-lava
-	$(PYTHON) -m tools.lab.lava.run --image $< --out $(B)/lava
+# The LAVA jobs `make lava` runs (tools/lab/lava/README.md): both QEMU
+# jobs by default; LAVA_JOBS=tools/lab/lava/qemu-bios.yaml runs one.
+LAVA_JOBS ?= tools/lab/lava/qemu-uefi.yaml tools/lab/lava/qemu-bios.yaml
+lava: $(B)/pmu-harness.img $(B32)/pmu-harness.elf | deps-lava
+	$(PYTHON) -m tools.lab.lava.run --image $(B)/pmu-harness.img \
+		--kernel $(B32)/pmu-harness.elf --out $(B)/lava \
+		$(addprefix --job ,$(LAVA_JOBS))
 
 clean:
 	rm -rf $(B)

@@ -1,30 +1,39 @@
-"""run.py: `make lava`.  Runs the pmu-harness QEMU job (tools/lab/lava/
-qemu-uefi.yaml) under LAVA's own dispatcher on this machine, with no LAVA
-server, and checks that the test cases LAVA recorded equal the results of
-the harness's TAP log of the same run.
+"""run.py: `make lava`.  Runs the pmu-harness QEMU jobs (tools/lab/lava/
+qemu-uefi.yaml: the UEFI disk image; qemu-bios.yaml: the Multiboot kernel
+on a legacy BIOS) under LAVA's own dispatcher on this machine, with no
+LAVA server, and checks for each that the test cases LAVA recorded equal
+the results of the harness's TAP log of the same run.
 
-    python3 -m tools.lab.lava.run --image IMG --out DIR [--job JOB.yaml]
-        [--cpu MODEL] [--timeout S] [--job-id N]
+    python3 -m tools.lab.lava.run --out DIR [--image IMG] [--kernel ELF]
+        [--job JOB.yaml]... [--cpu MODEL] [--timeout S] [--job-id N]
 
-Steps, each leaving its file in DIR for inspection:
+Without --job both QEMU jobs run, one after the other.  A job whose
+images have a `disk` needs --image (build/pmu-harness.img), one with a
+`kernel` needs --kernel (build/i386/pmu-harness.elf).
+
+Steps for each job JOB, each leaving its file in DIR/JOB (the job file's
+name without .yaml) for inspection:
   1. the `qemu` device-type template: it ships only in the lava-server
      package, which is downloaded (`apt-get download`, not installed) and
-     unpacked into DIR/lava-server once (cached there);
-  2. DIR/device.yaml: the device dictionary tools/lab/lava/qemu-device.jinja2
-     rendered with the job's `context:`, as lava-server would render it;
-  3. DIR/job.yaml: the job with the disk image's url set to IMG (and
-     -cpu MODEL with --cpu);
-  4. `lava-run --job-id N --output-dir DIR/output --device DIR/device.yaml
-     DIR/job.yaml`, its log (one YAML mapping a line) in
-     DIR/lava-run.stderr: LAVA's test cases are its "results" records;
-  5. DIR/serial.log: the target's output taken from the same log (its
+     unpacked into DIR/lava-server once (cached there, for every job);
+  2. DIR/JOB/device.yaml: the device dictionary tools/lab/lava/
+     qemu-device.jinja2 rendered with the job's `context:`, as lava-server
+     would render it;
+  3. DIR/JOB/job.yaml: the job with the url of its `disk` set to IMG and
+     of its `kernel` to ELF (and the CPU model MODEL with --cpu);
+  4. `lava-run --job-id N --output-dir DIR/JOB/output --device
+     DIR/JOB/device.yaml DIR/JOB/job.yaml`, its log (one YAML mapping a
+     line) in DIR/JOB/lava-run.stderr: LAVA's test cases are its "results"
+     records;
+  5. DIR/JOB/serial.log: the target's output taken from the same log (its
      "target" records), parsed by tools/lab/pmulog.py;
   6. the comparison: one "ok - ..." or "not ok - ..." line per check, then
      "# verdict: ...".
 
 Exit status: 0 LAVA's results equal the log's; 1 they differ, or the job
 or the harness's run did not complete; 2 bad arguments, or this machine
-cannot run the job (the message says what is missing and why).
+cannot run the job (the message says what is missing and why).  With
+several jobs, each job's status is printed and the highest is returned.
 
 The parsing helpers (read_records, lava_cases, lava_measurements,
 target_text, compare, case_id) take lava-run's output as text and are
@@ -50,7 +59,7 @@ from tools.lab import pmulog
 HERE = Path(__file__).resolve().parent
 
 PROG = "lava/run.py"
-JOB = HERE / "qemu-uefi.yaml"
+JOBS = (HERE / "qemu-uefi.yaml", HERE / "qemu-bios.yaml")
 DEVICE_TEMPLATE = HERE / "qemu-device.jinja2"
 SUITE = "pmu-harness"                   # the results monitor's name
 SUMMARY_SUITE = "pmu-harness-summary"   # the summary monitor's name
@@ -58,8 +67,15 @@ SUMMARY_SUITE = "pmu-harness-summary"   # the summary monitor's name
 # package (lava-server_*.deb) keeps them.
 INSTALLED_TYPES = Path("/etc/lava-server/dispatcher-config/device-types")
 PACKAGED_TYPES = Path("usr/share/lava-server/device-types")
-OVMF_FILES = ("/usr/share/OVMF/OVMF_CODE_4M.fd",
-              "/usr/share/OVMF/OVMF_VARS_4M.fd")
+# The images run.py supplies: the job's image label -> (the option that
+# names the file, what builds it).
+INPUTS = {"disk": ("--image", "make image"),
+          "kernel": ("--kernel", "make i386")}
+# Other file:// urls a job reads from this machine, and their package.
+URL_PACKAGES = {"/usr/share/OVMF/": "ovmf"}
+# The job context's arch -> the QEMU lava-server's qemu.jinja2 runs.
+QEMU_BINARY = {"amd64": "qemu-system-x86_64", "x86_64": "qemu-system-x86_64",
+               "i386": "qemu-system-i386"}
 # pmulog's status -> LAVA's result (the job's fixupdict does this mapping).
 LAVA_RESULT = {"ok": "pass", "not ok": "fail", "skip": "skip"}
 SHOWN = 20                  # mismatching cases shown one by one
@@ -279,19 +295,41 @@ def compare(log, records, lava_status: Optional[int] = 0):
 
 # ---- running lava-run ------------------------------------------------------
 
-def preflight(image: Path):
-    """What this machine lacks to run the job, as CannotRun."""
-    if not image.is_file():
-        raise CannotRun(f"{image}: no such image (make image builds it)")
+def job_images(job: dict) -> dict:
+    """{label: image} of the job's deploy actions."""
+    images = {}
+    for action in job.get("actions", []):
+        deploy = action.get("deploy") if isinstance(action, dict) else None
+        if isinstance(deploy, dict):
+            images.update(deploy.get("images") or {})
+    return images
+
+
+def preflight(job: dict):
+    """What this machine lacks to run the job (made by make_job), as
+    CannotRun."""
+    arch = job.get("context", {}).get("arch")
+    qemu = QEMU_BINARY.get(arch)
+    if qemu is None:
+        raise CannotRun(f"the job's context arch {arch!r} is none of "
+                        f"{', '.join(QEMU_BINARY)}")
     for tool, pkg in (("lava-run", "lava-dispatcher"),
-                      ("qemu-system-x86_64", "qemu-system-x86")):
+                      (qemu, "qemu-system-x86")):
         if shutil.which(tool) is None:
             raise CannotRun(f"{tool} is not installed (Debian package "
                             f"{pkg}; make deps-lava installs it)")
-    for f in OVMF_FILES:
-        if not os.path.isfile(f):
-            raise CannotRun(f"{f} is missing (Debian package ovmf): the "
-                            "job boots OVMF from there")
+    for label, image in job_images(job).items():
+        url = str(image.get("url", ""))
+        if not url.startswith("file://"):
+            continue
+        f = url[len("file://"):]
+        if os.path.isfile(f):
+            continue
+        pkg = [p for d, p in URL_PACKAGES.items() if f.startswith(d)]
+        if pkg:
+            raise CannotRun(f"{f} is missing (Debian package {pkg[0]}): "
+                            f"the job's {label} is read from there")
+        raise CannotRun(f"{f} is missing: the job's {label} url")
     if os.geteuid() != 0:
         raise CannotRun("lava-run runs only as root (it checks its user "
                         "id and stops with 'lava-run should be executed as "
@@ -350,18 +388,35 @@ def render_device(types: Path, context: dict) -> str:
     return env.get_template(DEVICE_TEMPLATE.name).render(**context)
 
 
-def make_job(job_path: Path, image: Path, cpu: Optional[str]) -> dict:
-    """The job definition with the disk's url set to the image."""
+def make_job(job_path: Path, files: Dict[str, Optional[Path]],
+             cpu: Optional[str]) -> dict:
+    """The job definition with the url of each image it has of INPUTS
+    (files: {"disk": IMG, "kernel": ELF}) set to that file, and the CPU
+    model set to cpu: the context's `cpu` where the job has one (arch
+    i386: the device-type template writes -cpu from it), else its
+    extra_options' -cpu."""
     with open(job_path) as f:
         job = yaml.safe_load(f)
-    for action in job["actions"]:
-        deploy = action.get("deploy")
-        if deploy and "disk" in deploy.get("images", {}):
-            deploy["images"]["disk"]["url"] = image.resolve().as_uri()
+    images = job_images(job)
+    for label, (option, builder) in INPUTS.items():
+        if label not in images:
+            continue
+        path = files.get(label)
+        if path is None:
+            raise CannotRun(f"{job_path.name} boots a {label}: give it "
+                            f"with {option}")
+        if not path.is_file():
+            what = "image" if label == "disk" else label
+            raise CannotRun(f"{path}: no such {what} ({builder} builds it)")
+        images[label]["url"] = path.resolve().as_uri()
     if cpu:
-        extra = job["context"]["extra_options"]
-        job["context"]["extra_options"] = [
-            f"-cpu {cpu}" if o.startswith("-cpu ") else o for o in extra]
+        context = job["context"]
+        if "cpu" in context:
+            context["cpu"] = cpu
+        else:
+            context["extra_options"] = [
+                f"-cpu {cpu}" if o.startswith("-cpu ") else o
+                for o in context["extra_options"]]
     return job
 
 
@@ -396,11 +451,14 @@ def _stop(p):
             continue
 
 
-def prepare(args, out: Path):
-    """Device dictionary and job under out; returns their paths."""
-    preflight(args.image)
-    job = make_job(args.job, args.image, args.cpu)
-    device = render_device(device_types(out), job.get("context", {}))
+def prepare(args, job_file: Path, out: Path, top: Path):
+    """Device dictionary and job under out (the device-type templates
+    cached under top); returns their paths."""
+    job = make_job(job_file, {"disk": args.image, "kernel": args.kernel},
+                   args.cpu)
+    preflight(job)
+    device = render_device(device_types(top), job.get("context", {}))
+    out.mkdir(parents=True, exist_ok=True)
     dev_path, job_path = out / "device.yaml", out / "job.yaml"
     dev_path.write_text(device)
     with open(job_path, "w") as f:
@@ -440,12 +498,17 @@ def report(checks, elapsed, notes=()):
 def parse_args(argv):
     ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--image", type=Path, required=True,
-                    help="the disk image (build/pmu-harness.img)")
+    ap.add_argument("--image", type=Path,
+                    help="the disk image (build/pmu-harness.img), for a "
+                         "job with a disk")
+    ap.add_argument("--kernel", type=Path,
+                    help="the Multiboot kernel (build/i386/pmu-harness.elf)"
+                         ", for a job with a kernel")
     ap.add_argument("--out", type=Path, required=True,
                     help="directory for every intermediate file")
-    ap.add_argument("--job", type=Path, default=JOB,
-                    help=f"job definition (default {JOB.name})")
+    ap.add_argument("--job", type=Path, action="append", dest="jobs",
+                    help="job definition, again for more (default: "
+                         f"{' and '.join(j.name for j in JOBS)})")
     ap.add_argument("--cpu", help="QEMU -cpu model instead of the job's")
     ap.add_argument("--timeout", type=float, default=900,
                     help="limit for lava-run in seconds (default 900)")
@@ -454,20 +517,22 @@ def parse_args(argv):
     return ap.parse_args(argv)
 
 
-def main(argv):
-    args = parse_args(argv[1:])
-    out = args.out.resolve()
-    out.mkdir(parents=True, exist_ok=True)
+def run_job(args, job_file: Path, job_id: int, top: Path) -> int:
+    """Runs one job under top/<its name>; prints its checks and verdict;
+    returns its exit status."""
+    out = top / job_file.stem
     try:
-        dev_path, job_path = prepare(args, out)
+        dev_path, job_path = prepare(args, job_file, out, top)
     except (CannotRun, subprocess.TimeoutExpired) as e:
-        print(f"{PROG}: cannot run the LAVA job here: {e}", file=sys.stderr)
+        print(f"{PROG}: cannot run the LAVA job {job_file.name} here: {e}",
+              file=sys.stderr)
         return EXIT_CANNOT
-    except (OSError, yaml.YAMLError, KeyError, TypeError) as e:
-        print(f"{PROG}: {args.job}: not a usable job: {e}", file=sys.stderr)
+    except (OSError, yaml.YAMLError, KeyError, TypeError,
+            AttributeError) as e:
+        print(f"{PROG}: {job_file}: not a usable job: {e}", file=sys.stderr)
         return EXIT_CANNOT
     shutil.rmtree(out / "output", ignore_errors=True)
-    argv = ["lava-run", "--job-id", str(args.job_id), "--output-dir",
+    argv = ["lava-run", "--job-id", str(job_id), "--output-dir",
             str(out / "output"), "--device", str(dev_path), str(job_path)]
     print(f"# {' '.join(argv)}", flush=True)
     status, elapsed = run_lava(argv, out, args.timeout)
@@ -482,6 +547,22 @@ def main(argv):
                               "limit and was stopped"))
     checks += compare(log, records, status)
     return report(checks, elapsed, log_only(log))
+
+
+def main(argv):
+    args = parse_args(argv[1:])
+    top = args.out.resolve()
+    top.mkdir(parents=True, exist_ok=True)
+    jobs = args.jobs or list(JOBS)
+    worst = EXIT_MATCH
+    for n, job_file in enumerate(jobs):
+        if len(jobs) > 1:
+            print(f"# job {job_file.name}", flush=True)
+        status = run_job(args, job_file, args.job_id + n, top)
+        if len(jobs) > 1:
+            print(f"# job {job_file.name}: exit status {status}", flush=True)
+        worst = max(worst, status)
+    return worst
 
 
 if __name__ == "__main__":
