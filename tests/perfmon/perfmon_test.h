@@ -388,6 +388,25 @@ pm_config_event(const struct pmu_run *r, unsigned ctr, unsigned *os,
 	return pm_event_for(s.event, s.umask);
 }
 
+/* Hardware's range for an event count (pmu_run.h); under
+ * backend=emulated, Instruction Retired (C0H/00H, Table 18-1: every
+ * instruction retired) counts at least the instructions the window traced
+ * next to the benchmark at the counted CPLs (pmu_window_near). */
+static inline struct pmu_expect pm_expect_window(const struct pmu_run *r,
+						 const struct pm_event *ev,
+						 uint64_t n, unsigned cpls)
+{
+	struct pmu_expect x = pmu_expect_window(n, cpls,
+						pmu_run_counters(r));
+	uint64_t near = pmu_window_near(cpls);
+
+	if (ev == &pm_events[PM_EV_INSTRUCTIONS] && near) {
+		x.lo = n + near;
+		x.hi = x.hi < x.lo ? x.lo : x.hi;
+	}
+	return x;
+}
+
 /*
  * What a counter should count in r: the oracle's count of its event
  * (Table 18-1/18-2 above) at the run's CPL when the config counts there,
@@ -430,7 +449,7 @@ static inline struct pmu_expect pm_expect(const struct pmu_run *r,
 		return (struct pmu_expect){ ins / 8, 4 * r->tsc_span + 1,
 			"instructions/8 <= core clocks <= 4 TSC spans" };
 	}
-	return pmu_expect_events(n, sdm_cpls(os, usr));
+	return pm_expect_window(r, ev, n, sdm_cpls(os, usr));
 }
 
 static inline void pm_check(struct tcase *t, const struct pmu_driver *d,
