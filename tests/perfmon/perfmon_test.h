@@ -407,6 +407,44 @@ static inline struct pmu_expect pm_expect_window(const struct pmu_run *r,
 	return x;
 }
 
+/* No core retires more than this many instructions per cycle (the
+ * bound the clock expectations below use too). */
+#define PM_RETIRE_MAX 8
+
+/*
+ * CMASK/INV/E on hardware (evtsel_sdm.h's rule, per real cycle): the
+ * oracle's per-step counts are per model cycle, one instruction each,
+ * but silicon retires up to PM_RETIRE_MAX per cycle, and the counter
+ * sees the driver's code too (pm_expect_window's allowance), so only
+ * bounds hold.  With N the unfiltered event range (at most one event per
+ * instruction): cycles with >= CMASK events: 0 (CMASK > 1) or
+ * ceil(N.lo / PM_RETIRE_MAX) (CMASK <= 1) up to N.hi / CMASK; their
+ * rising edges (E): 1 if any event (CMASK <= 1) up to as many; cycles
+ * with fewer (INV): up to the core clocks' bound, 4 TSC spans.
+ */
+static inline struct pmu_expect pm_filtered_hw(const struct pmu_run *r,
+					       const struct pm_event *ev,
+					       struct sdm_filter f,
+					       unsigned cpls)
+{
+	uint64_t all = sem_sum(ev->sem, r->oc.c[r->cpl]);
+	struct pmu_expect u = pm_expect_window(r, ev, cpls & PMU_CPL(r->cpl) ?
+					       all : 0, cpls);
+	unsigned c = f.cmask ? f.cmask : 1;
+
+	if (f.inv)
+		return (struct pmu_expect){ 0, 4 * r->tsc_span + 1,
+			"INV: cycles with fewer than CMASK events <= 4 TSC "
+			"spans" };
+	if (f.edge)
+		return (struct pmu_expect){ c == 1 && u.lo ? 1 : 0, u.hi / c,
+			"E: rising edges, 1 (an event) .. events / CMASK" };
+	return (struct pmu_expect){ c == 1 ? (u.lo + PM_RETIRE_MAX - 1) /
+				    PM_RETIRE_MAX : 0, u.hi / c,
+		"CMASK: cycles with >= CMASK events, events/8 .. events / "
+		"CMASK (<= 8 retire per cycle)" };
+}
+
 /*
  * What a counter should count in r: the oracle's count of its event
  * (Table 18-1/18-2 above) at the run's CPL when the config counts there,
@@ -440,6 +478,8 @@ static inline struct pmu_expect pm_expect(const struct pmu_run *r,
 	*modelled = *modelled && exact;
 	if (pmu_on_model() || !*modelled)
 		return (struct pmu_expect){ n, n, NULL };
+	if (!pm_is_clock(ev->sem) && (f.cmask || f.edge))
+		return pm_filtered_hw(r, ev, f, sdm_cpls(os, usr));
 	if (pm_is_clock(ev->sem) && (os || usr)) {
 		uint64_t ins = r->oc.c[r->cpl][SEM_INSTRUCTIONS];
 
