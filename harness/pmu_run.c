@@ -1,11 +1,13 @@
 /* pmu_run: programming, running and checking for PMU tests (pmu_run.h). */
 #include "pmu_run.h"
 #include "need.h"
+#include "tcase.h"
 #include "../pmu/backend.h"
 #include "../pmu/generation.h"
 #include "../pmu/inject.h"
 #include "../arch/x86/cpu.h"
 #include "../lib/fmt.h"
+#include "../lib/string.h"
 
 /* Rules already noted in the running test's YAML (bit n: rule n). */
 static uint32_t inject_noted;
@@ -43,12 +45,45 @@ static void observe_injection(struct tcase *t)
 	it->observe_ctx = t;
 }
 
+/* The groups backend=emulated does not stand in for yet
+ * (docs/emulators.md "Not yet"): their hardware paths compare records
+ * and packets with a trace of the benchmark alone, and the window's
+ * stream (driver code included) is not fed to the PEBS, BTS and PT
+ * models in a form those checks can read yet. */
+static const struct {
+	const char *group, *why;
+} not_emulated[] = {
+	{ "pebs/", "PEBS records" },
+	{ "bts/", "BTS records" },
+	{ "pt/", "Intel PT packets" },
+};
+
+static int emulated_yet(struct tcase *t)
+{
+	if (backend_current()->id != BE_EMULATED)
+		return 1;
+	for (unsigned i = 0; i < sizeof(not_emulated) /
+			 sizeof(not_emulated[0]); i++) {
+		const char *g = not_emulated[i].group;
+
+		if (!str_ncmp(t->test->name, g, str_len(g))) {
+			skip(t, "backend=emulated: %s are not emulated over "
+			     "the counting window yet (docs/emulators.md)",
+			     not_emulated[i].why);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 const struct pmu_driver *pmu_ready(struct tcase *t, enum pmu_kind k)
 {
 	const struct cpu_info *ci = cpu_info();
 	const struct pmu_driver *d = pmu_driver_for(k);
 
 	observe_injection(t);
+	if (!emulated_yet(t))
+		return NULL;
 	if (ci->pmu != k) {
 		skip(t, "kind=%s: this CPU has no %s PMU",
 		     pmu_kind_name(ci->pmu), pmu_kind_name(k));
@@ -203,9 +238,9 @@ static void log_window(struct tcase *t, const struct pmu_run *r)
 	if (!w.before[0] && !w.after[0] && !w.before[3] && !w.after[3] &&
 	    !w.inside[r->cpl & 3])
 		return;		/* no counter counted: no window opened */
-	value(t, key(r, "window"), "cpl0 before=%llu after=%llu near=%llu+"
-	      "%llu, cpl3 before=%llu after=%llu, benchmark cpl%d %llu "
-	      "(traced)",
+	value(t, key(r, "window"), "counters=%u cpl0 before=%llu after=%llu "
+	      "near=%llu+%llu, cpl3 before=%llu after=%llu, benchmark cpl%d "
+	      "%llu (traced)", pmu_run_counters(r),
 	      (unsigned long long)w.before[0], (unsigned long long)w.after[0],
 	      (unsigned long long)w.near_before[0],
 	      (unsigned long long)w.near_after[0],

@@ -481,7 +481,9 @@ static inline struct pmu_expect pm_expect(const struct pmu_run *r,
 	if (!pm_is_clock(ev->sem) && (f.cmask || f.edge))
 		return pm_filtered_hw(r, ev, f, sdm_cpls(os, usr));
 	if (pm_is_clock(ev->sem) && (os || usr)) {
-		uint64_t ins = r->oc.c[r->cpl][SEM_INSTRUCTIONS];
+		/* the benchmark's instructions, if it counts at their CPL */
+		uint64_t ins = sdm_counts_at(os, usr, r->cpl) ?
+			       r->oc.c[r->cpl][SEM_INSTRUCTIONS] : 0;
 
 		if (ev->sem == SEM_BIT(SEM_REF_CLOCKS))
 			return (struct pmu_expect){ 0, r->tsc_span,
