@@ -4,6 +4,7 @@
 #include "generation.h"
 #include "model.h"
 #include "../arch/x86/safe.h"
+#include "../arch/x86/cpu.h"
 #include "../arch/x86/trap.h"
 #include "../lib/fmt.h"
 
@@ -62,12 +63,26 @@ static const uint8_t insn_wrmsr[] = { 0x0f, 0x30 };
 static const uint8_t insn_rdmsr[] = { 0x0f, 0x32 };
 static const uint8_t insn_rdpmc[] = { 0x0f, 0x33 };
 
+/* In an interrupt or exception handler (a PMI's, nested in the tracer's
+ * #DB hook or not): handlers run with TF clear and are not traced, and
+ * IRET gives the interrupted code its TF back (SDM Vol. 3A 6.12.1.2), so
+ * the window is neither opened nor closed from there (closing would
+ * unhook #DB under the code that still traps), nor does an access there
+ * retire into it: the next access from the interrupted code follows. */
+static int in_handler(void)
+{
+	return trap_hook_frame(VEC_DB) ||
+	       (trace_window_active() && !(read_flags() & X86_EFLAGS_TF));
+}
+
 /* The window is open exactly while some counter counts. */
 static void window_follow(void)
 {
 	const struct pmu_model *m = model_active();
 	int want = m && m->counting && m->counting();
 
+	if (in_handler())
+		return;
 	if (want && !trace_window_active())
 		trace_window_open(model_feed, NULL);
 	else if (!want && trace_window_active())
@@ -78,7 +93,7 @@ static void window_follow(void)
 static int retire(int vec, const uint8_t *insn)
 {
 	window_follow();
-	if (!vec)
+	if (!vec && !in_handler())
 		trace_window_emit(insn);
 	trace_window_hold(0);
 	return vec;

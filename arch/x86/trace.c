@@ -434,12 +434,12 @@ void trace_window_close(void)
 	if (!win.open)
 		return;
 	/* a trap after the POPF clearing TF finds the hook, and drops it */
-	win.hold = 1;
+	win.hold++;
 	write_flags(read_flags() & ~(ureg_t)X86_EFLAGS_TF);
 	trap_set_hook(VEC_DB, NULL);
 	clear_dr6();
 	win.open = 0;
-	win.hold = 0;
+	win.hold--;
 }
 
 int trace_window_active(void)
@@ -449,7 +449,8 @@ int trace_window_active(void)
 
 void trace_window_hold(int hold)
 {
-	win.hold = hold;
+	/* nests: an access in a handler inside a held one */
+	win.hold += hold ? 1 : -1;
 }
 
 void trace_window_emit(const uint8_t *insn)

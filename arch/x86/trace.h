@@ -137,6 +137,7 @@ uint64_t trace_resume_rip(void);
  * trace_window_hold(1) makes the steps that follow
  * invisible until trace_window_hold(0) (the model's own code behind one
  * WRMSR, RDMSR or RDPMC, which trace_window_emit() then stands for).
+ * Holds nest (one per access in progress).
  * trace_window_close() clears TF.  Returns -1 when a DR7 breakpoint is
  * armed or a trace runs.
  */
