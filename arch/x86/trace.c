@@ -1,6 +1,7 @@
 /* trace: single-step tracer (see trace.h). */
 #include "trace.h"
 #include "trace_classify.h"
+#include "trace_window_tally.h"
 #include "cpu.h"
 #include "ring3.h"
 #include "../../lib/string.h"
@@ -33,10 +34,7 @@ static struct {
 	trace_sink sink;
 	void *ctx;
 	uintptr_t first;	/* the instruction after the POPF setting TF */
-	uint64_t start, end;	/* the benchmark, for the counts */
-	int seen;		/* a step of the benchmark has been seen */
-	int written_after;	/* a WRMSR came after it */
-	struct trace_window_counts n;
+	struct trace_window_tally tally;
 } win;
 
 /* The state before and after the step being handled, swapped each trap. */
@@ -363,21 +361,9 @@ uint64_t trace_resume_rip(void)
 
 static void window_sink(const struct insn_event *e, void *ctx)
 {
-	unsigned cpl = e->cpl & 3;
-	uint64_t n = e->retired ? 1 + (uint64_t)e->more : 0;
-
 	(void)ctx;
-	if (e->rip >= win.start && e->rip < win.end) {
-		win.seen = 1;
-		win.n.inside[cpl] += n;
-	} else if (win.seen) {
-		win.n.after[cpl] += n;
-		if (!win.written_after)
-			win.n.near_after[cpl] += n;
-	} else {
-		win.n.before[cpl] += n;
-		win.n.near_before[cpl] += n;
-	}
+	tally_step(&win.tally, e->rip, e->cpl,
+		   e->retired ? 1 + (uint64_t)e->more : 0);
 	win.sink(e, win.ctx);
 }
 
@@ -468,22 +454,16 @@ void trace_window_emit(const uint8_t *insn)
 
 void trace_window_range(struct trace_range range)
 {
-	win.start = (uintptr_t)range.start;
-	win.end = (uintptr_t)range.end;
-	win.seen = 0;
-	win.written_after = 0;
-	memset(&win.n, 0, sizeof(win.n));
+	tally_range(&win.tally, (uintptr_t)range.start,
+		    (uintptr_t)range.end);
 }
 
 void trace_window_wrmsr(void)
 {
-	if (win.seen)
-		win.written_after = 1;
-	else
-		memset(win.n.near_before, 0, sizeof(win.n.near_before));
+	tally_wrmsr(&win.tally);
 }
 
 void trace_window_counts(struct trace_window_counts *c)
 {
-	*c = win.n;
+	*c = win.tally.n;
 }
