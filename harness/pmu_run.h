@@ -74,8 +74,9 @@ struct pmu_expect {
  *     the first enabling and the last disabling WRMSR, at most
  *     PMU_DRIVER_PER_COUNTER per counter of the run, plus the disabling
  *     WRMSR itself (which the model leaves out and silicon may count;
- *     WRMSR is serializing, SDM Vol. 3A 9.3 "Serializing Instructions",
- *     so no other instruction retires across either write: no skid);
+ *     WRMSR is serializing, SDM Vol. 3A §8.3 "Serializing
+ *     Instructions", order no. 253668, so no other instruction retires
+ *     across either write: no skid);
  *   - with CPL 1-3: the ring-3 trampoline's CALL into the routine and
  *     INT back out (arch/x86/<mode>/ring3_entry.S, hand-counted: 2), one
  *     instruction and one branch each, at CPL 3.
