@@ -26,7 +26,8 @@ void options_defaults(struct options *o)
 	o->inject[0] = 0;
 }
 
-static const char *const backend_names[] = { "auto", "hw", "model" };
+static const char *const backend_names[] = { "auto", "hw", "model",
+					     "emulated" };
 static const char *const exit_names[] = { "auto", "return", "shutdown",
 					  "reboot" };
 /* Conventional PC COM port bases (IBM PC/AT serial port assignment). */
@@ -224,9 +225,10 @@ static void apply(struct parse *p, const char *key, const char *v)
 		} else
 			str_copy(o->tests, v, sizeof(o->tests));
 	} else if (!str_cmp(key, "backend")) {
-		i = pick(v, backend_names, 3);
+		i = pick(v, backend_names, 4);
 		if (i < 0)
-			report(p, "backend=\"%s\": expected auto, hw or model",
+			report(p, "backend=\"%s\": expected auto, hw, model or "
+			       "emulated",
 			       show(p, v));
 		else
 			o->backend = (enum backend_want)i;

@@ -4,6 +4,7 @@
 #include "generation.h"
 #include "model.h"
 #include "../arch/x86/safe.h"
+#include "../arch/x86/cpu.h"
 #include "../arch/x86/trap.h"
 #include "../lib/fmt.h"
 
@@ -54,12 +55,78 @@ static int model_rdpmc(uint32_t idx, uint64_t *v)
 	return inject_rdpmc(armed, idx, v, model_raw_rdpmc);
 }
 
+/* ---- emulated: the model, counted over the whole window (backend.h) */
+
+/* The instructions the model's code stands for (SDM Vol. 2B: WRMSR is
+ * 0F 30, RDMSR 0F 32, RDPMC 0F 33). */
+static const uint8_t insn_wrmsr[] = { 0x0f, 0x30 };
+static const uint8_t insn_rdmsr[] = { 0x0f, 0x32 };
+static const uint8_t insn_rdpmc[] = { 0x0f, 0x33 };
+
+/* In an interrupt or exception handler (a PMI's, nested in the tracer's
+ * #DB hook or not): handlers run with TF clear and are not traced, and
+ * IRET gives the interrupted code its TF back (SDM Vol. 3A 6.12.1.2), so
+ * the window is neither opened nor closed from there (closing would
+ * unhook #DB under the code that still traps), nor does an access there
+ * retire into it: the next access from the interrupted code follows. */
+static int in_handler(void)
+{
+	return trap_hook_frame(VEC_DB) ||
+	       (trace_window_active() && !(read_flags() & X86_EFLAGS_TF));
+}
+
+/* The window is open exactly while some counter counts. */
+static void window_follow(void)
+{
+	const struct pmu_model *m = model_active();
+	int want = m && m->counting && m->counting();
+
+	if (in_handler())
+		return;
+	if (want && !trace_window_active())
+		trace_window_open(model_feed, NULL);
+	else if (!want && trace_window_active())
+		trace_window_close();
+}
+
+/* The access ran untraced; it retires as insn when it did not fault. */
+static int retire(int vec, const uint8_t *insn)
+{
+	window_follow();
+	if (!vec && !in_handler())
+		trace_window_emit(insn);
+	trace_window_hold(0);
+	return vec;
+}
+
+static int emulated_rdmsr(uint32_t msr, uint64_t *v)
+{
+	trace_window_hold(1);
+	return retire(model_rdmsr(msr, v), insn_rdmsr);
+}
+
+static int emulated_wrmsr(uint32_t msr, uint64_t v)
+{
+	trace_window_hold(1);
+	trace_window_wrmsr();
+	return retire(model_wrmsr(msr, v), insn_wrmsr);
+}
+
+static int emulated_rdpmc(uint32_t idx, uint64_t *v)
+{
+	trace_window_hold(1);
+	return retire(model_rdpmc(idx, v), insn_rdpmc);
+}
+
 static const struct backend backends[] = {
 	[BE_NONE] = { BE_NONE, "none", none_access, none_write, none_access,
 		      0 },
 	[BE_HW] = { BE_HW, "hw", rdmsr_safe, wrmsr_safe, rdpmc_safe, 0 },
 	[BE_MODEL] = { BE_MODEL, "model", model_rdmsr, model_wrmsr,
 		       model_rdpmc, model_feed },
+	/* no sink: benchmarks run as on hardware, inside the window */
+	[BE_EMULATED] = { BE_EMULATED, "emulated", emulated_rdmsr,
+			  emulated_wrmsr, emulated_rdpmc, 0 },
 };
 
 static const struct backend *current = &backends[BE_NONE];
@@ -106,6 +173,7 @@ const struct backend *backend_current(void)
 	return current;
 }
 
+
 int be_rdmsr(uint32_t msr, uint64_t *v)
 {
 	int vec = current->rdmsr(msr, v);
@@ -127,11 +195,14 @@ int be_rdpmc(uint32_t idx, uint64_t *v)
 
 static const struct backend *use_model(const struct cpu_info *ci,
 				       const char *why, char *reason,
-				       unsigned size)
+				       unsigned size, int emulated)
 {
 	const struct pmu_model *m = model_for(ci->pmu);
 	const char *cannot = m && m->cannot_model ? m->cannot_model(ci) : 0;
 
+	if (m && emulated && !m->counting)
+		cannot = "it cannot say yet when a counter counts, which "
+			 "backend=emulated traces by (docs/emulators.md)";
 	if (!m) {
 		fmt_snprintf(reason, size, "%s; no reference model for "
 			     "kind=%s", why, pmu_kind_name(ci->pmu));
@@ -143,6 +214,14 @@ static const struct backend *use_model(const struct cpu_info *ci,
 		return &backends[BE_NONE];
 	}
 	model_activate(m);
+	if (emulated) {
+		fmt_snprintf(reason, size, "%s; reference model %s counting "
+			     "as silicon would, every instruction from the "
+			     "enabling to the disabling write traced, driver "
+			     "code included (model counts, not hardware "
+			     "counts)", why, m->name);
+		return &backends[BE_EMULATED];
+	}
 	fmt_snprintf(reason, size, "%s; reference model %s driven by the "
 		     "single-step oracle (model counts, not hardware counts)",
 		     why, m->name);
@@ -159,17 +238,22 @@ const struct backend *backend_select(enum backend_want want,
 		"no PMU kind to probe";
 
 	backend_inject(NULL, NULL, 0);
+	trace_window_close();
 	model_activate(0);
 	if (want == BACKEND_HW) {
 		fmt_snprintf(reason, size, "backend=hw asked (%s)", probe);
 		current = &backends[BE_HW];
 	} else if (want == BACKEND_MODEL) {
-		current = use_model(ci, "backend=model asked", reason, size);
+		current = use_model(ci, "backend=model asked", reason, size,
+				    0);
+	} else if (want == BACKEND_EMULATED) {
+		current = use_model(ci, "backend=emulated asked", reason,
+				    size, 1);
 	} else if (ci->probe.present) {
 		fmt_snprintf(reason, size, "%s", probe);
 		current = &backends[BE_HW];
 	} else {
-		current = use_model(ci, probe, reason, size);
+		current = use_model(ci, probe, reason, size, 0);
 	}
 	return current;
 }
@@ -181,7 +265,7 @@ int backend_inject(struct inject_table *t, char *why, unsigned size)
 		model_rdpmc_via(NULL);
 		return 0;
 	}
-	if (current->id != BE_MODEL) {
+	if (!backend_model_backed()) {
 		fmt_snprintf(why, size, "refused: the backend is %s, and "
 			     "faults are injected into the reference model "
 			     "only, never on real hardware", current->name);

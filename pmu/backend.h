@@ -1,8 +1,17 @@
 /* backend: the one narrow interface through which PMU drivers reach
- * performance-monitoring MSRs and RDPMC.  Two implementations stand behind
- * it: "hw", the *_safe instructions on the real registers, and "model",
+ * performance-monitoring MSRs and RDPMC.  Three implementations stand
+ * behind it: "hw", the *_safe instructions on the real registers; "model",
  * a software register file with the reference model of the detected PMU
- * generation (pmu/model.h), fed by the single-step oracle's events.
+ * generation (pmu/model.h), fed by the single-step oracle's events of the
+ * benchmark alone (exact counts); and "emulated", the same model standing
+ * in for a PMU that counts as silicon would: from the write that enables
+ * a counter to the write that disables it, every instruction the CPU
+ * retires is traced and fed (arch/x86/trace.h, the counting window), the
+ * driver's and the harness's own code included, and tests apply their
+ * hardware expectations (docs/emulators.md).  The model's own code behind
+ * one access is not traced: it counts as the one WRMSR, RDMSR or RDPMC it
+ * stands for, fed when the access did not fault, after it took effect (so
+ * the enabling WRMSR counts, the disabling one does not).
  *
  * Every access returns 0 or the exception vector the access raised (or, in
  * the model, would raise on that hardware), like arch/x86/safe.h. */
@@ -13,18 +22,19 @@
 #include "../arch/x86/trace.h"
 #include "detect.h"
 
-enum backend_id { BE_NONE, BE_HW, BE_MODEL };
+enum backend_id { BE_NONE, BE_HW, BE_MODEL, BE_EMULATED };
 
 /* What the model answers for a register it does not model: not an
  * exception vector (hardware may well have the register), but an honest
  * "unknown". */
 #define BE_NOT_MODELLED 256
 /* What the user asked for (the boot layer's backend= option). */
-enum backend_want { BACKEND_AUTO, BACKEND_HW, BACKEND_MODEL };
+enum backend_want { BACKEND_AUTO, BACKEND_HW, BACKEND_MODEL,
+		    BACKEND_EMULATED };
 
 struct backend {
 	enum backend_id id;
-	const char *name;		/* "none", "hw", "model" */
+	const char *name;	/* "none", "hw", "model", "emulated" */
 	int (*rdmsr)(uint32_t msr, uint64_t *v);
 	int (*wrmsr)(uint32_t msr, uint64_t v);
 	int (*rdpmc)(uint32_t idx, uint64_t *v);
@@ -33,18 +43,28 @@ struct backend {
 	trace_sink sink;
 };
 
-/* Chooses the backend for backend=auto|hw|model: auto takes hw only when
- * the write/read-back probe proved counters exist, else the model when
- * one exists for the PMU kind.  reason says which and why. */
+/* Chooses the backend for backend=auto|hw|model|emulated: auto takes hw
+ * only when the write/read-back probe proved counters exist, else the
+ * model when one exists for the PMU kind; emulated only when the kind's
+ * model can say when a counter counts (pmu_model.counting).  reason says
+ * which and why. */
 const struct backend *backend_select(enum backend_want want,
 				     const struct cpu_info *ci,
 				     char *reason, unsigned size);
 const struct backend *backend_current(void);
+/* The reference model answers the accesses (model or emulated): results
+ * are model-backed and are labelled so. */
+static inline int backend_model_backed(void)
+{
+	enum backend_id id = backend_current()->id;
+
+	return id == BE_MODEL || id == BE_EMULATED;
+}
 
 /* Fault injection (pmu/inject.h, the inject= option): arms table t in
  * front of the model backend, so every access the drivers and tests make
  * through be_*() (and a real RDPMC the model answers) goes through it.
- * Refused (-1, why says so) unless the live backend is the model: faults
+ * Refused (-1, why says so) unless the model answers: faults
  * are never injected on real hardware.  NULL disarms.  backend_select()
  * disarms too. */
 struct inject_table;

@@ -29,7 +29,13 @@ struct pmu_model {
 	/* optional: why the model cannot stand in for this CPU (NULL: it
 	 * can), e.g. no capability row for its model number */
 	const char *(*cannot_model)(const struct cpu_info *ci);
-};
+	/* optional (backend=emulated needs it): does any counter count,
+	 * i.e. would an instruction retiring now be counted at some CPL?
+	 * The emulated backend traces exactly while this holds. */
+	int (*counting)(void);
+} __attribute__((aligned(8)));	/* the section is walked as an array of
+				 * them, each placed at 8 (PMU_MODEL): the
+				 * size must be a multiple too (i386) */
 
 #define PMU_MODEL(id, ...)                                                   \
 	static const struct pmu_model model_##id                             \

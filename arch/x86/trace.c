@@ -1,6 +1,7 @@
 /* trace: single-step tracer (see trace.h). */
 #include "trace.h"
 #include "trace_classify.h"
+#include "trace_window_tally.h"
 #include "cpu.h"
 #include "ring3.h"
 #include "../../lib/string.h"
@@ -25,6 +26,16 @@ static struct {
 	unsigned cur;		/* regs[cur]: the state before this step */
 	int have_before;	/* regs[cur] holds a trap's state */
 } tr;
+
+/* The counting window (trace.h): it shares tr, which trace_run does not
+ * touch while a window is open. */
+static struct {
+	int open, hold;
+	trace_sink sink;
+	void *ctx;
+	uintptr_t first;	/* the instruction after the POPF setting TF */
+	struct trace_window_tally tally;
+} win;
 
 /* The state before and after the step being handled, swapped each trap. */
 static struct step_regs regs[2];
@@ -207,7 +218,7 @@ static void step_full(struct insn_event *e, const struct trap_frame *tf)
 	const struct insn_class *k;
 
 	trace_regs_from_frame(after, tf);
-	if (in_range(e->rip)) {
+	if (in_range(e->rip) && !win.hold) {
 		k = decode_cached(e->rip);
 		classify(e, tf, k);
 		accesses(e, k, tr.have_before ? &regs[tr.cur] : NULL);
@@ -258,8 +269,12 @@ static int run(trace_fn fn, uint64_t n, void *data, int cpl,
 	ureg_t flags = read_flags();
 	int r;
 
-	if (read_dr7() & DR7_ENABLES) {
-		f->vector = VEC_DB;	/* a breakpoint is armed: refuse */
+	/* A window left open by a test that ended without closing it: the
+	 * runner cleared TF (harness/runner.c), so nothing is traced. */
+	if (win.open && !(flags & X86_EFLAGS_TF))
+		trace_window_close();
+	if ((read_dr7() & DR7_ENABLES) || win.open) {
+		f->vector = VEC_DB;	/* a breakpoint or a window: refuse */
 		return -1;
 	}
 	memset(&tr, 0, sizeof(tr));
@@ -340,4 +355,115 @@ uint64_t trace_resume_rip(void)
 	if (trap_get_hook(VEC_DB) != db_hook)
 		return 0;
 	return db ? db->rip : tr.prev_rip;
+}
+
+/* ---- the counting window */
+
+static void window_sink(const struct insn_event *e, void *ctx)
+{
+	(void)ctx;
+	tally_step(&win.tally, e->rip, e->cpl,
+		   e->retired ? 1 + (uint64_t)e->more : 0);
+	win.sink(e, win.ctx);
+}
+
+static int window_hook(struct trap_frame *tf)
+{
+	if (!tr.prev_rip)
+		tr.prev_rip = win.first;
+	return db_hook(tf);
+}
+
+/* TF on, noting where the first step is (the instruction after POPF). */
+static void set_tf(void)
+{
+#ifdef __x86_64__
+	__asm__ volatile("leaq 1f(%%rip), %%rax\n\t"
+			 "movq %%rax, %0\n\t"
+			 "pushfq\n\t"
+			 "orq $0x100, (%%rsp)\n\t"
+			 "popfq\n"
+			 "1:"
+			 : "=m"(win.first) : : "rax", "memory", "cc");
+#else
+	__asm__ volatile("movl $1f, %0\n\t"
+			 "pushfl\n\t"
+			 "orl $0x100, (%%esp)\n\t"
+			 "popfl\n"
+			 "1:"
+			 : "=m"(win.first) : : "memory", "cc");
+#endif
+}
+
+int trace_window_open(trace_sink sink, void *ctx)
+{
+	if (win.open)
+		return 0;
+	if ((read_dr7() & DR7_ENABLES) || trap_get_hook(VEC_DB))
+		return -1;
+	memset(&tr, 0, sizeof(tr));
+	memset(regs, 0, sizeof(regs));
+	memset(decoded, 0, sizeof(decoded));
+	tr.end = ~0ull;		/* every step is the window's */
+	tr.sink = window_sink;
+	win.sink = sink;
+	win.ctx = ctx;
+	win.open = 1;
+	clear_dr6();
+	trap_set_hook(VEC_DB, window_hook);
+	set_tf();
+	return 0;
+}
+
+void trace_window_close(void)
+{
+	if (!win.open)
+		return;
+	/* a trap after the POPF clearing TF finds the hook, and drops it */
+	win.hold++;
+	write_flags(read_flags() & ~(ureg_t)X86_EFLAGS_TF);
+	trap_set_hook(VEC_DB, NULL);
+	clear_dr6();
+	win.open = 0;
+	win.hold--;
+}
+
+int trace_window_active(void)
+{
+	return win.open;
+}
+
+void trace_window_hold(int hold)
+{
+	/* nests: an access in a handler inside a held one */
+	win.hold += hold ? 1 : -1;
+}
+
+void trace_window_emit(const uint8_t *insn)
+{
+	struct insn_class k = decode_insn(insn);
+	struct insn_event e = { .rip = (uintptr_t)insn,
+				.next_rip = (uintptr_t)insn + k.length };
+
+	if (!win.open)
+		return;
+	trace_classify(&e, &k, 0);
+	e.flags |= EV_ACCESS_UNKNOWN;
+	window_sink(&e, NULL);
+}
+
+void trace_window_range(struct trace_range range)
+{
+	tally_range(&win.tally, (uintptr_t)range.start,
+		    (uintptr_t)range.end);
+}
+
+void trace_window_wrmsr(void)
+{
+	tally_wrmsr(&win.tally);
+}
+
+void trace_window_counts(struct trace_window_counts *c)
+{
+	*c = win.tally.n;
 }

@@ -121,6 +121,50 @@ uint64_t trace_outside_steps(void);
  * taken inside the tracer's own handling belongs there (arch/x86/pmi.h). */
 uint64_t trace_resume_rip(void);
 
+/*
+ * The counting window (backend=emulated, pmu/backend.h): from the write
+ * that enables a counter to the write that disables it, everything the
+ * CPU executes with TF set is traced, the harness's and the driver's
+ * code included, not just one routine's range, and each step goes to
+ * sink at the CPL it ran at.  Interrupt and exception handlers, the #DB
+ * handler among them, run with TF clear (SDM Vol. 3A 6.12.1.2: the
+ * processor clears TF on entry through an interrupt or trap gate), so
+ * they are not traced; IRET restores TF.  While the window is open,
+ * trace_run refuses (-1, vector 1): there is one #DB hook.
+ *
+ * trace_window_open() sets TF in the caller's flags (a POPF: the first
+ * step is the instruction after it, SDM Vol. 3B 17.3.1.4).
+ * trace_window_hold(1) makes the steps that follow
+ * invisible until trace_window_hold(0) (the model's own code behind one
+ * WRMSR, RDMSR or RDPMC, which trace_window_emit() then stands for).
+ * Holds nest (one per access in progress).
+ * trace_window_close() clears TF.  Returns -1 when a DR7 breakpoint is
+ * armed or a trace runs.
+ */
+int trace_window_open(trace_sink sink, void *ctx);
+void trace_window_close(void);
+int trace_window_active(void);
+void trace_window_hold(int hold);
+/* One step the window did not trace, as if it had: insn holds the
+ * instruction bytes it stands for (WRMSR 0F 30, RDMSR 0F 32, RDPMC
+ * 0F 33), executed at CPL 0. */
+void trace_window_emit(const uint8_t *insn);
+
+/* What the window saw, retired instructions by CPL: inside range (the
+ * benchmark: set with trace_window_range() before the run), and outside
+ * it before the benchmark's first step and after its last; of those, the
+ * near ones: from the last WRMSR before the benchmark (the last enabling
+ * write), and up to the first WRMSR after it (the first disabling one),
+ * which every counter of the run counts.  trace_window_wrmsr() marks a
+ * WRMSR (the emulated backend's, before it takes effect). */
+struct trace_window_counts {
+	uint64_t before[4], inside[4], after[4];
+	uint64_t near_before[4], near_after[4];
+};
+void trace_window_range(struct trace_range range);
+void trace_window_counts(struct trace_window_counts *c);
+void trace_window_wrmsr(void);
+
 /* The tracer's per-mode parts (arch/x86/<mode>/trace_mode.c).  The
  * frame's registers in encoding order, gpr[8..15] 0 in i386; and the
  * base of the FS or GS segment an access names (mem_flags MEM_FS or

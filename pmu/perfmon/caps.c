@@ -73,7 +73,7 @@ const struct perfmon_caps *perfmon_caps(const char **why)
 
 int perfmon_caps_stand_in(const struct perfmon_caps *c)
 {
-	if (backend_current()->id != BE_MODEL)
+	if (!backend_model_backed())
 		return -1;
 	standing_in = c != 0;
 	if (c)

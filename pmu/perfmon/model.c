@@ -665,6 +665,29 @@ static void pm_event(const struct insn_event *e)
 		pmi(sibling);
 }
 
+/* Some counter counts at some CPL: a GP counter with EN and an OS or USR
+ * bit (Figure 18-1), or a fixed counter with its OS or USR bit (Figure
+ * 18-2), enabled in GLOBAL_CTRL (v2+, Figure 18-3).  A frozen PMU still
+ * has its window open: the freeze ends by a write, not by an event. */
+static int pm_counting(void)
+{
+	if (!m.c)
+		return 0;
+	for (unsigned n = 0; n < m.c->gp; n++) {
+		struct evtsel s = evtsel_decode(m.evtsel[n]);
+
+		if (s.en && (s.os || s.usr) && global_on(n))
+			return 1;
+	}
+	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
+		if (perfmon_fixed_exists(m.c, i) &&
+		    (FIXED_CTRL_FIELD(m.fixed_ctrl, i) &
+		     (FIXED_CTRL_OS | FIXED_CTRL_USR)) &&
+		    global_on(GLOBAL_FIXED_SHIFT + i))
+			return 1;
+	return 0;
+}
+
 static const struct pmu_model model_perfmon
 	__attribute__((used, section(".data.pmu_models"), aligned(8))) = {
 	.kind = PMU_ARCH,
@@ -674,5 +697,6 @@ static const struct pmu_model model_perfmon
 	.wrmsr = pm_wrmsr,
 	.rdpmc = pm_rdpmc,
 	.event = pm_event,
+	.counting = pm_counting,
 	.cannot_model = pm_cannot,
 };

@@ -388,6 +388,63 @@ pm_config_event(const struct pmu_run *r, unsigned ctr, unsigned *os,
 	return pm_event_for(s.event, s.umask);
 }
 
+/* Hardware's range for an event count (pmu_run.h); under
+ * backend=emulated, Instruction Retired (C0H/00H, Table 18-1: every
+ * instruction retired) counts at least the instructions the window traced
+ * next to the benchmark at the counted CPLs (pmu_window_near). */
+static inline struct pmu_expect pm_expect_window(const struct pmu_run *r,
+						 const struct pm_event *ev,
+						 uint64_t n, unsigned cpls)
+{
+	struct pmu_expect x = pmu_expect_window(n, cpls,
+						pmu_run_counters(r));
+	uint64_t near = pmu_window_near(cpls);
+
+	if (ev == &pm_events[PM_EV_INSTRUCTIONS] && near) {
+		x.lo = n + near;
+		x.hi = x.hi < x.lo ? x.lo : x.hi;
+	}
+	return x;
+}
+
+/* No core retires more than this many instructions per cycle (the
+ * bound the clock expectations below use too). */
+#define PM_RETIRE_MAX 8
+
+/*
+ * CMASK/INV/E on hardware (evtsel_sdm.h's rule, per real cycle): the
+ * oracle's per-step counts are per model cycle, one instruction each,
+ * but silicon retires up to PM_RETIRE_MAX per cycle, and the counter
+ * sees the driver's code too (pm_expect_window's allowance), so only
+ * bounds hold.  With N the unfiltered event range (at most one event per
+ * instruction): cycles with >= CMASK events: 0 (CMASK > 1) or
+ * ceil(N.lo / PM_RETIRE_MAX) (CMASK <= 1) up to N.hi / CMASK; their
+ * rising edges (E): 1 if any event (CMASK <= 1) up to as many; cycles
+ * with fewer (INV): up to the core clocks' bound, 4 TSC spans.
+ */
+static inline struct pmu_expect pm_filtered_hw(const struct pmu_run *r,
+					       const struct pm_event *ev,
+					       struct sdm_filter f,
+					       unsigned cpls)
+{
+	uint64_t all = sem_sum(ev->sem, r->oc.c[r->cpl]);
+	struct pmu_expect u = pm_expect_window(r, ev, cpls & PMU_CPL(r->cpl) ?
+					       all : 0, cpls);
+	unsigned c = f.cmask ? f.cmask : 1;
+
+	if (f.inv)
+		return (struct pmu_expect){ 0, 4 * r->tsc_span + 1,
+			"INV: cycles with fewer than CMASK events <= 4 TSC "
+			"spans" };
+	if (f.edge)
+		return (struct pmu_expect){ c == 1 && u.lo ? 1 : 0, u.hi / c,
+			"E: rising edges, 1 (an event) .. events / CMASK" };
+	return (struct pmu_expect){ c == 1 ? (u.lo + PM_RETIRE_MAX - 1) /
+				    PM_RETIRE_MAX : 0, u.hi / c,
+		"CMASK: cycles with >= CMASK events, events/8 .. events / "
+		"CMASK (<= 8 retire per cycle)" };
+}
+
 /*
  * What a counter should count in r: the oracle's count of its event
  * (Table 18-1/18-2 above) at the run's CPL when the config counts there,
@@ -421,8 +478,12 @@ static inline struct pmu_expect pm_expect(const struct pmu_run *r,
 	*modelled = *modelled && exact;
 	if (pmu_on_model() || !*modelled)
 		return (struct pmu_expect){ n, n, NULL };
+	if (!pm_is_clock(ev->sem) && (f.cmask || f.edge))
+		return pm_filtered_hw(r, ev, f, sdm_cpls(os, usr));
 	if (pm_is_clock(ev->sem) && (os || usr)) {
-		uint64_t ins = r->oc.c[r->cpl][SEM_INSTRUCTIONS];
+		/* the benchmark's instructions, if it counts at their CPL */
+		uint64_t ins = sdm_counts_at(os, usr, r->cpl) ?
+			       r->oc.c[r->cpl][SEM_INSTRUCTIONS] : 0;
 
 		if (ev->sem == SEM_BIT(SEM_REF_CLOCKS))
 			return (struct pmu_expect){ 0, r->tsc_span,
@@ -430,7 +491,7 @@ static inline struct pmu_expect pm_expect(const struct pmu_run *r,
 		return (struct pmu_expect){ ins / 8, 4 * r->tsc_span + 1,
 			"instructions/8 <= core clocks <= 4 TSC spans" };
 	}
-	return pmu_expect_events(n, sdm_cpls(os, usr));
+	return pm_expect_window(r, ev, n, sdm_cpls(os, usr));
 }
 
 static inline void pm_check(struct tcase *t, const struct pmu_driver *d,

@@ -44,7 +44,7 @@ CFG_DIR = "tests/fixtures"      # 'cfg_file' must be below it
 ROOT = Path(__file__).resolve().parents[2]   # what 'cfg_file' is
                                                 # relative to
 RESULT_STATUSES = ("ok", "not ok", "skip")
-BACKENDS = ("hw", "model", "none")
+BACKENDS = ("hw", "model", "emulated", "none")
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 # QEMU's -smp: [cpus=]N[,maxcpus=N][,sockets=N][,dies=N][,clusters=N]
 # [,cores=N][,threads=N].  Only these words and digits: the value is data

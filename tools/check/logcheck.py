@@ -47,8 +47,8 @@ def header_rules(kinds):
          "# harness: pmu-harness <version>"),
         ("pmu", re.compile(rf"^kind=({alt})( |$)"),
          f"# pmu: kind={'|'.join(kinds)} ..."),
-        ("backend", re.compile(r'^(hw|model|none) reason="[^"]+"$'),
-         '# backend: hw|model|none reason="..."'),
+        ("backend", re.compile(r'^(hw|model|emulated|none) reason="[^"]+"$'),
+         '# backend: hw|model|emulated|none reason="..."'),
     )
 
 

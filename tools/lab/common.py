@@ -94,13 +94,17 @@ def log_label(log) -> str:
 
 
 def backend(log) -> Optional[str]:
-    """"hw", "model", "none", or None when the log has no backend line."""
+    """"hw", "model", "emulated", "none", or None when the log has no
+    backend line."""
     h = log.header("backend")
     return h.words[0] if h and h.words else None
 
 
 def is_model(log) -> bool:
-    return backend(log) == "model"
+    """Model-backed results, labelled as such: backend=model, and
+    backend=emulated (the model counting as silicon would,
+    docs/emulators.md)."""
+    return backend(log) in ("model", "emulated")
 
 
 # The "# time:" comment (harness/runner.c); slowest= is absent when no

@@ -491,7 +491,9 @@ def compare_logs(a, b, tol: Tolerances) -> Comparison:
 
 def _kind(log) -> str:
     be = common.backend(log)
-    return {"hw": "hardware", "model": "model"}.get(be, be or "no backend")
+    return {"hw": "hardware", "model": "model",
+            "emulated": "model (emulated hardware path)"}.get(
+                be, be or "no backend")
 
 
 def _side(name, log) -> str:

@@ -55,6 +55,11 @@ int trace_run_aggregated(void (*fn)(uint64_t, void *), uint64_t n,
 	return -1;
 }
 
+int trace_window_active(void)
+{
+	return 0;
+}
+
 uint64_t trace_outside_steps(void)
 {
 	return 0;

@@ -120,6 +120,9 @@ static const struct good_case good[] = {
 	{ "tests=selftest/fault", "selftest/fault", DEF },
 	{ "backend=hw", DEF_TESTS, BACKEND_HW, 0x3f8, 1, EXIT_AUTO, 0 },
 	{ "backend=model", DEF_TESTS, BACKEND_MODEL, 0x3f8, 1, EXIT_AUTO, 0 },
+	/* the model counting as silicon would (docs/emulators.md) */
+	{ "backend=emulated", DEF_TESTS, BACKEND_EMULATED, 0x3f8, 1, EXIT_AUTO,
+	  0 },
 	{ "backend=model backend=auto", DEF_TESTS, DEF },
 	{ "serial=com1", DEF_TESTS, BACKEND_AUTO, 0x3f8, 1, EXIT_AUTO, 0 },
 	{ "serial=com2", DEF_TESTS, BACKEND_AUTO, 0x2f8, 2, EXIT_AUTO, 0 },
@@ -289,6 +292,7 @@ static const struct bad_case bad[] = {
 	{ "backend=", 1, "backend=\"\"" },
 	{ "backend=HW", 1, "backend=\"HW\"" },
 	{ "backend=hardware", 1, "backend=\"hardware\"" },
+	{ "backend=emulate", 1, "backend=\"emulate\"" },
 	{ "serial=", 1, "serial=\"\"" },
 	{ "serial=com0", 1, "serial=\"com0\"" },
 	{ "serial=com5", 1, "serial=\"com5\"" },

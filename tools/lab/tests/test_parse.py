@@ -153,6 +153,16 @@ class RealLogs(Tmp, unittest.TestCase):
         hw = lparse.analyse(LAB / "refused-hw.log").to_dict()
         self.assertEqual((hw["backend"], hw["model"]), ("hw", False))
 
+    def test_emulated_is_model_backed(self):
+        # backend=emulated: the reference model counting as silicon would
+        # (docs/emulators.md); its results are model-backed and labelled
+        # so, like backend=model's.
+        text = (LAB / "skylake-model.serial.log").read_bytes()
+        text = re.sub(rb"^# backend: model ", b"# backend: emulated ", text,
+                      flags=re.M)
+        d = lparse.analyse(self.write("emul.log", text)).to_dict()
+        self.assertEqual((d["backend"], d["model"]), ("emulated", True))
+
     def test_time_and_elapsed(self):
         text = (LAB / "p54c-model.log").read_text()
         m = re.search(r"^# time: run=(\d+) ms slowest=(\S+) (\d+) ms", text,

@@ -42,7 +42,7 @@
  * -Wshadow reports as shadowing the built-in log(); host-test.sh hands
  * the words below to gcc as they are, so goes with them
  * (the target builds with -fno-builtin, which has no such built-in). */
-/* host-sources: tests/host/pmu/p5/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/backend.c pmu/inject.c pmu/p5/regs.c pmu/p5/events.c pmu/p5/driver.c pmu/driver.c pmu/p6/driver.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c pmu/p5/generation.c pmu/p6/generation.c pmu/netburst/generation.c pmu/perfmon/generation.c pmu/pt/generation.c */
+/* host-sources: tests/host/pmu/p5/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c tests/host/arch/x86/stub_trace_window.c pmu/backend.c pmu/inject.c pmu/p5/regs.c pmu/p5/events.c pmu/p5/driver.c pmu/driver.c pmu/p6/driver.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c pmu/p5/generation.c pmu/p6/generation.c pmu/netburst/generation.c pmu/perfmon/generation.c pmu/pt/generation.c */
 
 /* Every generation's descriptor is linked, as in the image (pmu_describe
  * names each kind from them); the NetBurst and perfmon drivers are not
@@ -933,6 +933,27 @@ static void test_inject_refused_off_the_model(void **state)
 	assert_null(backend_injected());
 }
 
+/* backend=emulated needs a model that can say when a counter counts (the
+ * window is open exactly then, docs/emulators.md); the P5 model cannot
+ * yet: no backend, and the reason says why, rather than the model
+ * standing in with the benchmark alone traced. */
+static void test_emulated_needs_counting(void **state)
+{
+	char why[200] = "";
+	const struct backend *b;
+
+	(void)state;
+	set_sig(P55C);
+	b = backend_select(BACKEND_EMULATED, &fake_cpu, why, sizeof(why));
+	assert_int_equal(b->id, BE_NONE);
+	assert_ptr_equal(backend_current(), b);
+	assert_non_null(strstr(why, "backend=emulated asked"));
+	assert_non_null(strstr(why, "cannot say yet when a counter counts"));
+	/* the model backend still stands in for it */
+	b = backend_select(BACKEND_MODEL, &fake_cpu, why, sizeof(why));
+	assert_int_equal(b->id, BE_MODEL);
+}
+
 static void test_inject_cesr_fault(void **state)
 {
 	struct pmu_config c = cfg_of(0x16, P5_CC_EV_USR, 0);
@@ -1027,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_stop_writes),
 		cmocka_unit_test(test_access_log),
 		cmocka_unit_test(test_inject_refused_off_the_model),
+		cmocka_unit_test(test_emulated_needs_counting),
 		cmocka_unit_test(test_inject_cesr_fault),
 		cmocka_unit_test(test_inject_ctr_stuck),
 		cmocka_unit_test(test_inject_ctr_fault),
