@@ -147,6 +147,8 @@ class Log:
     prefix: str = ""                    # text before "TAP version 13"
     lines: List[str] = field(default_factory=list)  # the TAP lines, no EOL
     first_line: int = 0                 # input line number of lines[0]
+    last_line: int = 0                  # input line number of the last
+                                        # TAP line (kept lines or not)
     headers: List[Header] = field(default_factory=list)
     results: List[Result] = field(default_factory=list)
     plan: Optional[int] = None
@@ -308,6 +310,7 @@ class Parser:
         self._tap_line(line, self._input_line)
 
     def _keep(self, line):
+        self.log.last_line = self._input_line
         if self.keep_lines:
             self.log.lines.append(line)
 

@@ -98,7 +98,7 @@ def _word(log, v):
                         f"{v.hung.line} has no result after it); "
                         f"{len(log.results)} results before")
     if log.plan is None and log.summary is None and log.found_version:
-        last = log.first_line + len(log.lines) - 1
+        last = log.last_line
         return "CUT", (f"no plan and no summary: the log stops at line "
                        f"{last} after {len(log.results)} results")
     if log.parse_errors:
