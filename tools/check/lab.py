@@ -526,6 +526,11 @@ def main(argv):
             lambda: batch_compare(c, [p for p in intact if p in serial],
                                   logs),
             lambda: batch_capture(c, captured, out_dir)]
+    # junit, its schemas and report over every log: subprocesses too,
+    # beside the batches
+    jobs += [lambda: check_junit(c, serial, logs, out_dir),
+             lambda: check_junit_kinds(c, paths, logs, out_dir),
+             lambda: check_report(c, serial, logs, out_dir)]
     jobs += [lambda p=p: check_prove(c, p, logs[p]) for p in bailing]
     jobs += [lambda p=p: check_parse(c, p, logs[p]) for p in damaged]
     jobs += [lambda p=p: check_compare_self(c, p, logs[p])
@@ -535,9 +540,6 @@ def main(argv):
     if not captured:
         c.say(False, "capture: no boot of tools/check/matrix.yaml left a "
               "serial and a volume log to compare")
-    check_junit(c, serial, logs, out_dir)
-    check_junit_kinds(c, paths, logs, out_dir)
-    check_report(c, serial, logs, out_dir)
     print(f"# lab: passed={c.passed} failed={c.failed}")
     return 0 if c.failed == 0 and c.passed > 0 else 1
 
