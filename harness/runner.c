@@ -85,18 +85,25 @@ static void report_fault(struct tap *tap, const struct fault *f)
 		tap_yaml_kv(tap, "cr2", "0x%llx", (unsigned long long)f->cr2);
 }
 
-static void report_timeout(struct tap *tap, uint64_t limit_us,
-			   uint64_t elapsed_us)
+/* The test's limit and the time it took, as seconds with milliseconds. */
+static void yaml_limit_elapsed(struct tap *tap, uint64_t limit_us,
+			       uint64_t elapsed_us)
 {
-	const struct wd_event *ev = watchdog_event();
-
-	tap_yaml_kv(tap, "timed_out", "true");
 	tap_yaml_kv(tap, "limit_s", "%llu.%03llu",
 		    (unsigned long long)(limit_us / 1000000),
 		    (unsigned long long)(limit_us % 1000000 / 1000));
 	tap_yaml_kv(tap, "elapsed_s", "%llu.%03llu",
 		    (unsigned long long)(elapsed_us / 1000000),
 		    (unsigned long long)(elapsed_us % 1000000 / 1000));
+}
+
+static void report_timeout(struct tap *tap, uint64_t limit_us,
+			   uint64_t elapsed_us)
+{
+	const struct wd_event *ev = watchdog_event();
+
+	tap_yaml_kv(tap, "timed_out", "true");
+	yaml_limit_elapsed(tap, limit_us, elapsed_us);
 	tap_yaml_kv(tap, "rip", "0x%llx", (unsigned long long)ev->rip);
 	tap_yaml_kv(tap, "rip_in_image", "0x%llx",
 		    (unsigned long long)(ev->rip - (uintptr_t)ImageBase));
@@ -123,12 +130,7 @@ static void report_overrun(struct tap *tap, uint64_t limit_us,
 			   uint64_t elapsed_us)
 {
 	tap_yaml_kv(tap, "overran", "true");
-	tap_yaml_kv(tap, "limit_s", "%llu.%03llu",
-		    (unsigned long long)(limit_us / 1000000),
-		    (unsigned long long)(limit_us % 1000000 / 1000));
-	tap_yaml_kv(tap, "elapsed_s", "%llu.%03llu",
-		    (unsigned long long)(elapsed_us / 1000000),
-		    (unsigned long long)(elapsed_us % 1000000 / 1000));
+	yaml_limit_elapsed(tap, limit_us, elapsed_us);
 	tap_yaml_kv(tap, "error", "%s", watchdog_ready() ?
 		    "ran past its time limit: returned before the watchdog "
 		    "stopped it" : "ran past its time limit and nothing "
