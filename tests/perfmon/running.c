@@ -144,7 +144,6 @@ static void test_rdpmc_fast(struct tcase *t)
 	      "read, KVM's): 0x%llx, expected the low 32 bits 0x%llx",
 	      (unsigned long long)fast,
 	      (unsigned long long)(r.got[0] & 0xffffffffu));
-	(void)c;
 }
 
 TEST(perfmon_rdpmc_fast, "perfmon/rdpmc-fast",

@@ -116,9 +116,9 @@ def _word(log, v):
     if v.errors:
         return "ERRORS", (f"{len(v.errors)} '# error:' line(s), first at "
                           f"line {v.errors[0].line}: {v.errors[0].text}")
-    if common.untested_reason(log) is not None:
-        return "UNTESTED", (f"no test of this machine's PMU ran: "
-                            f"{common.untested_reason(log)}")
+    untested = common.untested_reason(log)
+    if untested is not None:
+        return "UNTESTED", f"no test of this machine's PMU ran: {untested}"
     if not log.results:
         return "NO TESTS", "the run has no result"
     p, _, s = log.counts()
