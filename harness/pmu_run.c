@@ -272,6 +272,48 @@ uint64_t pmu_window_near(unsigned cpls)
 	return n;
 }
 
+/* backend=hw and emulated: the model's count of the same run (pmu_run.h).
+ * The run's setup writes are replayed in their order (the model judges a
+ * write hardware refused as it would), then the benchmark is traced into
+ * the model at the run's CPL, and each counter read through the driver. */
+static void predict(struct pmu_run *r, const struct pmu_driver *d,
+		    const struct bench *b, const struct be_log *log)
+{
+	struct oracle_counts oc;
+	struct pmu_err e;
+	struct fault f;
+
+	r->predicted = 0;
+	r->model_why[0] = 0;
+	if (pmu_on_model())
+		return;		/* the counts are the model's */
+	if (log->lost) {
+		fmt_snprintf(r->model_why, sizeof(r->model_why), "the setup's "
+			     "writes were not all kept (%u lost)", log->lost);
+		return;
+	}
+	if (backend_predict_begin(r->model_why, sizeof(r->model_why)))
+		return;
+	for (unsigned i = 0; i < log->used; i++)
+		if (log->a[i].op == BE_OP_WRMSR)
+			(void)be_wrmsr(log->a[i].reg, log->a[i].value);
+	if (bench_exec(b, r->n, r->cpl, &oc, backend_current()->sink, NULL,
+		       &f)) {
+		fmt_snprintf(r->model_why, sizeof(r->model_why), "the traced "
+			     "run faulted (vector %u)", f.vector);
+		goto out;
+	}
+	for (unsigned c = 0; c < r->n_ctrs; c++)
+		if (in_run(r, c) && d->read(c, &r->model[c], &e)) {
+			fmt_snprintf(r->model_why, sizeof(r->model_why),
+				     "read counter %u: %s", c, e.msg);
+			goto out;
+		}
+	r->predicted = 1;
+out:
+	backend_predict_end();
+}
+
 int pmu_run(struct tcase *t, struct pmu_run *r)
 {
 	static struct be_access acc[64];
@@ -311,6 +353,7 @@ int pmu_run(struct tcase *t, struct pmu_run *r)
 	log_writes(t, r, &log);
 	if (!ok)
 		return 0;
+	predict(r, d, b, &log);
 	log_run(t, d, r);
 	log_window(t, r);
 	return 1;
@@ -385,6 +428,39 @@ struct pmu_expect pmu_expect_events(uint64_t n, unsigned cpls)
 	return pmu_expect_window(n, cpls, PMU_MAX_COUNTERS);
 }
 
+static uint64_t width_mask(void)
+{
+	const struct pmu_driver *d = pmu_driver_for(cpu_info()->pmu);
+	struct pmu_shape s;
+
+	d->shape(cpu_info(), &s);
+	return s.width >= 64 ? ~0ull : (1ull << s.width) - 1;
+}
+
+void pmu_log_model(struct tcase *t, const struct pmu_run *r, unsigned ctr)
+{
+	char name[32];
+	uint64_t diff, mask;
+
+	if (pmu_on_model())
+		return;
+	mask = width_mask();
+	fmt_snprintf(name, sizeof(name), "ctr%u_model", ctr);
+	if (!r->predicted) {
+		value(t, key(r, name), "none (%s)", r->model_why);
+		return;
+	}
+	value(t, key(r, name), "%llu", (unsigned long long)r->model[ctr]);
+	diff = (r->got[ctr] - r->model[ctr]) & mask;
+	fmt_snprintf(name, sizeof(name), "ctr%u_model_delta", ctr);
+	if (diff > mask / 2)
+		value(t, key(r, name), "-%llu",
+		      (unsigned long long)(mask - diff) + 1);
+	else
+		value(t, key(r, name), diff ? "+%llu" : "%llu",
+		      (unsigned long long)diff);
+}
+
 void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
 		       const struct pmu_run *r, unsigned ctr,
 		       const struct pmu_expect *x)
@@ -406,6 +482,7 @@ void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
 		value(t, key(r, name), "increment %llu..%llu (%s)",
 		      (unsigned long long)x->lo, (unsigned long long)x->hi,
 		      x->tolerance);
+	pmu_log_model(t, r, ctr);
 	check(t, inc >= x->lo && inc <= x->hi, "counter %u: read %llu (+%llu "
 	      "over its preset), oracle %llu..%llu", ctr,
 	      (unsigned long long)got, (unsigned long long)inc,

@@ -34,6 +34,13 @@ struct pmu_run {
 					 * the last stop: all the clocks the
 					 * counters could have seen */
 	struct oracle_counts oc;	/* the oracle's counts of the run */
+	/* backend=hw and emulated: the reference model's count of each
+	 * counter for the same register writes and the benchmark's trace
+	 * alone (issue 30 section 2), logged beside the counted value as
+	 * ctrN_model and ctrN_model_delta; or why there is none */
+	uint64_t model[PMU_MAX_COUNTERS];
+	int predicted;
+	char model_why[112];
 };
 
 /* The driver of this CPU's PMU when it is of kind k and a backend can
@@ -43,7 +50,11 @@ const struct pmu_driver *pmu_ready(struct tcase *t, enum pmu_kind k);
 int pmu_on_model(void);
 
 /* Programs, presets, starts, runs, stops and reads; logs the run and the
- * configs.  Returns 1 when all went through (failures are checks). */
+ * configs.  On backend=hw and emulated it then asks the reference model
+ * what the same run counts (pmu/backend.h backend_predict_begin): the
+ * setup's register writes, replayed into the reset model, and the
+ * benchmark single-stepped into it, nothing else (r->model).  Returns 1
+ * when all went through (failures are checks). */
 int pmu_run(struct tcase *t, struct pmu_run *r);
 /* For tests that drive the counters themselves, at CPL 3.  Before any
  * counter counts: on hardware, traces the oracle's counts into *oc (the
@@ -114,9 +125,17 @@ uint64_t pmu_window_near(unsigned cpls);
 uint64_t pmu_ring3_edges(void);
 /* The counters taking part in r. */
 unsigned pmu_run_counters(const struct pmu_run *r);
-/* Checks counter ctr against x and logs read value and expectation. */
+/* Checks counter ctr against x and logs read value and expectation, and
+ * on hw and emulated the model's count and the difference (counted minus
+ * model, modulo the counter's width, signed). */
 void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
 		       const struct pmu_run *r, unsigned ctr,
 		       const struct pmu_expect *x);
+/* What pmu_check_counter() logs of the model's count (for tests that
+ * check a run's counter themselves): ctrN_model, the model's count of
+ * the run, and ctrN_model_delta, counted minus model modulo the
+ * counter's width, signed ("+12", "-3", "0"); or ctrN_model "none
+ * (why)".  Nothing on backend=model, whose counts are the model's. */
+void pmu_log_model(struct tcase *t, const struct pmu_run *r, unsigned ctr);
 
 #endif

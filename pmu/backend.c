@@ -132,6 +132,50 @@ static const struct backend backends[] = {
 static const struct backend *current = &backends[BE_NONE];
 static struct be_log *cur_log;
 
+/* ---- predictions (backend.h) */
+
+static const struct backend predicting = {
+	BE_MODEL, "model (prediction)", model_raw_rdmsr, model_raw_wrmsr,
+	model_raw_rdpmc, model_feed
+};
+static const struct backend *before_prediction;
+static struct be_log *log_before_prediction;
+
+int backend_predict_begin(char *why, unsigned size)
+{
+	const char *no;
+
+	if (before_prediction) {
+		fmt_snprintf(why, size, "a prediction is already running");
+		return -1;
+	}
+	if (trace_window_active()) {
+		fmt_snprintf(why, size, "a counter of backend=emulated still "
+			     "counts (its window is open)");
+		return -1;
+	}
+	if ((no = model_predict_begin(cpu_info()->pmu, cpu_info()))) {
+		fmt_snprintf(why, size, "the reference model cannot predict: "
+			     "%s", no);
+		return -1;
+	}
+	before_prediction = current;
+	log_before_prediction = cur_log;
+	current = &predicting;
+	cur_log = NULL;
+	return 0;
+}
+
+void backend_predict_end(void)
+{
+	if (!before_prediction)
+		return;
+	model_predict_end();
+	current = before_prediction;
+	cur_log = log_before_prediction;
+	before_prediction = NULL;
+}
+
 void be_log_open(struct be_log *l, struct be_access *a, unsigned n)
 {
 	l->a = a;

@@ -61,6 +61,16 @@ static inline int backend_model_backed(void)
 	return id == BE_MODEL || id == BE_EMULATED;
 }
 
+/* A prediction beside the run (issue 30 section 2, pmu/model.h
+ * model_predict_begin): from begin to end every be_*() access reaches the
+ * reference model of this CPU's PMU kind, reset, with no fault injection,
+ * no access log and no counting window, and its sink is the model's, so
+ * the same register writes and the benchmark's trace give the model's
+ * count.  end gives the backend (and a live model's state) back.  Returns
+ * 0, or -1 with why said. */
+int backend_predict_begin(char *why, unsigned size);
+void backend_predict_end(void);
+
 /* Fault injection (pmu/inject.h, the inject= option): arms table t in
  * front of the model backend, so every access the drivers and tests make
  * through be_*() (and a real RDPMC the model answers) goes through it.

@@ -5,6 +5,7 @@
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/smp.h"
 #include "../arch/x86/trap.h"
+#include "../lib/string.h"
 
 extern const struct pmu_model __pmu_models_start[], __pmu_models_end[];
 
@@ -120,7 +121,93 @@ uint64_t model_clock(void)
 	return clock;
 }
 
+/* ---- predictions beside the live model (model.h) */
+
+static struct {
+	int on;
+	const struct pmu_model *was_live;	/* NULL: no model was live */
+	uint64_t was_clock;
+	struct model_part part[MODEL_MAX_PARTS];
+	unsigned n_parts;
+	/* the saved state: the largest model (perfmon with its DS, LBR and
+	 * PT parts) needs about 3 KiB today */
+	uint8_t saved[8192] __attribute__((aligned(16)));
+} pred;
+
+int model_predicting(void)
+{
+	return pred.on;
+}
+
+/* Saves the live model's parts; NULL, or why it cannot. */
+static const char *save_live(void)
+{
+	unsigned off = 0;
+
+	pred.n_parts = live->parts ? live->parts(pred.part) : 0;
+	if (!pred.n_parts)
+		return "the live model cannot save its state";
+	for (unsigned i = 0; i < pred.n_parts; i++)
+		off += pred.part[i].size;
+	if (pred.n_parts > MODEL_MAX_PARTS || off > sizeof(pred.saved))
+		return "the live model's state exceeds the room kept for it";
+	off = 0;
+	for (unsigned i = 0; i < pred.n_parts; i++) {
+		memcpy(pred.saved + off, pred.part[i].p, pred.part[i].size);
+		off += pred.part[i].size;
+	}
+	return 0;
+}
+
+static void restore_live(void)
+{
+	unsigned off = 0;
+
+	for (unsigned i = 0; i < pred.n_parts; i++) {
+		memcpy(pred.part[i].p, pred.saved + off, pred.part[i].size);
+		off += pred.part[i].size;
+	}
+}
+
+const char *model_predict_begin(enum pmu_kind k, const struct cpu_info *ci)
+{
+	const struct pmu_model *m = model_for(k);
+	const char *why;
+
+	if (pred.on)
+		return "a prediction is already running";
+	if (!m)
+		return "no reference model for this PMU kind";
+	why = m->cannot_model ? m->cannot_model(ci) : 0;
+	if (why)
+		return why;
+	if (live && live != m)
+		return "another model is live";
+	if (live && (why = save_live()))
+		return why;
+	pred.was_live = live;
+	pred.was_clock = clock;
+	pred.on = 1;
+	live = m;
+	clock = 0;
+	m->reset();
+	return 0;
+}
+
+void model_predict_end(void)
+{
+	if (!pred.on)
+		return;
+	if (pred.was_live)
+		restore_live();
+	live = pred.was_live;
+	clock = pred.was_clock;
+	pred.on = 0;
+}
+
 int model_raise_pmi(int mask_after)
 {
+	if (pred.on)
+		return 0;	/* the predicted run's PMI is not raised */
 	return apic_lvtpc_deliver(mask_after);
 }

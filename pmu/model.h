@@ -17,6 +17,15 @@
 #include "cpu_model.h"
 #include "detect.h"
 
+/* Where a model keeps its state (a register file is one or a few static
+ * structs): what a prediction beside the live model saves and restores
+ * (model_predict_begin). */
+struct model_part {
+	void *p;
+	unsigned size;
+};
+#define MODEL_MAX_PARTS 4
+
 struct pmu_model {
 	enum pmu_kind kind;
 	const char *name;
@@ -33,6 +42,10 @@ struct pmu_model {
 	 * i.e. would an instruction retiring now be counted at some CPL?
 	 * The emulated backend traces exactly while this holds. */
 	int (*counting)(void);
+	/* optional: the parts of its state (at most MODEL_MAX_PARTS), so a
+	 * prediction can run beside the live model and leave it as it was;
+	 * without it a model predicts only where it is not the backend */
+	unsigned (*parts)(struct model_part *p);
 } __attribute__((aligned(8)));	/* the section is walked as an array of
 				 * them, each placed at 8 (PMU_MODEL): the
 				 * size must be a multiple too (i386) */
@@ -70,5 +83,20 @@ int model_on_sibling(void);
  * model's event hook, inside the tracer.  Returns 1 delivered, 0 masked,
  * -1 no usable APIC. */
 int model_raise_pmi(int mask_after);
+
+/*
+ * A prediction (issue 30 section 2; harness/pmu_run.c): the reference
+ * model of kind k, reset, stands beside whatever the backend is (hw, or
+ * the live model of backend=emulated, whose state is saved first and
+ * given back by model_predict_end(), its clock too), so the same register
+ * writes and the benchmark's trace alone give the model's count next to
+ * the counted one.  While a prediction runs the model raises no PMI (the
+ * interrupt belongs to the run being predicted, not to this one:
+ * model_raise_pmi() answers "masked").  Returns NULL, or why not (no
+ * model for k, its cannot_model() reason, its state cannot be saved).
+ */
+const char *model_predict_begin(enum pmu_kind k, const struct cpu_info *ci);
+void model_predict_end(void);
+int model_predicting(void);
 
 #endif

@@ -468,6 +468,15 @@ static void nbm_event(const struct insn_event *e)
 		tick(&k, live, n);
 }
 
+/* Its state is m, all of it (model.h: predictions beside the live
+ * model save and restore it). */
+static unsigned nbm_parts(struct model_part *p)
+{
+	p[0] = (struct model_part){ &m, sizeof(m) };
+	return 1;
+}
+
 PMU_MODEL(netburst, PMU_NETBURST,
 	  "netburst (ESCR/CCCR, 18 counters, SDM Vol. 3B 18.15-18.16)",
-	  nbm_reset, nbm_rdmsr, nbm_wrmsr, nbm_rdpmc, nbm_event, nbm_cannot);
+	  nbm_reset, nbm_rdmsr, nbm_wrmsr, nbm_rdpmc, nbm_event, nbm_cannot,
+	  .parts = nbm_parts);

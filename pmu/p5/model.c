@@ -103,5 +103,14 @@ static void p5m_event(const struct insn_event *e)
 	}
 }
 
+/* Its state is m, all of it (model.h: predictions beside the live
+ * model save and restore it). */
+static unsigned p5m_parts(struct model_part *p)
+{
+	p[0] = (struct model_part){ &m, sizeof(m) };
+	return 1;
+}
+
 PMU_MODEL(p5, PMU_P5, "p5 (CESR/CTR0/CTR1, SDM Vol. 3B 18.23.1)",
-	  p5m_reset, p5m_rdmsr, p5m_wrmsr, p5m_rdpmc, p5m_event);
+	  p5m_reset, p5m_rdmsr, p5m_wrmsr, p5m_rdpmc, p5m_event,
+	  .parts = p5m_parts);

@@ -162,5 +162,14 @@ static void p6m_event(const struct insn_event *e)
 	}
 }
 
+/* Its state is m, all of it (model.h: predictions beside the live
+ * model save and restore it). */
+static unsigned p6m_parts(struct model_part *p)
+{
+	p[0] = (struct model_part){ &m, sizeof(m) };
+	return 1;
+}
+
 PMU_MODEL(p6, PMU_P6, "p6 (PerfEvtSel0/1, PerfCtr0/1, SDM Vol. 3B 18.22)",
-	  p6m_reset, p6m_rdmsr, p6m_wrmsr, p6m_rdpmc, p6m_event);
+	  p6m_reset, p6m_rdmsr, p6m_wrmsr, p6m_rdpmc, p6m_event,
+	  .parts = p6m_parts);

@@ -688,6 +688,16 @@ static int pm_counting(void)
 	return 0;
 }
 
+/* Its state: m and the DS, LBR and PT models' (model.h). */
+static unsigned pm_parts(struct model_part *p)
+{
+	p[0] = (struct model_part){ &m, sizeof(m) };
+	p[1] = ds_model_part();
+	p[2] = lbr_model_part();
+	p[3] = pt_model_part();
+	return 4;
+}
+
 static const struct pmu_model model_perfmon
 	__attribute__((used, section(".data.pmu_models"), aligned(8))) = {
 	.kind = PMU_ARCH,
@@ -699,4 +709,5 @@ static const struct pmu_model model_perfmon
 	.event = pm_event,
 	.counting = pm_counting,
 	.cannot_model = pm_cannot,
+	.parts = pm_parts,
 };

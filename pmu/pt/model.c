@@ -93,6 +93,11 @@ static struct {
 	struct pt_gen g;
 } p;
 
+struct model_part pt_model_part(void)
+{
+	return (struct model_part){ &p, sizeof(p) };
+}
+
 /* The caps are looked up at the first access: the model is reset before
  * the backend says it is the model (pmu/backend.c). */
 static const struct pt_caps *caps(void)

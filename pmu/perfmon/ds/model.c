@@ -37,6 +37,11 @@ static struct {
 	uint64_t area, enable, cfg, ld_lat;
 } d;
 
+struct model_part ds_model_part(void)
+{
+	return (struct model_part){ &d, sizeof(d) };
+}
+
 void ds_model_reset(const struct perfmon_caps *c)
 {
 	d = (typeof(d)){ .c = c };

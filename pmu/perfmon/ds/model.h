@@ -18,10 +18,13 @@
 
 #include <stdint.h>
 #include "../../../arch/x86/trace.h"
+#include "../../model.h"
 #include "../regs.h"
 #include "regs.h"
 
 void ds_model_reset(const struct perfmon_caps *c);
+/* Its state, for a prediction beside the live model (pmu/model.h). */
+struct model_part ds_model_part(void);
 /* The DS MSRs: 0 or a vector; 1 when msr is not one of them. */
 int ds_model_rdmsr(uint32_t msr, uint64_t *v);
 int ds_model_wrmsr(uint32_t msr, uint64_t v);

@@ -16,6 +16,11 @@ static struct {
 	unsigned top, n;
 } lbr;
 
+struct model_part lbr_model_part(void)
+{
+	return (struct model_part){ &lbr, sizeof(lbr) };
+}
+
 void lbr_model_reset(void)
 {
 	lbr.top = lbr.n = 0;

@@ -6,9 +6,12 @@
 
 #include <stdint.h>
 #include "../../../arch/x86/trace.h"
+#include "../../model.h"
 
 /* An empty stack (the model's reset). */
 void lbr_model_reset(void);
+/* Its state, for a prediction beside the live model (pmu/model.h). */
+struct model_part lbr_model_part(void);
 /* One step of this thread with IA32_DEBUGCTL = debugctl: while
  * DEBUGCTL.LBR (bit 0) is set, a branch of the step
  * (ds_model_branch(), the rule BTS shares) is pushed as (from, to). */

@@ -474,6 +474,53 @@ static void test_rdpmc(void **state)
 	model_cpl3_pce(-1);
 }
 
+/* ==== a prediction beside the live model (pmu/model.h) ================= */
+
+/* model_predict_begin() gives a model as freshly reset, whatever the live
+ * one holds, and model_predict_end() gives the live one back as it was:
+ * its registers, its counts and its clock.  Where no model is live the
+ * prediction's model is live only while it runs.  A prediction raises no
+ * PMI (the host's APIC stub would answer -1). */
+static void test_prediction_leaves_live_model(void **state)
+{
+	struct insn_event e = { .cpl = 3, .retired = 1 };
+	uint64_t fresh_cesr, fresh_ctr0, clock_before;
+	uint64_t cesr = half(0, 0x16, 2, 0) | half(1, 0x00, 3, 0);
+
+	(void)state;
+	start(P55C);
+	fresh_cesr = rd(CESR);
+	fresh_ctr0 = rd(CTR0);
+	wr(CESR, cesr);
+	wr(CTR0, 1000);
+	step(&e);				/* CTR0 1001 */
+	clock_before = model_clock();
+
+	assert_null(model_predict_begin(PMU_P5, &fake_cpu));
+	assert_ptr_equal(model_active(), m);
+	assert_int_equal(rd(CESR), fresh_cesr);
+	assert_int_equal(rd(CTR0), fresh_ctr0);
+	assert_int_equal(model_clock(), 0);
+	assert_non_null(model_predict_begin(PMU_P5, &fake_cpu));
+	wr(CESR, half(0, 0x16, 3, 0));
+	step(&e);
+	step(&e);
+	assert_int_equal(rd(CTR0), fresh_ctr0 + 2);
+	assert_int_equal(model_raise_pmi(0), 0);
+	model_predict_end();
+
+	assert_int_equal(rd(CESR), cesr);
+	assert_int_equal(rd(CTR0), 1001);
+	assert_int_equal(model_clock(), clock_before);
+	assert_int_equal(model_raise_pmi(0), -1);
+
+	model_activate(NULL);
+	assert_null(model_predict_begin(PMU_P5, &fake_cpu));
+	assert_ptr_equal(model_active(), m);
+	model_predict_end();
+	assert_null(model_active());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_40),
 		cmocka_unit_test(test_reserved_bits),
 		cmocka_unit_test(test_rdpmc),
+		cmocka_unit_test(test_prediction_leaves_live_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
