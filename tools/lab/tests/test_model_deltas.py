@@ -152,6 +152,16 @@ class Parsing(unittest.TestCase):
         self.assertEqual([(d.key, d.delta) for d in stats[0].departures],
                          [("cpl3_ctr1", 12), ("cpl0_ctr1", -3)])
 
+    def test_departures_largest_first_not_in_log_order(self):
+        # instructions cpl3_ctr1 made 790 - 789 = +1: in the log's order
+        # it comes before cpl0_ctr1's -3
+        text = edit(edit(emu_text(), INS, "cpl3_ctr1_model", "789"),
+                    INS, "cpl3_ctr1_model_delta", "+1")
+        stats = deltas.by_event(deltas.of_log(parsed(text)).counters)
+        self.assertEqual(stats[1].config, IN_OS)     # after BR_BOTH's -6
+        self.assertEqual([(d.key, d.delta) for d in stats[1].departures],
+                         [("cpl0_ctr1", -3), ("cpl3_ctr1", 1)])
+
     def test_model_log_has_nothing_to_diff(self):
         d = deltas.of_log(parsed(MODEL_LOG.read_text(), "p54c-model.log"))
         self.assertEqual(d.backend, "model")
