@@ -17,7 +17,9 @@ regression (1), else a damaged log (3), else 0.
 Offers add_parser(sub) and run(args) for lab.cli, and for tools:
 compare_logs(a, b, tol) -> Comparison (entries, counts), to_json(),
 text_lines().  The rules (statuses, counters, the hardware ranges a
-test states, noise, exit statuses) are docs/lab.md, "compare".
+test states, noise, exit statuses) are docs/lab.md, "compare"; the
+model deltas of both logs side by side per event (delta_lines,
+deltas_json; tools/lab/deltas.py) are information, never a regression.
 """
 
 import json
@@ -30,6 +32,7 @@ from typing import Dict, List, Optional
 import yaml
 
 from . import common
+from . import deltas as ldeltas
 from .compare_tolerances import ToleranceError, Tolerances, load as \
     load_tolerances
 
@@ -41,6 +44,7 @@ REGRESSION, IMPROVEMENT, CHANGED, INFO, SAME, IGNORED = (
     "regression", "improvement", "changed", "info", "same", "ignored")
 ORDER = (REGRESSION, IMPROVEMENT, CHANGED, INFO, SAME, IGNORED)
 SHOWN = (REGRESSION, IMPROVEMENT, CHANGED, INFO)   # without --all
+MAX_DIFFER = 30         # counters listed under an event whose delta differs
 
 
 @dataclass
@@ -82,6 +86,7 @@ class Comparison:
     only_a: int = 0
     only_b: int = 0
     backends: tuple = (None, None)      # common.backend() of A and B
+    deltas: tuple = (None, None)        # deltas.LogDeltas of A and B
 
     def add(self, e: Entry):
         self.entries.append(e)
@@ -388,12 +393,24 @@ def compare_values(pair):
         if key.endswith("_oracle") and key[:-7] in keys and \
                 (key[:-7] in cnt_a or key[:-7] in cnt_b):
             continue            # folded into the counter's line
+        if _model_key_of(key, cnt_a, cnt_b):
+            continue            # in the model deltas (delta_lines)
         if key in cnt_a or key in cnt_b:
             compare_counter(pair, key, cnt_a.get(key), cnt_b.get(key),
                             raw_a, raw_b)
         else:
             compare_other(pair, key, raw_a.get(key), raw_b.get(key),
                           _get(ya, key), _get(yb, key))
+
+
+def _model_key_of(key, cnt_a, cnt_b) -> bool:
+    """key is a counter's "_model" or "_model_delta" line (deltas.py):
+    compared per event by delta_lines, not as a value of its own."""
+    for suffix in (ldeltas.DELTA, ldeltas.MODEL):
+        if key.endswith(suffix):
+            base = key[:-len(suffix)]
+            return base in cnt_a or base in cnt_b
+    return False
 
 
 def _get(y, key):
@@ -481,6 +498,7 @@ def compare_logs(a, b, tol: Tolerances) -> Comparison:
     """Compares two parsed logs (pmulog.Log); A is the reference."""
     cmp = Comparison(a, b, tol)
     cmp.backends = (common.backend(a), common.backend(b))
+    cmp.deltas = (ldeltas.of_log(a), ldeltas.of_log(b))
     compare_headers(cmp)
     compare_tests(cmp)
     return cmp
@@ -509,6 +527,79 @@ def _side(name, log) -> str:
     return s
 
 
+# ----------------------------------------------------------- model deltas
+
+
+def _delta_value(d) -> str:
+    return f"none ({d.reason})" if d.model is None else \
+        ldeltas.signed(d.delta)
+
+
+def _event_side(stats) -> str:
+    """One side's statistics of an event, for delta_lines."""
+    if stats is None:
+        return "not counted"
+    text = (f"{stats.compared} compared, {stats.agreed} agreed, "
+            f"{ldeltas.range_text(stats)}")
+    if stats.none:
+        text += f", {len(stats.none)} no model count"
+    return text
+
+
+def delta_events(cmp):
+    """[(event, stats A or None, stats B or None, [(test, key, A's delta
+    text, B's)] of the counters whose delta differs)], in A's event order
+    (worst first), then B's events A has not."""
+    la, lb = cmp.deltas
+    sa = {s.config: s for s in ldeltas.by_event(la.counters)}
+    sb = {s.config: s for s in ldeltas.by_event(lb.counters)}
+    da = {(d.test, d.key): d for d in la.counters}
+    db = {(d.test, d.key): d for d in lb.counters}
+    out = []
+    for event in list(dict.fromkeys(list(sa) + list(sb))):
+        differ = []
+        for k, d in da.items():
+            other = db.get(k)
+            if d.config == event and other is not None and \
+                    (d.model is None) == (other.model is None) and \
+                    (d.delta, d.reason) == (other.delta, other.reason):
+                continue
+            if d.config == event and other is not None:
+                differ.append((k[0], k[1], _delta_value(d),
+                               _delta_value(other)))
+        out.append((event, sa.get(event), sb.get(event), differ))
+    return out
+
+
+def delta_lines(cmp) -> List[str]:
+    """Per event, A's and B's deltas from the reference model side by
+    side, "DIFFERS" where a counter both logs have departs differently
+    (with those counters under it).  Nothing when neither log has a
+    model count or a damaged one.  Information: no verdict, no exit
+    status depends on it (docs/lab.md, "Model deltas")."""
+    la, lb = cmp.deltas
+    if not (la.any or lb.any):
+        return []
+    out = ["model deltas (counted minus the reference model's count), "
+           f"per event: A {common.log_label(cmp.a)}, "
+           f"B {common.log_label(cmp.b)}"]
+    sides = [(n, ld) for n, ld in (("A", la), ("B", lb)) if ld.applicable]
+    out += [f"  {n}: backend {ld.backend or '(none)'}: nothing to diff"
+            for n, ld in (("A", la), ("B", lb)) if not ld.applicable]
+    for event, sa, sb, differ in delta_events(cmp):
+        mark = " DIFFERS" if differ else ""
+        stats = {"A": sa, "B": sb}
+        out.append(f"  {event}: " + " | ".join(
+            f"{n} {_event_side(stats[n])}" for n, _ in sides) + mark)
+        out += [f"    {t} {k}: A {va}, B {vb}"
+                for t, k, va, vb in differ[:MAX_DIFFER]]
+        if len(differ) > MAX_DIFFER:
+            out.append(f"    ... and {len(differ) - MAX_DIFFER} more")
+    for side, ld in (("A", la), ("B", lb)):
+        out += [f"  {side} damaged: {d.text()}" for d in ld.damage]
+    return out
+
+
 def summary_line(cmp) -> str:
     c = cmp.count
     return (f"compare: {c(REGRESSION)} regression(s), {c(IMPROVEMENT)} "
@@ -522,6 +613,7 @@ def text_lines(cmp, show_all=False) -> List[str]:
            f"tolerances: {cmp.tolerances.path}"]
     out += [e.text() for e in cmp.sorted_entries(ORDER if show_all
                                                  else SHOWN)]
+    out += delta_lines(cmp)
     out.append(summary_line(cmp))
     return out
 
@@ -543,9 +635,31 @@ def to_json(cmp, status, show_all=False) -> dict:
             "entries": [asdict(e) for e in
                         cmp.sorted_entries(ORDER if show_all else SHOWN)],
             "counts": {v: cmp.count(v) for v in ORDER},
+            "model_deltas": deltas_json(cmp),
             "tests": {"both": cmp.matched, "only_a": cmp.only_a,
                       "only_b": cmp.only_b},
             "exit_status": status}
+
+
+def deltas_json(cmp) -> dict:
+    """The model deltas of A and B per event (delta_events)."""
+    la, lb = cmp.deltas
+
+    def side(ld, s):
+        if s is None:
+            return None
+        return {"compared": s.compared, "agreed": s.agreed, "min": s.lo,
+                "max": s.hi, "no_model_count": len(s.none)}
+
+    return {
+        "applicable": {"a": la.applicable, "b": lb.applicable},
+        "events": [{"event": ev, "a": side(la, sa), "b": side(lb, sb),
+                    "differs": bool(differ),
+                    "counters": [{"test": t, "key": k, "a": va, "b": vb}
+                                 for t, k, va, vb in differ]}
+                   for ev, sa, sb, differ in delta_events(cmp)],
+        "damage": {"a": [asdict(d) for d in la.damage],
+                   "b": [asdict(d) for d in lb.damage]}}
 
 
 def newly_untested(cmp) -> bool:
@@ -560,7 +674,8 @@ def exit_status(cmp) -> int:
     hide a regression found in what could be read."""
     if cmp.regressions or newly_untested(cmp):
         return common.EXIT_FAIL
-    if cmp.a.parse_errors or cmp.b.parse_errors:
+    if cmp.a.parse_errors or cmp.b.parse_errors or \
+            cmp.deltas[0].damage or cmp.deltas[1].damage:
         return common.EXIT_DAMAGED
     return common.EXIT_OK
 

@@ -10,7 +10,10 @@ damaged or could not be read (with the line numbers), a summary per log
 (machine, CPU, PMU kind, backend, passed/failed/skipped, run time), the
 matrix of tests x logs (a missing result is "not chosen" in a finished
 run, "lost" in one that stopped), and per PMU test the counts each log
-read against the oracle's expectation as an inline SVG plot.  Logs are
+read against the oracle's expectation as an inline SVG plot; last, per
+log, where its counts depart from the reference model (tools/lab/
+deltas.py: per event, the departures, what the model could not
+predict; information, not a verdict).  Logs are
 in the verdicts' order everywhere, worst first.  Counts of logs whose
 backend is the reference model are marked "model counts, not hardware
 counts" wherever they appear.
@@ -40,6 +43,7 @@ from typing import Dict, List
 
 from . import common, verdict
 from . import compare as lcompare
+from . import deltas as ldeltas
 from .compare_tolerances import ToleranceError, load as load_tolerances
 from .svg import PlotRow, count_plot, cut, esc
 
@@ -48,7 +52,8 @@ MAX_PROBLEMS = 12       # parse errors shown per damaged log
 MAX_TITLE = 1200        # characters of a matrix cell's tooltip
 MAX_ROWS = 2000         # matrix rows listed before the quiet ones fold
 MAX_PLOTS = 300         # tests plotted before only the off ones are
-MAX_LISTED = 30         # errors, regressions listed per log
+MAX_LISTED = 30         # errors, regressions, model deltas listed per log
+MAX_EVENTS = 200        # events in a log's model-delta table
 
 
 def add_parser(sub):
@@ -107,8 +112,13 @@ def compare_with_baseline(logs, base_logs, tol):
 
 def run(args):
     logs = [common.load(p) for p in args.logs]
+    bad_deltas = False
     for log in logs:
         common.report_damage("report", log)
+        for d in ldeltas.of_log(log).damage:
+            bad_deltas = True
+            common.warn("report", f"{log.path}:{d.line}: {d.test} {d.key}: "
+                                  f"{d.message}")
     baseline = None
     if args.baseline is not None:
         try:
@@ -130,7 +140,10 @@ def run(args):
         common.warn("report", f"cannot write {args.output}: "
                               f"{e.strerror or e}")
         return common.EXIT_USAGE
-    return common.exit_status(logs)
+    status = common.exit_status(logs)
+    if status == common.EXIT_OK and bad_deltas:
+        return common.EXIT_DAMAGED
+    return status
 
 
 def _write(path, text):
@@ -165,6 +178,7 @@ class Entry:
     base: object = None             # the baseline log compared, or None
     cmp: object = None              # its compare.Comparison, or None
     finished: bool = True           # verdict.finished(log)
+    deltas: object = None           # deltas.LogDeltas
 
 
 def _stem(log):
@@ -186,6 +200,7 @@ def entries(logs, baseline=None) -> List[Entry]:
             e.base, e.cmp = baseline[n - 1]
         e.verdict = verdict.of(log, e.cmp.regressions if e.cmp else 0)
         e.finished = verdict.finished(log)
+        e.deltas = ldeltas.of_log(log)
         for r in log.results:
             e.by_name.setdefault(r.name, []).append(r)
         out.append(e)
@@ -268,6 +283,9 @@ svg.plot g.off circle{fill:#e22;stroke:#700}
 svg.plot g.m circle{fill:#fff}
 svg.plot g.off text.v{fill:#b00;font-weight:bold}
 svg.plot tspan.mw{fill:#960;font-style:italic}
+.md td.dep{background:#fde2c8}
+#model-deltas ul{font-family:monospace;font-size:12px;white-space:pre-wrap;
+ overflow-wrap:anywhere}
 """
 
 
@@ -291,6 +309,7 @@ def render(logs, title="pmu-harness report", baseline=None) -> str:
         summary_table(ents),
         matrix(ents, groups),
         count_plots(ents, groups),
+        model_deltas(ents),
         "</body></html>\n",
     ]
     return "\n".join(p for p in parts if p)
@@ -743,4 +762,97 @@ def count_plots(ents, groups) -> str:
                    "has every value.</p>")
     elif not any_plot:
         out.append("<p>No result has a counter with an oracle value.</p>")
+    return "\n".join(out)
+
+
+# ------------------------------------------------------- the model deltas
+
+def _delta_list(items, cls, head) -> str:
+    """A list of deltas.Delta or deltas.Damage texts, folded."""
+    if not items:
+        return ""
+    out = [f'<p>{head}</p><ul class="{cls}">']
+    for d in items[:MAX_LISTED]:
+        out.append(f'<li data-test="{esc(d.test)}" data-key="{esc(d.key)}">'
+                   f"{esc(cut(d.text(), 300))}</li>")
+    out.append(_more(items, MAX_LISTED) + "</ul>")
+    return "".join(out)
+
+
+DEP_CLASS = ' class="dep"'
+
+
+def _event_table(stats) -> str:
+    out = ['<table class="sum md"><thead><tr><th>event (config)</th>'
+           "<th>compared</th><th>agreed (delta 0)</th><th>delta min..max"
+           "</th><th>departed</th><th>no model count</th></tr></thead>"
+           "<tbody>"]
+    for s in stats[:MAX_EVENTS]:
+        dep = len(s.departures)
+        out.append(f'<tr data-event="{esc(s.config)}"'
+                   f'{DEP_CLASS if dep else ""}>'
+                   f"<td>{esc(cut(s.config, 200))}</td>"
+                   f'<td class="num">{s.compared}</td>'
+                   f'<td class="num">{s.agreed}</td>'
+                   f'<td class="num">{ldeltas.range_text(s)}</td>'
+                   f'<td class="num{" dep" if dep else ""}">{dep}</td>'
+                   f'<td class="num">{len(s.none)}</td></tr>')
+    if len(stats) > MAX_EVENTS:
+        out.append(f'<tr class="fold"><td colspan="6">... and '
+                   f"{len(stats) - MAX_EVENTS} more events</td></tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _log_deltas(e) -> str:
+    d = e.deltas
+    head = (f'<div class="mdlog" id="deltas-{e.n}" data-log="{e.n}"><h3>'
+            f'<a href="#log-{e.n}">{esc(e.label)}</a></h3>')
+    if d.backend == "model":
+        body = ("<p>backend model: its counts are the reference model's "
+                "own; there is nothing to diff.</p>")
+    elif not d.applicable:
+        body = (f"<p>backend {esc(d.backend or '(no backend line)')}: no "
+                "counts from silicon or its emulation; nothing to diff.</p>")
+    elif not d.counters:
+        body = ("<p>No model counts in this log (none of its counters has "
+                "a <code>_model</code> line).</p>")
+    else:
+        stats = ldeltas.by_event(d.counters)
+        departed = sorted((x for x in d.deltas if x.delta),
+                          key=lambda x: -abs(x.delta))
+        agreed = sum(1 for x in d.deltas if x.delta == 0)
+        body = (f"<p>{len(d.deltas)} counter"
+                f"{'s' if len(d.deltas) != 1 else ''} compared with the "
+                f"model, {agreed} agreed, {len(departed)} departed; "
+                f"{len(d.none)} the model could not predict.</p>"
+                + _event_table(stats)
+                + _delta_list(departed, "dep", "Departures from the model, "
+                              "largest first (counted minus model):")
+                + _delta_list(d.none, "none", "Counted where the model "
+                              "could not predict:"))
+    if d.without_model and d.applicable:
+        body += (f"<p>{d.without_model} counter"
+                 f"{'s' if d.without_model != 1 else ''} with an oracle "
+                 "value but no model line.</p>")
+    body += _delta_list(d.damage, "bad", '<span class="bad">Damaged model '
+                        "values</span> (left out of the counts above):")
+    return head + body + "</div>"
+
+
+def model_deltas(ents) -> str:
+    """Per log, where its counts depart from the reference model's: per
+    event the counters compared, agreed, the least and greatest delta;
+    the departures largest first; the counts the model could not
+    predict, with why.  Information, not a verdict."""
+    out = ['<section id="model-deltas"><h2>Model deltas</h2>'
+           '<p class="legend">On hardware (backend hw) and emulated '
+           "(backend emulated) runs each counter's count is set beside the "
+           "reference model's count for the same register writes and the "
+           "benchmark's trace: the delta is counted minus model. A delta "
+           "is where this silicon (or its emulation) departs from the "
+           "model; it is information, not a failure: the test's own oracle "
+           "decided pass or fail.</p>"]
+    out.extend(_log_deltas(e) for e in ents)
+    out.append("</section>")
     return "\n".join(out)

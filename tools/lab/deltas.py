@@ -1,0 +1,256 @@
+"""Model deltas: where a run's counts depart from the reference model's.
+
+On backend=hw and backend=emulated runs the harness writes, after each
+counter's value and oracle (docs/log-format.md, "Results"):
+
+    <run>_ctr<N>_model: <the reference model's count>  | "none (<why>)"
+    <run>_ctr<N>_model_delta: <counted minus model: "+12", "-3", "0">
+
+(no delta line when the model could not predict).  A backend=model run
+has neither: its counts are the model's own, there is nothing to diff.
+
+    d = deltas.of_log(log)            # log: a pmulog.Log
+    d.applicable                      # False for backend=model (and none)
+    d.counters, d.damage              # [Delta] in the log's order, [Damage]
+    d.deltas, d.none                  # those the model predicted, or not
+    deltas.by_event(d.counters)       # [EventStats], worst first
+
+A value that is not a number, a delta that is not counted minus model, a
+delta line without a model line or beside "none": each is a Damage (the
+test, its result line, the key, what is wrong); that counter is left out
+of the statistics, the rest of the log is still read.  Deltas are
+information, not a verdict: `report` and `compare` show them, no exit
+status or verdict depends on them (docs/lab.md, "Model deltas").
+"""
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from . import common
+
+MODEL = "_model"
+DELTA = "_model_delta"
+NO_CONFIG = "(no config)"
+
+# "none (the reason)"; a bare "none" is accepted with no reason.
+_NONE = re.compile(r"^none(?:\s*\((.*)\))?\s*$", re.S)
+_SIGNED = re.compile(r"^\s*[+-]?\d+\s*$")
+
+
+@dataclass
+class Delta:
+    """One counter's count against the reference model's."""
+    test: str
+    line: int                   # the result's line in the log
+    key: str                    # "cpl3_ctr0"
+    run: str                    # "cpl3" ("" for none)
+    counter: str                # "ctr0"
+    config: str                 # "<key>_config", the event counted
+    counted: int
+    model: Optional[int]        # None: the model could not predict
+    delta: Optional[int]        # counted - model (None with model None)
+    reason: str = ""            # why the model could not predict
+
+    def text(self) -> str:
+        """"perfmon/x cpl3_ctr0: counted 790, model 778, delta +12"."""
+        head = f"{self.test} {self.key}: counted {self.counted}"
+        if self.model is None:
+            return f"{head}, no model count ({self.reason or 'no reason given'})"
+        return f"{head}, model {self.model}, delta {signed(self.delta)}"
+
+
+@dataclass
+class Damage:
+    test: str
+    line: int
+    key: str
+    message: str
+
+    def text(self) -> str:
+        return f"line {self.line}: {self.test} {self.key}: {self.message}"
+
+
+@dataclass
+class LogDeltas:
+    backend: Optional[str]
+    applicable: bool            # hw or emulated: counts to diff
+    counters: List[Delta] = field(default_factory=list)  # the log's order
+    damage: List[Damage] = field(default_factory=list)
+    without_model: int = 0      # counters with an oracle, no model line
+
+    @property
+    def deltas(self) -> List[Delta]:
+        """The counters the model predicted."""
+        return [d for d in self.counters if d.model is not None]
+
+    @property
+    def none(self) -> List[Delta]:
+        """The counters the model could not predict."""
+        return [d for d in self.counters if d.model is None]
+
+    @property
+    def any(self) -> bool:
+        return bool(self.counters or self.damage)
+
+
+@dataclass
+class EventStats:
+    config: str
+    compared: int = 0           # counters with a model count
+    agreed: int = 0             # delta 0
+    lo: Optional[int] = None    # least delta
+    hi: Optional[int] = None    # greatest delta
+    departures: List[Delta] = field(default_factory=list)  # nonzero,
+                                                            # worst first
+    none: List[Delta] = field(default_factory=list)
+
+    @property
+    def worst(self) -> int:
+        return max((abs(d.delta) for d in self.departures), default=0)
+
+
+def signed(d) -> str:
+    return f"+{d}" if d > 0 else str(d)
+
+
+def _number(v):
+    """An int from a YAML value (an int, or text "+12", "-3", "0");
+    None when it is not one."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str) and _SIGNED.match(v):
+        return int(v)
+    return None
+
+
+def _counter_key(key):
+    """key's counter key when key is "<counter>_model", else None."""
+    if not key.endswith(MODEL):
+        return None
+    base = key[:-len(MODEL)]
+    return base if common._CTR_KEY.match(base) else None
+
+
+def of_result(result):
+    """([Delta], [Damage]) of one result's YAML block, in its order."""
+    y = result.yaml if isinstance(result.yaml, dict) else {}
+    keys = {str(k): v for k, v in y.items()}
+    out, bad = [], []
+
+    def damage(key, message):
+        bad.append(Damage(result.name, result.line, key, message))
+
+    for key in keys:
+        if key.endswith(DELTA):
+            model_key = key[:-len("_delta")]
+            if _counter_key(model_key) is not None and \
+                    model_key not in keys:
+                damage(key, "a delta without its model line")
+        base = _counter_key(key)
+        if base is None:
+            continue
+        d = _one(result, keys, base, damage)
+        if d is not None:
+            out.append(d)
+    return out, bad
+
+
+def _one(result, keys, base, damage):
+    """The Delta of counter key base, or None (damage reported)."""
+    m = common._CTR_KEY.match(base)
+    model_v, delta_k = keys[base + MODEL], base + DELTA
+    counted = _number(keys.get(base))
+    if counted is None:
+        damage(base, f"counted value {keys.get(base)!r} is not a number"
+               if base in keys else "a model line without the counted value")
+        return None
+    common_args = dict(test=result.name, line=result.line, key=base,
+                       run=m.group("prefix") or "",
+                       counter=m.group("ctr") + m.group("rest"),
+                       config=str(keys.get(base + "_config", "")) or
+                       NO_CONFIG, counted=counted)
+    none = _NONE.match(model_v) if isinstance(model_v, str) else None
+    if none:
+        if delta_k in keys:
+            damage(delta_k, f"a delta ({keys[delta_k]!r}) beside a model "
+                   "that could not predict")
+            return None
+        return Delta(model=None, delta=None,
+                     reason=(none.group(1) or "").strip(), **common_args)
+    model = _number(model_v)
+    if model is None:
+        damage(base + MODEL, f"model value {model_v!r} is neither a number "
+               "nor \"none (why)\"")
+        return None
+    if delta_k not in keys:
+        damage(base + MODEL, "a model count without its delta line")
+        return None
+    delta = _number(keys[delta_k])
+    if delta is None:
+        damage(delta_k, f"delta {keys[delta_k]!r} is not a signed number")
+        return None
+    if delta != counted - model:
+        damage(delta_k, f"delta {signed(delta)} is not counted minus model "
+               f"({counted} - {model} = {signed(counted - model)})")
+        return None
+    return Delta(model=model, delta=delta, **common_args)
+
+
+def of_log(log) -> LogDeltas:
+    """The model deltas of a parsed log.  A backend=model log is not
+    applicable (its counts are the model's); model lines in one are
+    damage (the harness never writes them there)."""
+    be = common.backend(log)
+    out = LogDeltas(be, be in ("hw", "emulated"))
+    for r in log.results:
+        ds, bad = of_result(r)
+        out.damage += bad
+        if ds and not out.applicable:
+            out.damage.append(Damage(r.name, r.line, ds[0].key + MODEL,
+                                     f"model lines in a backend={be} log "
+                                     "(written on hw and emulated runs "
+                                     "only)"))
+            continue
+        out.counters += ds
+        if out.applicable:
+            y = r.yaml if isinstance(r.yaml, dict) else {}
+            out.without_model += sum(1 for c in common.counts(r)
+                                     if c.key + MODEL not in y)
+    return out
+
+
+def by_event(counters) -> List[EventStats]:
+    """Per event (config text): the counters compared, those that agree,
+    the least and greatest delta, the departures worst first (largest
+    |delta|, then the log's order), the counters the model could not
+    predict.  Events with the worst departure first, then in the order
+    first seen."""
+    stats: Dict[str, EventStats] = {}
+    for d in counters:
+        s = stats.setdefault(d.config, EventStats(d.config))
+        if d.model is None:
+            s.none.append(d)
+            continue
+        s.compared += 1
+        s.agreed += d.delta == 0
+        s.lo = d.delta if s.lo is None else min(s.lo, d.delta)
+        s.hi = d.delta if s.hi is None else max(s.hi, d.delta)
+        if d.delta:
+            s.departures.append(d)
+    order = list(stats)
+    for s in stats.values():
+        s.departures.sort(key=lambda d: -abs(d.delta))
+    return sorted(stats.values(),
+                  key=lambda s: (-s.worst, order.index(s.config)))
+
+
+def range_text(s: EventStats) -> str:
+    """"-3..+12", "0", or "-" when nothing was compared."""
+    if s.lo is None:
+        return "-"
+    if s.lo == s.hi:
+        return signed(s.lo)
+    return f"{signed(s.lo)}..{signed(s.hi)}"
