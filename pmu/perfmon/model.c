@@ -669,10 +669,20 @@ static void pm_event(const struct insn_event *e)
  * bit (Figure 18-1), or a fixed counter with its OS or USR bit (Figure
  * 18-2), enabled in GLOBAL_CTRL (v2+, Figure 18-3).  A frozen PMU still
  * has its window open: the freeze ends by a write, not by an event. */
+/* Does the model watch the steps now (backend=emulated traces exactly
+ * while it does): a counter counts, or branches are recorded (BTS: TR and
+ * BTS; the LBRs: DEBUGCTL.LBR; SDM Vol. 3B §17.4.1, §17.4.8), or Intel PT
+ * traces (RTIT_CTL.TraceEn with the trace running, SDM Vol. 3C §33.2.8.2
+ * in the 2019+ numbering).  A record or packet of silicon may come from
+ * any instruction in that span, the driver's own included. */
 static int pm_counting(void)
 {
 	if (!m.c)
 		return 0;
+	if ((m.debugctl & DEBUGCTL_LBR) ||
+	    (m.debugctl & (DEBUGCTL_TR | DEBUGCTL_BTS)) ==
+	    (DEBUGCTL_TR | DEBUGCTL_BTS) || pt_model_tracing())
+		return 1;
 	for (unsigned n = 0; n < m.c->gp; n++) {
 		struct evtsel s = evtsel_decode(m.evtsel[n]);
 

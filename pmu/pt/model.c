@@ -304,6 +304,11 @@ static void trace_start(void)
 	pt_gen_start(&p.g, p.ctl, model_clock(), PT_MODEL_CBR, out_write, 0);
 }
 
+int pt_model_tracing(void)
+{
+	return p.tracing;
+}
+
 static void trace_stop(void)
 {
 	if (p.tracing)

@@ -11,6 +11,8 @@
 void pt_model_reset(void);
 /* Its state, for a prediction beside the live model (pmu/model.h). */
 struct model_part pt_model_part(void);
+/* Is the trace running (TraceEn set and not stopped or in error)? */
+int pt_model_tracing(void);
 /* 0 or a vector; 1 when msr is not a PT MSR */
 int pt_model_rdmsr(uint32_t msr, uint64_t *v);
 int pt_model_wrmsr(uint32_t msr, uint64_t v);
