@@ -46,15 +46,10 @@ static void observe_injection(struct tcase *t)
 }
 
 /* The groups backend=emulated does not stand in for yet
- * (docs/emulators.md "Not yet"): their hardware paths compare records
- * and packets with a trace of the benchmark alone, and the window's
- * stream (driver code included) is not fed to the PEBS, BTS and PT
- * models in a form those checks can read yet. */
+ * (docs/emulators.md "Not yet"). */
 static const struct {
 	const char *group, *why;
 } not_emulated[] = {
-	{ "pebs/", "PEBS records" },
-	{ "bts/", "BTS records" },
 	{ "pt/", "Intel PT packets" },
 };
 
@@ -108,6 +103,11 @@ int pmu_on_model(void)
 uint64_t pmu_ring3_edges(void)
 {
 	return pmu_on_model() ? 0 : PMU_RING3_EDGES;
+}
+
+uint64_t pmu_ring3_before(void)
+{
+	return pmu_on_model() ? 0 : PMU_RING3_BEFORE;
 }
 
 /* "<label>_<name>": keys stay unique when a test runs several times. */

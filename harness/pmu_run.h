@@ -105,6 +105,9 @@ struct pmu_expect {
  */
 #define PMU_DRIVER_PER_COUNTER 832
 #define PMU_RING3_EDGES 2
+/* Of those, the ones before the routine's first instruction: the CALL
+ * (the INT comes after its last). */
+#define PMU_RING3_BEFORE 1
 /* The whole CPL 0 allowance for a run of `counters` counters. */
 #define PMU_HW_CPL0(counters) ((uint64_t)(counters) * PMU_DRIVER_PER_COUNTER \
 			       + 1)
@@ -125,6 +128,10 @@ uint64_t pmu_window_near(unsigned cpls);
  * besides the benchmark: PMU_RING3_EDGES on hardware and under
  * backend=emulated, 0 on the model (which counts the benchmark alone). */
 uint64_t pmu_ring3_edges(void);
+/* The same, before the routine: PMU_RING3_BEFORE on hardware and under
+ * backend=emulated, 0 on the model.  A counter preset to overflow at the
+ * routine's K-th event overflows at its (K - this)-th on hardware. */
+uint64_t pmu_ring3_before(void);
 /* The counters taking part in r. */
 unsigned pmu_run_counters(const struct pmu_run *r);
 /* Checks counter ctr against x and logs read value and expectation, and

@@ -45,6 +45,14 @@ int ring3_ready(void)
 	return ready;
 }
 
+extern const char ring3_trampoline[], ring3_trampoline_end[];
+
+int ring3_trampoline_has(uint64_t ip)
+{
+	return ip >= (uintptr_t)ring3_trampoline &&
+	       ip < (uintptr_t)ring3_trampoline_end;
+}
+
 const char *ring3_caveat(void)
 {
 	return ring3_mode_caveat;

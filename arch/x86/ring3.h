@@ -59,4 +59,10 @@ int ring3_run(ring3_fn fn, uint64_t n, void *data, uint64_t extra_rflags,
 /* A 64 KiB user-accessible scratch area for tests. */
 void *ring3_scratch(void);
 
+/* Is ip one of the ring-3 trampoline's own instructions, the CALL into
+ * fn and the INT back out (<mode>/ring3_entry.S)?  They retire at CPL 3
+ * around every CPL 3 run: what a counter, PEBS or BTS counting at CPL 3
+ * sees besides the routine on hardware. */
+int ring3_trampoline_has(uint64_t ip);
+
 #endif

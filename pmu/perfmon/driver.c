@@ -24,6 +24,7 @@
 static struct {
 	const struct perfmon_caps *c;
 	uint64_t global_ctrl, fixed_ctrl;
+	uint64_t fixed_extra;	/* perfmon_fixed_ctrl_extra() */
 	uint8_t pending_field[PERFMON_MAX_FIXED];
 	uint64_t evtsel[PERFMON_MAX_GP];	/* as programmed, EN clear */
 	int ready;
@@ -62,7 +63,24 @@ static int write_global(struct pmu_err *e)
 
 static int write_fixed_ctrl(struct pmu_err *e)
 {
-	return pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, st.fixed_ctrl, "FIXED_CTR_CTRL", e);
+	return pmu_wrmsr(MSR_IA32_FIXED_CTR_CTRL, st.fixed_ctrl | st.fixed_extra,
+			 "FIXED_CTR_CTRL", e);
+}
+
+int perfmon_fixed_ctrl_extra(uint64_t bits, struct pmu_err *e)
+{
+	uint64_t fields = 0;
+
+	if (!st.ready)
+		return pmu_fail(e, 0, "the driver is not initialised");
+	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
+		fields |= 0xfull << (FIXED_CTRL_BITS * i);
+	if (bits & fields)
+		return pmu_fail(e, 0, "FIXED_CTR_CTRL bits 0x%llx are the "
+				"counters' own fields",
+				(unsigned long long)(bits & fields));
+	st.fixed_extra = bits;
+	return write_fixed_ctrl(e);
 }
 
 /* A clean PMU: every counter disabled, no overflow status left. */
@@ -74,7 +92,7 @@ static int perfmon_init(struct pmu_err *e)
 	st.c = perfmon_caps(&why);
 	if (!st.c)
 		return pmu_fail(e, 0, "no capabilities: %s", why);
-	st.global_ctrl = st.fixed_ctrl = 0;
+	st.global_ctrl = st.fixed_ctrl = st.fixed_extra = 0;
 	for (unsigned n = 0; n < st.c->gp; n++) {
 		st.evtsel[n] = 0;
 		if (pmu_wrmsr(MSR_IA32_PERFEVTSEL(n), 0, "PERFEVTSEL", e))

@@ -61,6 +61,9 @@ ring3_exit_entry:
 ring3_trampoline:
 	call *%esi			/* fn(n EDX:EAX, data ECX) */
 	int $0xf9			/* RING3_EXIT_VECTOR */
+	.globl ring3_trampoline_end
+	.hidden ring3_trampoline_end
+ring3_trampoline_end:
 	ud2				/* not reached */
 	.popsection
 

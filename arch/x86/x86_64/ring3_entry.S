@@ -33,6 +33,9 @@ ring3_exit_entry:
 ring3_trampoline:
 	call *%rax
 	int $0xf9			/* RING3_EXIT_VECTOR */
+	.globl ring3_trampoline_end
+	.hidden ring3_trampoline_end
+ring3_trampoline_end:
 	ud2				/* not reached */
 	.popsection
 

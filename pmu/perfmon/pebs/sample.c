@@ -103,17 +103,35 @@ static int install(const struct perfmon_caps *c, const struct pebs_sample *s,
 static int fixed_adaptive(const struct pebs_sample *s, char *why,
 			  unsigned size)
 {
-	uint64_t ctrl, add = 0;
+	uint64_t ctrl, fields = 0, adaptive = 0;
+	struct pmu_err e;
 
-	for (unsigned k = 0; k < s->n_ctr; k++)
-		if (s->ctr[k].adaptive && s->ctr[k].bit >= GLOBAL_FIXED_SHIFT)
-			add |= 1ull << (FIXED_CTRL_ADAPTIVE_SHIFT + 4 *
-					(s->ctr[k].bit - GLOBAL_FIXED_SHIFT));
-	if (!add || (be_rdmsr(MSR_IA32_FIXED_CTR_CTRL, &ctrl) == 0 &&
-		     be_wrmsr(MSR_IA32_FIXED_CTR_CTRL, ctrl | add) == 0))
+	/* A fixed counter's field (its CPLs, the sel the caller gave) is
+	 * written here, before PEBS is enabled (whose check reads the CPLs)
+	 * and before start() sets its IA32_PERF_GLOBAL_CTRL bit, without
+	 * which it does not count yet (SDM Vol. 3B §18.2.2); start() writes
+	 * the same field again.  Its Adaptive_Record bit is the driver's to
+	 * keep from then on (perfmon_fixed_ctrl_extra). */
+	for (unsigned k = 0; k < s->n_ctr; k++) {
+		unsigned i = s->ctr[k].bit - GLOBAL_FIXED_SHIFT;
+
+		if (s->ctr[k].bit < GLOBAL_FIXED_SHIFT)
+			continue;
+		fields |= (s->ctr[k].sel & 0xf) << (FIXED_CTRL_BITS * i);
+		if (s->ctr[k].adaptive)
+			adaptive |= 1ull << (FIXED_CTRL_ADAPTIVE_SHIFT + 4 * i);
+	}
+	if (!fields && !adaptive)
 		return 0;
-	return refuse(why, size, "FIXED_CTR_CTRL adaptive bits 0x%llx",
-		      (unsigned long long)add);
+	if (adaptive && perfmon_fixed_ctrl_extra(adaptive, &e))
+		return refuse(why, size, "FIXED_CTR_CTRL adaptive bits "
+			      "0x%llx: %s", (unsigned long long)adaptive,
+			      e.msg);
+	if (be_rdmsr(MSR_IA32_FIXED_CTR_CTRL, &ctrl) == 0 &&
+	    be_wrmsr(MSR_IA32_FIXED_CTR_CTRL, ctrl | fields) == 0)
+		return 0;
+	return refuse(why, size, "FIXED_CTR_CTRL fields 0x%llx",
+		      (unsigned long long)fields);
 }
 
 static int debugctl_set(uint64_t bits, char *why, unsigned size)
@@ -140,17 +158,22 @@ int pebs_sample_arm(const struct pebs_sample *s, char *why, unsigned size)
 			return -1;
 		mask |= 1ull << s->ctr[k].bit;
 	}
-	if (install(c, s, why, size))
-		return -1;
-	for (unsigned k = 0; k < s->n_ctr; k++)
-		if (perfmon_driver.start(ctr_of(s->ctr[k].bit), &e))
-			return refuse(why, size, "start: %s", e.msg);
-	if (fixed_adaptive(s, why, size))
+	if (install(c, s, why, size) || fixed_adaptive(s, why, size))
 		return -1;
 	if (perfmon_pebs_enable(mask, s->cfg, &e))
 		return refuse(why, size, "PEBS enable 0x%llx: %s",
 			      (unsigned long long)mask, e.msg);
-	return debugctl_set(s->debugctl, why, size);
+	if (debugctl_set(s->debugctl, why, size))
+		return -1;
+	/* The counters start last: a counter counting at CPL 0 counts the
+	 * driver's own code from its start on, and an overflow there before
+	 * IA32_PEBS_ENABLE held its bit would be an ordinary overflow, no
+	 * record (backend=emulated showed it: pebs/records-instructions-cpl0
+	 * wrote none).  Everything a record depends on is in place first. */
+	for (unsigned k = 0; k < s->n_ctr; k++)
+		if (perfmon_driver.start(ctr_of(s->ctr[k].bit), &e))
+			return refuse(why, size, "start: %s", e.msg);
+	return 0;
 }
 
 int pebs_sample_abort(struct pmu_err *e)
