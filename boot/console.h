@@ -24,6 +24,10 @@ void console_close(void);
 /* What failed with the log file ("write of N bytes failed (EFI_...), M
  * bytes kept in \pmu-harness\<name>"), or NULL while nothing did. */
 const char *console_file_error(void);
+/* What the log file's flush policy did so far (boot/logflush.h), as
+ * "flushes=N interval=I urgent=U flush_us=B longest_us=L span_us=S", or
+ * NULL on a BIOS boot (no log file) or without a TSC rate. */
+const char *console_flush_tally(void);
 /* One-line description of the sinks in use, for the log header. */
 const char *console_describe(void);
 /* Why the serial port asked for is not used (the probe refused it; the

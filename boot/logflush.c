@@ -28,3 +28,20 @@ void logflush_done(struct logflush *f, uint64_t start, uint64_t end)
 	f->took = end >= start ? end - start : 0;
 	f->flushed = 1;
 }
+
+void logflush_tally_add(struct logflush_tally *t, uint64_t start,
+			uint64_t end, int urgent)
+{
+	uint64_t took = end >= start ? end - start : 0;
+
+	if (!t->urgent && !t->interval)
+		t->first_start = start;
+	t->last_end = end;
+	t->busy += took;
+	if (took > t->longest)
+		t->longest = took;
+	if (urgent)
+		t->urgent++;
+	else
+		t->interval++;
+}

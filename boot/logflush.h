@@ -36,4 +36,19 @@ int logflush_due(const struct logflush *f, uint64_t now, int urgent);
 /* A flush ran from TSC start to TSC end. */
 void logflush_done(struct logflush *f, uint64_t start, uint64_t end);
 
+/* What the policy did, for the log's last lines (docs/reliability.md,
+ * "How often the file is flushed"): the flushes by kind (urgent: asked
+ * for at once, or a failure; interval: a flush that could wait and was
+ * due), their time in all and the longest, and the span from the first
+ * flush's start to the last one's end, in TSC ticks. */
+struct logflush_tally {
+	unsigned urgent, interval;
+	uint64_t first_start, last_end;
+	uint64_t busy, longest;
+};
+
+/* Counts a flush that ran from TSC start to TSC end. */
+void logflush_tally_add(struct logflush_tally *t, uint64_t start,
+			uint64_t end, int urgent);
+
 #endif

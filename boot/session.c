@@ -200,6 +200,12 @@ static void write_header(const struct cpu_info *ci, const char *fw_name)
  * lines misses it; the error line then comes after them). */
 static void finish_tap(void)
 {
+	const char *flushes = console_flush_tally();
+
+	/* Before the last flush, which it does not count: the matrix checks
+	 * the policy's bounds on it (docs/reliability.md). */
+	if (flushes)
+		tap_comment(&tap, "log-file: %s", flushes);
 	console_sync();
 	if (console_file_error())
 		tap_summary_field(&tap, "logfile_error", console_file_error());

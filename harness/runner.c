@@ -275,6 +275,10 @@ static enum tap_status run_test(struct tap *tap, const struct test *test,
 	save_machine(&m);
 	t0 = rdtsc();
 	watchdog_arm(limit_us);
+	/* A maskable interrupt's watchdog (no local APIC, watchdog.h) stops
+	 * only what runs with IF = 1; write_flags() below puts IF back. */
+	if (watchdog_needs_irq_on())
+		irq_enable();
 	faulted = trap_catch_root(run_one, t, &f);
 	watchdog_disarm();
 	took = elapsed_us(c, t0);

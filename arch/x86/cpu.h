@@ -125,6 +125,11 @@ static inline void irq_disable(void)
 	__asm__ volatile("cli" ::: "memory");
 }
 
+static inline void irq_enable(void)
+{
+	__asm__ volatile("sti" ::: "memory");
+}
+
 /* Control registers are the mode's width (MOV CR, SDM Vol. 2B). */
 static inline ureg_t read_cr0(void)
 {

@@ -1,4 +1,5 @@
-/* watchdog: the HPET's or the PIT's one-shot routed as an NMI
+/* watchdog: the HPET's or the PIT's one-shot routed as an NMI, or on a
+ * board without a local APIC the PIT's as a maskable interrupt
  * (watchdog.h). */
 #include "watchdog.h"
 #include "apic.h"
@@ -10,6 +11,7 @@
 #include "pit.h"
 #include "trace.h"
 #include "trap.h"
+#include "watchdog_route.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
 
@@ -31,6 +33,8 @@
 
 extern char _text[], _etext[];
 void nmi_unblock(void);
+void watchdog_irq0_entry(void);
+void watchdog_irq7_entry(void);
 
 enum wd_kind { WD_HPET, WD_PIT };
 
@@ -41,13 +45,16 @@ static struct {
 	int own_isa;		/* a BIOS boot: the PIT and ISA pins are ours */
 	int pit_quieted;	/* the HPET took the PIT's pin: PIT stopped */
 	int via_lint0;		/* the PIT through the 8259 and LINT0 */
+	int via_irq;		/* the PIT through the 8259, maskable */
+	enum wd_route route;
+	const char *apic_why;	/* why no local APIC (the IRQ route) */
 	uint32_t saved_lint0;
 	uint8_t saved_imr;
 	uint64_t chunk_max;	/* ticks of one one-shot */
 	uint64_t rte_extra;	/* polarity from the MADT's override */
 	char why_all[240];
 	const char *why;
-	char describe[200];
+	char describe[400];
 	char why_buf[128];
 	uint64_t base;		/* HPET registers */
 	uint64_t hz;		/* HPET ticks per second */
@@ -244,7 +251,8 @@ static void expire(struct trap_frame *tf)
 		wd.remaining = us_to_ticks(WD_GRACE_US);
 		next_chunk();
 	}
-	nmi_unblock();
+	if (!wd.via_irq)
+		nmi_unblock();
 	trap_abort(&f, to_root);
 }
 
@@ -254,6 +262,28 @@ static int pic_ir0_pending(void)
 {
 	outb(PIC_MASTER_CMD, PIC_OCW3_READ_IRR);
 	return inb(PIC_MASTER_CMD) & (1u << PIC_IRQ_PIT);
+}
+
+/* Our count ran out (its NMI or interrupt taken): the next chunk, a
+ * retry outside our code, or the end of the limit. */
+static void chunk_ended(struct trap_frame *tf)
+{
+	wd.outstanding = 0;
+	timer_off();
+	if (!wd.armed)
+		return;		/* fired as it was being disarmed */
+	if (wd.remaining) {
+		next_chunk();
+		return;
+	}
+	if (!in_our_code(tf->rip) &&
+	    wd.ev.firmware_waits * WD_RETRY_US < WD_FIRMWARE_WAIT_US) {
+		wd.ev.firmware_waits++;
+		wd.remaining = us_to_ticks(WD_RETRY_US);
+		next_chunk();
+		return;
+	}
+	expire(tf);
 }
 
 static int nmi_first(struct trap_frame *tf)
@@ -272,23 +302,52 @@ static int nmi_first(struct trap_frame *tf)
 		return 0;	/* not our timer: the PMI's, or another */
 	if (wd.via_lint0)
 		pic_ack();
-	wd.outstanding = 0;
-	timer_off();
-	if (!wd.armed)
-		return 1;	/* fired as it was being disarmed */
-	if (wd.remaining) {
-		next_chunk();
-		return 1;
-	}
-	if (!in_our_code(tf->rip) &&
-	    wd.ev.firmware_waits * WD_RETRY_US < WD_FIRMWARE_WAIT_US) {
-		wd.ev.firmware_waits++;
-		wd.remaining = us_to_ticks(WD_RETRY_US);
-		next_chunk();
-		return 1;
-	}
-	expire(tf);
-	return 1;		/* not reached */
+	chunk_ended(tf);
+	return 1;
+}
+
+/* The IRQ route: IR0's interrupt, with IF = 1 (the runner lets it in,
+ * runner.c).  Ended first: the 8259 holds lower and equal priorities
+ * until the EOI, and expire() leaves through the catch frame, not IRET.
+ * A request with no count of ours run out (a stale one, QEMU's 8259
+ * raising IR0 again, pic_ir0_pending() above) is taken and ignored. */
+static int irq0_hook(struct trap_frame *tf)
+{
+	outb(PIC_MASTER_CMD, PIC_OCW2_EOI);
+	if (wd.outstanding && timer_fired())
+		chunk_ended(tf);
+	return 1;
+}
+
+/* IR7 with its in-service bit clear: a spurious request, which takes no
+ * EOI (pic8259.h).  IR7 itself is masked: nothing else comes here. */
+static int irq7_hook(struct trap_frame *tf)
+{
+	(void)tf;
+	outb(PIC_MASTER_CMD, PIC_OCW3_READ_ISR);
+	if (inb(PIC_MASTER_CMD) & (1u << PIC_IRQ_SPURIOUS))
+		outb(PIC_MASTER_CMD, PIC_OCW2_EOI);
+	return 1;
+}
+
+/* The IRQ route: IR0 alone unmasked, a request left from before (a count
+ * that ran out while IR0 was masked) taken by the Poll command first, so
+ * that what comes next is the next count's.  With IF = 0: nothing is
+ * delivered in between. */
+static void irq_unmask(void)
+{
+	ureg_t flags = read_flags();
+
+	irq_disable();
+	outb(PIC_MASTER_DATA, 0xff & ~(1u << PIC_IRQ_PIT));
+	pic_ack();
+	write_flags(flags);
+}
+
+/* ... and every input masked again, as between tests. */
+static void irq_mask(void)
+{
+	outb(PIC_MASTER_DATA, 0xff);
 }
 
 void watchdog_arm(uint64_t limit_us)
@@ -302,9 +361,13 @@ void watchdog_arm(uint64_t limit_us)
 	/* The HPET's pin is unmasked only while armed: if it is shared with
 	 * a device's INTx line, nothing else becomes an NMI in between.  The
 	 * PIT's pin stays unmasked: only the PIT drives it, and a masked
-	 * edge would be lost (82093AA §3.2.4), its NMI never taken. */
+	 * edge would be lost (82093AA §3.2.4), its NMI never taken.  The
+	 * 8259's IR0 (the IRQ route) is unmasked only while armed: its
+	 * request is latched while masked, and taken here. */
 	if (wd.kind == WD_HPET)
 		ioapic_set_rte(&wd.io, wd.pin, nmi_rte(0));
+	if (wd.via_irq)
+		irq_unmask();
 	next_chunk();
 }
 
@@ -313,6 +376,13 @@ void watchdog_disarm(void)
 	if (!wd.ready)
 		return;
 	wd.armed = 0;
+	if (wd.via_irq) {
+		/* Masked: a count still running ends unseen, its request
+		 * latched until the next watchdog_arm() takes it. */
+		irq_mask();
+		wd.outstanding = 0;
+		return;
+	}
 	timer_off();
 	if (wd.kind == WD_PIT) {
 		(void)pit_wait_taken();
@@ -339,6 +409,16 @@ void watchdog_unavailable(const char *why)
 int watchdog_ready(void)
 {
 	return wd.ready;
+}
+
+int watchdog_stops_irq_off(void)
+{
+	return wd.ready && wd_route_stops_irq_off(wd.route);
+}
+
+int watchdog_needs_irq_on(void)
+{
+	return wd.ready && wd.via_irq;
 }
 
 const char *watchdog_describe(void)
@@ -442,21 +522,26 @@ static const char *setup_hpet(const struct acpi_timers *t)
 }
 
 /* A BIOS boot: the PIT's counter 0 through the I/O APIC pin of its GSI
- * (the MADT's override of ISA IRQ 0, usually GSI 2). */
+ * (the MADT's override of ISA IRQ 0, usually GSI 2); with no I/O APIC,
+ * through the 8259 into LINT0; with no local APIC, through the 8259 as
+ * a maskable interrupt (watchdog_route.c). */
 static const char *setup_pit(const struct acpi_timers *t)
 {
-	if (apic_init())
-		return "no usable local APIC";
+	wd.hz = PIT_HZ;
+	wd.chunk_max = PIT_MAX_COUNT;
+	if (wd.route == WD_ROUTE_PIT_IRQ) {
+		wd.via_irq = 1;
+		wd.kind = WD_PIT;
+		return NULL;
+	}
 	if (apic_id() > 0xff)
 		return "APIC ID above 255: no I/O APIC destination";
-	if (!t->n_ioapics) {
+	if (wd.route == WD_ROUTE_PIT_LINT0) {
 		/* No I/O APIC: the 8259's INTR into LINT0, as an NMI
 		 * (SDM Vol. 3A §10.5.1: LINT0's delivery mode may be NMI;
 		 * an NMI is always edge-triggered). */
 		wd.via_lint0 = 1;
 		wd.kind = WD_PIT;
-		wd.hz = PIT_HZ;
-		wd.chunk_max = PIT_MAX_COUNT;
 		return NULL;
 	}
 	if (!take_pin(t, t->pit_gsi, 1)) {
@@ -465,8 +550,6 @@ static const char *setup_pit(const struct acpi_timers *t)
 		return wd.why_buf;
 	}
 	wd.kind = WD_PIT;
-	wd.hz = PIT_HZ;
-	wd.chunk_max = PIT_MAX_COUNT;
 	/* ACPI 6.3 Table 5-51: the override may say active low; an NMI
 	 * is edge-triggered whatever it says of the trigger. */
 	if ((t->pit_flags & ACPI_MPS_POLARITY_MASK) == ACPI_MPS_POLARITY_LOW)
@@ -479,8 +562,18 @@ static const char *setup(const struct acpi_timers *t, const char *acpi_why)
 {
 	const char *hpet_why = acpi_why ? acpi_why : setup_hpet(t);
 	const char *pit_why;
+	struct wd_machine m = {
+		.hpet_ok = !hpet_why,
+		.own_isa = wd.own_isa,
+		.n_ioapics = t->n_ioapics,
+	};
 
-	if (!hpet_why || !wd.own_isa)
+	if (wd.own_isa) {
+		wd.apic_why = apic_init();
+		m.local_apic = !wd.apic_why;
+	}
+	wd.route = wd_route_pick(&m);
+	if (wd.route == WD_ROUTE_HPET || wd.route == WD_ROUTE_NONE)
 		return hpet_why;
 	pit_why = setup_pit(t);
 	if (!pit_why)
@@ -548,10 +641,79 @@ static const char *start_pit(void)
 	return wd.why_buf;
 }
 
+/* ICW1-ICW4 (pic8259.h): the master's vectors from base, the slave on
+ * IR2 as before; the initialization unmasks every input, so OCW1 masks
+ * them all at once after it.  With IF = 0. */
+static void pic_remap(unsigned base, uint8_t imr)
+{
+	outb(PIC_MASTER_CMD, PIC_ICW1_INIT);
+	outb(PIC_MASTER_DATA, (uint8_t)base);
+	outb(PIC_MASTER_DATA, PIC_ICW3_MASTER);
+	outb(PIC_MASTER_DATA, PIC_ICW4_8086);
+	outb(PIC_MASTER_DATA, imr);
+}
+
+static void irq_unroute(void)
+{
+	pic_remap(PIC_BIOS_VECTOR_BASE, wd.saved_imr);
+	trap_release_vector(PIC_WATCHDOG_IRQ0_VECTOR);
+	trap_release_vector(PIC_WATCHDOG_IRQ7_VECTOR);
+	trap_set_hook(PIC_WATCHDOG_IRQ0_VECTOR, NULL);
+	trap_set_hook(PIC_WATCHDOG_IRQ7_VECTOR, NULL);
+}
+
+/* The IRQ route, proved: the master's vectors moved off the exception
+ * vectors (a BIOS maps IR0 on 08h, #DF's), and one count of 1 must come
+ * back as our interrupt, let in a NOP at a time (STI's window, SDM Vol. 2B
+ * "STI"). */
+static const char *start_irq(void)
+{
+	ureg_t flags = read_flags();
+	unsigned i;
+
+	irq_disable();
+	wd.saved_imr = inb(PIC_MASTER_DATA);
+	pic_remap(PIC_WATCHDOG_VECTOR_BASE, 0xff);
+	trap_set_hook(PIC_WATCHDOG_IRQ0_VECTOR, irq0_hook);
+	trap_set_hook(PIC_WATCHDOG_IRQ7_VECTOR, irq7_hook);
+	if (trap_claim_vector(PIC_WATCHDOG_IRQ0_VECTOR, watchdog_irq0_entry,
+			      0) ||
+	    trap_claim_vector(PIC_WATCHDOG_IRQ7_VECTOR, watchdog_irq7_entry,
+			      0)) {
+		irq_unroute();
+		write_flags(flags);
+		return "no IDT of ours for the 8259's vectors";
+	}
+	pit_hold();
+	irq_unmask();
+	wd.outstanding = 1;
+	pit_load(1);
+	for (i = 0; i < PIT_WAIT_POLLS && wd.outstanding; i++)
+		__asm__ volatile("sti; nop; cli" ::: "memory");
+	irq_mask();
+	write_flags(flags);
+	if (!wd.outstanding)
+		return NULL;
+	wd.outstanding = 0;
+	irq_unroute();
+	return "the PIT's interrupt through the 8259 never arrived";
+}
+
 static void describe_pit(void)
 {
 	unsigned long long ms = wd.chunk_max * 1000 / wd.hz;
 
+	if (wd.via_irq) {
+		fmt_snprintf(wd.describe, sizeof(wd.describe),
+			     "pit hz=%llu chunk_ms=%llu irq=0 via=8259 "
+			     "delivery=interrupt vector=0x%x stops=\"hangs "
+			     "with interrupts on\" misses=\"hangs with "
+			     "interrupts off (cli; jmp $), at CPL 3 and in "
+			     "the single-step tracer, which run with IF = 0\" "
+			     "reason=\"%s\"", (unsigned long long)wd.hz, ms,
+			     PIC_WATCHDOG_IRQ0_VECTOR, wd.apic_why);
+		return;
+	}
 	if (wd.via_lint0) {
 		fmt_snprintf(wd.describe, sizeof(wd.describe),
 			     "pit hz=%llu chunk_ms=%llu irq=0 via=8259,lint0 "
@@ -606,7 +768,8 @@ const char *watchdog_init(const struct acpi_timers *t, const char *acpi_why,
 	wd.own_isa = own_isa;
 	wd.why = setup(t, acpi_why);
 	if (!wd.why)
-		wd.why = wd.kind == WD_PIT ? start_pit() : start_hpet();
+		wd.why = wd.via_irq ? start_irq() :
+			 wd.kind == WD_PIT ? start_pit() : start_hpet();
 	if (wd.why)
 		return wd.why;
 	if (wd.kind == WD_PIT)
@@ -630,7 +793,9 @@ void watchdog_restore(void)
 		return;
 	watchdog_disarm();
 	trap_set_nmi_first(NULL);
-	if (wd.kind == WD_PIT)
+	if (wd.via_irq)
+		irq_unroute();
+	else if (wd.kind == WD_PIT)
 		unroute_pit();
 	else
 		ioapic_set_rte(&wd.io, wd.pin, wd.saved_rte);

@@ -27,6 +27,21 @@
  * IR0 into the local APIC's LINT0 in NMI mode (SDM Vol. 3A §10.5.1), and
  * each NMI is acknowledged by the 8259's Poll command (pic8259.h).
  *
+ * A board without a local APIC (a 486, a Pentium without the APIC:
+ * CPUID.01H:EDX.APIC[bit 9] = 0, or the APIC disabled) has no NMI source
+ * the harness can program: the PIT's edge then goes through the 8259's
+ * IR0 to the processor's INTR pin as a maskable interrupt, the master
+ * moved to vectors F0h-F7h (a BIOS leaves IR0 on 08h, #DF's), IR0
+ * unmasked only while a limit is armed.  The runner lets interrupts in
+ * for the test (watchdog_needs_irq_on(); under UEFI the firmware's tick
+ * runs with IF = 1 too).  What it cannot stop, the header says: a hang
+ * with IF = 0 ("cli; jmp ."), and so a hang at CPL 3 or under the
+ * single-step tracer, which both run with IF = 0 (ring3.c, trace.c): no
+ * interrupt of ours ever reaches traced code or a PMI handler.  The
+ * hang tests that need interrupts off skip there, saying so, rather than
+ * hang the machine (tests/selftest/hang.c).  Which route a machine gets
+ * is watchdog_route.c's decision.
+ *
  * How a limit ends (trap.h):
  *   1. at the limit the NMI handler records where the CPU was (RIP, CPL,
  *      the traced RIP when inside a single-step trace), unblocks NMIs
@@ -44,8 +59,8 @@
  * the firmware is not left holding its locks.
  *
  * Where the firmware offers no HPET (ACPI HPET table), or no free timer
- * and free I/O APIC pin, and (BIOS) no I/O APIC for the PIT, no local
- * APIC, watchdog_init() says why and the limits cannot be enforced: the
+ * and free I/O APIC pin (UEFI), or (BIOS) the PIT's route could not be
+ * proved, watchdog_init() says why and the limits cannot be enforced: the
  * runner still measures them and fails a test that ran past its limit. */
 #ifndef ARCH_X86_WATCHDOG_H
 #define ARCH_X86_WATCHDOG_H
@@ -83,6 +98,11 @@ const char *watchdog_init(const struct acpi_timers *t, const char *acpi_why,
 void watchdog_unavailable(const char *why);
 /* 1 when watchdog_init() succeeded: the limits are enforced. */
 int watchdog_ready(void);
+/* 1 when they are enforced with interrupts off too (an NMI route). */
+int watchdog_stops_irq_off(void);
+/* 1 when the route is a maskable interrupt (no local APIC): it stops only
+ * what runs with RFLAGS.IF = 1, so the runner sets IF for the test. */
+int watchdog_needs_irq_on(void);
 /* One line for the log: the timer, the pin and its route, or why none. */
 const char *watchdog_describe(void);
 /* Puts back the HPET timer, the counter's enable and the I/O APIC entry

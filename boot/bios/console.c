@@ -151,3 +151,9 @@ void console_close(void)
 {
 	console_drain();
 }
+
+/* No log file on a BIOS boot: no flushes to tell of. */
+const char *console_flush_tally(void)
+{
+	return NULL;
+}

@@ -71,9 +71,11 @@ static void bad_magic(uint32_t magic)
 }
 
 /* The BIOS leaves the 8259 PICs mapped at vectors 08h-0Fh with the timer
- * unmasked: an interrupt a test lets in would land on the #DF gate.  The
- * harness uses no legacy interrupt, so both PICs are masked (OCW1 to the
- * master's 21h and the slave's A1h; Intel 8259A datasheet). */
+ * unmasked: an interrupt a test lets in would land on the #DF gate.  Both
+ * PICs are masked (OCW1 to the master's 21h and the slave's A1h; Intel
+ * 8259A datasheet); only the watchdog, on a board without a local APIC,
+ * moves the master off those vectors and unmasks the PIT's IR0 while a
+ * limit runs (arch/x86/watchdog.h). */
 static void mask_pics(void)
 {
 	outb(0x21, 0xff);

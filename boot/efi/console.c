@@ -91,20 +91,54 @@ static struct logflush *flush_rate(void)
 	return &rate;
 }
 
-void console_sync(void)
+static struct logflush_tally tally;
+
+static void flush(int urgent)
 {
-	uint64_t start = rdtsc();
+	uint64_t start = rdtsc(), end;
 
 	logfile_sync();
-	logflush_done(flush_rate(), start, rdtsc());
+	end = rdtsc();
+	logflush_done(flush_rate(), start, end);
+	logflush_tally_add(&tally, start, end, urgent);
 	say_file_failure();
+}
+
+void console_sync(void)
+{
+	flush(1);
 }
 
 /* A failed write is said at once; else the flush waits for its turn. */
 void console_sync_soon(void)
 {
-	if (logflush_due(flush_rate(), rdtsc(), logfile_failure() != NULL))
-		console_sync();
+	int urgent = logfile_failure() != NULL;
+
+	if (logflush_due(flush_rate(), rdtsc(), urgent))
+		flush(urgent);
+}
+
+static uint64_t ticks_to_us(uint64_t ticks, uint64_t hz)
+{
+	return ticks / hz * 1000000 + ticks % hz * 1000000 / hz;
+}
+
+const char *console_flush_tally(void)
+{
+	static char line[160];
+	uint64_t hz = clock_tsc_hz();
+
+	if (!hz)
+		return NULL;
+	fmt_snprintf(line, sizeof(line), "flushes=%u interval=%u urgent=%u "
+		     "flush_us=%llu longest_us=%llu span_us=%llu",
+		     tally.urgent + tally.interval, tally.interval,
+		     tally.urgent,
+		     (unsigned long long)ticks_to_us(tally.busy, hz),
+		     (unsigned long long)ticks_to_us(tally.longest, hz),
+		     (unsigned long long)ticks_to_us(tally.last_end -
+						     tally.first_start, hz));
+	return line;
 }
 
 const char *console_file_error(void)

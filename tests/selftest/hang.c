@@ -2,7 +2,10 @@
  * (timeout=) stops each one and costs only that test.  Manual: they run
  * only when tests= names their group (selftest-hang/...), with a short
  * timeout=; make check's watchdog boot expects each to fail with
- * timed_out: true and the tests after them to pass. */
+ * timed_out: true and the tests after them to pass.  A hang with
+ * interrupts off needs an NMI watchdog; where the watchdog is a maskable
+ * interrupt (a board without a local APIC) or there is none, those tests
+ * skip, saying why, instead of hanging the machine for good. */
 #include <stddef.h>
 #include "../../harness/clock.h"
 #include "../../harness/test.h"
@@ -10,13 +13,45 @@
 #include "../../arch/x86/ring3.h"
 #include "../../arch/x86/trace.h"
 #include "../../arch/x86/trap.h"
+#include "../../arch/x86/watchdog.h"
 
 /* Code run at CPL 3: on the user pages, called as a routine (cpu.h). */
 #define USER __attribute__((section(".text.user"), noinline)) ROUTINE_ABI
 
+/* The hangs below run with IF = 0 (cli, or the CPL 3 runner and the
+ * tracer, which clear it): only an NMI ends them (SDM Vol. 3A §6.8.1). */
+static int nmi_watchdog(struct tcase *t)
+{
+	if (watchdog_stops_irq_off())
+		return 1;
+	skip(t, "%s: it would never end", watchdog_ready() ?
+	     "the watchdog, a maskable interrupt, cannot stop a hang with "
+	     "interrupts off" : "no watchdog to stop the hang");
+	return 0;
+}
+
+/* A loop a maskable interrupt can break: IF = 1 at CPL 0.  Named to run
+ * before the IF = 0 hangs (the runner sorts by name). */
+static void test_cpl0_irq_enabled(struct tcase *t)
+{
+	if (!watchdog_ready()) {
+		skip(t, "no watchdog: the hang would never end");
+		return;
+	}
+	value(t, "about_to", "sti; jmp . at CPL 0");
+	__asm__ volatile("sti\n1: jmp 1b" ::: "memory");
+	check(t, 0, "returned from an endless loop");
+}
+
+TEST(hang_cpl0_irq_on, "selftest-hang/cpl0-irq-enabled",
+     "an endless loop at CPL 0 with interrupts on is stopped at its time "
+     "limit", test_cpl0_irq_enabled, TEST_MANUAL | TEST_RISKY);
+
 /* A loop no maskable interrupt can break: IF = 0 at CPL 0. */
 static void test_cpl0_irq_off(struct tcase *t)
 {
+	if (!nmi_watchdog(t))
+		return;
 	value(t, "about_to", "cli; jmp . at CPL 0");
 	__asm__ volatile("cli\n1: jmp 1b" ::: "memory");
 	check(t, 0, "returned from an endless loop");
@@ -36,7 +71,8 @@ static void test_cpl3(struct tcase *t)
 	struct fault f = { 0 };
 	int r;
 
-	if (!check(t, ring3_ready(), "ring 3 is not set up"))
+	if (!nmi_watchdog(t) ||
+	    !check(t, ring3_ready(), "ring 3 is not set up"))
 		return;
 	value(t, "about_to", "jmp . at CPL 3");
 	r = ring3_run(user_spin, 0, NULL, 0, &f);
@@ -64,6 +100,8 @@ static void test_traced(struct tcase *t)
 	uint64_t steps = 0;
 	int r;
 
+	if (!nmi_watchdog(t))
+		return;
 	value(t, "about_to", "single-step an endless loop");
 	r = trace_run(user_spin, 0, NULL, 0,
 		      (struct trace_range){ (const void *)user_spin,
@@ -95,6 +133,8 @@ static void test_ignores_stop(struct tcase *t)
 	struct fault f = { 0 };
 	unsigned stops = 0;
 
+	if (!nmi_watchdog(t))
+		return;
 	value(t, "about_to", "cli; jmp . again after each stop");
 	irq_disable();
 	for (;;) {
@@ -119,7 +159,8 @@ static void test_cpl3_ignores_stop(struct tcase *t)
 	struct fault f = { 0 };
 	unsigned stops = 0;
 
-	if (!check(t, ring3_ready(), "ring 3 is not set up"))
+	if (!nmi_watchdog(t) ||
+	    !check(t, ring3_ready(), "ring 3 is not set up"))
 		return;
 	value(t, "about_to", "jmp . at CPL 3 again after each stop");
 	for (;;) {

@@ -30,7 +30,8 @@ BOOT_KINDS = ("uefi", "bios-kernel", "bios-disk", "bios-cd", "bios-floppy",
 # Keys that only a UEFI boot takes (a BIOS boot has no boot volume log
 # file, and its machine always has a VGA adapter), and those Bochs refuses.
 UEFI_ONLY_KEYS = ("cfg_file", "volume_free_kib", "volume_logdir_file",
-                  "volume_readonly", "volume_log", "vga", "nvram")
+                  "volume_readonly", "volume_log", "vga", "nvram",
+                  "write_iops")
 # What OVMF's variable store holds when a UEFI boot starts: "warm", what an
 # earlier boot of the image left (the build's build/ovmf-vars.fd, as on a
 # machine booted before; OVMF starts 1.5 s faster), or "fresh", Debian's
@@ -93,6 +94,8 @@ class Boot:
     volume_free_kib: Optional[int] = None
     volume_logdir_file: bool = False
     volume_readonly: bool = False
+    write_iops: Optional[int] = None    # qemu-boot.sh --write-iops: a
+                                        # slow medium; None: unthrottled
     volume_log: str = "same"            # same, prefix or absent; "none"
                                         # for a BIOS boot (no volume)
     boot: str = "uefi"                  # one of BOOT_KINDS
@@ -215,7 +218,7 @@ BOOT_KEYS = ("name", "boot", "cpu", "smp", "options", "verdict", "com4", "vga",
              "no_hpet", "no_acpi",
              "nvram", "timeout", "memory", "cfg_file", "volume_free_kib",
              "volume_logdir_file", "volume_readonly", "volume_log",
-             "expect_cpu", "expect_pmu", "expect_backend", "require_results",
+             "write_iops", "expect_cpu", "expect_pmu", "expect_backend", "require_results",
              "forbid_results", "require_lines", "forbid_lines")
 CPU_KEYS = ("vendor", "family", "model", "stepping", "name")
 BACKEND_KEYS = ("name", "reason")
@@ -298,6 +301,11 @@ def _volume_keys(e, raw, root):
         v = e.take(raw, key, (bool,), False)
         if v is not None:
             out[key] = v
+    iops = e.take(raw, "write_iops", (int,), False)
+    if iops is not None and iops < 1:
+        e.err(f"'write_iops' must be >= 1 (writes a second), not {iops}")
+    elif iops is not None:
+        out["write_iops"] = iops
     vlog = e.take(raw, "volume_log", (str,), False)
     if vlog is not None and vlog not in VOLUME_LOGS:
         e.err(f"'volume_log' is {vlog!r}, expected one of "

@@ -150,8 +150,71 @@ def check_boot(boot, log, status: Optional[int], volume,
             say(False, f"unexpected /{r.pattern}/: " + _short(hits, 2))
         else:
             say(True, f"no /{r.pattern}/")
+    _check_flush_policy(boot, log, say)
     _check_volume(boot, log, volume, serial_tap, say)
     return out
+
+
+# The log file's flush policy (boot/logflush.c; docs/reliability.md, "How
+# often the file is flushed"), as the harness tallies it before its last
+# flush: "# log-file: flushes=N interval=I urgent=U flush_us=B
+# longest_us=L span_us=S".
+FLUSH_TALLY = re.compile(r"^log-file: flushes=(\d+) interval=(\d+) "
+                         r"urgent=(\d+) flush_us=(\d+) longest_us=(\d+) "
+                         r"span_us=(\d+)$")
+LOGFLUSH_INTERVAL_US = 250_000      # LOGFLUSH_INTERVAL_MS, boot/logflush.h
+
+
+def flush_policy_errors(n, interval, urgent, busy, longest, span):
+    """What the tallied flushes break of the policy's own guarantees, as
+    logflush_due() makes them: a flush that could wait (interval) starts
+    only when, since the previous flush (of either kind) ended, both
+    LOGFLUSH_INTERVAL_MS and that flush's own time have passed.  Those
+    waits hold no flush, so they fit in the time between flushes,
+    idle = span - busy:
+      1. interval * 250 ms <= idle (at most 4 such flushes a second);
+      2. every flush followed by an interval flush took at most its wait:
+         only those followed by an urgent one, and the last, are not
+         bounded, so busy <= idle + (urgent + 1) * longest (a slow medium
+         at most doubles the run, but for the flushes that cannot wait).
+    The numbers are whole microseconds, each cut down: 1 us a flush
+    is allowed for that, and for the interval's TSC rounding (hz / 1000
+    * 250 ticks).  Returns a list of strings, empty when they hold."""
+    errs = []
+    idle = span - busy
+    if n != interval + urgent:
+        errs.append(f"flushes={n} is not interval={interval} + "
+                    f"urgent={urgent}")
+    if longest > busy or busy > span:
+        errs.append(f"longest_us={longest} <= flush_us={busy} <= "
+                    f"span_us={span} does not hold")
+    if interval * LOGFLUSH_INTERVAL_US > idle + n + 1:
+        errs.append(f"{interval} interval flushes need {interval} x 250 ms "
+                    f"of waits, but only {idle} us passed between flushes")
+    if busy > idle + (urgent + 1) * longest + n + 1:
+        errs.append(f"flushing took {busy} us, more than the {idle} us "
+                    f"between flushes + (urgent {urgent} + 1) x longest "
+                    f"{longest} us")
+    return errs
+
+
+def _check_flush_policy(boot, log, say):
+    """Every UEFI boot's tally must keep the policy's bounds; a boot on a
+    slow medium (write_iops) must have one."""
+    if boot.boot != "uefi":
+        return
+    lines = [c.text for c in log.comments if c.text.startswith("log-file:")]
+    if not lines:
+        if boot.write_iops is not None:
+            say(False, "no '# log-file:' line (the flush policy's tally)")
+        return
+    m = FLUSH_TALLY.match(lines[-1])
+    if not m:
+        say(False, f"'# {lines[-1]}' is not the flush tally's form")
+        return
+    errs = flush_policy_errors(*(int(g) for g in m.groups()))
+    say(not errs, "log-file flushes keep the policy's bounds: "
+        + ("; ".join(errs) if errs else lines[-1][len("log-file: "):]))
 
 
 def _check_cpu(boot, log, say):

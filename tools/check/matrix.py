@@ -102,6 +102,8 @@ def boot_argv(boot, media, out, snapshot=None):
         argv.append("--logdir-file")
     if boot.volume_readonly:
         argv.append("--readonly")
+    if boot.write_iops is not None:
+        argv += ["--write-iops", str(boot.write_iops)]
     if boot.nvram == "warm":
         argv += ["--vars", str(media["vars"])]
     if snapshot is not None:

@@ -117,6 +117,26 @@ static void test_run_of_short_tests(void **state)
 	assert_true(pending);	/* 752..1000 ms: the end's urgent flush */
 }
 
+/* The tally the log's "# log-file:" line reports (hand-computed): three
+ * flushes, 100..300 (urgent), 600..650, 900..1300 ticks. */
+static void test_tally(void **state)
+{
+	struct logflush_tally t = { 0 };
+
+	logflush_tally_add(&t, 100, 300, 1);
+	logflush_tally_add(&t, 600, 650, 0);
+	logflush_tally_add(&t, 900, 1300, 0);
+	assert_int_equal(t.urgent, 1);
+	assert_int_equal(t.interval, 2);
+	assert_int_equal(t.first_start, 100);
+	assert_int_equal(t.last_end, 1300);
+	assert_int_equal(t.busy, 200 + 50 + 400);
+	assert_int_equal(t.longest, 400);
+	logflush_tally_add(&t, 2000, 1990, 0);	/* a TSC that went back */
+	assert_int_equal(t.busy, 650);
+	assert_int_equal(t.interval, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_run_of_short_tests),
 		cmocka_unit_test(test_slow_flush_waits_as_long),
 		cmocka_unit_test(test_slow_medium_at_most_doubles),
+		cmocka_unit_test(test_tally),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -534,3 +534,93 @@ class Argv(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FlushPolicy(unittest.TestCase):
+    """The "# log-file:" tally against the flush policy's own bounds
+    (boot/logflush.c): interval flushes wait 250 ms and the previous
+    flush's time after it.  Numbers are hand-computed microseconds."""
+
+    def errs(self, n, interval, urgent, busy, longest, span):
+        from tools.check import logcheck
+        return logcheck.flush_policy_errors(n, interval, urgent, busy,
+                                            longest, span)
+
+    def test_a_slow_medium_run_keeps_the_bounds(self):
+        # conroe at 50 writes a second: 11 x 250 ms = 2.75 s <= 4.77 s
+        # idle; 0.23 s of flushing <= 4.77 s + 2 x 0.047 s
+        self.assertEqual(self.errs(12, 11, 1, 226333, 46842, 4994992), [])
+
+    def test_flush_after_every_test_breaks_both(self):
+        # 180 flushes after passing tests in a 9.4 s span, 7.6 s of them
+        # flushing: 180 x 250 ms = 45 s of waits in 1.76 s idle, and 7.6 s
+        # > 1.76 s + 2 x 0.18 s
+        e = self.errs(181, 180, 1, 7622812, 179053, 9386334)
+        self.assertEqual(len(e), 2, e)
+        self.assertIn("180 interval flushes need 180 x 250 ms", e[0])
+        self.assertIn("flushing took 7622812 us", e[1])
+
+    def test_four_a_second_at_the_edge(self):
+        # 4 interval flushes of 100 us: 1 s of waits needs 1 000 000 us
+        # idle, with 4 + 1 us for the rounding
+        self.assertEqual(self.errs(4, 4, 0, 400, 100, 1000400), [])
+        self.assertEqual(self.errs(4, 4, 0, 400, 100, 1000395), [])
+        e = self.errs(4, 4, 0, 400, 100, 1000394)
+        self.assertEqual(len(e), 1, e)
+        self.assertIn("4 interval flushes", e[0])
+
+    def test_slow_flushes_at_most_double(self):
+        # urgent 300 ms, wait 300, interval 300, wait 300, interval 300:
+        # busy 0.9 s <= idle 0.6 s + (1 + 1) x 0.3 s
+        self.assertEqual(self.errs(3, 2, 1, 900000, 300000, 1500000), [])
+        # three flushes of 400 ms with 300 ms between them in all:
+        # 1.2 s of flushing > 0.3 s + (1 + 1) x 0.4 s
+        e = self.errs(3, 2, 1, 1200000, 400000, 1200000 + 300000)
+        self.assertTrue(any("flushing took 1200000 us" in x for x in e), e)
+
+    def test_inconsistent_tally(self):
+        e = self.errs(5, 2, 2, 10, 20, 5)
+        self.assertTrue(any("flushes=5 is not interval=2 + urgent=2" in x
+                            for x in e), e)
+        self.assertTrue(any("longest_us=20 <= flush_us=10" in x
+                            for x in e), e)
+
+    def check(self, boot_text, comments):
+        from types import SimpleNamespace
+        from tools.check import logcheck
+        boots, errors = boottable.loads(boot_text)
+        self.assertEqual(errors, [])
+        out = []
+        log = SimpleNamespace(comments=[SimpleNamespace(text=c)
+                                        for c in comments])
+        logcheck._check_flush_policy(boots[0], log,
+                                     lambda ok, what: out.append((ok, what)))
+        return out
+
+    HEAD = ("boots:\n - name: u\n   cpu: Conroe\n   verdict: pass\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+
+    def test_slow_medium_boot_needs_the_tally(self):
+        self.assertEqual(self.check(self.HEAD, []), [])
+        got = self.check(self.HEAD + "   write_iops: 50\n", [])
+        self.assertEqual(got, [(False, "no '# log-file:' line (the flush "
+                                       "policy's tally)")])
+        got = self.check(self.HEAD, ["log-file: flushes=1"])
+        self.assertFalse(got[0][0])
+        got = self.check(self.HEAD, [
+            "log-file: flushes=2 interval=1 urgent=1 flush_us=20 "
+            "longest_us=10 span_us=250030"])
+        self.assertEqual(got[0][0], True, got)
+
+    def test_write_iops_key(self):
+        boots, errors = boottable.loads(self.HEAD + "   write_iops: 50\n")
+        self.assertEqual(errors, [])
+        argv = cm.boot_argv(boots[0], Path("img"), Path("out"))
+        i = argv.index("--write-iops")
+        self.assertEqual(argv[i + 1], "50")
+        _, errors = boottable.loads(self.HEAD + "   write_iops: 0\n")
+        self.assertIn("'write_iops' must be >= 1", str(errors))
+        _, errors = boottable.loads(self.HEAD + "   write_iops: 50\n"
+                                    "   boot: bios-kernel\n")
+        self.assertIn("'write_iops' is for UEFI boots only", str(errors))
