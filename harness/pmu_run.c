@@ -55,7 +55,6 @@ static const struct {
 } not_emulated[] = {
 	{ "pebs/", "PEBS records" },
 	{ "bts/", "BTS records" },
-	{ "pt/", "Intel PT packets" },
 };
 
 static int emulated_yet(struct tcase *t)
