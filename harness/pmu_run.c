@@ -45,40 +45,12 @@ static void observe_injection(struct tcase *t)
 	it->observe_ctx = t;
 }
 
-/* The groups backend=emulated does not stand in for yet
- * (docs/emulators.md "Not yet"). */
-static const struct {
-	const char *group, *why;
-} not_emulated[] = {
-	{ "pt/", "Intel PT packets" },
-};
-
-static int emulated_yet(struct tcase *t)
-{
-	if (backend_current()->id != BE_EMULATED)
-		return 1;
-	for (unsigned i = 0; i < sizeof(not_emulated) /
-			 sizeof(not_emulated[0]); i++) {
-		const char *g = not_emulated[i].group;
-
-		if (!str_ncmp(t->test->name, g, str_len(g))) {
-			skip(t, "backend=emulated: %s are not emulated over "
-			     "the counting window yet (docs/emulators.md)",
-			     not_emulated[i].why);
-			return 0;
-		}
-	}
-	return 1;
-}
-
 const struct pmu_driver *pmu_ready(struct tcase *t, enum pmu_kind k)
 {
 	const struct cpu_info *ci = cpu_info();
 	const struct pmu_driver *d = pmu_driver_for(k);
 
 	observe_injection(t);
-	if (!emulated_yet(t))
-		return NULL;
 	if (ci->pmu != k) {
 		skip(t, "kind=%s: this CPU has no %s PMU",
 		     pmu_kind_name(ci->pmu), pmu_kind_name(k));

@@ -1,7 +1,8 @@
 /* pmu/pt/caps.c: what Intel PT a CPU offers (caps.h) - CPUID leaf 14H where
- * the CPU reports PT, else, under the model backend, the capability row
- * of the CPU the model stands in for (QEMU under TCG reports no PT: its
- * CPUID.07H:EBX[25] is clear).
+ * the CPU reports PT, else, where the reference model answers the MSRs
+ * (backend=model, and backend=emulated: backend_model_backed()), the
+ * capability row of the CPU the model stands in for (QEMU under TCG
+ * reports no PT: its CPUID.07H:EBX[25] is clear).
  *
  * CPUID leaf 14H (Intel SDM Vol. 3C, order no. 326019-060US, §36.3.1,
  * Table 36-11 sub-leaf 0, Table 36-12 sub-leaf 1; Vol. 2A CPUID "Intel
@@ -132,7 +133,7 @@ const struct pt_caps *pt_caps(const char **why)
 	*why = 0;
 	if (ci->f7_ebx & CPUID7_EBX_PT)
 		return from_cpuid(ci, why);
-	if (backend_current()->id != BE_MODEL) {
+	if (!backend_model_backed()) {
 		*why = "CPUID.07H:EBX[25] (Intel PT) is clear and the model "
 		       "does not stand in";
 		return 0;

@@ -41,13 +41,24 @@
  * Under the model backend the benchmark runs single-stepped into
  * pt_sink(): the model (the backend's sink) first, then the record of the
  * same step, so the stream must hold exactly the trace's branches, one for
- * one, with their times.  On hardware the trace runs first with PT off,
- * then the benchmark at full speed with PT on: the stream also holds the
- * harness's own code between enabling and disabling PT (and the
- * hardware's CALL/RET stack knows the harness's CALLs, so the benchmark's
- * last RET may be compressed), so the check there is that the benchmark's
- * branches appear in order as a subsequence; times are not compared (the
- * hardware's cycles are not the model's clock). */
+ * one, with their times.
+ *
+ * On the hardware path (pmu_on_model() false: backend=hw, and
+ * backend=emulated, whose model traces every instruction from the
+ * enabling WRMSR to the disabling one as silicon does) the trace runs
+ * first with PT off, then the benchmark at full speed with PT on.  The
+ * stream then also holds the driver's and the harness's code around the
+ * benchmark, at the CPLs the config traces (§36.2.4.1 filters by CPL, not
+ * by routine).  The benchmark's part is found by its IP: it is entered
+ * through a pointer (an indirect CALL: a TIP to its entry, §36.2.1.2) with
+ * maskable interrupts off (bench/oracle.c full_speed, ring3_run), so after
+ * the first TIP to its entry come its branches, one for one, and then the
+ * harness's.  A RET there may be a taken TNT bit or a TIP to its target
+ * whatever the trace's stack says (unless DisRETC: a TIP): the hardware's
+ * CALL/RET stack also holds the harness's CALLs and restarts at every PSB
+ * (§36.3.7), neither of which the trace sees.  What holds only on the
+ * model (times against the model clock, the TIP.PGE's IP, ...) is not
+ * checked there, and the log says so (pt_model_only()). */
 #ifndef TESTS_PT_PT_TEST_H
 #define TESTS_PT_PT_TEST_H
 
@@ -160,8 +171,62 @@ struct pt_env {
 					 * not compared with it) */
 	unsigned errata;		/* PT_ERRATUM_* of this CPU: the
 					 * decoder's workarounds */
+	const struct bench *bench;	/* of the last pt_run() */
+	unsigned model_only;		/* PT_MO_* already logged */
 	struct pt_timing_result res;
 };
+
+/* ---- checks that hold only on the model (see the top of this file) */
+
+enum {
+	PT_MO_TIMES, PT_MO_PGE, PT_MO_PSBS, PT_MO_JOINED, PT_MO_CYCS,
+	PT_MO_BOUNDED, PT_MO_MTC, PT_MO_TSC, PT_MO_COUNT
+};
+
+/* Each: the YAML key, and why the hardware path cannot make it. */
+static const struct {
+	const char *key, *why;
+} pt_model_only_parts[PT_MO_COUNT] = {
+	[PT_MO_TIMES] = { "not_checked_times", "branch times against the "
+			  "model clock: the CYCs count this machine's core "
+			  "clocks, the trace's steps carry none" },
+	[PT_MO_PGE] = { "not_checked_pge", "the TIP.PGE at the benchmark's "
+			"first step: PacketEn comes on in the driver's code "
+			"after the enabling WRMSR (SDM 36.2.5.1)" },
+	[PT_MO_PSBS] = { "not_checked_psbs", "one PSB+ per run: the driver's "
+			 "code is traced too, and PSBs follow the bytes of "
+			 "all of it (PSBFreq, SDM Table 36-6)" },
+	[PT_MO_JOINED] = { "not_checked_tnt_packing", "a TNT with several "
+			   "branches: how many a TNT packs is the CPU's "
+			   "choice (SDM 36.4.2.1)" },
+	[PT_MO_CYCS] = { "not_checked_cyc_count", "at most cycles / "
+			 "2^(CycThresh-1) CYCs: the run's cycles are not the "
+			 "model clock's" },
+	[PT_MO_BOUNDED] = { "not_checked_bounded", "some branch only "
+			    "bounded: certain where each step is one model "
+			    "cycle, not on a CPU" },
+	[PT_MO_MTC] = { "not_checked_mtc_clock", "the MTCs against bit "
+			"MTCFreq of the model clock: this machine's crystal "
+			"clock is not the model's" },
+	[PT_MO_TSC] = { "not_checked_tsc_clock", "TSC and TMA against the "
+			"model clock at TraceEn: this machine's clocks are "
+			"not the model's" },
+};
+
+/* Is the model-only check `part` to be made?  Under the model 1; on the
+ * hardware path 0, the part logged once per test as not checked with
+ * its reason (a part skipped, never silently). */
+static inline int pt_model_only(struct pt_env *v, unsigned part)
+{
+	if (pmu_on_model())
+		return 1;
+	if (!(v->model_only & 1u << part)) {
+		v->model_only |= 1u << part;
+		value(v->t, pt_model_only_parts[part].key, "hardware path: %s",
+		      pt_model_only_parts[part].why);
+	}
+	return 0;
+}
 
 /* ---- the stream rules, from the SDM (see the top of this file) */
 
@@ -371,6 +436,7 @@ static inline int pt_run(struct pt_env *v, const struct bench *b,
 	memset(tr, 0, sizeof(*tr));
 	tr->model = sink;
 	v->len = 0;
+	v->bench = b;
 	v->runs++;
 	if (!need_bench_data(v->t, b))
 		return 0;
@@ -424,16 +490,21 @@ static inline int pt_is_tnt(const struct pt_branch *g)
 }
 
 /* Does decoded branch g carry what w says (kind, outcome or target)?
- * With hw, a RET may also be a compressed one (a taken TNT bit): the
- * hardware's CALL/RET stack holds the harness's CALLs too. */
+ * With hw, a RET may be either a compressed one (a taken TNT bit, unless
+ * disretc) or a TIP to its target (w->ip, its next IP): the hardware's
+ * CALL/RET stack holds the harness's CALLs too and restarts at a PSB. */
 static inline int pt_same(const struct pt_branch *g, const struct pt_want *w,
-			  int hw)
+			  int hw, int disretc)
 {
+	if (hw && w->ret)
+		return (pt_is_tnt(g) && g->taken && !disretc) ||
+		       (g->type == PT_PKT_TIP && g->ip_valid &&
+			g->ip == w->ip);
 	if (pt_is_tnt(g) && w->kind == PT_W_TNT)
 		return g->taken == w->taken;
 	if (g->type == PT_PKT_TIP && w->kind == PT_W_TIP)
 		return g->ip_valid && g->ip == w->ip;
-	return hw && w->ret && pt_is_tnt(g) && g->taken;
+	return 0;
 }
 
 static inline const char *pt_want_str(const struct pt_want *w, char *buf,
@@ -492,37 +563,65 @@ static inline int pt_time_ok(const struct pt_branch *g,
 	       (g->hi == PT_TIME_OPEN || want[j].time < g->hi);
 }
 
+/* Hardware path: the index of the first decoded branch after the first
+ * TIP to the entry of v's benchmark (see the top of this file), or the
+ * number of branches when there is none. */
+static inline size_t pt_bench_part(const struct pt_env *v)
+{
+	uint64_t entry = (uint64_t)(uintptr_t)v->bench->fn;
+
+	for (size_t i = 0; i < v->res.branches; i++) {
+		const struct pt_branch *g = &v->m->br[i];
+
+		if (g->type == PT_PKT_TIP && g->ip_valid && g->ip == entry)
+			return i + 1;
+	}
+	return v->res.branches;
+}
+
 /* The decoded branches of v's last run (TIP.PGE and TIP.PGD aside) are
- * want[0, nwant): under the model one for one with their times; on
- * hardware want in order as a subsequence, times not compared. */
+ * want[0, nwant), one for one: under the model the whole stream, with
+ * their times; on the hardware path the benchmark's part, from the TIP
+ * to its entry on (the driver's packets around it are the CPU's), times
+ * not compared (pt_model_only()). */
 static inline void pt_check_branches(struct pt_env *v, const char *what,
 				     const struct pt_want *want,
-				     unsigned nwant, unsigned thresh)
+				     unsigned nwant,
+				     const struct pt_config *c)
 {
 	const struct pt_branch *br = v->m->br;
 	int hw = !pmu_on_model(), open = 0;
+	unsigned thresh = c->cyc_thresh;
 	char gs[64], ws[80];
 	unsigned j = 0;
+	size_t i = 0;
 
-	for (size_t i = 0; i < v->res.branches; i++) {
+	if (hw) {
+		i = pt_bench_part(v);
+		(void)pt_model_only(v, PT_MO_TIMES);
+		if (!check(v->t, i < v->res.branches || !nwant, "%s: no TIP "
+			   "to the benchmark's entry 0x%llx in the %llu "
+			   "decoded branches (it is called through a "
+			   "pointer: SDM 36.2.1.2)", what,
+			   (unsigned long long)(uintptr_t)v->bench->fn,
+			   (unsigned long long)v->res.branches))
+			return;
+	}
+	for (; i < v->res.branches && !(hw && j == nwant); i++) {
 		const struct pt_branch *g = &br[i];
 
 		if (g->type == PT_PKT_TIP_PGE || g->type == PT_PKT_TIP_PGD)
 			continue;
-		if (hw) {
-			j += j < nwant && pt_same(g, &want[j], 1);
-			continue;
-		}
 		if (!check(v->t, j < nwant, "%s: %s: the trace has no more "
 			   "branches (%u)", what, pt_got_str(g, gs,
 							     sizeof(gs)),
 			   nwant) ||
-		    !check(v->t, pt_same(g, &want[j], 0), "%s: branch %u: "
-			   "%s, the SDM says %s", what, j,
+		    !check(v->t, pt_same(g, &want[j], hw, c->disretc),
+			   "%s: branch %u: %s, the SDM says %s", what, j,
 			   pt_got_str(g, gs, sizeof(gs)),
 			   pt_want_str(&want[j], ws, sizeof(ws))) ||
-		    !check(v->t, pt_time_ok(g, want, j, thresh) &&
-			   !(open && g->hi != PT_TIME_OPEN),
+		    !check(v->t, hw || (pt_time_ok(g, want, j, thresh) &&
+			   !(open && g->hi != PT_TIME_OPEN)),
 			   "%s: branch %u (%s): time %s%llu hi %lld, the "
 			   "model clock says %llu (CycThresh %u)", what, j,
 			   pt_got_str(g, gs, sizeof(gs)),
@@ -534,8 +633,8 @@ static inline void pt_check_branches(struct pt_env *v, const char *what,
 		j++;
 	}
 	check(v->t, j == nwant, "%s: %u of the trace's %u branches %s", what,
-	      j, nwant, hw ? "appear in order in the stream (hardware: a "
-	      "subsequence)" : "are in the stream");
+	      j, nwant, hw ? "follow the TIP to the benchmark's entry "
+	      "(hardware path)" : "are in the stream");
 }
 
 /* Every packet of the stream: no error; the first a PSB at 0; *psbs and
@@ -585,7 +684,7 @@ static inline void pt_check_pge(struct pt_env *v, const char *what,
 	int traced = 0;
 	size_t i;
 
-	if (!pmu_on_model())
+	if (!pt_model_only(v, PT_MO_PGE))
 		return;
 	for (unsigned cpl = 0; cpl < 4; cpl++)
 		if (tr->steps_at[cpl] && pt_sdm_traced(c, cpl)) {

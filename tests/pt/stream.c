@@ -73,7 +73,7 @@ static int match(struct pt_env *v, const struct bench *b, uint64_t n,
 	/* The RET rule above keeps one CALL/RET stack for the run: the
 	 * stack restarts at a PSB (§36.3.7), so the model's stream of such
 	 * a short run must have only the PSB+ of TraceEn. */
-	if (pmu_on_model() &&
+	if (pt_model_only(v, PT_MO_PSBS) &&
 	    !check(v->t, s->psbs == 1, "%s: %u PSBs with PSBFreq %u in a "
 		   "%llu-byte stream", what, s->psbs, c->psb_freq,
 		   (unsigned long long)v->len))
@@ -93,7 +93,7 @@ static int match(struct pt_env *v, const struct bench *b, uint64_t n,
 	for (size_t i = 0; i < v->res.branches; i++)
 		s->joined += pt_is_tnt(&v->m->br[i]) && v->m->br[i].bit > 0;
 	pt_check_pge(v, what, c);
-	pt_check_branches(v, what, want, nwant, c->cyc_thresh);
+	pt_check_branches(v, what, want, nwant, c);
 	check(v->t, v->res.errors == 0, "%s: %llu decode errors, the first "
 	      "at offset %llu", what, (unsigned long long)v->res.errors,
 	      (unsigned long long)v->res.first_error);
@@ -148,7 +148,8 @@ static void all_benches(struct tcase *t, int sized, int disretc)
 	 * its first branch (SDM 36.3.6.2), and hardware packs several
 	 * branches into one TNT; so does the model, in a benchmark that
 	 * retires Jccs in a row. */
-	check(t, !pmu_on_model() || !runs || joined > 0, "CycThresh 0: no "
+	check(t, !pt_model_only(&v, PT_MO_JOINED) || !runs || joined > 0,
+	      "CycThresh 0: no "
 	      "TNT of %u runs holds more than one branch", runs);
 out:
 	pt_end(&v);
@@ -264,7 +265,8 @@ static void cyc_thresh(struct tcase *t, unsigned thresh)
 		if (!match(&v, b, larger_n(b, 100), 3, &c, &s))
 			goto out;
 		cycles = v.m->tr.last_clock - v.m->tr.t0;
-		check(t, !pmu_on_model() || s.cycs <= cycles / min, "%s: %u "
+		check(t, !pt_model_only(&v, PT_MO_CYCS) ||
+		      s.cycs <= cycles / min, "%s: %u "
 		      "CYCs in %llu cycles, CycThresh %u allows at most %llu",
 		      b->name, s.cycs, (unsigned long long)cycles, thresh,
 		      (unsigned long long)(cycles / min));
@@ -287,7 +289,8 @@ static void cyc_thresh(struct tcase *t, unsigned thresh)
 	 * and every TNT's first branch has its cycle's CYC (§36.3.6.3), as
 	 * pt_check_branches() holds them; with more, some branches must be
 	 * only bounded. */
-	check(t, thresh == 1 || !pmu_on_model() || bounded > 0, "CycThresh "
+	check(t, thresh == 1 || !pt_model_only(&v, PT_MO_BOUNDED) ||
+	      bounded > 0, "CycThresh "
 	      "%u: every branch exact", thresh);
 out:
 	pt_end(&v);
@@ -395,9 +398,9 @@ static void test_mtc(struct tcase *t)
 	      (unsigned long long)toggles);
 	check(t, mtcs > 0, "no MTC in %llu model cycles with MTCFreq %d",
 	      (unsigned long long)(v.m->tr.last_clock - v.m->tr.t0), f);
-	check(t, !pmu_on_model() || !bad, "%u MTCs whose CTC is not the "
-	      "last one's + 1", bad);
-	check(t, !pmu_on_model() || (mtcs == toggles &&
+	check(t, !pt_model_only(&v, PT_MO_MTC) || !bad, "%u MTCs whose "
+	      "CTC is not the last one's + 1", bad);
+	check(t, !pt_model_only(&v, PT_MO_MTC) || (mtcs == toggles &&
 	      first == (((v.m->tr.t0 >> f) + 1) & 0xff)), "%u MTCs, the "
 	      "first CTC 0x%llx; the model clock's bit %d toggled %llu times "
 	      "from %llu, first to CTC 0x%llx", mtcs,
@@ -461,10 +464,12 @@ static void test_tsc(struct tcase *t)
 	check(t, mtc ? tma_at == tsc_at + 1 : tma_at < 0, "TMA at packet %d, "
 	      "TSC at %d: with MTCEn %d a TMA %s", tma_at, tsc_at, mtc,
 	      mtc ? "right after the TSC" : "none");
-	check(t, !pmu_on_model() || tsc.payload == (t0 & ((1ull << 56) - 1)),
+	check(t, !pt_model_only(&v, PT_MO_TSC) ||
+	      tsc.payload == (t0 & ((1ull << 56) - 1)),
 	      "TSC 0x%llx, the model clock at TraceEn %llu",
 	      (unsigned long long)tsc.payload, (unsigned long long)t0);
-	check(t, !pmu_on_model() || !mtc || (tma.payload == (t0 & 0xffff) &&
+	check(t, !pt_model_only(&v, PT_MO_TSC) || !mtc ||
+	      (tma.payload == (t0 & 0xffff) &&
 	      tma.fc == 0), "TMA CTC 0x%llx FC 0x%x, the model clock at "
 	      "TraceEn %llu (CTC its bits 15:0, FC 0)",
 	      (unsigned long long)tma.payload, tma.fc,

@@ -232,6 +232,13 @@ static void test_caps_source(void **state)
 	assert_string_equal(c->source, "model:Skylake-Client");
 	assert_null(why);
 
+	/* backend=emulated: the model answers the MSRs there too, so it
+	 * stands in as under backend=model (docs/emulators.md) */
+	be.id = BE_EMULATED;
+	c = pt_caps(&why);
+	assert_non_null(c);
+	assert_string_equal(c->source, "model:Skylake-Client");
+
 	be.id = BE_HW;
 	assert_null(pt_caps(&why));
 	assert_non_null(strstr(why, "EBX[25]"));
