@@ -47,11 +47,13 @@ int pebs_sample_reset(struct pmu_err *e);
  * n counters is (the DS driver's answer); 0 without capabilities. */
 unsigned pebs_sample_record_size(uint64_t cfg, const struct pebs_ctr *ctr,
 				 unsigned n);
-/* Programs and presets each counter, installs the DS area, starts the
- * counters, sets the fixed counters' Adaptive_Record bits (which the
- * driver's fields lack), enables PEBS on them with cfg and sets the
- * DEBUGCTL bits.  -1 at the first refusal, why naming the step and the
- * driver's sentence (the caller then calls pebs_sample_abort()). */
+/* Programs and presets each counter, installs the DS area, writes the
+ * fixed counters' fields and Adaptive_Record bits (which the driver's
+ * fields lack: perfmon_fixed_ctrl_extra), enables PEBS on them with cfg,
+ * sets the DEBUGCTL bits, and starts the counters last, so that no event
+ * counts before a record can be taken.  -1 at the first refusal, why
+ * naming the step and the driver's sentence (the caller then calls
+ * pebs_sample_abort()). */
 int pebs_sample_arm(const struct pebs_sample *s, char *why, unsigned size);
 /* After a refused arm: PEBS and BTS off, the DS area taken away. */
 int pebs_sample_abort(struct pmu_err *e);
