@@ -255,6 +255,22 @@ class Damaged(Tmp, unittest.TestCase):
         self.assertEqual([c for c in suite.iter("error")
                           if c.get("type") == "hung"], [])
 
+    def test_cut_inside_running_line(self):
+        """A kill inside '# running ' (the name not yet written, as the
+        kill stage's point 1 can land) is still one hung testcase, named
+        so that both CI schemas take it (a name of at least 1 character)."""
+        lines = (LAB / "watchdog-hangs.log").read_text().splitlines(True)
+        cut = next(i for i, l in enumerate(lines)
+                   if l.startswith("# running trace/access-addresses"))
+        p = self.write("cut-running.log", "".join(lines[:cut]) + "# running ")
+        root = self.junit(p, want=3)
+        self.assert_consistent(root)
+        suite = root.find("testsuite")
+        (hung,) = [c for c in suite.iter("error") if c.get("type") == "hung"]
+        (case,) = [c for c in suite.findall("testcase")
+                   if c.find("error") is hung]
+        self.assertEqual(case.get("name"), "log/in-flight-unnamed")
+
     def test_ci_schemas_reject_what_they_should(self):
         """The two CI schemas as kept are the strict ones: what the old
         output had (attributes on <testsuites>, system-out inside a
