@@ -93,7 +93,9 @@ static void write_pmu_header(const struct cpu_info *ci)
 
 static void write_backend_header(const struct cpu_info *ci)
 {
-	char reason[240];
+	/* the longest, backend=emulated's with the NetBurst model's name,
+	 * is ~300 characters; the line has TAP_LINE_MAX */
+	char reason[400];
 	const struct backend *be = backend_select(opts.backend, ci, reason,
 						  sizeof(reason));
 

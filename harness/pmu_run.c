@@ -152,6 +152,9 @@ static void log_run(struct tcase *t, const struct pmu_driver *d,
 		fmt_snprintf(name, sizeof(name), "ctr%u_config", c);
 		value(t, key(r, name), "%s", cfg);
 	}
+	for (unsigned i = 0; i < r->n_seen && i < PMU_RUN_SEEN; i++)
+		value(t, key(r, r->seen[i].name), "0x%llx (read back while "
+		      "counting)", (unsigned long long)r->seen[i].v);
 }
 
 /* The register writes of the setup, "msr=value" in order, a few per
@@ -223,7 +226,7 @@ static void log_window(struct tcase *t, const struct pmu_run *r)
 	      "the driver's CPL 0 code in the window, %llu instructions, "
 	      "exceeds the stated bound %u counters x %u",
 	      (unsigned long long)(w.before[0] + w.after[0]),
-	      pmu_run_counters(r), PMU_DRIVER_PER_COUNTER);
+	      pmu_run_counters(r), pmu_per_counter());
 	check(t, w.before[3] + w.after[3] == (r->cpl ? PMU_RING3_EDGES : 0),
 	      "CPL 3 code outside the benchmark: %llu instructions, the "
 	      "trampoline has %u", (unsigned long long)(w.before[3] +
@@ -368,8 +371,44 @@ unsigned pmu_run_counters(const struct pmu_run *r)
 	return n;
 }
 
-struct pmu_expect pmu_expect_window(uint64_t n, unsigned cpls,
-				    unsigned counters)
+/* The per-counter bounds by PMU kind (pmu_run.h). */
+static const unsigned per_counter[] = {
+	[PMU_P5] = PMU_P5_PER_COUNTER,
+	[PMU_P6] = PMU_P6_PER_COUNTER,
+	[PMU_NETBURST] = PMU_NETBURST_PER_COUNTER,
+};
+
+unsigned pmu_per_counter(void)
+{
+	enum pmu_kind k = cpu_info()->pmu;
+
+	if ((unsigned)k < sizeof(per_counter) / sizeof(per_counter[0]) &&
+	    per_counter[k])
+		return per_counter[k];
+	return PMU_DRIVER_PER_COUNTER;
+}
+
+/* At most, per semantic (pmu_run.h pmu_ring3_sem_edges). */
+static const uint8_t ring3_sem_edges[SEM_ARCH_NR] = {
+	[SEM_INSTRUCTIONS] = 2, [SEM_BRANCHES] = 2, [SEM_TAKEN] = 2,
+	[SEM_COND] = 0, [SEM_CALLS] = 1, [SEM_RETURNS] = 0, [SEM_FAR] = 1,
+	[SEM_LOADS] = 0, [SEM_STORES] = 6, [SEM_SEGLOADS] = 2,
+};
+
+uint64_t pmu_ring3_sem_edges(uint32_t sem_mask)
+{
+	uint64_t n = 0;
+
+	if (pmu_on_model())
+		return 0;
+	for (unsigned s = 0; s < SEM_ARCH_NR; s++)
+		if (sem_mask & SEM_BIT(s))
+			n += ring3_sem_edges[s];
+	return n;
+}
+
+static struct pmu_expect expect_edges(uint64_t n, unsigned cpls,
+				      unsigned counters, uint64_t edges)
 {
 	static char why[200];
 	struct pmu_expect x = { n, n, NULL };
@@ -383,16 +422,28 @@ struct pmu_expect pmu_expect_window(uint64_t n, unsigned cpls,
 			"driver's CPL 0 code, <= %u counters x %u (measured "
 			"under backend=emulated) + 1 disabling WRMSR",
 			(unsigned long long)PMU_HW_CPL0(counters), counters,
-			PMU_DRIVER_PER_COUNTER);
+			pmu_per_counter());
 	}
-	if (cpls & (PMU_CPL(1) | PMU_CPL(2) | PMU_CPL(3))) {
-		x.hi += PMU_RING3_EDGES;
-		fmt_snprintf(why + len, sizeof(why) - len, "%s+%u: the ring-3 "
-			     "trampoline's CALL and INT", len ? "; " : "",
-			     PMU_RING3_EDGES);
+	if ((cpls & (PMU_CPL(1) | PMU_CPL(2) | PMU_CPL(3))) && edges) {
+		x.hi += edges;
+		fmt_snprintf(why + len, sizeof(why) - len, "%s+%llu: the "
+			     "ring-3 trampoline's CALL and INT", len ? "; " :
+			     "", (unsigned long long)edges);
 	}
-	x.tolerance = why;
+	x.tolerance = x.hi > x.lo ? why : NULL;
 	return x;
+}
+
+struct pmu_expect pmu_expect_window(uint64_t n, unsigned cpls,
+				    unsigned counters)
+{
+	return expect_edges(n, cpls, counters, PMU_RING3_EDGES);
+}
+
+struct pmu_expect pmu_expect_sem(uint64_t n, uint32_t sem_mask,
+				 unsigned cpls, unsigned counters)
+{
+	return expect_edges(n, cpls, counters, pmu_ring3_sem_edges(sem_mask));
 }
 
 struct pmu_expect pmu_expect_events(uint64_t n, unsigned cpls)

@@ -16,6 +16,8 @@
 #include "../bench/oracle.h"
 #include "../pmu/driver.h"
 
+#define PMU_RUN_SEEN 2
+
 struct pmu_run {
 	const char *label;		/* YAML key prefix; NULL: "cpl<N>" */
 	const char *bench;
@@ -27,8 +29,17 @@ struct pmu_run {
 	struct pmu_config cfg[PMU_MAX_COUNTERS];
 	uint64_t preset[PMU_MAX_COUNTERS];
 	/* optional: called once the counters count, before the benchmark
-	 * (a generation checks its control registers here) */
+	 * (a generation checks its control registers here).  It logs
+	 * nothing: on hardware the logging code would count too (a value
+	 * costs ~800 instructions at CPL 0, measured under
+	 * backend=emulated); what it read goes in seen[], which pmu_run()
+	 * logs once the counters stopped. */
 	int (*started)(struct tcase *t, struct pmu_run *r);
+	struct pmu_seen {
+		const char *name;	/* "<run>_<name>": a string literal */
+		uint64_t v;		/* logged as 0x%llx */
+	} seen[PMU_RUN_SEEN];
+	unsigned n_seen;
 	uint64_t got[PMU_MAX_COUNTERS];	/* read after the run */
 	uint64_t tsc_span;		/* TSC ticks from the first start to
 					 * the last stop: all the clocks the
@@ -99,21 +110,54 @@ struct pmu_expect {
  * x86-64 UEFI build, 790 in the i386 BIOS kernel (64-bit arithmetic in
  * 32-bit code), both on the v5 parts (Ice Lake, Sapphire Rapids: fixed
  * counter 3's run); 618 and 765 from Conroe to Skylake.  The bound is the
- * larger rounded up to a multiple of 64.  The P5, P6
- * and NetBurst drivers are not measured yet (their models cannot open a
- * window: docs/emulators.md "Not yet").
+ * larger rounded up to a multiple of 64.  The older drivers need more
+ * per counter (PMU_P5_PER_COUNTER and on, measured the same way over
+ * their suites, docs/emulators.md): pmu_per_counter() gives the live
+ * PMU's.
  */
 #define PMU_DRIVER_PER_COUNTER 832
+/* The older drivers, each generation's suite under backend=emulated,
+ * largest per counter x86-64 UEFI / i386 BIOS kernel, rounded up the same
+ * way:
+ * P5 (pentium and family 5 model 4): 768 / 903, two-counter runs (the
+ * CESR's halves: each start and stop is a read-modify-write). */
+#define PMU_P5_PER_COUNTER 960
+/* P6 (pentium3 and family 6 model 8): 891 / 1090, two-counter runs (EN
+ * in PerfEvtSel0 is shared: a start or stop rewrites both selects). */
+#define PMU_P6_PER_COUNTER 1152
+/* NetBurst (family 15 model 4 with HT, model 2): 1103 / 1277,
+ * single-counter runs (the started hook's ESCR and CCCR read-back: ~420
+ * of them). */
+#define PMU_NETBURST_PER_COUNTER 1280
 #define PMU_RING3_EDGES 2
 /* Of those, the ones before the routine's first instruction: the CALL
  * (the INT comes after its last). */
 #define PMU_RING3_BEFORE 1
+/* The per-counter bound of this CPU's PMU kind. */
+unsigned pmu_per_counter(void);
 /* The whole CPL 0 allowance for a run of `counters` counters. */
-#define PMU_HW_CPL0(counters) ((uint64_t)(counters) * PMU_DRIVER_PER_COUNTER \
-			       + 1)
+#define PMU_HW_CPL0(counters) ((uint64_t)(counters) * pmu_per_counter() + 1)
 /* The old name, for a run whose counters are not known: the most any
  * driver runs (PMU_MAX_COUNTERS, NetBurst's 18). */
 #define PMU_HW_SLACK PMU_HW_CPL0(PMU_MAX_COUNTERS)
+/*
+ * What the ring-3 trampoline (arch/x86/<mode>/ring3_entry.S: CALL into
+ * the routine, INT 0xF9 back out, both at CPL 3) adds at most to a CPL 3
+ * count of the semantics in sem_mask (pmu/sem.h SEM_BIT()s), hand-counted:
+ * 2 instructions; 2 branches and taken transfers (a near CALL, and INT as
+ * hardware branch events count far transfers); 1 near CALL; 1 far
+ * transfer; 2 segment loads (INT loads CS and SS); no data load; 6 data
+ * stores: CALL's return address and the 5 INT pushes on a change to
+ * CPL 0 (SS, ESP, EFLAGS, CS, EIP: SDM Vol. 3A §6.12.1, Figure 6-4
+ * "Stack Usage on Transfers to Interrupt and Exception-Handling
+ * Routines"; 64-bit mode pushes the same five, Figure 6-9).  Exact for
+ * instructions, loads and stores under the assumption docs/emulators.md
+ * states (INT counts at the CPL it starts at).  0 on the model. */
+uint64_t pmu_ring3_sem_edges(uint32_t sem_mask);
+/* pmu_expect_window() for an event counting the semantics in sem_mask:
+ * the ring-3 allowance is pmu_ring3_sem_edges(sem_mask). */
+struct pmu_expect pmu_expect_sem(uint64_t n_oracle, uint32_t sem_mask,
+				 unsigned cpls, unsigned counters);
 struct pmu_expect pmu_expect_events(uint64_t n_oracle, unsigned cpls);
 /* The same for a run of `counters` counters (pmu_run's n_ctrs less the
  * idle ones). */

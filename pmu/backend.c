@@ -75,11 +75,14 @@ static int in_handler(void)
 	       (trace_window_active() && !(read_flags() & X86_EFLAGS_TF));
 }
 
+/* be_window_pause(): the sibling runs traced code for the model. */
+static int window_paused;
+
 /* The window is open exactly while some counter counts. */
 static void window_follow(void)
 {
 	const struct pmu_model *m = model_active();
-	int want = m && m->counting && m->counting();
+	int want = m && m->counting && m->counting() && !window_paused;
 
 	if (in_handler())
 		return;
@@ -116,6 +119,19 @@ static int emulated_rdpmc(uint32_t idx, uint64_t *v)
 {
 	trace_window_hold(1);
 	return retire(model_rdpmc(idx, v), insn_rdpmc);
+}
+
+trace_sink be_sibling_sink(void)
+{
+	return backend_model_backed() ? model_feed : NULL;
+}
+
+void be_window_pause(int pause)
+{
+	if (backend_current()->id != BE_EMULATED)
+		return;
+	window_paused = pause;
+	window_follow();
 }
 
 static const struct backend backends[] = {
@@ -282,6 +298,7 @@ const struct backend *backend_select(enum backend_want want,
 		"no PMU kind to probe";
 
 	backend_inject(NULL, NULL, 0);
+	window_paused = 0;
 	trace_window_close();
 	model_activate(0);
 	if (want == BACKEND_HW) {

@@ -71,6 +71,18 @@ static inline int backend_model_backed(void)
 int backend_predict_begin(char *why, unsigned size);
 void backend_predict_end(void);
 
+/* Code the sibling logical processor runs for a test (arch/x86/smp.h):
+ * the sink it runs with (the model's under backend=model and
+ * backend=emulated, NULL on hardware, which counts it by itself).  The
+ * counting window of backend=emulated is this processor's: the sibling's
+ * code reaches the model through a trace of its own, and there is one
+ * #DB hook, so be_window_pause(1) closes this processor's window while
+ * the sibling runs (its code meanwhile counts nothing, as under
+ * backend=model) and be_window_pause(0) lets it follow the counters
+ * again.  No effect on the other backends. */
+trace_sink be_sibling_sink(void);
+void be_window_pause(int pause);
+
 /* Fault injection (pmu/inject.h, the inject= option): arms table t in
  * front of the model backend, so every access the drivers and tests make
  * through be_*() (and a real RDPMC the model answers) goes through it.

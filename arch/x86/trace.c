@@ -348,11 +348,17 @@ uint64_t trace_bare(trace_fn fn, uint64_t n, void *data)
 	return tr.bare_count;
 }
 
+static int window_hook(struct trap_frame *tf);
+
+/* A trace runs: trace_run's, or the counting window's (which steps
+ * through db_hook too, so a PMI its model raises belongs to the traced
+ * code just the same). */
 uint64_t trace_resume_rip(void)
 {
 	const struct trap_frame *db = trap_hook_frame(VEC_DB);
+	trap_hook_fn hook = trap_get_hook(VEC_DB);
 
-	if (trap_get_hook(VEC_DB) != db_hook)
+	if (hook != db_hook && hook != window_hook)
 		return 0;
 	return db ? db->rip : tr.prev_rip;
 }

@@ -115,10 +115,11 @@ uint64_t trace_bare(trace_fn fn, uint64_t n, void *data);
 /* Steps seen by the last trace_run outside the range (entry/exit code). */
 uint64_t trace_outside_steps(void);
 
-/* While a trace runs, the RIP at which the traced code resumes: during
- * a step's #DB hook (its sink included) that #DB frame's RIP, else the
- * next instruction to be traced; 0 when no trace runs.  An interrupt
- * taken inside the tracer's own handling belongs there (arch/x86/pmi.h). */
+/* While a trace runs (trace_run's, or the counting window below), the
+ * RIP at which the traced code resumes: during a step's #DB hook (its
+ * sink included) that #DB frame's RIP, else the next instruction to be
+ * traced; 0 when no trace runs.  An interrupt taken inside the tracer's
+ * own handling belongs there (arch/x86/pmi.h). */
 uint64_t trace_resume_rip(void);
 
 /*

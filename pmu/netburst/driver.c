@@ -53,15 +53,34 @@ static int on_hw(void)
 }
 
 /* "IQ_CCCR0", "BPU_COUNTER3": the SDM's MSR_ names without the prefix. */
-static const char *reg_name(const char *kind, unsigned ctr, char *buf,
-			    unsigned size)
-{
-	static const uint8_t base[] = { 0, 4, 8, 12 };
-	enum nb_block b = nb_block_of(ctr);
+/* The registers' names (SDM Vol. 4 Table 2-53, less the MSR_ prefix):
+ * constant strings, so that an access formats nothing while counters
+ * count (a counter counts the driver's code: backend=emulated measured
+ * ~300 instructions per formatted name, docs/emulators.md). */
+static const char *const cccr_names[NB_COUNTERS] = {
+	"BPU_CCCR0", "BPU_CCCR1", "BPU_CCCR2", "BPU_CCCR3",
+	"MS_CCCR0", "MS_CCCR1", "MS_CCCR2", "MS_CCCR3",
+	"FLAME_CCCR0", "FLAME_CCCR1", "FLAME_CCCR2", "FLAME_CCCR3",
+	"IQ_CCCR0", "IQ_CCCR1", "IQ_CCCR2", "IQ_CCCR3", "IQ_CCCR4",
+	"IQ_CCCR5",
+};
+static const char *const counter_names[NB_COUNTERS] = {
+	"BPU_COUNTER0", "BPU_COUNTER1", "BPU_COUNTER2", "BPU_COUNTER3",
+	"MS_COUNTER0", "MS_COUNTER1", "MS_COUNTER2", "MS_COUNTER3",
+	"FLAME_COUNTER0", "FLAME_COUNTER1", "FLAME_COUNTER2",
+	"FLAME_COUNTER3", "IQ_COUNTER0", "IQ_COUNTER1", "IQ_COUNTER2",
+	"IQ_COUNTER3", "IQ_COUNTER4", "IQ_COUNTER5",
+};
 
-	fmt_snprintf(buf, size, "%s_%s%u", nb_block_name(b), kind,
-		     ctr - base[b]);
-	return buf;
+/* ctr: a counter check_ctr() passed */
+static const char *cccr_name(unsigned ctr)
+{
+	return cccr_names[ctr];
+}
+
+static const char *counter_name(unsigned ctr)
+{
+	return counter_names[ctr];
 }
 
 static int check_ctr(unsigned ctr, struct pmu_err *e)
@@ -76,26 +95,19 @@ static int check_ctr(unsigned ctr, struct pmu_err *e)
 
 static int write_cccr(unsigned ctr, uint64_t v, struct pmu_err *e)
 {
-	char name[16];
-
-	return pmu_wrmsr(NB_MSR_CCCR0 + ctr, v, reg_name("CCCR", ctr, name,
-			 sizeof(name)), e);
+	return pmu_wrmsr(NB_MSR_CCCR0 + ctr, v, cccr_name(ctr), e);
 }
 
 static int read_cccr(unsigned ctr, uint64_t *v, struct pmu_err *e)
 {
-	char name[16];
-
-	return pmu_rdmsr(NB_MSR_CCCR0 + ctr, v, reg_name("CCCR", ctr, name,
-			 sizeof(name)), e);
+	return pmu_rdmsr(NB_MSR_CCCR0 + ctr, v, cccr_name(ctr), e);
 }
 
 /* A counter write, twice on hardware (erratum N15). */
 static int write_counter(unsigned ctr, uint64_t v, struct pmu_err *e)
 {
-	char name[16];
+	const char *name = counter_name(ctr);
 
-	reg_name("COUNTER", ctr, name, sizeof(name));
 	if (pmu_wrmsr(NB_MSR_COUNTER0 + ctr, v, name, e))
 		return -1;
 	return on_hw() ? pmu_wrmsr(NB_MSR_COUNTER0 + ctr, v, name, e) : 0;
@@ -160,42 +172,44 @@ static int check_cccr(unsigned ctr, uint64_t cccr, struct pmu_err *e)
 {
 	unsigned active = (unsigned)((cccr & NB_CCCR_ACTIVE_MASK) >>
 				     NB_CCCR_ACTIVE_SHIFT);
-	char reg[16], name[24];
-
-	fmt_snprintf(name, sizeof(name), "%s (0x%x)", reg_name("CCCR", ctr,
-		     reg, sizeof(reg)), NB_MSR_CCCR0 + ctr);
+	/* the name with its MSR, formatted only on failure (NAME_AT) */
+#define NAME_AT cccr_name(ctr), NB_MSR_CCCR0 + ctr
 	if (cccr & CCCR_DRIVER_BITS)
-		return pmu_fail(e, 0, "%s=0x%llx: ENABLE (bit 12) and OVF (bit "
-				"31) are the driver's, not the config's", name,
-				(unsigned long long)cccr);
+		return pmu_fail(e, 0, "%s (0x%x)=0x%llx: ENABLE (bit 12) and "
+				"OVF (bit 31) are the driver's, not the "
+				"config's", NAME_AT, (unsigned long long)cccr);
 	if ((cccr & NB_CCCR_EXT_CASCADE) &&
 	    nb_ext_cascade_exists(ctr, sig()))
-		return pmu_fail(e, 0, "%s=0x%llx: extended cascading is not "
-				"supported by this driver (CCCR bit 11, SDM "
-				"Vol. 3B 18.15.5.7)", name,
+		return pmu_fail(e, 0, "%s (0x%x)=0x%llx: extended cascading "
+				"is not supported by this driver (CCCR bit "
+				"11, SDM Vol. 3B 18.15.5.7)", NAME_AT,
 				(unsigned long long)cccr);
 	if (cccr & NB_CCCR_EXT_CASCADE)
-		return pmu_fail(e, 0, "%s=0x%llx: bit 11 is reserved on this "
-				"counter of model %u (extended cascading: "
-				"CCCRs 12, 15-17 of models 2-4, 6)", name,
+		return pmu_fail(e, 0, "%s (0x%x)=0x%llx: bit 11 is reserved "
+				"on this counter of model %u (extended "
+				"cascading: "
+				"CCCRs 12, 15-17 of models 2-4, 6)", NAME_AT,
 				(unsigned long long)cccr, sig()->model);
 	if (cccr & NB_CCCR_RESERVED)
-		return pmu_fail(e, 0, "%s=0x%llx: reserved CCCR bits 0x%llx "
-				"(10:0, 29:28, 63:32)", name,
+		return pmu_fail(e, 0, "%s (0x%x)=0x%llx: reserved CCCR bits "
+				"0x%llx (10:0, 29:28, 63:32)", NAME_AT,
 				(unsigned long long)cccr,
 				(unsigned long long)(cccr & NB_CCCR_RESERVED));
 	if (ht())
 		return 0;
 	if (cccr & NB_CCCR_OVF_PMI_T1)
-		return pmu_fail(e, 0, "%s=0x%llx: OVF_PMI_T1 (CCCR bit 27) is "
-				"reserved without Hyper-Threading", name,
+		return pmu_fail(e, 0, "%s (0x%x)=0x%llx: OVF_PMI_T1 (CCCR bit "
+				"27) is reserved without Hyper-Threading",
+				NAME_AT,
 				(unsigned long long)cccr);
 	if (active != NB_ACTIVE_ANY)
-		return pmu_fail(e, 0, "%s=0x%llx: active thread %u%u: must be "
-				"11B without Hyper-Threading (Figure 18-46)",
-				name, (unsigned long long)cccr, active >> 1,
+		return pmu_fail(e, 0, "%s (0x%x)=0x%llx: active thread %u%u: "
+				"must be 11B without Hyper-Threading (Figure "
+				"18-46)",
+				NAME_AT, (unsigned long long)cccr, active >> 1,
 				active & 1);
 	return 0;
+#undef NAME_AT
 }
 
 /* ESCR rules: reserved bits, the T1 bits, the event and its mask. */
@@ -317,7 +331,6 @@ int nb_start(unsigned ctr, struct pmu_err *e)
 {
 	uint64_t v = 0, back = 0;
 	uint64_t run;
-	char name[16];
 
 	if (check_ctr(ctr, e))
 		return -1;
@@ -333,8 +346,7 @@ int nb_start(unsigned ctr, struct pmu_err *e)
 		return -1;
 	if ((back & CCCR_RUN_BITS) != ((v | run) & CCCR_RUN_BITS))
 		return pmu_fail(e, 0, "%s reads 0x%llx after writing 0x%llx%s",
-				reg_name("CCCR", ctr, name, sizeof(name)),
-				(unsigned long long)back,
+				cccr_name(ctr), (unsigned long long)back,
 				(unsigned long long)(v | run), ctr1_note(ctr));
 	return 0;
 }
@@ -364,12 +376,9 @@ int nb_release(unsigned ctr, struct pmu_err *e)
 
 int nb_read(unsigned ctr, uint64_t *v, struct pmu_err *e)
 {
-	char name[16];
-
 	if (check_ctr(ctr, e))
 		return -1;
-	return pmu_rdmsr(NB_MSR_COUNTER0 + ctr, v, reg_name("COUNTER", ctr,
-			 name, sizeof(name)), e);
+	return pmu_rdmsr(NB_MSR_COUNTER0 + ctr, v, counter_name(ctr), e);
 }
 
 int nb_write(unsigned ctr, uint64_t v, struct pmu_err *e)

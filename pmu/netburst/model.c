@@ -476,7 +476,52 @@ static unsigned nbm_parts(struct model_part *p)
 	return 1;
 }
 
+/* Does counter c's ESCR count at some CPL for some logical processor:
+ * T0_OS/T0_USR (bits 3/2; OS/USR without HT), or with HT T1_OS/T1_USR
+ * (bits 1/0) (§18.15.1, §18.16.1)? */
+static int escr_counts_somewhere(unsigned c)
+{
+	unsigned sel = field(m.cccr[c], NB_CCCR_ESCR_SEL_MASK,
+			     NB_CCCR_ESCR_SEL_SHIFT);
+	const struct nb_escr *x = nb_escr_for(c, sel, &m.sig);
+	uint64_t escr;
+
+	if (!x)
+		return 0;
+	escr = m.escr[x - nb_escrs];
+	for (unsigned t = 0; t <= (unsigned)m.ht; t++)
+		if (nb_escr_counts_at(escr, t, 0, m.ht) ||
+		    nb_escr_counts_at(escr, t, 3, m.ht))
+			return 1;
+	return 0;
+}
+
+/* Counter c counts with one or (HT) two logical processors active. */
+static int started_some_clock(unsigned c, uint32_t ovf)
+{
+	return counting(c, ovf, 1) || (m.ht && counting(c, ovf, 2));
+}
+
+/* Some counter counts at some CPL: a CCCR with ENABLE (bit 12), or one
+ * whose cascade (CASCADE, bit 30, or extended cascading, bit 11) has
+ * started it (its alternate's OVF set, §18.15.5.6-7), whose active-thread
+ * field passes some clock, and whose ESCR counts at some CPL for some
+ * thread.  backend=emulated traces while this holds. */
+static int nbm_counting(void)
+{
+	uint32_t ovf = 0;
+
+	for (unsigned c = 0; c < NB_COUNTERS; c++)
+		if (m.cccr[c] & NB_CCCR_OVF)
+			ovf |= 1u << c;
+	for (unsigned c = 0; c < NB_COUNTERS; c++)
+		if (started_some_clock(c, ovf) && escr_counts_somewhere(c))
+			return 1;
+	return 0;
+}
+
 PMU_MODEL(netburst, PMU_NETBURST,
 	  "netburst (ESCR/CCCR, 18 counters, SDM Vol. 3B 18.15-18.16)",
 	  nbm_reset, nbm_rdmsr, nbm_wrmsr, nbm_rdpmc, nbm_event, nbm_cannot,
-	  .parts = nbm_parts);
+	  .parts = nbm_parts,
+	  .counting = nbm_counting);

@@ -111,6 +111,21 @@ static unsigned p5m_parts(struct model_part *p)
 	return 1;
 }
 
+/* Some counter counts at some CPL: a CESR half whose CC field enables
+ * CPL 3 (bit 1) or CPL 0-2 (bit 0); 000 and 100 count nothing
+ * (§18.23.1).  backend=emulated traces while this holds. */
+static int p5m_counting(void)
+{
+	for (unsigned c = 0; c < P5_COUNTERS; c++) {
+		unsigned cc = cesr_get_half(m.cesr, c).cc;
+
+		if (p5_cc_counts_at(cc, 0) || p5_cc_counts_at(cc, 3))
+			return 1;
+	}
+	return 0;
+}
+
 PMU_MODEL(p5, PMU_P5, "p5 (CESR/CTR0/CTR1, SDM Vol. 3B 18.23.1)",
 	  p5m_reset, p5m_rdmsr, p5m_wrmsr, p5m_rdpmc, p5m_event,
-	  .parts = p5m_parts);
+	  .parts = p5m_parts,
+	  .counting = p5m_counting);

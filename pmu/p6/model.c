@@ -170,6 +170,23 @@ static unsigned p6m_parts(struct model_part *p)
 	return 1;
 }
 
+/* Some counter counts at some CPL: PerfEvtSel0.EN (bit 22) enables both
+ * counters (§18.22.1), each counting at CPL 0 with OS (bit 17) and at
+ * CPL 1-3 with USR (bit 16).  backend=emulated traces while this holds. */
+static int p6m_counting(void)
+{
+	if (!(m.sel[0] & EVTSEL_EN))
+		return 0;
+	for (unsigned c = 0; c < P6_COUNTERS; c++) {
+		struct evtsel s = evtsel_decode(m.sel[c]);
+
+		if (s.os || s.usr)
+			return 1;
+	}
+	return 0;
+}
+
 PMU_MODEL(p6, PMU_P6, "p6 (PerfEvtSel0/1, PerfCtr0/1, SDM Vol. 3B 18.22)",
 	  p6m_reset, p6m_rdmsr, p6m_wrmsr, p6m_rdpmc, p6m_event,
-	  .parts = p6m_parts);
+	  .parts = p6m_parts,
+	  .counting = p6m_counting);

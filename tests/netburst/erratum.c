@@ -85,7 +85,7 @@ static long armed_run(struct tcase *t, struct job *j, const char *key)
 
 static uint64_t instrs(const struct job *j)
 {
-	return j->oc.c[3][SEM_INSTRUCTIONS];
+	return nbt_usr_count(&j->oc, SEM_INSTRUCTIONS);
 }
 
 /* Counter 12 alone with OVF_PMI: one PMI on every processor. */

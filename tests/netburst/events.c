@@ -187,7 +187,7 @@ static struct pmu_expect expect(const struct ev_case *c,
 		return nbt_exact(c->mispredicted ? 0 : n);
 	if (c->truth == T_CLOCKS)
 		return hw_clocks(r, escr);
-	x = pmu_expect_events(n, cpls);
+	x = pmu_expect_window(n, cpls, pmu_run_counters(r));
 	if (c->mispredicted) {
 		x.lo = 0;
 		x.tolerance = "mispredictions: at most the branches of the "
@@ -196,21 +196,22 @@ static struct pmu_expect expect(const struct ev_case *c,
 		/* call-ret has no instruction of more than four uops:
 		 * longer ones come from the microcode ROM (Intel Pentium 4
 		 * optimization reference), none here */
-		x.hi = 4 * n + (cpls & PMU_CPL(0) ? PMU_HW_SLACK : 0);
+		x.hi = 4 * n + (cpls & PMU_CPL(0) ?
+				PMU_HW_CPL0(pmu_run_counters(r)) : 0);
 		x.tolerance = "instructions <= uops <= 4 per instruction";
 	}
 	return x;
 }
 
 /* Once the counter counts: its ESCR and CCCR hold what the SDM's layout
- * gives (CCCR: the config with ENABLE, bit 12); pmu_run() logs the
- * writes themselves (<cpl>_wrmsr). */
+ * gives (CCCR: the config with ENABLE, bit 12); pmu_run() logs them
+ * after the run (<cpl>_escr, <cpl>_cccr) and the writes themselves
+ * (<cpl>_wrmsr). */
 static int regs_as_sdm(struct tcase *t, struct pmu_run *r)
 {
 	unsigned ctr = 0;
 	uint64_t escr = 0, cccr = 0;
 	uint32_t msr;
-	char k[24];
 
 	while (ctr < NBT_COUNTERS && (r->idle >> ctr & 1))
 		ctr++;
@@ -221,12 +222,9 @@ static int regs_as_sdm(struct tcase *t, struct pmu_run *r)
 		   be_rdmsr(NBT_MSR_CCCR(ctr), &cccr) == 0, "reading back "
 		   "counter %u's ESCR 0x%x and CCCR", ctr, msr))
 		return 0;
-	fmt_snprintf(k, sizeof(k), "ctr%u_escr", ctr);
-	value(t, k, "0x%llx (MSR 0x%x, read back while counting)",
-	      (unsigned long long)escr, msr);
-	fmt_snprintf(k, sizeof(k), "ctr%u_cccr", ctr);
-	value(t, k, "0x%llx (read back while counting)",
-	      (unsigned long long)cccr);
+	r->seen[0] = (struct pmu_seen){ "escr", escr };
+	r->seen[1] = (struct pmu_seen){ "cccr", cccr };
+	r->n_seen = 2;
 	return check(t, escr == r->cfg[ctr].sel, "ESCR 0x%x reads 0x%llx, "
 		     "configured 0x%llx", msr, (unsigned long long)escr,
 		     (unsigned long long)r->cfg[ctr].sel) &&

@@ -63,7 +63,7 @@ static int cccr_change(struct tcase *t, unsigned ctr, uint64_t clear,
 
 static uint64_t instrs(const struct oracle_counts *oc)
 {
-	return oc->c[3][SEM_INSTRUCTIONS];
+	return nbt_usr_count(oc, SEM_INSTRUCTIONS);
 }
 
 static int oracles(struct tcase *t, struct halt *h)

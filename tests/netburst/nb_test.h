@@ -487,6 +487,15 @@ static inline void nbt_log_regs(struct tcase *t, const char *label,
 	      we ? "" : " (read: not written here)");
 }
 
+/* A CPL 3 run's count of s as a USR counter sees it: the oracle's, plus
+ * what the ring-3 trampoline adds on hardware and under backend=emulated
+ * (pmu_ring3_sem_edges(): its CALL and INT; 0 on the model). */
+static inline uint64_t nbt_usr_count(const struct oracle_counts *oc,
+				     enum sem s)
+{
+	return oc->c[3][s] + pmu_ring3_sem_edges(SEM_BIT(s));
+}
+
 /* An exact expectation. */
 static inline struct pmu_expect nbt_exact(uint64_t n);
 

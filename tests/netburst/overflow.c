@@ -17,7 +17,7 @@
 
 static uint64_t instrs(const struct oracle_counts *oc)
 {
-	return oc->c[3][SEM_INSTRUCTIONS];
+	return nbt_usr_count(oc, SEM_INSTRUCTIONS);
 }
 
 static void log_cccr(struct tcase *t, const char *key, uint64_t v)
@@ -136,11 +136,12 @@ static void test_force(struct tcase *t)
 	log_cccr(t, "ctr4_cccr_run_b", c4b);
 	x = nbt_exact(instrs(&a));
 	nbt_check_count(t, "run_a", 12, 0, v12a, &x);
-	x = nbt_exact(a.c[3][SEM_COND]);
+	x = nbt_exact(nbt_usr_count(&a, SEM_COND));
 	nbt_check_count(t, "run_a", 4, 0, v4a, &x);
 	x = nbt_exact(instrs(&a) + instrs(&b));
 	nbt_check_count(t, "run_b", 12, 0, v12b, &x);
-	x = nbt_exact(a.c[3][SEM_COND] + b.c[3][SEM_COND]);
+	x = nbt_exact(nbt_usr_count(&a, SEM_COND) +
+		      nbt_usr_count(&b, SEM_COND));
 	nbt_check_count(t, "run_b", 4, 0, v4b, &x);
 	check(t, instrs(&a) >= 1 && a.c[3][SEM_COND] == 0 &&
 	      b.c[3][SEM_COND] > 0, "benchmarks: %llu instructions, %llu and "

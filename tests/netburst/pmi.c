@@ -164,8 +164,9 @@ static void after_wrap(struct tcase *t, const struct job *j, unsigned ctr,
 		       uint64_t events)
 {
 	/* T0_USR alone: "a CPL of 1, 2, or 3" (§18.16.1), no CPL 0 */
-	struct pmu_expect x = pmu_expect_events(events, PMU_CPL(1) |
-						PMU_CPL(2) | PMU_CPL(3));
+	struct pmu_expect x = pmu_expect_window(events, PMU_CPL(1) |
+						PMU_CPL(2) | PMU_CPL(3),
+						pmu_run_counters(&j->r));
 	uint64_t cccr = 0;
 
 	nbt_check_count(t, NULL, ctr, j->r.preset[ctr], j->r.got[ctr], &x);

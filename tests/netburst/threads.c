@@ -126,8 +126,8 @@ static void on_sibling(void *arg)
 		j->lvtpc_before = apic_lvtpc();
 		apic_set_lvtpc(APIC_DM_NMI << LVT_DM_SHIFT);
 	}
-	j->ret = bench_exec(j->b, B_N, 0, &j->oc, backend_current()->sink,
-			    NULL, &j->f);
+	j->ret = bench_exec(j->b, B_N, 0, &j->oc, be_sibling_sink(), NULL,
+			    &j->f);
 	if (j->arm_lvtpc) {
 		j->lvtpc_after = apic_lvtpc();
 		apic_set_lvtpc(j->lvtpc_before);
@@ -223,11 +223,13 @@ static int ht_exec(struct tcase *t, const struct pmu_driver *d,
 	if (r->spin)
 		ok = check(t, smp_sibling_spin_stop(why, sizeof(why)) == 0,
 			   "stopping the sibling's spin: %s", why) && ok;
+	be_window_pause(1);
 	ok = ok &&
 	     check(t, smp_sibling_run(on_sibling, r->j, why, sizeof(why)) ==
 		   0, "on the sibling: %s", why) &&
 	     check(t, r->j->ret == 0, B_BENCH " faulted on the sibling "
 		   "(vector %u)", r->j->f.vector);
+	be_window_pause(0);
 	for (unsigned i = 0; i < r->n; i++)
 		ok = check(t, d->stop(r->c[i].ctr, &e) == 0 &&
 			   d->read(r->c[i].ctr, &r->c[i].got, &e) == 0,
@@ -277,7 +279,8 @@ static int active_passes(unsigned field, unsigned active)
 
 /* The model's count: the BSP's A steps have one processor active (two
  * while the sibling spins), the sibling's B steps both; per[] by logical
- * processor. */
+ * processor.  On hardware and under backend=emulated A's USR count has
+ * the ring-3 trampoline's share too (pmu_ring3_sem_edges()). */
 static uint64_t model_count(const struct ht_run *r, const struct hctr *c)
 {
 	unsigned bsp = nbt_bsp_thread(cpu_info());
@@ -295,6 +298,9 @@ static uint64_t model_count(const struct ht_run *r, const struct hctr *c)
 		for (unsigned cpl = 0; cpl < 4; cpl++)
 			if (t_counts(c->tbits, th, cpl))
 				n += sem_sum(c->src->sems, per[th]->c[cpl]);
+		/* A runs at CPL 3 through the ring-3 trampoline */
+		if (th == bsp && t_counts(c->tbits, th, 3))
+			n += pmu_ring3_sem_edges(c->src->sems);
 	}
 	return n;
 }

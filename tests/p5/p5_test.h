@@ -108,7 +108,8 @@ static inline int p5_cesr_as_sdm(struct tcase *t, struct pmu_run *r)
 
 	if (!check(t, p5_read_cesr(&cesr, &e) == 0, "%s", e.msg))
 		return 0;
-	value(t, r->cpl == 3 ? "cpl3_cesr" : "cpl0_cesr", "0x%08x", cesr);
+	r->seen[0] = (struct pmu_seen){ "cesr", cesr };
+	r->n_seen = 1;
 	return check(t, cesr == sdm_cesr(&h0, &h1), "CESR reads 0x%08x, the "
 		     "SDM's layout gives 0x%08x", cesr, sdm_cesr(&h0, &h1));
 }
@@ -222,13 +223,16 @@ static inline uint64_t p5_event_count(const struct pmu_run *r, unsigned ctr,
 
 /*
  * What CTRn should count in r.  Events: the oracle's count of the event
- * table's meaning when the CC counts at the run's CPL (pmu_expect_events()
- * adds hardware's slack for the driver's CPL 0 code).  Clocks: the
+ * table's meaning when the CC counts at the run's CPL (pmu_expect_sem()
+ * adds hardware's slack for the driver's CPL 0 code and the ring-3
+ * trampoline's share of the event).  Clocks: the
  * event's duration, exact on the model (p5_duration()); on hardware the counter sees at most every clock
  * between start and stop, which the TSC counts (on the Pentium the TSC
  * increments with every processor clock, SDM Vol. 3B §17.17), and, when
- * it counts at the benchmark's CPL, at least instructions/2 of them (two
- * pipes: at most two instructions retire per clock, SDM Vol. 3B §18.23).
+ * it counts at the benchmark's CPL, at least half the benchmark's
+ * instructions with the event (two pipes: at most two instructions
+ * retire per clock, SDM Vol. 3B §18.23): instructions/2 for
+ * INSTRUCTIONS_EXECUTED, data reads/2 for DATA_READ.
  */
 static inline struct pmu_expect p5_expect(const struct pmu_driver *d,
 					  const struct pmu_run *r,
@@ -243,14 +247,16 @@ static inline struct pmu_expect p5_expect(const struct pmu_driver *d,
 	*modelled = 1;
 	if (!sdm_cc[h.cc].clocks) {
 		n = here ? p5_event_count(r, ctr, modelled) : 0;
-		return pmu_expect_events(n, cpls);
+		return pmu_expect_sem(n, sdm_p5_sem(h.es, ctr, sdm_p5_mmx()),
+				      cpls, pmu_run_counters(r));
 	}
 	n = here ? p5_duration(r, ctr, modelled) : 0;
 	x = (struct pmu_expect){ n, n, NULL };
 	if (!pmu_on_model() && cpls) {
-		x.lo = here ? r->oc.c[r->cpl][SEM_INSTRUCTIONS] / 2 : 0;
+		x.lo = n / 2;
 		x.hi = r->tsc_span;
-		x.tolerance = here ? "instructions/2 <= clocks <= TSC span" :
+		x.tolerance = here ? "instructions with the event/2 <= clocks "
+				     "<= TSC span" :
 				     "clocks <= TSC span (CPL 0 code only)";
 	}
 	return x;

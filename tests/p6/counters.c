@@ -125,7 +125,8 @@ static int read_sel0(struct tcase *t, uint64_t *v)
 /*
  * One counter stops, the other goes on.  EN is shared (§18.22.1), so the
  * driver stops a counter by clearing its USR and OS.  Both count CPL 3
- * instructions (exact on hardware: the driver runs at CPL 0):
+ * instructions (exact on hardware: the driver runs at CPL 0; each run
+ * with the ring-3 trampoline's 2, pmu_ring3_sem_edges()):
  *   run A with both; stop 0; run B; start 0, stop 1; run C; stop 0;
  *   start 1 alone; run D; stop 1.
  * PerfCtr0 = A + C, PerfCtr1 = A + B + D; EN stays set while one runs,
@@ -138,6 +139,7 @@ static void test_stop_one(struct tcase *t)
 	const struct pmu_driver *d = pmu_ready(t, PMU_P6);
 	struct oracle_counts oa, ob, oc, od;
 	uint64_t v[2], a, b, cc, dd, sel0 = 0, sel0_end = 0;
+	uint64_t edges_ins = pmu_ring3_sem_edges(SEM_BIT(SEM_INSTRUCTIONS));
 	struct pmu_err e;
 
 	if (!d || !check(t, d->init(&e) == 0, "init: %s", e.msg) ||
@@ -162,10 +164,10 @@ static void test_stop_one(struct tcase *t)
 	    !check(t, d->stop(1, &e) == 0, "stop 1: %s", e.msg) ||
 	    !read_both(t, v))
 		return;
-	a = oa.c[3][SEM_INSTRUCTIONS];
-	b = ob.c[3][SEM_INSTRUCTIONS];
-	cc = oc.c[3][SEM_INSTRUCTIONS];
-	dd = od.c[3][SEM_INSTRUCTIONS];
+	a = oa.c[3][SEM_INSTRUCTIONS] + edges_ins;
+	b = ob.c[3][SEM_INSTRUCTIONS] + edges_ins;
+	cc = oc.c[3][SEM_INSTRUCTIONS] + edges_ins;
+	dd = od.c[3][SEM_INSTRUCTIONS] + edges_ins;
 	value(t, "sel0_ctr0_stopped", "0x%llx", (unsigned long long)sel0);
 	value(t, "sel0_both_stopped", "0x%llx", (unsigned long long)sel0_end);
 	value(t, "ctrs", "%llu %llu (oracle %llu+%llu, %llu+%llu+%llu)",
@@ -193,7 +195,9 @@ TEST(p6_stop_one, "p6/stop-one-counter",
 
 /* PerfCtr0 counts through two runs; between them counter 1 is
  * programmed and started.  PerfCtr0 holds both runs (the driver clears EN
- * only at CPL 0, which USR does not count), PerfCtr1 the second. */
+ * only at CPL 0, which USR does not count), PerfCtr1 the second; on
+ * hardware each run with the ring-3 trampoline's share
+ * (pmu_ring3_sem_edges(): 2 instructions, 6 stores). */
 static void test_program_other(struct tcase *t)
 {
 	struct pmu_config c0 = sdm_config((struct sdm_sel){ .event = INST,
@@ -202,7 +206,8 @@ static void test_program_other(struct tcase *t)
 							    .usr = 1 });
 	const struct pmu_driver *d = pmu_ready(t, PMU_P6);
 	struct oracle_counts oa, ob;
-	uint64_t v[2], mid = 0, want0, want1;
+	uint64_t v[2], mid = 0, first, want0, want1;
+	uint64_t edges_ins = pmu_ring3_sem_edges(SEM_BIT(SEM_INSTRUCTIONS));
 	struct pmu_err e;
 
 	if (!d || !check(t, d->init(&e) == 0, "init: %s", e.msg) ||
@@ -219,15 +224,16 @@ static void test_program_other(struct tcase *t)
 	    !check(t, d->stop(0, &e) == 0 && d->stop(1, &e) == 0, "%s",
 		   e.msg) || !read_both(t, v))
 		return;
-	want0 = oa.c[3][SEM_INSTRUCTIONS] + ob.c[3][SEM_INSTRUCTIONS];
-	want1 = ob.c[3][SEM_LOADS] + ob.c[3][SEM_STORES];
+	first = oa.c[3][SEM_INSTRUCTIONS] + edges_ins;
+	want0 = first + ob.c[3][SEM_INSTRUCTIONS] + edges_ins;
+	want1 = ob.c[3][SEM_LOADS] + ob.c[3][SEM_STORES] +
+		pmu_ring3_sem_edges(SEM_BIT(SEM_LOADS) | SEM_BIT(SEM_STORES));
 	value(t, "ctr0_after_first", "%llu", (unsigned long long)mid);
 	value(t, "ctrs", "%llu %llu (oracle %llu %llu)",
 	      (unsigned long long)v[0], (unsigned long long)v[1],
 	      (unsigned long long)want0, (unsigned long long)want1);
-	check(t, mid == oa.c[3][SEM_INSTRUCTIONS], "PerfCtr0 after the first "
-	      "run %llu, oracle %llu", (unsigned long long)mid,
-	      (unsigned long long)oa.c[3][SEM_INSTRUCTIONS]);
+	check(t, mid == first, "PerfCtr0 after the first run %llu, oracle "
+	      "%llu", (unsigned long long)mid, (unsigned long long)first);
 	check(t, v[0] == want0, "PerfCtr0 %llu, oracle %llu",
 	      (unsigned long long)v[0], (unsigned long long)want0);
 	check(t, v[1] == want1, "PerfCtr1 %llu, oracle %llu",

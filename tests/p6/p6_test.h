@@ -152,18 +152,16 @@ static inline struct pmu_config sdm_config(struct sdm_sel s)
  * EN, PerfEvtSel1 counter 1's, each in the SDM's layout. */
 static inline int p6_sels_as_sdm(struct tcase *t, struct pmu_run *r)
 {
+	static const char *const name[] = { "perfevtsel0", "perfevtsel1" };
 	uint64_t sel[2] = { 0, 0 }, want;
 	struct pmu_err e;
-	char k[24];
 
 	for (unsigned c = 0; c < SDM_P6_COUNTERS; c++) {
 		if (!check(t, p6_read_sel(c, &sel[c], &e) == 0, "%s", e.msg))
 			return 0;
 		want = r->cfg[c].sel | (c == 0 ? SDM_EN : 0);
-		fmt_snprintf(k, sizeof(k), "%s_perfevtsel%u",
-			     r->label ? r->label : r->cpl == 3 ? "cpl3" :
-			     "cpl0", c);
-		value(t, k, "0x%llx", (unsigned long long)sel[c]);
+		r->seen[c] = (struct pmu_seen){ name[c], sel[c] };
+		r->n_seen = c + 1;
 		if (!check(t, sel[c] == want, "PerfEvtSel%u reads 0x%llx, the "
 			   "SDM's layout gives 0x%llx", c,
 			   (unsigned long long)sel[c],
@@ -245,8 +243,8 @@ static inline struct pmu_expect p6_filtered(const struct pmu_run *r,
 /*
  * What PerfCtrN should count in r (both counters enabled by pmu_run):
  * nothing at a CPL its USR/OS leave out; events: the oracle's count of
- * the table's meaning (pmu_expect_events() adds hardware's slack for the
- * driver's CPL 0 code); the clock event: the model clock, bounded on
+ * the table's meaning (pmu_expect_sem() adds hardware's slack for the
+ * driver's CPL 0 code and the ring-3 trampoline's share of the event); the clock event: the model clock, bounded on
  * hardware; CMASK or E: p6_filtered().  *modelled is 0 when the trace
  * cannot tell.
  */
@@ -271,7 +269,7 @@ static inline struct pmu_expect p6_expect(const struct pmu_driver *d,
 		*modelled = 1;
 		return p6_clock_bounds(r, here);
 	}
-	return pmu_expect_events(n, cpls);
+	return pmu_expect_sem(n, sem, cpls, pmu_run_counters(r));
 }
 
 /* Checks PerfCtrN of a finished run against p6_expect(). */

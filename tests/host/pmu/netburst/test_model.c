@@ -1000,10 +1000,94 @@ static void test_absent_escrs(void **state)
 	wr_gp(CCCR(0), ANY | 1ull << 32);
 }
 
+/* ==== counting: the window backend=emulated traces (pmu_model.counting):
+ * would an instruction retiring now be counted at some CPL?  A counter
+ * counts when its CCCR has ENABLE (bit 12), or CASCADE (bit 30) with its
+ * alternate's OVF set (§18.15.3, §18.15.5.6), its active-thread field
+ * passes some clock (00: "count only when neither logical processor is
+ * active", when nothing retires; §18.16.2), and the ESCR its CCCR selects
+ * has an OS or USR flag of a logical processor: T0_OS/T0_USR (bits 3/2,
+ * OS/USR without HT), T1_OS/T1_USR (bits 1/0) with HT (§18.15.1,
+ * §18.16.1). ================================================= */
+
+/* Counter c's block event, its ESCR with flags, its CCCR with extra. */
+static void counting_setup(unsigned c, uint64_t flags, uint64_t cccr)
+{
+	const struct block_event *b = &EVENTS[block_of(c)];
+
+	wr(b->escr[half_of(c)], b->escr_val | flags);
+	wr(CCCR(c), (b->cccr & ~ACTIVE(3)) | cccr);
+}
+
+static void test_counting(void **state)
+{
+	static const struct {
+		uint64_t flags, cccr;
+		int counts;
+	} no_ht[] = {
+		{ T0_USR, ANY, 0 },
+		{ T0_USR, ANY | ENABLE, 1 },
+		{ T0_OS, ANY | ENABLE, 1 },
+		{ 0, ANY | ENABLE, 0 },
+		{ T0_USR | T0_OS, ACTIVE(0) | ENABLE, 0 },
+		{ T0_USR, ACTIVE(1) | ENABLE, 1 },
+	}, ht[] = {
+		{ T1_OS, ANY | ENABLE, 1 },
+		{ T1_USR, ANY | ENABLE, 1 },
+		{ T1_USR, ACTIVE(2) | ENABLE, 1 },
+		{ 0, ANY | ENABLE, 0 },
+		{ T1_OS | T0_USR, ANY, 0 },
+	};
+
+	(void)state;
+	for (unsigned c = 0; c < CTRS; c++) {
+		for (unsigned i = 0; i < N(no_ht); i++) {
+			start();
+			assert_non_null(nbm->counting);
+			assert_int_equal(nbm->counting(), 0);
+			counting_setup(c, no_ht[i].flags, no_ht[i].cccr);
+			if (!!nbm->counting() != no_ht[i].counts)
+				fail_msg("counter %u, no HT, case %u: "
+					 "counting %d", c, i, nbm->counting());
+		}
+		for (unsigned i = 0; i < N(ht); i++) {
+			start_cpu(4, 1, 1);
+			counting_setup(c, ht[i].flags, ht[i].cccr);
+			if (!!nbm->counting() != ht[i].counts)
+				fail_msg("counter %u, HT, case %u: counting "
+					 "%d", c, i, nbm->counting());
+		}
+	}
+}
+
+/* A counter with CASCADE and no ENABLE counts once its alternate's OVF
+ * is set, whether or not the alternate counts (§18.15.5.6). */
+static void test_counting_cascade(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < N(LEGAL); i++) {
+		unsigned from = LEGAL[i].from, to = LEGAL[i].to;
+		const struct block_event *b = &EVENTS[block_of(from)];
+
+		start();
+		counting_setup(to, T0_USR, ANY | CASCADE);
+		wr(CCCR(from), b->cccr);
+		assert_int_equal(nbm->counting(), 0);
+		wr(CCCR(from), b->cccr | OVF);
+		if (!nbm->counting())
+			fail_msg("%u -> %u: not counting with %u's OVF set",
+				 from, to, from);
+		wr(CCCR(to), b->cccr);
+		assert_int_equal(nbm->counting(), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_with_enable_and_select),
+		cmocka_unit_test(test_counting),
+		cmocka_unit_test(test_counting_cascade),
 		cmocka_unit_test(test_other_half_escr_not_counted),
 		cmocka_unit_test(test_other_select_not_counted),
 		cmocka_unit_test(test_select_picks_the_escr),

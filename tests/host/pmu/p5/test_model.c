@@ -521,6 +521,31 @@ static void test_prediction_leaves_live_model(void **state)
 	assert_null(model_active());
 }
 
+/* counting: pmu_model.counting, the window backend=emulated traces: an
+ * instruction retiring now would be counted at some CPL when either CESR
+ * half's CC enables CPL 3 (middle bit) or CPL 0-2 (low bit), events or
+ * clocks; 000 and 100 count nothing (§18.23.1).  ES alone enables
+ * nothing. */
+static void test_counting(void **state)
+{
+	(void)state;
+	for (unsigned ctr = 0; ctr < 2; ctr++)
+	for (unsigned cc = 0; cc < 8; cc++) {
+		int want = cc_counts_at(cc, 0) || cc_counts_at(cc, 3);
+
+		start(P55C);
+		assert_non_null(m->counting);
+		assert_int_equal(m->counting(), 0);
+		wr(CESR, half(ctr, 0x16, cc, 0) | half(!ctr, 0x16, 0, 1));
+		if (!!m->counting() != want)
+			fail_msg("CC%u=%u%u%u: counting %d, want %d", ctr,
+				 cc >> 2 & 1, cc >> 1 & 1, cc & 1,
+				 m->counting(), want);
+		wr(CESR, half(ctr, 0x16, cc & 4, 0));
+		assert_int_equal(m->counting(), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_reserved_bits),
 		cmocka_unit_test(test_rdpmc),
 		cmocka_unit_test(test_prediction_leaves_live_model),
+		cmocka_unit_test(test_counting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -406,6 +406,50 @@ static void test_rdpmc(void **state)
 	}
 }
 
+/* ==== counting: the window backend=emulated traces ===================== */
+
+/* pmu_model.counting says whether an instruction retiring now would be
+ * counted at some CPL: EN (bit 22) of PerfEvtSel0 "enables ... both
+ * performance counters" (§18.22.1), and a counter counts at CPL 0 with
+ * OS (bit 17), at CPL 1-3 with USR (bit 16).  EN in PerfEvtSel1 enables
+ * nothing. */
+static void test_counting(void **state)
+{
+	static const struct {
+		uint64_t sel0, sel1;
+		int counts;
+	} cases[] = {
+		{ 0, 0, 0 },
+		{ INST_RETIRED | USR | OS, INST_RETIRED | USR | OS, 0 },
+		{ INST_RETIRED | EN, INST_RETIRED, 0 },
+		{ INST_RETIRED | EN | USR, 0, 1 },
+		{ INST_RETIRED | EN | OS, 0, 1 },
+		{ INST_RETIRED | EN, INST_RETIRED | USR, 1 },
+		{ INST_RETIRED | EN, INST_RETIRED | OS, 1 },
+		{ INST_RETIRED | USR, INST_RETIRED | USR | EN, 0 },
+		{ CPU_CLK_UNHALTED | EN | USR | OS, 0, 1 },
+	};
+
+	(void)state;
+	for (unsigned mi = 0; mi < N(models); mi++)
+	for (unsigned i = 0; i < N(cases); i++) {
+		start(models[mi]);
+		assert_non_null(m->counting);
+		assert_int_equal(m->counting(), 0);
+		stub_wr(SEL1, cases[i].sel1);
+		stub_wr(SEL0, cases[i].sel0);
+		if (!!m->counting() != cases[i].counts)
+			fail_msg("model %u case %u: PerfEvtSel0 0x%llx, "
+				 "PerfEvtSel1 0x%llx: counting %d, want %d",
+				 models[mi], i,
+				 (unsigned long long)cases[i].sel0,
+				 (unsigned long long)cases[i].sel1,
+				 m->counting(), cases[i].counts);
+		stub_wr(SEL0, cases[i].sel0 & ~EN);
+		assert_int_equal(m->counting(), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_ctr_write_sign_extends),
 		cmocka_unit_test(test_reserved_bits),
 		cmocka_unit_test(test_rdpmc),
+		cmocka_unit_test(test_counting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
