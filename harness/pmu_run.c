@@ -460,28 +460,36 @@ static uint64_t width_mask(void)
 	return s.width >= 64 ? ~0ull : (1ull << s.width) - 1;
 }
 
-void pmu_log_model(struct tcase *t, const struct pmu_run *r, unsigned ctr)
+void pmu_log_model_as(struct tcase *t, const struct pmu_run *r, unsigned ctr,
+		      const char *counted)
 {
-	char name[32];
+	char k[64];
 	uint64_t diff, mask;
 
 	if (pmu_on_model())
 		return;
 	mask = width_mask();
-	fmt_snprintf(name, sizeof(name), "ctr%u_model", ctr);
+	fmt_snprintf(k, sizeof(k), "%s_model", counted);
 	if (!r->predicted) {
-		value(t, key(r, name), "none (%s)", r->model_why);
+		value(t, k, "none (%s)", r->model_why);
 		return;
 	}
-	value(t, key(r, name), "%llu", (unsigned long long)r->model[ctr]);
+	value(t, k, "%llu", (unsigned long long)r->model[ctr]);
 	diff = (r->got[ctr] - r->model[ctr]) & mask;
-	fmt_snprintf(name, sizeof(name), "ctr%u_model_delta", ctr);
+	fmt_snprintf(k, sizeof(k), "%s_model_delta", counted);
 	if (diff > mask / 2)
-		value(t, key(r, name), "-%llu",
-		      (unsigned long long)(mask - diff) + 1);
+		value(t, k, "-%llu", (unsigned long long)(mask - diff) + 1);
 	else
-		value(t, key(r, name), diff ? "+%llu" : "%llu",
-		      (unsigned long long)diff);
+		value(t, k, diff ? "+%llu" : "%llu", (unsigned long long)diff);
+}
+
+void pmu_log_model(struct tcase *t, const struct pmu_run *r, unsigned ctr)
+{
+	char name[24], counted[48];
+
+	fmt_snprintf(name, sizeof(name), "ctr%u", ctr);
+	fmt_snprintf(counted, sizeof(counted), "%s", key(r, name));
+	pmu_log_model_as(t, r, ctr, counted);
 }
 
 void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,

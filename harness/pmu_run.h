@@ -190,5 +190,9 @@ void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
  * counter's width, signed ("+12", "-3", "0"); or ctrN_model "none
  * (why)".  Nothing on backend=model, whose counts are the model's. */
 void pmu_log_model(struct tcase *t, const struct pmu_run *r, unsigned ctr);
+/* The same beside a counted value a test logged under its own key
+ * (counted, e.g. "ctr12"): <counted>_model and <counted>_model_delta. */
+void pmu_log_model_as(struct tcase *t, const struct pmu_run *r, unsigned ctr,
+		      const char *counted);
 
 #endif

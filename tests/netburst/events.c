@@ -262,7 +262,7 @@ static void event_test(struct tcase *t, const struct ev_case *c,
 	      (unsigned long long)r.oc.c[cpl][SEM_TAKEN],
 	      (unsigned long long)r.oc.c[cpl][SEM_CLOCKS]);
 	nbt_check_count(t, NULL, c->ctr, 0, r.got[c->ctr], &x);
-	pmu_log_model(t, &r, c->ctr);
+	nbt_log_model(t, NULL, &r, c->ctr);
 }
 
 /* One test per event-mask bit, ESCR flags and CPL. */

@@ -566,6 +566,18 @@ static inline int nbt_check_count(struct tcase *t, const char *label,
 		     (unsigned long long)x->hi);
 }
 
+/* The model's count of run r beside the count nbt_check_count() logged
+ * under the same label (harness/pmu_run.h pmu_log_model_as). */
+static inline void nbt_log_model(struct tcase *t, const char *label,
+				 const struct pmu_run *r, unsigned ctr)
+{
+	char name[24], k[48];
+
+	fmt_snprintf(name, sizeof(name), "ctr%u", ctr);
+	nbt_key(k, sizeof(k), label, name);
+	pmu_log_model_as(t, r, ctr, k);
+}
+
 /* The whole per-counter record: registers written, count read, count
  * expected. */
 static inline int nbt_log_counter(struct tcase *t, const char *label,

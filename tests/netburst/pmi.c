@@ -170,7 +170,7 @@ static void after_wrap(struct tcase *t, const struct job *j, unsigned ctr,
 	uint64_t cccr = 0;
 
 	nbt_check_count(t, NULL, ctr, j->r.preset[ctr], j->r.got[ctr], &x);
-	pmu_log_model(t, &j->r, ctr);
+	nbt_log_model(t, NULL, &j->r, ctr);
 	check(t, be_rdmsr(NBT_MSR_CCCR(ctr), &cccr) == 0 &&
 	      (cccr & NBT_CCCR_OVF), "counter %u wrapped, its CCCR reads "
 	      "0x%llx: OVF (bit 31) not set", ctr, (unsigned long long)cccr);

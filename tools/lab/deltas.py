@@ -158,6 +158,18 @@ def of_result(result):
     return out, bad
 
 
+def _config_of(keys, base):
+    """The event counter base counted: "<base>_config"; for a counter a
+    test logged without its run's label (NetBurst's "ctr12", beside
+    pmu_run's "cpl0_ctr12_config") the one "<label>_<base>_config" of the
+    result, when there is exactly one."""
+    if base + "_config" in keys:
+        return str(keys[base + "_config"]) or NO_CONFIG
+    found = [k for k in keys if k.endswith("_" + base + "_config")]
+    return str(keys[found[0]]) or NO_CONFIG if len(found) == 1 \
+        else NO_CONFIG
+
+
 def _one(result, keys, base, damage):
     """The Delta of counter key base, or None (damage reported)."""
     m = common._CTR_KEY.match(base)
@@ -170,8 +182,7 @@ def _one(result, keys, base, damage):
     common_args = dict(test=result.name, line=result.line, key=base,
                        run=m.group("prefix") or "",
                        counter=m.group("ctr") + m.group("rest"),
-                       config=str(keys.get(base + "_config", "")) or
-                       NO_CONFIG, counted=counted)
+                       config=_config_of(keys, base), counted=counted)
     none = _NONE.match(model_v) if isinstance(model_v, str) else None
     if none:
         if delta_k in keys:

@@ -162,6 +162,28 @@ class Parsing(unittest.TestCase):
         self.assertEqual([(d.key, d.delta) for d in stats[1].departures],
                          [("cpl0_ctr1", -3), ("cpl3_ctr1", 1)])
 
+    def test_counter_logged_without_its_run_label(self):
+        """NetBurst's event tests log the count as "ctr12" (no run
+        label) beside pmu_run's "cpl0_ctr12_config": the model lines
+        follow the count's key, and the event is the result's one
+        "*_ctr12_config"."""
+        head = emu_text().split("ok 1 - ", 1)[0]
+        text = head + (
+            "ok 1 - netburst/instr_retired-x-os-cpl0\n"
+            "  ---\n"
+            "  cpl0_run: counted-loop n=100 cpl=0 backend=emulated\n"
+            "  cpl0_ctr12_config: INSTR_RETIRED on IQ_ESCR0\n"
+            "  ctr12: 1342\n"
+            "  ctr12_oracle: increment 301..1582 (why)\n"
+            "  ctr12_model: 301\n"
+            "  ctr12_model_delta: +1041\n"
+            "  ...\n1..1\n# summary: passed=1 failed=0 skipped=0\n")
+        d = deltas.of_log(parsed(text))
+        self.assertEqual(d.damage, [])
+        self.assertEqual(rows(d.counters), [
+            ("netburst/instr_retired-x-os-cpl0", "ctr12",
+             "INSTR_RETIRED on IQ_ESCR0", 1342, 301, 1041, "")])
+
     def test_model_log_has_nothing_to_diff(self):
         d = deltas.of_log(parsed(MODEL_LOG.read_text(), "p54c-model.log"))
         self.assertEqual(d.backend, "model")
