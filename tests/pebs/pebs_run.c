@@ -203,6 +203,8 @@ int pebs_run(struct tcase *t, struct pebs_run *r)
 		r->left_after[k] = tap.x.left[k];
 	finish(t, r, &s);
 	(void)pebs_sample_reset(&e);
+	if (rc == 0 && x.ok)
+		pebs_predict(t, r);
 	return check(t, rc == 0 && x.ok, "run of %s: pmi_run %d, ran %d",
 		     b->name, rc, x.ok);
 }

@@ -69,6 +69,11 @@ unsigned pebs_run_written(const struct pebs_run *r);
 /* Logs the run's settings and records 0, 1 and the last (pebs_log.c);
  * pebs_run calls it. */
 void pebs_log_run(struct tcase *t, const struct pebs_run *r);
+/* backend=hw and emulated: the reference model's records for the same
+ * arming and the benchmark's trace alone, logged beside r's
+ * (model_records, model_records_delta, model_record<i>_ip:
+ * pebs_predict.c); nothing on the model.  pebs_run calls it. */
+void pebs_predict(struct tcase *t, const struct pebs_run *r);
 /* A 64-bit field of record i at byte offset off. */
 uint64_t pebs_run_field(const struct pebs_run *r, unsigned i, unsigned off);
 
