@@ -281,6 +281,13 @@ static inline void bts_log_records(const struct bts_env *v)
 			bts_log_record(v, i);
 }
 
+/* backend=hw and emulated: the reference model's BTS records of bench n
+ * at cpl with flags, the benchmark alone, logged beside the run's
+ * (run<N>_model_bts_index, run<N>_model_record0_from/_to:
+ * bts_predict.c); nothing on the model.  bts_run() calls it. */
+void bts_predict(struct bts_env *v, const char *bench, uint64_t n, int cpl,
+		 uint64_t flags);
+
 /* Runs bench n at cpl with BTS on (flags: BTINT, BTS_OFF_*), the taken
  * branches into *tr.  IA32_DEBUGCTL must read TR, BTS and the flags on
  * top of its other bits while on, and those bits alone after.  Returns 1
@@ -337,6 +344,7 @@ static inline int bts_run(struct bts_env *v, const char *bench, uint64_t n,
 	      "backend=%s: %u taken branches", bench, (unsigned long long)n,
 	      cpl, (unsigned long long)flags, backend_current()->name, tr->n);
 	bts_log_records(v);
+	bts_predict(v, bench, n, cpl, flags);
 	return 1;
 }
 

@@ -159,6 +159,18 @@ const struct perfmon_ds *perfmon_ds_installed(void)
 	return have_installed ? &installed : 0;
 }
 
+void perfmon_ds_memo_save(struct perfmon_ds_memo *m)
+{
+	m->ds = installed;
+	m->have = have_installed;
+}
+
+void perfmon_ds_memo_restore(const struct perfmon_ds_memo *m)
+{
+	installed = m->ds;
+	have_installed = m->have;
+}
+
 /* Why GP counter n's event cannot take PEBS, or 0. */
 static int gp_refusal(unsigned n, enum perfmon_uarch u, int baseline,
 		      struct pmu_err *e)

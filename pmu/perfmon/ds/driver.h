@@ -69,4 +69,16 @@ const struct perfmon_ds *perfmon_ds_installed(void);
 /* Forget the DS area (PEBS and BTS off, IA32_DS_AREA 0). */
 int perfmon_ds_remove(struct pmu_err *e);
 
+/* What the driver holds of the installed area (perfmon_ds_installed()),
+ * kept aside while the driver drives the reference model for a
+ * prediction beside the run (pmu/backend.h backend_predict_begin: the
+ * prediction installs and removes an area of its own there) and given
+ * back after; the registers themselves are the backend's. */
+struct perfmon_ds_memo {
+	struct perfmon_ds ds;
+	int have;
+};
+void perfmon_ds_memo_save(struct perfmon_ds_memo *m);
+void perfmon_ds_memo_restore(const struct perfmon_ds_memo *m);
+
 #endif
