@@ -77,11 +77,6 @@ uint64_t pmu_ring3_edges(void)
 	return pmu_on_model() ? 0 : PMU_RING3_EDGES;
 }
 
-uint64_t pmu_ring3_before(void)
-{
-	return pmu_on_model() ? 0 : PMU_RING3_BEFORE;
-}
-
 /* "<label>_<name>": keys stay unique when a test runs several times. */
 static const char *key(const struct pmu_run *r, const char *name)
 {
@@ -254,7 +249,6 @@ uint64_t pmu_window_near(unsigned cpls)
 static void predict(struct pmu_run *r, const struct pmu_driver *d,
 		    const struct bench *b, const struct be_log *log)
 {
-	struct oracle_counts oc;
 	struct pmu_err e;
 	struct fault f;
 
@@ -272,7 +266,7 @@ static void predict(struct pmu_run *r, const struct pmu_driver *d,
 	for (unsigned i = 0; i < log->used; i++)
 		if (log->a[i].op == BE_OP_WRMSR)
 			(void)be_wrmsr(log->a[i].reg, log->a[i].value);
-	if (bench_exec(b, r->n, r->cpl, &oc, backend_current()->sink, NULL,
+	if (bench_exec(b, r->n, r->cpl, NULL, backend_current()->sink, NULL,
 		       &f)) {
 		fmt_snprintf(r->model_why, sizeof(r->model_why), "the traced "
 			     "run faulted (vector %u)", f.vector);
@@ -451,9 +445,9 @@ struct pmu_expect pmu_expect_events(uint64_t n, unsigned cpls)
 	return pmu_expect_window(n, cpls, PMU_MAX_COUNTERS);
 }
 
-static uint64_t width_mask(void)
+/* The counters' width of driver d, as a mask. */
+static uint64_t width_mask(const struct pmu_driver *d)
 {
-	const struct pmu_driver *d = pmu_driver_for(cpu_info()->pmu);
 	struct pmu_shape s;
 
 	d->shape(cpu_info(), &s);
@@ -468,7 +462,7 @@ void pmu_log_model_as(struct tcase *t, const struct pmu_run *r, unsigned ctr,
 
 	if (pmu_on_model())
 		return;
-	mask = width_mask();
+	mask = width_mask(pmu_driver_for(cpu_info()->pmu));
 	fmt_snprintf(k, sizeof(k), "%s_model", counted);
 	if (!r->predicted) {
 		value(t, k, "none (%s)", r->model_why);
@@ -496,12 +490,9 @@ void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
 		       const struct pmu_run *r, unsigned ctr,
 		       const struct pmu_expect *x)
 {
-	struct pmu_shape s;
-	uint64_t mask, got = r->got[ctr], inc;
+	uint64_t mask = width_mask(d), got = r->got[ctr], inc;
 	char name[24];
 
-	d->shape(cpu_info(), &s);
-	mask = s.width >= 64 ? ~0ull : (1ull << s.width) - 1;
 	inc = (got - r->preset[ctr]) & mask;
 	fmt_snprintf(name, sizeof(name), "ctr%u", ctr);
 	value(t, key(r, name), "%llu", (unsigned long long)got);

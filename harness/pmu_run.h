@@ -132,9 +132,6 @@ struct pmu_expect {
  * of them). */
 #define PMU_NETBURST_PER_COUNTER 1280
 #define PMU_RING3_EDGES 2
-/* Of those, the ones before the routine's first instruction: the CALL
- * (the INT comes after its last). */
-#define PMU_RING3_BEFORE 1
 /* The per-counter bound of this CPU's PMU kind. */
 unsigned pmu_per_counter(void);
 /* The whole CPL 0 allowance for a run of `counters` counters. */
@@ -174,10 +171,6 @@ uint64_t pmu_window_near(unsigned cpls);
  * besides the benchmark: PMU_RING3_EDGES on hardware and under
  * backend=emulated, 0 on the model (which counts the benchmark alone). */
 uint64_t pmu_ring3_edges(void);
-/* The same, before the routine: PMU_RING3_BEFORE on hardware and under
- * backend=emulated, 0 on the model.  A counter preset to overflow at the
- * routine's K-th event overflows at its (K - this)-th on hardware. */
-uint64_t pmu_ring3_before(void);
 /* The counters taking part in r. */
 unsigned pmu_run_counters(const struct pmu_run *r);
 /* Checks counter ctr against x and logs read value and expectation, and

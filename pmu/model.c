@@ -134,11 +134,6 @@ static struct {
 	uint8_t saved[8192] __attribute__((aligned(16)));
 } pred;
 
-int model_predicting(void)
-{
-	return pred.on;
-}
-
 /* Saves the live model's parts; NULL, or why it cannot. */
 static const char *save_live(void)
 {

@@ -97,6 +97,5 @@ int model_raise_pmi(int mask_after);
  */
 const char *model_predict_begin(enum pmu_kind k, const struct cpu_info *ci);
 void model_predict_end(void);
-int model_predicting(void);
 
 #endif

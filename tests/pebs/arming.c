@@ -139,7 +139,7 @@ static const struct arming_want br_fault = {
 /*
  * On hardware (and under backend=emulated) a CPL 3 run also counts the
  * ring-3 trampoline's CALL into the routine before its first instruction
- * and its INT after the last (harness/pmu_run.h PMU_RING3_BEFORE,
+ * and its INT after the last (harness/pmu_run.h PMU_RING3_EDGES,
  * arch/x86/<mode>/ring3_entry.S): one instruction and one branch each, at
  * CPL 3.  So the first overflow comes one event of the routine earlier,
  * and the rest follow from it.  From the same listing, trap-like (the
