@@ -13,7 +13,8 @@ RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
 BOCHS_PKGS := bochs bochsbios vgabios
 # make check also runs the lab tools (tools/lab/pmu-harness): pyserial for
 # capture, xmllint for the JUnit schema, Chromium for the HTML report,
-# Perl's prove for TAP consumers.
+# Perl's prove for TAP consumers, jinja2 for the LAVA device template's
+# render tests (tools/lab/tests/test_lava.py).
 # Intel PT's host tools (docs/pt.md): libipt as the referee decoder, clang's
 # libFuzzer for the fuzz target.
 PT_PKGS    := libipt-dev clang libclang-rt-14-dev
@@ -22,10 +23,13 @@ PT_PKGS    := libipt-dev clang libclang-rt-14-dev
 # architecture for it).
 PFM_PKGS   := libpfm4-dev libpfm4:i386
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml \
-	      python3-serial libxml2-utils chromium perl $(BOCHS_PKGS) \
+	      python3-serial python3-jinja2 libxml2-utils chromium perl \
+	      $(BOCHS_PKGS) \
 	      $(PT_PKGS) $(PFM_PKGS)
 # make lava: LAVA's dispatcher runs a job on QEMU locally (tools/lab/lava).
 LAVA_PKGS  := $(RUN_PKGS) lava-dispatcher python3-jinja2
+# make fresh-check: a Debian 12 minbase root (tools/build/fresh-check.sh).
+FRESH_PKGS := debootstrap git
 
 CC      := gcc
 LD      := ld
@@ -96,6 +100,7 @@ SRCS32   := $(COMMON_SRCS) $(wildcard boot/bios/*.c boot/bios/*.S \
 OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 
 .PHONY: all i386 deps deps-build deps-run deps-check deps-lava deps-pt \
+	deps-fresh fresh-check \
 	image floppy ovmf-vars run check host-test bench lava clean ptdecode \
 	mutate pt-tools fuzz deps-pfm pfm-check pmu-events
 
@@ -122,6 +127,8 @@ deps-check:
 	@tools/build/deps.sh $(CHECK_PKGS)
 deps-lava:
 	@tools/build/deps.sh $(LAVA_PKGS)
+deps-fresh:
+	@tools/build/deps.sh $(FRESH_PKGS)
 deps-pt:
 	@tools/build/deps.sh $(BUILD_PKGS) $(PT_PKGS)
 deps-pfm:
@@ -367,7 +374,19 @@ lava: $(B)/pmu-harness.img $(B32)/pmu-harness.elf | deps-lava
 		--kernel $(B32)/pmu-harness.elf --out $(B)/lava \
 		$(addprefix --job ,$(LAVA_JOBS))
 
+# make fresh-check: `make run` and `make check` as the README says, on a
+# fresh Debian 12 (debootstrap minbase, only make and git installed by
+# hand) with the commit HEAD names cloned into it (docs/check.md, "The
+# fresh-machine check").  As root; FRESH_DIR (default build/fresh) keeps
+# the base tarball between runs.
+fresh-check: | deps-fresh
+	tools/build/fresh-check.sh
+
+# A fresh-check killed with SIGKILL leaves its mounts (/dev among them)
+# inside build/fresh/root: unmounted first, and rm never crosses into
+# another file system.
 clean:
-	rm -rf $(B)
+	@tools/build/fresh-check.sh --unmount
+	rm -rf --one-file-system $(B)
 
 -include $(OBJS:.o=.d) $(OBJS32:.o=.d)

@@ -168,6 +168,8 @@ static void write_options_header(void)
 
 static void write_header(const struct cpu_info *ci, const char *fw_name)
 {
+	uint64_t hz;
+
 	tap_version(&tap);
 	tap_comment(&tap, "harness: pmu-harness %s", HARNESS_VERSION);
 	write_cpu_header(ci);
@@ -188,6 +190,9 @@ static void write_header(const struct cpu_info *ci, const char *fw_name)
 	write_memory_header();
 	write_options_header();
 	tap_comment(&tap, "watchdog: %s", watchdog_describe());
+	hz = clock_tsc_hz();	/* measured first: then its source is known */
+	tap_comment(&tap, "clock: tsc_hz=%llu against=%s",
+		    (unsigned long long)hz, clock_source());
 	for (unsigned i = 0; i < n_opt_errors; i++)
 		tap_comment(&tap, "error: option %s", opt_errors[i]);
 	if (lost_opt_errors)

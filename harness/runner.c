@@ -85,16 +85,20 @@ static void report_fault(struct tap *tap, const struct fault *f)
 		tap_yaml_kv(tap, "cr2", "0x%llx", (unsigned long long)f->cr2);
 }
 
-/* The test's limit and the time it took, as seconds with milliseconds. */
+/* A time as seconds with milliseconds. */
+static void yaml_seconds(struct tap *tap, const char *key, uint64_t us)
+{
+	tap_yaml_kv(tap, key, "%llu.%03llu",
+		    (unsigned long long)(us / 1000000),
+		    (unsigned long long)(us % 1000000 / 1000));
+}
+
+/* The test's limit and the time it took. */
 static void yaml_limit_elapsed(struct tap *tap, uint64_t limit_us,
 			       uint64_t elapsed_us)
 {
-	tap_yaml_kv(tap, "limit_s", "%llu.%03llu",
-		    (unsigned long long)(limit_us / 1000000),
-		    (unsigned long long)(limit_us % 1000000 / 1000));
-	tap_yaml_kv(tap, "elapsed_s", "%llu.%03llu",
-		    (unsigned long long)(elapsed_us / 1000000),
-		    (unsigned long long)(elapsed_us % 1000000 / 1000));
+	yaml_seconds(tap, "limit_s", limit_us);
+	yaml_seconds(tap, "elapsed_s", elapsed_us);
 }
 
 static void report_timeout(struct tap *tap, uint64_t limit_us,
@@ -104,6 +108,14 @@ static void report_timeout(struct tap *tap, uint64_t limit_us,
 
 	tap_yaml_kv(tap, "timed_out", "true");
 	yaml_limit_elapsed(tap, limit_us, elapsed_us);
+	/* The watchdog's own clock at its stops, beside the numbers it
+	 * keeps (limit_s, grace_s): what a check may bound whatever the
+	 * host's load (watchdog.h, struct wd_event). */
+	yaml_seconds(tap, "watchdog_stop_s", ev->stop_us[0]);
+	if (ev->stage > 1) {
+		yaml_seconds(tap, "grace_s", WD_GRACE_US);
+		yaml_seconds(tap, "watchdog_root_stop_s", ev->stop_us[1]);
+	}
 	tap_yaml_kv(tap, "rip", "0x%llx", (unsigned long long)ev->rip);
 	tap_yaml_kv(tap, "rip_in_image", "0x%llx",
 		    (unsigned long long)(ev->rip - (uintptr_t)ImageBase));

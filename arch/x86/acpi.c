@@ -169,3 +169,39 @@ const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t)
 		return "the MADT lists no I/O APIC";
 	return NULL;
 }
+
+/* The port a FADT names for its PM timer, 0 for none. */
+static uint32_t pm_timer_port(const uint8_t *fadt, uint32_t len)
+{
+	const uint8_t *x = fadt + ACPI_FADT_X_PM_TMR_BLK;
+	uint64_t xaddr;
+
+	if (len >= ACPI_FADT_X_PM_TMR_END && x[0] == ACPI_GAS_SYSTEM_IO) {
+		xaddr = get64(x + 4);
+		if (xaddr && xaddr <= 0xffff)
+			return (uint32_t)xaddr;
+	}
+	if (len > ACPI_FADT_PM_TMR_LEN && fadt[ACPI_FADT_PM_TMR_LEN] == 4)
+		return get32(fadt + ACPI_FADT_PM_TMR_BLK);
+	return 0;
+}
+
+const char *acpi_pm_timer(uint64_t rsdp, struct acpi_pm_timer *pm)
+{
+	const uint8_t *fadt;
+	uint32_t len, port;
+
+	memset(pm, 0, sizeof(*pm));
+	fadt = acpi_find(rsdp, "FACP");
+	if (!fadt)
+		return "no ACPI FADT (or no valid RSDP)";
+	len = get32(fadt + ACPI_HDR_LENGTH);
+	port = pm_timer_port(fadt, len);
+	if (!port || port > 0xfffc)
+		return "the FADT names no PM timer port";
+	pm->port = (uint16_t)port;
+	pm->mask = len >= ACPI_FADT_FLAGS_END &&
+		   (get32(fadt + ACPI_FADT_FLAGS) & ACPI_FADT_TMR_VAL_EXT) ?
+		   0xffffffffu : 0xffffffu;
+	return NULL;
+}

@@ -59,6 +59,23 @@
 #define ACPI_HPET_MIN_LEN 56
 #define ACPI_GAS_SYSTEM_MEMORY 0
 
+/* FADT (ACPI 6.3 §5.2.9, Table 5-34): the power-management timer's
+ * 32-bit I/O port PM_TMR_BLK at offset 76 (PM_TMR_LEN at 91: 4 when the
+ * timer is there), and from ACPI 2.0 its Generic Address Structure
+ * X_PM_TMR_BLK at 208 (address space at +0, 1 = system I/O; 64-bit
+ * address at +4); Flags at 112, TMR_VAL_EXT (bit 8, Table 5-35): the
+ * counter is 32 bits wide, else 24.  It counts at 3.579545 MHz
+ * (§4.8.3.3, "Power Management Timer"), whatever the CPU does. */
+#define ACPI_FADT_PM_TMR_BLK 76
+#define ACPI_FADT_PM_TMR_LEN 91
+#define ACPI_FADT_FLAGS 112
+#define ACPI_FADT_FLAGS_END 116
+#define ACPI_FADT_TMR_VAL_EXT (1u << 8)
+#define ACPI_FADT_X_PM_TMR_BLK 208
+#define ACPI_FADT_X_PM_TMR_END 220
+#define ACPI_GAS_SYSTEM_IO 1
+#define ACPI_PM_TIMER_HZ 3579545u
+
 #define ACPI_MAX_IOAPICS 8
 
 struct acpi_ioapic {
@@ -85,5 +102,14 @@ const uint8_t *acpi_find(uint64_t rsdp, const char *sig);
  * NULL, or why the tables give no HPET watchdog (no RSDP, no HPET table,
  * no I/O APIC). */
 const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t);
+
+struct acpi_pm_timer {
+	uint16_t port;
+	uint32_t mask;		/* 0xffffff, or 0xffffffff (TMR_VAL_EXT) */
+};
+
+/* The FADT's PM timer (X_PM_TMR_BLK in I/O space before PM_TMR_BLK):
+ * NULL with *pm filled, else why there is none. */
+const char *acpi_pm_timer(uint64_t rsdp, struct acpi_pm_timer *pm);
 
 #endif

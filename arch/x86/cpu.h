@@ -98,6 +98,21 @@ static inline uint16_t inw(uint16_t port)
 	return v;
 }
 
+/* CPUID.01H:EDX.TSC[bit 4] (SDM Vol. 2A, CPUID, Table 3-11): RDTSC is
+ * there (a 486 has none). */
+static inline int cpu_has_tsc(void)
+{
+	return cpuid(0).eax >= 1 && (cpuid(1).edx & (1u << 4));
+}
+
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
 /* Is a 64-bit linear address canonical: bits 63:47 all equal (48-bit
  * linear addresses, SDM Vol. 3A §3.3.7.1, order no. 253668)? */
 static inline int canonical48(uint64_t v)

@@ -66,6 +66,9 @@ static struct {
 	uint64_t saved_conf, saved_cmp, saved_gen, saved_rte;
 	uint64_t cmp;		/* the comparator programmed */
 	uint64_t remaining;	/* ticks still to wait after this chunk */
+	uint64_t chunk;		/* ticks of the count running */
+	uint64_t counted;	/* ticks of the counts run out since armed */
+	uint64_t armed_at;	/* the HPET's main counter when armed */
 	struct wd_event ev;
 } wd;
 
@@ -193,6 +196,7 @@ static void timer_start(uint64_t ticks)
 
 	if (ticks < min)
 		ticks = min;
+	wd.chunk = ticks;
 	if (wd.kind == WD_PIT) {
 		wd.outstanding = 1;
 		pit_load(ticks);
@@ -236,6 +240,21 @@ static void record(const struct trap_frame *tf)
 	wd.ev.traced_rip = trace_resume_rip();
 }
 
+static uint64_t ticks_to_us(uint64_t ticks)
+{
+	return ticks / wd.hz * 1000000 + ticks % wd.hz * 1000000 / wd.hz;
+}
+
+/* The watchdog's own clock since watchdog_arm(), in microseconds: the
+ * HPET's main counter (it runs on while the NMI is on its way), or the
+ * PIT's counts that ran out (it has no counter that runs on). */
+static uint64_t clock_us(void)
+{
+	if (wd.kind == WD_PIT)
+		return ticks_to_us(wd.counted);
+	return ticks_to_us(hpet_read(HPET_MAIN_COUNTER) - wd.armed_at);
+}
+
 /* The limit passed: end the test (watchdog.h, "How a limit ends"). */
 static void expire(struct trap_frame *tf)
 {
@@ -250,6 +269,8 @@ static void expire(struct trap_frame *tf)
 
 	if (!wd.ev.stage)
 		record(tf);
+	if (wd.ev.stage < 2)
+		wd.ev.stop_us[wd.ev.stage] = clock_us();
 	wd.ev.stage++;
 	to_root = wd.ev.stage > 1;
 	if (to_root) {
@@ -279,6 +300,7 @@ static void chunk_ended(struct trap_frame *tf)
 	timer_off();
 	if (!wd.armed)
 		return;		/* fired as it was being disarmed */
+	wd.counted += wd.chunk;
 	if (wd.remaining) {
 		next_chunk();
 		return;
@@ -370,6 +392,9 @@ void watchdog_arm(uint64_t limit_us)
 	timer_off();
 	memset(&wd.ev, 0, sizeof(wd.ev));
 	wd.remaining = us_to_ticks(limit_us);
+	wd.counted = 0;
+	if (wd.kind == WD_HPET)
+		wd.armed_at = hpet_read(HPET_MAIN_COUNTER);
 	wd.armed = 1;
 	/* The HPET's pin is unmasked only while armed: if it is shared with
 	 * a device's INTx line, nothing else becomes an NMI in between.  The

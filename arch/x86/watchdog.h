@@ -84,6 +84,13 @@ struct wd_event {
 	uint64_t traced_rip;	/* inside a single-step trace: the traced
 				 * code's next RIP; else 0 */
 	unsigned firmware_waits;	/* retries while outside our code */
+	/* The watchdog's own clock at each stop (1: the first, 2: the root),
+	 * microseconds since watchdog_arm(): the HPET's main counter, or the
+	 * PIT's counts that ran out.  A stop never comes before the limit,
+	 * nor the root stop before WD_GRACE_US after the first, in this
+	 * clock; how much later a busy host delivers the NMI is not the
+	 * harness's to bound (docs/reliability.md). */
+	uint64_t stop_us[2];
 };
 
 /* Finds the HPET and the I/O APICs in *t, picks a free HPET timer and a

@@ -3,7 +3,9 @@
  * 1.193182 MHz (Intel 82C54 datasheet; the PC's input clock): the gate
  * (port 61h bit 0) starts a one-shot count of CALIBRATE_TICKS in mode 0,
  * and port 61h bit 5 reads the channel's OUT, which rises at terminal
- * count.  A machine without a TSC (CPUID.01H:EDX[4] = 0, a 486) reads 0. */
+ * count.  A machine without a TSC (CPUID.01H:EDX[4] = 0, a 486) reads 0.
+ * The ACPI PM timer comes first where the FADT has one (clock_pm.c): a
+ * wait that ends on OUT counts a delay after OUT rose as part of it. */
 #include "../clock.h"
 #include "../../arch/x86/cpu.h"
 
@@ -17,11 +19,6 @@
 #define CALIBRATE_TICKS	59659u		/* 50 ms */
 #define SPIN_LIMIT	100000000u
 
-static int has_tsc(void)
-{
-	return cpuid(0).eax >= 1 && (cpuid(1).edx & (1u << 4));
-}
-
 uint64_t clock_tsc_hz(void)
 {
 	static uint64_t hz;
@@ -29,7 +26,10 @@ uint64_t clock_tsc_hz(void)
 	uint8_t b;
 	unsigned spin = 0;
 
-	if (hz || !has_tsc())
+	if (hz || !cpu_has_tsc())
+		return hz;
+	hz = clock_tsc_hz_pm_timer();
+	if (hz)
 		return hz;
 	b = (inb(PORT_B) & ~PORT_B_SPEAKER) & ~PORT_B_GATE2;
 	outb(PORT_B, b);
@@ -44,5 +44,6 @@ uint64_t clock_tsc_hz(void)
 	t1 = rdtsc();
 	outb(PORT_B, b);
 	hz = (t1 - t0) * PIT_HZ / CALIBRATE_TICKS;
+	clock_set_source("pit-channel2");
 	return hz;
 }

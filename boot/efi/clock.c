@@ -1,4 +1,5 @@
-/* clock: TSC calibration against UEFI Stall (see clock.h). */
+/* clock: TSC calibration against the ACPI PM timer (clock_pm.c), else
+ * UEFI Stall(), whose end a busy host can delay (see clock.h). */
 #include "../clock.h"
 #include "efi.h"
 #include "../../arch/x86/cpu.h"
@@ -12,10 +13,14 @@ uint64_t clock_tsc_hz(void)
 
 	if (hz)
 		return hz;
+	hz = clock_tsc_hz_pm_timer();
+	if (hz)
+		return hz;
 	t0 = rdtsc();
 	if (efi.bs->Stall(CALIBRATE_US) != EFI_SUCCESS)
 		return 0;
 	t1 = rdtsc();
 	hz = (t1 - t0) * (1000000 / CALIBRATE_US);
+	clock_set_source("uefi-stall");
 	return hz;
 }

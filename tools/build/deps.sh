@@ -46,7 +46,7 @@ export DEBIAN_FRONTEND=noninteractive
 # install below says whether what is needed was found.
 update() {
 	echo "deps: apt-get update" >&2
-	apt-get update >&2 ||
+	apt-get -o DPkg::Lock::Timeout=600 update >&2 ||
 		echo "deps: apt-get update failed; trying the install" >&2
 }
 updated=""
@@ -57,8 +57,8 @@ if [ -n "$need_arch" ]; then
 	updated=1
 fi
 echo "deps: installing$missing" >&2
-if ! apt-get install -y --no-install-recommends $missing >&2; then
+if ! apt-get install -o DPkg::Lock::Timeout=600 -y --no-install-recommends $missing >&2; then
 	[ -n "$updated" ] && exit 1
 	update
-	apt-get install -y --no-install-recommends $missing >&2
+	apt-get install -o DPkg::Lock::Timeout=600 -y --no-install-recommends $missing >&2
 fi

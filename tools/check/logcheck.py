@@ -151,8 +151,62 @@ def check_boot(boot, log, status: Optional[int], volume,
         else:
             say(True, f"no /{r.pattern}/")
     _check_flush_policy(boot, log, say)
+    _check_watchdog_stops(log, say)
     _check_volume(boot, log, volume, serial_tap, say)
     return out
+
+
+def _seconds_ms(v):
+    """A YAML value the harness wrote as seconds with milliseconds
+    ("1.000"; YAML may have made it a float) as whole milliseconds, or
+    None when it is not one."""
+    m = re.fullmatch(r"(\d+)\.(\d{3})", v if isinstance(v, str)
+                     else f"{v:.3f}" if isinstance(v, float) else "")
+    return int(m.group(1)) * 1000 + int(m.group(2)) if m else None
+
+
+def watchdog_stop_errors(y):
+    """What a timed-out result's YAML block (a dict) breaks of the
+    watchdog's own rules, in its own clock (arch/x86/watchdog.h, struct
+    wd_event): the first stop not before the limit, the root stop (a test
+    that ignored the first) not before the grace period after it.  Never
+    how late: that is the host's load, not the harness's (issue 46).
+    Each value is cut to whole milliseconds, and a limit or grace turned
+    into the clock's ticks and back may lose a microsecond: 1 ms is
+    allowed for both.  Returns a list of strings, empty when they hold."""
+    errs = []
+    limit = _seconds_ms(y.get("limit_s"))
+    stop = _seconds_ms(y.get("watchdog_stop_s"))
+    if limit is None or stop is None:
+        return [f"limit_s {y.get('limit_s')!r} and watchdog_stop_s "
+                f"{y.get('watchdog_stop_s')!r} are not both seconds"]
+    if stop + 1 < limit:
+        errs.append(f"stopped at {stop} ms of the watchdog's clock, "
+                    f"before the limit of {limit} ms")
+    if not str(y.get("stopped", "")).startswith("at the test's root"):
+        return errs
+    grace = _seconds_ms(y.get("grace_s"))
+    root = _seconds_ms(y.get("watchdog_root_stop_s"))
+    if grace is None or root is None:
+        return errs + [f"a root stop without grace_s and "
+                       f"watchdog_root_stop_s as seconds"]
+    if root + 1 < stop + grace:
+        errs.append(f"root stop at {root} ms, less than the grace of "
+                    f"{grace} ms after the first stop at {stop} ms")
+    return errs
+
+
+def _check_watchdog_stops(log, say):
+    """Every result the watchdog stopped keeps its rules (above)."""
+    stopped = [r for r in log.results if isinstance(r.yaml, dict)
+               and r.yaml.get("timed_out") in (True, "true")]
+    if not stopped:
+        return
+    bad = [f"{r.number} - {r.name}: " + "; ".join(e) for r in stopped
+           for e in [watchdog_stop_errors(r.yaml)] if e]
+    say(not bad, "watchdog stops keep the limit and the grace in the "
+        f"watchdog's clock ({len(stopped)} stopped)"
+        + (": " + _short(bad) if bad else ""))
 
 
 # The log file's flush policy (boot/logflush.c; docs/reliability.md, "How

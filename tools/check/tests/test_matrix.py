@@ -624,3 +624,49 @@ class FlushPolicy(unittest.TestCase):
         _, errors = boottable.loads(self.HEAD + "   write_iops: 50\n"
                                     "   boot: bios-kernel\n")
         self.assertIn("'write_iops' is for UEFI boots only", str(errors))
+
+
+class WatchdogStops(unittest.TestCase):
+    """A timed-out result's stops against the watchdog's own rules, in its
+    own clock (arch/x86/watchdog.h, struct wd_event; issue 46): the first
+    stop not before limit_s, a root stop not before grace_s after it, and
+    nothing said of how late, which is the host's load.  Values are
+    hand-written YAML blocks as the runner writes them."""
+
+    def errs(self, **y):
+        from tools.check import logcheck
+        return logcheck.watchdog_stop_errors(y)
+
+    ROOT = "at the test's root frame (it ignored the first stop)"
+
+    def test_stopped_on_time_or_late(self):
+        self.assertEqual(self.errs(limit_s="1.000", watchdog_stop_s="1.000"),
+                         [])
+        # a busy host: the NMI came 2 s late; not the harness's to bound
+        self.assertEqual(self.errs(limit_s="1.000", watchdog_stop_s="3.002"),
+                         [])
+        # YAML's floats, and 1 ms of rounding
+        self.assertEqual(self.errs(limit_s=1.0, watchdog_stop_s=0.999), [])
+
+    def test_stopped_early(self):
+        e = self.errs(limit_s="1.000", watchdog_stop_s="0.998")
+        self.assertEqual(len(e), 1, e)
+        self.assertIn("before the limit of 1000 ms", e[0])
+
+    def test_root_stop_after_the_grace(self):
+        ok = dict(limit_s="1.000", watchdog_stop_s="1.004", grace_s="2.000",
+                  watchdog_root_stop_s="3.004", stopped=self.ROOT)
+        self.assertEqual(self.errs(**ok), [])
+        ok["watchdog_root_stop_s"] = "9.500"    # late: fine
+        self.assertEqual(self.errs(**ok), [])
+        ok["watchdog_root_stop_s"] = "2.500"    # 1.496 s after the first
+        e = self.errs(**ok)
+        self.assertEqual(len(e), 1, e)
+        self.assertIn("less than the grace of 2000 ms", e[0])
+
+    def test_missing_values(self):
+        self.assertIn("not both seconds",
+                      self.errs(limit_s="1.000")[0])
+        e = self.errs(limit_s="1.000", watchdog_stop_s="1.000",
+                      stopped=self.ROOT)
+        self.assertIn("a root stop without grace_s", e[0])

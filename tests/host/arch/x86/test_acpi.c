@@ -3,7 +3,11 @@
  * 0), and every damaged structure refused rather than trusted: bad RSDP
  * checksum, bad table checksum, absurd length, HPET in I/O space, a MADT
  * entry of length 0 (ACPI 6.3 §5.2.5.3, §5.2.6, §5.2.12; HPET spec 1.0a
- * Table 3).  The tables are built here, byte by byte, in one buffer. */
+ * Table 3); the FADT's PM timer port and width (ACPI 6.3 §5.2.9, Table
+ * 5-34: PM_TMR_BLK at byte 76, PM_TMR_LEN at 91, Flags at 112 with
+ * TMR_VAL_EXT bit 8 (Table 5-35), X_PM_TMR_BLK at 208, a Generic Address
+ * Structure whose address space 1 is system I/O, §5.2.3.2).  The tables
+ * are built here, byte by byte, in one buffer. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,7 +34,7 @@ struct tables {
 	uint8_t rsdt[36 + 3 * 4];
 	uint8_t hpet[56];
 	uint8_t madt[44 + 8 + 12 + 12 + 10 + 8];
-	uint8_t facp[36];
+	uint8_t facp[244];	/* ACPI 6.3 Table 5-34: 276 in 6.3; 244 in 2.0 */
 };
 
 /* Below 4 GiB (MAP_32BIT), so the RSDT's 32-bit entries reach them. */
@@ -225,6 +229,80 @@ static void test_find(void **state)
 	assert_null(acpi_find(0, "APIC"));
 }
 
+struct pm_case {
+	const char *what;
+	unsigned len;			/* the FADT's length */
+	uint32_t blk;			/* PM_TMR_BLK */
+	uint8_t blk_len;		/* PM_TMR_LEN */
+	uint32_t flags;
+	uint8_t x_space;		/* X_PM_TMR_BLK's address space */
+	uint64_t x_addr;
+	int bad_sum;
+	uint16_t port;			/* expected */
+	uint32_t mask;
+	const char *why;		/* expected error, NULL: found */
+};
+
+static const struct pm_case pm_cases[] = {
+	{ .what = "ACPI 1.0 FADT, 24-bit", .len = 116, .blk = 0x608,
+	  .blk_len = 4, .port = 0x608, .mask = 0xffffff },
+	{ .what = "TMR_VAL_EXT: 32-bit", .len = 116, .blk = 0x608,
+	  .blk_len = 4, .flags = 1u << 8, .port = 0x608,
+	  .mask = 0xffffffff },
+	{ .what = "X_PM_TMR_BLK in I/O space first", .len = 244,
+	  .blk = 0x608, .blk_len = 4, .x_space = 1, .x_addr = 0xb008,
+	  .port = 0xb008, .mask = 0xffffff },
+	{ .what = "X_PM_TMR_BLK in memory space: PM_TMR_BLK", .len = 244,
+	  .blk = 0x408, .blk_len = 4, .x_space = 0, .x_addr = 0xfed00000,
+	  .port = 0x408, .mask = 0xffffff },
+	{ .what = "PM_TMR_LEN 0: none", .len = 244, .blk = 0x608,
+	  .why = "the FADT names no PM timer port" },
+	{ .what = "too short for PM_TMR_LEN", .len = 80, .blk = 0x608,
+	  .why = "the FADT names no PM timer port" },
+	{ .what = "FADT checksum", .len = 116, .blk = 0x608, .blk_len = 4,
+	  .bad_sum = 1, .why = "no ACPI FADT (or no valid RSDP)" },
+};
+
+static void build_fadt(const struct pm_case *c)
+{
+	build(NONE);
+	header(tb.facp, "FACP", c->len);
+	put32(tb.facp + 76, c->blk);
+	if (c->len > 91)
+		tb.facp[91] = c->blk_len;
+	if (c->len >= 116)
+		put32(tb.facp + 112, c->flags);
+	if (c->len >= 220) {
+		tb.facp[208] = c->x_space;
+		put64(tb.facp + 212, c->x_addr);
+	}
+	fix_sum(tb.facp, c->len, 9);
+	if (c->bad_sum)
+		tb.facp[77] ^= 1;
+}
+
+static void test_pm_timer(void **state)
+{
+	for (unsigned i = 0; i < N(pm_cases); i++) {
+		const struct pm_case *c = &pm_cases[i];
+		struct acpi_pm_timer pm;
+		const char *why;
+
+		build_fadt(c);
+		why = acpi_pm_timer((uint64_t)(uintptr_t)tb.rsdp, &pm);
+		if (c->why) {
+			if (!why || strcmp(why, c->why))
+				fail_msg("%s: got \"%s\", want \"%s\"", c->what,
+					 why ? why : "(found)", c->why);
+			continue;
+		}
+		if (why || pm.port != c->port || pm.mask != c->mask)
+			fail_msg("%s: %s, port 0x%x mask 0x%x; want 0x%x 0x%x",
+				 c->what, why ? why : "found", pm.port, pm.mask,
+				 c->port, c->mask);
+	}
+}
+
 int main(void)
 {
 	tbp = mmap(NULL, sizeof(*tbp), PROT_READ | PROT_WRITE,
@@ -234,6 +312,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_pm_timer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
