@@ -24,7 +24,7 @@ struct model_part {
 	void *p;
 	unsigned size;
 };
-#define MODEL_MAX_PARTS 4
+#define MODEL_MAX_PARTS 5
 
 struct pmu_model {
 	enum pmu_kind kind;

@@ -7,7 +7,6 @@
  * (tests/host/pmu/perfmon/test_caps.c). */
 #include "caps.h"
 #include "caps_table.h"
-#include "ds/regs.h"
 #include "../backend.h"
 #include "../detect.h"
 #include "../model.h"
@@ -86,10 +85,4 @@ int perfmon_caps_stand_in(const struct perfmon_caps *c)
 int perfmon_caps_standing_in(void)
 {
 	return standing_in;
-}
-
-int perfmon_ds64(void)
-{
-	return ds_format64(DS_BUILD_IA32E,
-			   !!(cpu_info()->f1_ecx & CPUID1_ECX_DTES64));
 }

@@ -20,10 +20,4 @@ const struct perfmon_caps *perfmon_caps(const char **why);
 int perfmon_caps_stand_in(const struct perfmon_caps *c);
 int perfmon_caps_standing_in(void);
 
-/* 1: this CPU in this build's mode uses the 64-bit DS format, 0: the
- * 32-bit one (ds_format64() of DS_BUILD_IA32E and CPUID.01H:ECX.DTES64,
- * pmu/perfmon/ds/regs.h).  The driver and the model use the same
- * answer. */
-int perfmon_ds64(void);
-
 #endif

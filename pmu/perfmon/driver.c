@@ -13,6 +13,7 @@
  * several counters. */
 #include "driver.h"
 #include "caps.h"
+#include "ds/format.h"
 #include "events.h"
 #include "regs.h"
 #include "../pt/caps.h"
@@ -430,7 +431,7 @@ static void perfmon_describe(const struct cpu_info *ci, char *buf,
 	/* ds=64|32: the DS save area and PEBS record layout in use: 64 in
 	 * IA-32e mode (the x86-64 build) and where CPUID.01H:ECX.DTES64 is
 	 * set, else 32 (SDM Vol. 3B, order no. 253669-060US, §17.4.9.1 "64
-	 * Bit Format of the DS Save Area"; pmu/perfmon/caps.h). */
+	 * Bit Format of the DS Save Area"; pmu/perfmon/ds/format.h). */
 	fmt_snprintf(buf, size, "caps=%s version=%u counters=%u width=%u "
 		     "fixed=%u fixed_width=%u fixed_mask=0x%x ebx_len=%u "
 		     "events_unavailable=0x%x any_thread=%s "

@@ -15,7 +15,7 @@ unsigned perfmon_fixed_ctr(unsigned i);
 int perfmon_is_fixed(unsigned ctr, unsigned *i);
 /* Bits of IA32_FIXED_CTR_CTRL outside the counters' 4-bit fields that
  * another part of the driver owns (PEBS's Adaptive_Record bits, 32 + 4i:
- * pmu/perfmon/pebs/sample.c): written now and kept on every later write
+ * pmu/perfmon/sample.c): written now and kept on every later write
  * of the register until init.  Refused inside a counter's field. */
 int perfmon_fixed_ctrl_extra(uint64_t bits, struct pmu_err *e);
 

@@ -127,6 +127,7 @@ static void pm_reset(void)
 
 	m = (typeof(m)){ .c = c };
 	ds_model_reset(c);
+	pebs_model_reset(c);
 	lbr_model_reset();
 	pt_model_reset();
 	if (!c)
@@ -171,7 +172,7 @@ static uint64_t inuse(void)
 		pmi |= f & FIXED_CTRL_PMI;
 	}
 	/* PMI_InUse also for "IA32_PEBS_ENABLE.PEBS_EN_PMCn" (§18.2.4.3) */
-	pmi |= ds_model_pebs_enable() & bits_mask(m.c->gp);
+	pmi |= pebs_model_enable() & bits_mask(m.c->gp);
 	return v | (pmi ? 1ull << 63 : 0);
 }
 
@@ -281,6 +282,9 @@ static int pm_rdmsr(uint32_t msr, uint64_t *v)
 	r = ds_model_rdmsr(msr, v);
 	if (r != 1)
 		return r;
+	r = pebs_model_rdmsr(msr, v);
+	if (r != 1)
+		return r;
 	r = pt_model_rdmsr(msr, v);
 	if (r != 1)
 		return r;
@@ -337,6 +341,9 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 		return BE_NOT_MODELLED;
 	pay_owed_pmi();
 	r = ds_model_wrmsr(msr, v);
+	if (r != 1)
+		return r;
+	r = pebs_model_wrmsr(msr, v);
 	if (r != 1)
 		return r;
 	r = pt_model_wrmsr(msr, v);
@@ -428,7 +435,7 @@ static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 	const struct perfmon_event *ev = perfmon_event_for(s->event, s->umask);
 	const struct pebs_event *pe = 0;
 
-	if (ds_model_has_pebs())
+	if (pebs_model_has_pebs())
 		pe = pebs_event_for(pebs_events_uarch(m.c), s->event,
 				    s->umask);
 	if (data)
@@ -445,7 +452,7 @@ static void overflowed(unsigned bit, int sibling, uint64_t value, int pdir)
 {
 	if (m.c->version >= 2)
 		m.status |= 1ull << bit;
-	if (sibling || !(ds_model_pebs_enable() >> bit & 1))
+	if (sibling || !(pebs_model_enable() >> bit & 1))
 		return;
 	m.pebs_armed |= 1ull << bit;
 	if (value || pdir)
@@ -459,7 +466,7 @@ static int pdir_counter(unsigned n, const struct evtsel *s)
 {
 	const struct pebs_event *pe;
 
-	if (n != 1 || !ds_model_has_pebs())
+	if (n != 1 || !pebs_model_has_pebs())
 		return 0;
 	pe = pebs_event_for(pebs_events_uarch(m.c), s->event, s->umask);
 	return pe && pe->pdir;
@@ -595,7 +602,7 @@ static enum pebs_data data_of(uint64_t mask)
  * is written at their next event once software makes room. */
 static int pebs_assist(const struct insn_event *e)
 {
-	uint64_t hit = m.pebs_armed & ds_model_pebs_enable();
+	uint64_t hit = m.pebs_armed & pebs_model_enable();
 	struct pebs_assist a = {
 		.e = e,
 		.before = m.have_before && m.before.rip == e->rip ?
@@ -636,7 +643,7 @@ static int ds_step(const struct insn_event *e)
 		       m.debugctl & ~DEBUGCTL_LBR : m.debugctl);
 	if (bts_model_step(e, m.debugctl))
 		want_pmi |= buffer_pmi();
-	if ((m.pebs_fire & ds_model_pebs_enable()) && pebs_assist(e))
+	if ((m.pebs_fire & pebs_model_enable()) && pebs_assist(e))
 		want_pmi |= buffer_pmi();
 	if (e->after) {
 		m.before = *e->after;
@@ -698,14 +705,15 @@ static int pm_counting(void)
 	return 0;
 }
 
-/* Its state: m and the DS, LBR and PT models' (model.h). */
+/* Its state: m and the DS, PEBS, LBR and PT models' (model.h). */
 static unsigned pm_parts(struct model_part *p)
 {
 	p[0] = (struct model_part){ &m, sizeof(m) };
 	p[1] = ds_model_part();
-	p[2] = lbr_model_part();
-	p[3] = pt_model_part();
-	return 4;
+	p[2] = pebs_model_part();
+	p[3] = lbr_model_part();
+	p[4] = pt_model_part();
+	return 5;
 }
 
 static const struct pmu_model model_perfmon

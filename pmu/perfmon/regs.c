@@ -4,7 +4,6 @@
  * (Vol. 3B §18.2.1-§18.2.5).  Pure logic: host-tested
  * (tests/host/pmu/perfmon/test_caps.c). */
 #include "regs.h"
-#include "pebs/regs.h"
 
 void perfmon_caps_decode(uint32_t eax, uint32_t ebx, uint32_t ecx,
 			 uint32_t edx, struct perfmon_caps *c)

@@ -65,6 +65,15 @@
 #define FIXED_CTRL_PMI 8u
 #define FIXED_CTRL_FIELD(ctrl, n) ((unsigned)((ctrl) >> (4 * (n))) & 0xf)
 
+/* The Adaptive_Record bits, where PERF_CAPABILITIES.PEBS_BASELINE (PEBS
+ * record formats 4-5; SDM Vol. 3B, the adaptive PEBS section, as
+ * pebs/regs.h cites it): PerfEvtSel bit 34, and bit 32 + 4n of
+ * IA32_FIXED_CTR_CTRL for fixed counter n.
+ * Register bits, so here and not in pebs/regs.h: the version rules
+ * below say when they are valid. */
+#define EVTSEL_ADAPTIVE (1ull << 34)
+#define FIXED_CTRL_ADAPTIVE_SHIFT 32	/* + 4n */
+
 /* IA32_PERF_GLOBAL_CTRL / _STATUS (§18.2.2, Figures 18-3, 18-4; v4
  * additions §18.2.4, Figure 18-7): bit n GP counter n, bit 32 + n fixed
  * counter n. */

@@ -428,7 +428,8 @@ static void test_pdir_pmc0(struct tcase *t)
 	s.pebs = (struct ds_buffer){ b, b, b + 4 * sdm_pebs_plain_size(fmt),
 				     b + 3 * sdm_pebs_plain_size(fmt) };
 	if (!check(t, perfmon_driver.init(&e) == 0, "init: %s", e.msg) ||
-	    !check(t, perfmon_ds_install(&s, &e) == 0, "install: %s", e.msg))
+	    !check(t, perfmon_pebs_buffer(&s, &e) == 0 &&
+		   perfmon_ds_install(&s, &e) == 0, "install: %s", e.msg))
 		return;
 	if (check(t, be_wrmsr(MSR_IA32_PERFEVTSEL(0), sdm_gp_sel(&ev, 1, 0))
 		  == 0, "WRMSR PERFEVTSEL0")) {

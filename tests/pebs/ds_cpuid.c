@@ -26,6 +26,7 @@ static struct perfmon_ds sound(int pebs, unsigned size)
 	if (pebs) {
 		s.use_pebs = 1;
 		s.pebs = d;
+		(void)perfmon_pebs_buffer(&s, NULL);
 	} else {
 		s.use_bts = 1;
 		s.bts = d;

@@ -41,7 +41,7 @@
 
 #include <stdint.h>
 #include "../../arch/x86/trace.h"
-#include "../../pmu/perfmon/pebs/sample.h"
+#include "../../pmu/perfmon/sample.h"
 
 #define PEBS_EXPECT_CTRS 4
 #define PEBS_EXPECT_LBR 32

@@ -21,7 +21,7 @@
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
 #include "../../pmu/backend.h"
-#include "../../pmu/perfmon/pebs/sample.h"
+#include "../../pmu/perfmon/sample.h"
 
 #define PRED_BYTES (256u * 1024)	/* as the run's own buffer */
 

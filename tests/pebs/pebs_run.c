@@ -10,7 +10,7 @@
 #include "../../lib/string.h"
 #include "../../pmu/backend.h"
 #include "../../pmu/perfmon/caps.h"
-#include "../../pmu/perfmon/pebs/sample.h"
+#include "../../pmu/perfmon/sample.h"
 
 #define BUF_BYTES (256u * 1024)
 /* Guard bytes past the absolute maximum: the processor "never writes

@@ -1,6 +1,6 @@
 /* tests/pebs/pebs_run.h: the harness steps of a PEBS test - a DS area and
  * a PEBS buffer of a given capacity and threshold, counters preset with
- * their periods and DS reset values (pmu/perfmon/pebs/sample.h), the
+ * their periods and DS reset values (pmu/perfmon/sample.h), the
  * benchmark run with a tap on the trace that works out, from the trace
  * alone, which steps must give a record and with what state, and the
  * PMIs the buffer raises; each step a check of the test.

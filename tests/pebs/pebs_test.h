@@ -16,6 +16,7 @@
 #include "../../pmu/perfmon/driver.h"
 #include "../../pmu/perfmon/regs.h"
 #include "../../pmu/perfmon/ds/driver.h"
+#include "../../pmu/perfmon/pebs/driver.h"
 #include "../../pmu/perfmon/ds/regs.h"
 #include "../../pmu/perfmon/pebs/events.h"
 #include "../../pmu/perfmon/pebs/regs.h"

@@ -24,8 +24,8 @@ static int install_ok(struct tcase *t, unsigned size)
 	struct pmu_err e;
 
 	s.pebs = (struct ds_buffer){ b, b, b + 4 * size, b + 3 * size };
-	return check(t, perfmon_ds_install(&s, &e) == 0, "install: %s",
-		     e.msg);
+	return check(t, perfmon_pebs_buffer(&s, &e) == 0 &&
+		     perfmon_ds_install(&s, &e) == 0, "install: %s", e.msg);
 }
 
 /* Tries PEBS on mask with counter 0 programmed to sel: must be refused,
@@ -343,6 +343,7 @@ static void test_bad_ds(struct tcase *t)
 		struct be_access w[4];
 		int rc;
 
+		(void)perfmon_pebs_buffer(&s, &e);
 		be_log_open(&log, acc, 16);
 		rc = perfmon_ds_install(&s, &e);
 		be_log_close();

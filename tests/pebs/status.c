@@ -29,7 +29,7 @@
 #include "../../harness/pmu_run.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
-#include "../../pmu/perfmon/pebs/sample.h"
+#include "../../pmu/perfmon/sample.h"
 
 #define SEL_USR (1ull << 16)	/* PerfEvtSel USR, Figure 18-1 */
 #define SEL_EN (1ull << 22)	/* PerfEvtSel EN */

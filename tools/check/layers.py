@@ -72,7 +72,22 @@ RULES = (
     ("include-cycle", "no include cycle between units of pmu/ and "
                       "harness/"),
     ("call-cycle", "no call cycle between units of pmu/ and harness/"),
+    ("perfmon-order", "inside pmu/perfmon/, includes go down one order: "
+                      "regs (regs, caps, caps_table, events), then ds/, "
+                      "then pebs/, bts/, lbr/, then the driver and the "
+                      "model (driver, model, sample, generation)"),
 )
+
+# The order inside pmu/perfmon/ (issue 38): a file includes files of its
+# own level or a lower one.  The architectural registers and the
+# capabilities (what every part reads) first; the DS save area, the base
+# that PEBS, BTS and the LBRs build on; those three; then what drives
+# them all.  Folders by name, top-level files by stem; a new top-level
+# file must be placed here (the rule says so), not fall anywhere.
+PERFMON = "pmu/perfmon/"
+PERFMON_FOLDERS = {"ds": 1, "pebs": 2, "bts": 2, "lbr": 2}
+PERFMON_FILES = {"regs": 0, "caps": 0, "caps_table": 0, "events": 0,
+                 "driver": 3, "model": 3, "sample": 3, "generation": 3}
 
 
 def top(rel):
@@ -314,6 +329,32 @@ def cycle_path(graph, comp, label):
     return "; ".join(steps)
 
 
+def perfmon_level(rel):
+    """The level of a pmu/perfmon/ source in PERFMON's order, or None
+    when it has none (a new folder or file the order does not place)."""
+    parts = PurePosixPath(rel[len(PERFMON):]).parts
+    if len(parts) > 1:
+        return PERFMON_FOLDERS.get(parts[0])
+    return PERFMON_FILES.get(PurePosixPath(parts[0]).stem)
+
+
+def check_perfmon_order(rel, target, arrow, v):
+    """The perfmon-order rule for one include of rel."""
+    if not rel.startswith(PERFMON):
+        return
+    lr = perfmon_level(rel)
+    if lr is None:
+        v["perfmon-order"].append(f"{rel}: no place in the order "
+                                  "(tools/check/layers.py PERFMON_*)")
+        return
+    if not target.startswith(PERFMON):
+        return
+    lt = perfmon_level(target)
+    if lt is not None and lt > lr:
+        v["perfmon-order"].append(f"{arrow} (level {lr} includes level "
+                                  f"{lt})")
+
+
 def check_units(root, texts, v):
     """The owner, include-cycle and call-cycle rules over pmu/ and
     harness/."""
@@ -428,6 +469,7 @@ def check(root):
             if host:
                 continue        # host tests include what they test
             arrow = f"{where} -> {target}"
+            check_perfmon_order(rel, target, arrow, v)
             if LAYERS[tl] > LAYERS[layer]:
                 v["down"].append(f"{arrow} ({layer}/ is below {tl}/)")
             if tl == "boot" and layer != "boot":

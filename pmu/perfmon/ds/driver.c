@@ -1,13 +1,12 @@
-/* pmu/perfmon/ds/driver.c: installing a DS save area and enabling PEBS
- * on it (driver.h).  BTS is pmu/perfmon/bts/driver.c, on top of this
- * file: taking the DS area away turns BTS off here, with the DEBUGCTL
- * bits of ds/regs.h, so that nothing here calls up into BTS. */
+/* pmu/perfmon/ds/driver.c: installing a DS save area (driver.h).  PEBS
+ * (pmu/perfmon/pebs/driver.c) and BTS (pmu/perfmon/bts/driver.c) sit on
+ * top of this file: taking the DS area away turns both off here, with
+ * IA32_PEBS_ENABLE (arch/x86/msr.h) and the DEBUGCTL bits of ds/regs.h,
+ * so that nothing here calls up into them. */
 #include "driver.h"
+#include "format.h"
 #include "../caps.h"
-#include "../pebs/events.h"
-#include "../pebs/regs.h"
 #include "../../backend.h"
-#include "../../evtsel.h"
 #include "../../../arch/x86/msr.h"
 #include "../../../arch/x86/paging.h"
 
@@ -59,17 +58,6 @@ int perfmon_ds_layout(struct ds_layout *l, struct pmu_err *e)
 	return 0;
 }
 
-unsigned perfmon_pebs_record_size(uint64_t cfg, int adaptive)
-{
-	const struct perfmon_caps *c = perfmon_caps(0);
-
-	if (!c)
-		return 0;
-	if (!perfmon_ds64())
-		return PEBS_RECORD32_SIZE;
-	return pebs_record_size(fmt_of(c), cfg, adaptive);
-}
-
 static int mapped(uint64_t addr, uint64_t len, void *ctx)
 {
 	(void)ctx;
@@ -78,7 +66,7 @@ static int mapped(uint64_t addr, uint64_t len, void *ctx)
 
 /* ds_check() of s for this PMU's format. */
 static int check_setup(const struct perfmon_ds *s, const struct ds_layout *l,
-		       unsigned fmt, int c_ds, struct pmu_err *e)
+		       int c_ds, struct pmu_err *e)
 {
 	struct ds_check_in in = {
 		.l = l,
@@ -88,10 +76,9 @@ static int check_setup(const struct perfmon_ds *s, const struct ds_layout *l,
 		.bts = s->bts,
 		.pebs = s->pebs,
 		.bts_record = l->bts_record,
-		/* adaptive records vary in size: 8-byte granules */
-		.pebs_record = !l->ds64 ? PEBS_RECORD32_SIZE :
-			       fmt >= 4 ? 8 : pebs_fixed_record_size(fmt),
-		.pebs_max_bytes = fmt == 0 ? 4096 : 0,
+		/* the PEBS layer's rules (perfmon_pebs_buffer()) */
+		.pebs_record = s->pebs_record,
+		.pebs_max_bytes = s->pebs_max_bytes,
 		.mapped = mapped,
 		.la32 = !DS_BUILD_IA32E,
 	};
@@ -143,7 +130,7 @@ int perfmon_ds_install(const struct perfmon_ds *s, struct pmu_err *e)
 	struct ds_layout l;
 
 	if (!c || perfmon_ds_layout(&l, e) ||
-	    check_setup(s, &l, fmt_of(c), c->ds, e))
+	    check_setup(s, &l, c->ds, e))
 		return -1;
 	write_area(s, &l, c);
 	if (pmu_wrmsr(MSR_IA32_DS_AREA, (uintptr_t)s->area, "IA32_DS_AREA",
@@ -169,129 +156,6 @@ void perfmon_ds_memo_restore(const struct perfmon_ds_memo *m)
 {
 	installed = m->ds;
 	have_installed = m->have;
-}
-
-/* Why GP counter n's event cannot take PEBS, or 0. */
-static int gp_refusal(unsigned n, enum perfmon_uarch u, int baseline,
-		      struct pmu_err *e)
-{
-	const struct pebs_event *pe;
-	uint64_t sel;
-	struct evtsel s;
-
-	if (pmu_rdmsr(MSR_IA32_PERFEVTSEL(n), &sel, "PERFEVTSEL", e))
-		return -1;
-	s = evtsel_decode(sel);
-	if (s.any || s.edge || s.inv || s.cmask)
-		return pmu_fail(e, 0, "PMC%u: a PEBS event needs AnyThread, "
-				"Edge, Invert and CMask zero (SDM Vol. 3B "
-				"18.8.1.1): any=%u edge=%u inv=%u cmask=%u",
-				n, s.any, s.edge, s.inv, s.cmask);
-	/* extended PEBS (baseline) takes every event (SDM Vol. 3B, the
-	 * adaptive PEBS section); before it the microarchitecture's table
-	 * (Sandy Bridge's is not Nehalem's, though both write format 1) */
-	pe = pebs_event_for(u, s.event, s.umask);
-	if (!baseline && !pe)
-		return pmu_fail(e, 0, "PMC%u: event 0x%02x umask 0x%02x is not "
-				"a precise event of this microarchitecture "
-				"(%d; pmu/perfmon/pebs/events.c)", n, s.event,
-				s.umask, (int)u);
-	/* "PDIR ... must use IA32_PMC1" (SDM Vol. 3B §18.9.4.4) */
-	if (pe && pe->pdir && n != 1)
-		return pmu_fail(e, 0, "PMC%u: %s (event 0x%02x umask 0x%02x) "
-				"takes PEBS on PMC1 only (precise "
-				"distribution, SDM Vol. 3B 18.9.4.4)", n,
-				pe->name, s.event, s.umask);
-	return 0;
-}
-
-static int fixed_refusal(unsigned i, struct pmu_err *e)
-{
-	uint64_t ctrl;
-
-	if (pmu_rdmsr(MSR_IA32_FIXED_CTR_CTRL, &ctrl, "FIXED_CTR_CTRL", e))
-		return -1;
-	if (!(FIXED_CTRL_FIELD(ctrl, i) & (FIXED_CTRL_OS | FIXED_CTRL_USR)))
-		return pmu_fail(e, 0, "fixed counter %u counts at no CPL: "
-				"nothing to sample", i);
-	return 0;
-}
-
-static int counters_refusal(const struct perfmon_caps *c, uint64_t mask,
-			    unsigned fmt, int baseline, struct pmu_err *e)
-{
-	uint64_t capable = pebs_capable_counters(fmt, c->gp, c->fixed_mask,
-						 baseline);
-
-	if (!mask)
-		return pmu_fail(e, 0, "PEBS on no counter");
-	if (mask & ~capable)
-		return pmu_fail(e, 0, "counters 0x%llx do not take PEBS with "
-				"record format %u: the PEBS counters are "
-				"0x%llx (GLOBAL_CTRL numbering)",
-				(unsigned long long)(mask & ~capable), fmt,
-				(unsigned long long)capable);
-	if (!perfmon_ds64() && (mask & ~1ull))
-		return pmu_fail(e, 0, "counters 0x%llx: the 32-bit DS format "
-				"(no DTES64, not IA-32e mode; SDM Vol. 3B "
-				"SDM 17.4.9) has one PEBS counter-reset slot: "
-				"PEBS on PMC0 only",
-				(unsigned long long)(mask & ~1ull));
-	for (unsigned b = 0; b < 64; b++) {
-		int r = 0;
-
-		if (!(mask >> b & 1))
-			continue;
-		if (b < GLOBAL_FIXED_SHIFT)
-			r = gp_refusal(b, pebs_events_uarch(c), baseline, e);
-		else
-			r = fixed_refusal(b - GLOBAL_FIXED_SHIFT, e);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-static int cfg_refusal(uint64_t cfg, int baseline, struct pmu_err *e)
-{
-	if (cfg && !perfmon_ds64())
-		return pmu_fail(e, 0, "PEBS_DATA_CFG 0x%llx: the 32-bit DS "
-				"format writes the 40-byte record only (SDM "
-				"Vol. 3B 17.4.9), no adaptive groups",
-				(unsigned long long)cfg);
-	if (cfg && !baseline)
-		return pmu_fail(e, 0, "PEBS_DATA_CFG 0x%llx: adaptive PEBS "
-				"needs record format 4+ with PEBS_BASELINE "
-				"(IA32_PERF_CAPABILITIES bit 14)",
-				(unsigned long long)cfg);
-	if (cfg & ~PEBS_CFG_VALID)
-		return pmu_fail(e, 0, "PEBS_DATA_CFG 0x%llx sets reserved bits "
-				"0x%llx", (unsigned long long)cfg,
-				(unsigned long long)(cfg & ~PEBS_CFG_VALID));
-	return 0;
-}
-
-int perfmon_pebs_enable(uint64_t mask, uint64_t cfg, struct pmu_err *e)
-{
-	const struct perfmon_caps *c = caps(e);
-	unsigned fmt;
-	int baseline;
-
-	if (!c)
-		return -1;
-	if (!perfmon_pebs_available())
-		return pmu_fail(e, 0, "PEBS unavailable (IA32_MISC_ENABLE bit "
-				"12 set, or no IA32_MISC_ENABLE)");
-	if (!have_installed || !installed.use_pebs)
-		return pmu_fail(e, 0, "no DS area with a PEBS buffer installed");
-	fmt = perfmon_pebs_format(c);
-	baseline = perfmon_pebs_baseline(c);
-	if (counters_refusal(c, mask, fmt, baseline, e) ||
-	    cfg_refusal(cfg, baseline, e))
-		return -1;
-	if (baseline && pmu_wrmsr(MSR_PEBS_DATA_CFG, cfg, "PEBS_DATA_CFG", e))
-		return -1;
-	return pmu_wrmsr(MSR_IA32_PEBS_ENABLE, mask, "IA32_PEBS_ENABLE", e);
 }
 
 static int pebs_disable(struct pmu_err *e)

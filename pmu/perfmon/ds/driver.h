@@ -1,7 +1,7 @@
 /* pmu/perfmon/ds/driver.h: the DS save area part of the
- * architectural-perfmon driver (ds/regs.h, pmu/perfmon/pebs/regs.h):
- * install a DS area, then enable PEBS (here) or BTS
- * (pmu/perfmon/bts/driver.h) on it.  Every MSR goes through
+ * architectural-perfmon driver (ds/regs.h): install a DS area, then
+ * enable PEBS (pmu/perfmon/pebs/driver.h) or BTS
+ * (pmu/perfmon/bts/driver.h) on it; both sit on top of this part.  Every MSR goes through
  * pmu/backend.h; the DS area and the buffers are memory the caller owns
  * and the processor (or the model) writes.
  *
@@ -12,7 +12,7 @@
  * Availability: IA32_MISC_ENABLE bit 11 "BTS unavailable" and bit 12
  * "PEBS unavailable" (SDM Vol. 4 Table 2-2; read-only), read through the
  * backend.  The layout is the one SDM Vol. 3B §17.4.9.1 gives
- * (perfmon_ds64(), pmu/perfmon/caps.h): the 64-bit one in the x86-64
+ * (perfmon_ds64(), ds/format.h): the 64-bit one in the x86-64
  * build (IA-32e mode) and, in the i386 build, where CPUID.01H:ECX.DTES64
  * is set; else the 32-bit one, whose PEBS record is the 40-byte one
  * (pmu/perfmon/pebs/regs.h) and whose single counter-reset slot serves
@@ -31,6 +31,12 @@ struct perfmon_ds {
 	struct ds_buffer bts, pebs;	/* linear addresses */
 	uint64_t gp_reset[PERFMON_MAX_GP];	/* PEBS counter-reset values */
 	uint64_t fixed_reset[PERFMON_MAX_FIXED];
+	/* The PEBS buffer's rules, from the PEBS layer
+	 * (perfmon_pebs_buffer(), pmu/perfmon/pebs/driver.h): the record
+	 * granule (a PEBS buffer in use without one is refused) and the
+	 * buffer's limit (0: none). */
+	unsigned pebs_record;
+	uint64_t pebs_max_bytes;
 };
 
 /* The DS layout of this PMU (its PEBS format; perfmon_ds64()).  -1 when
@@ -39,25 +45,11 @@ int perfmon_ds_layout(struct ds_layout *l, struct pmu_err *e);
 /* MISC_ENABLE says BTS / PEBS available (0 also when it cannot be read). */
 int perfmon_bts_available(void);
 int perfmon_pebs_available(void);
-/* The PEBS record bytes of this PMU (fmt 4-5: for cfg and adaptive; the
- * 32-bit DS format: 40 whatever the format). */
-unsigned perfmon_pebs_record_size(uint64_t cfg, int adaptive);
 
 /* Checks s (ds_check against the live page tables, PEBS buffer limits of
  * the format), then writes the fields and reset values into s->area and
  * its address into IA32_DS_AREA. */
 int perfmon_ds_install(const struct perfmon_ds *s, struct pmu_err *e);
-
-/* PEBS on the counters in mask (GLOBAL_CTRL numbering: bit n GP n, bit
- * 32 + i fixed i), with MSR_PEBS_DATA_CFG = cfg on formats 4-5 (cfg must
- * be 0 before).  Refused: PEBS unavailable, no DS area with a PEBS buffer
- * installed, a counter that does not take PEBS on this format, a GP
- * counter whose event is not a precise event of this generation
- * (pmu/perfmon/pebs/events.c) or has AnyThread, Edge, Invert or CMask set
- * (SDM Vol. 3B §18.8.1.1 note), a fixed counter whose field counts
- * nothing, cfg bits that do not exist.  Writes PEBS_DATA_CFG, then
- * IA32_PEBS_ENABLE. */
-int perfmon_pebs_enable(uint64_t mask, uint64_t cfg, struct pmu_err *e);
 
 /* Read-modify-write of IA32_DEBUGCTL: the bits of clear cleared, then
  * those of set set, the others kept (BTS, pmu/perfmon/bts/driver.c, and

@@ -1,10 +1,10 @@
 /* pmu/perfmon/ds/model.h: the DS save area part of the arch-perfmon
- * reference model (pmu/perfmon/model.c): IA32_DS_AREA, IA32_PEBS_ENABLE,
- * MSR_PEBS_DATA_CFG, MSR_PEBS_LD_LAT and IA32_MISC_ENABLE's availability
- * bits (ds/model.c), and what the BTS records (pmu/perfmon/bts/model.c),
- * the PEBS assists (pmu/perfmon/pebs/model.c) and the LBR stack
- * (pmu/perfmon/lbr/model.c) read of it: the live DS area, the PEBS
- * configuration, the rule of what a branch is.  Those are written into
+ * reference model (pmu/perfmon/model.c): IA32_DS_AREA and
+ * IA32_MISC_ENABLE's availability bits (ds/model.c), and what the BTS
+ * records (pmu/perfmon/bts/model.c), the PEBS assists
+ * (pmu/perfmon/pebs/model.c, which also has the PEBS registers) and the
+ * LBR stack (pmu/perfmon/lbr/model.c) read of it: the live DS area, the
+ * rule of what a branch is.  Those are written into
  * the real buffers in memory that IA32_DS_AREA points at, at the step the
  * trace says, with the state the trace carries.
  *
@@ -31,15 +31,10 @@ int ds_model_wrmsr(uint32_t msr, uint64_t v);
 /* The IA32_DEBUGCTL bits the DS part gives meaning to (TR, BTS, BTINT,
  * BTS_OFF_OS, BTS_OFF_USR) where BTS exists; 0 otherwise. */
 uint64_t ds_model_debugctl_bits(void);
-/* PEBS exists on the modelled PMU (IA32_MISC_ENABLE 12 clear). */
-int ds_model_has_pebs(void);
 
 /* The live DS area: its address (IA32_DS_AREA) and layout; NULL when
  * IA32_DS_AREA is 0 or the area is not mapped writable. */
 void *ds_model_area(const struct ds_layout **l);
-/* IA32_PEBS_ENABLE and MSR_PEBS_DATA_CFG as written. */
-uint64_t ds_model_pebs_enable(void);
-uint64_t ds_model_pebs_cfg(void);
 
 /* Is step e a branch BTS and the LBRs record: a taken near branch
  * (SEM_TAKEN) or a far transfer (SEM_FAR), retired. */

@@ -1,7 +1,20 @@
-/* pmu/perfmon/pebs/model.c: the PEBS assist of the arch-perfmon
- * reference model (model.h): one record per step in which PEBS counters
- * overflowed, written into the PEBS buffer IA32_DS_AREA points at, with
- * the state the trace carries for that step.
+/* pmu/perfmon/pebs/model.c: the PEBS part of the arch-perfmon reference
+ * model (model.h): its registers, and the assist, one record per step in
+ * which PEBS counters overflowed, written into the PEBS buffer
+ * IA32_DS_AREA points at, with the state the trace carries for that step.
+ *
+ * The registers (which PMUs have them: the capability rows of
+ * pmu/perfmon/caps_table.c; the DS area and IA32_MISC_ENABLE are
+ * pmu/perfmon/ds/model.c's):
+ *   - IA32_PEBS_ENABLE: where PEBS exists (architectural perfmon v2 or
+ *     later with IA32_PERF_CAPABILITIES: Core 2 on); the PEBS counters,
+ *     LL_EN (formats 1-3) and, on Sandy Bridge and Ivy Bridge alone,
+ *     PS_EN bit 63 (SDM Vol. 3B §18.9.4);
+ *   - MSR_PEBS_LD_LAT: formats 1 and later (Nehalem's load latency,
+ *     §18.8.1.2), bits 15:0; MSR_PEBS_DATA_CFG: formats 4-5 with
+ *     PERF_CAPABILITIES.PEBS_BASELINE (bit 14), the bits of regs.h.
+ * One the modelled PMU lacks raises #GP, as do reserved bits (Vol. 2B
+ * WRMSR).
  *
  * What the model writes (regs.h has the layouts and citations):
  *   - where: at the PEBS index, when the whole record fits below the
@@ -51,8 +64,107 @@
 #include "../ds/regs.h"
 #include "../lbr/model.h"
 #include "../../../arch/x86/paging.h"
+#include "../../../arch/x86/trap.h"
 #include "../../../arch/x86/xmm.h"
 #include "../../../lib/string.h"
+
+static struct {
+	const struct perfmon_caps *c;
+	unsigned fmt;
+	int pebs, baseline;
+	uint64_t enable, cfg, ld_lat;
+} p;
+
+struct model_part pebs_model_part(void)
+{
+	return (struct model_part){ &p, sizeof(p) };
+}
+
+void pebs_model_reset(const struct perfmon_caps *c)
+{
+	p = (typeof(p)){ .c = c };
+	if (!c)
+		return;
+	p.pebs = perfmon_caps_pebs(c);
+	p.fmt = p.pebs ? perfmon_pebs_format(c) : 0;
+	p.baseline = p.pebs && (c->perf_caps & PERF_CAP_PEBS_BASELINE);
+}
+
+int pebs_model_has_pebs(void)
+{
+	return p.c && p.pebs;
+}
+
+/* PS_EN (bit 63) is Sandy Bridge's and Ivy Bridge's alone (SDM Vol. 3B
+ * §18.9.4; regs.h): not a thing the record format says. */
+static uint64_t enable_valid(void)
+{
+	return pebs_enable_valid(p.fmt, p.c->gp, p.c->fixed_mask, p.baseline,
+				 p.c->uarch == PERFMON_UARCH_SANDY_BRIDGE);
+}
+
+/* The register's value and its valid bits, or NULL when the modelled PMU
+ * lacks it; *known 0 when msr is none of the PEBS registers. */
+static uint64_t *reg_of(uint32_t msr, uint64_t *valid, int *known)
+{
+	*known = 1;
+	switch (msr) {
+	case MSR_IA32_PEBS_ENABLE:
+		*valid = p.pebs ? enable_valid() : 0;
+		return p.pebs ? &p.enable : 0;
+	case MSR_PEBS_DATA_CFG:
+		*valid = PEBS_CFG_VALID;
+		return p.fmt >= 4 && p.baseline ? &p.cfg : 0;
+	case MSR_PEBS_LD_LAT:
+		*valid = 0xffff;
+		return p.pebs && p.fmt >= 1 ? &p.ld_lat : 0;
+	default:
+		*known = 0;
+		return 0;
+	}
+}
+
+int pebs_model_rdmsr(uint32_t msr, uint64_t *v)
+{
+	uint64_t valid, *r;
+	int known;
+
+	if (!p.c)
+		return 1;
+	r = reg_of(msr, &valid, &known);
+	if (!known)
+		return 1;
+	if (!r)
+		return VEC_GP;
+	*v = *r;
+	return 0;
+}
+
+int pebs_model_wrmsr(uint32_t msr, uint64_t v)
+{
+	uint64_t valid, *r;
+	int known;
+
+	if (!p.c)
+		return 1;
+	r = reg_of(msr, &valid, &known);
+	if (!known)
+		return 1;
+	if (!r || (v & ~valid))
+		return VEC_GP;
+	*r = v;
+	return 0;
+}
+
+uint64_t pebs_model_enable(void)
+{
+	return p.enable;
+}
+
+uint64_t pebs_model_cfg(void)
+{
+	return p.cfg;
+}
 
 static void put64(uint8_t *rec, unsigned off, uint64_t v)
 {
@@ -175,7 +287,7 @@ static void lbrs_group(uint8_t *g, unsigned n)
 static void adaptive_record(uint8_t *rec, const struct pebs_assist *a,
 			    int trap)
 {
-	uint64_t cfg = a->adaptive ? ds_model_pebs_cfg() : 0;
+	uint64_t cfg = a->adaptive ? pebs_model_cfg() : 0;
 	struct pebs_adaptive l;
 
 	pebs_adaptive_layout(cfg, a->adaptive != 0, &l);
@@ -227,7 +339,7 @@ int pebs_model_assist(const struct pebs_assist *a, uint64_t *gp_reload,
 		return 0;
 	fmt = perfmon_pebs_format(c);
 	trap = perfmon_pebs_trap(c);
-	size = l->ds64 ? pebs_record_size(fmt, ds_model_pebs_cfg(),
+	size = l->ds64 ? pebs_record_size(fmt, pebs_model_cfg(),
 					  a->adaptive != 0) :
 			 PEBS_RECORD32_SIZE;
 	index = ds_get(area, l, DS_PEBS_INDEX);

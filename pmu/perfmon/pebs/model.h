@@ -1,12 +1,28 @@
-/* pmu/perfmon/pebs/model.h: the PEBS assist of the arch-perfmon reference
- * model (pebs/model.c), which pmu/perfmon/model.c calls in a step in
- * which PEBS counters overflowed. */
+/* pmu/perfmon/pebs/model.h: the PEBS part of the arch-perfmon reference
+ * model (pebs/model.c): its registers (IA32_PEBS_ENABLE,
+ * MSR_PEBS_DATA_CFG, MSR_PEBS_LD_LAT), and the assist, which
+ * pmu/perfmon/model.c calls in a step in which PEBS counters
+ * overflowed. */
 #ifndef PMU_PERFMON_PEBS_MODEL_H
 #define PMU_PERFMON_PEBS_MODEL_H
 
 #include <stdint.h>
 #include "../../../arch/x86/trace.h"
+#include "../../model.h"
+#include "../regs.h"
 #include "regs.h"
+
+void pebs_model_reset(const struct perfmon_caps *c);
+/* Its state, for a prediction beside the live model (pmu/model.h). */
+struct model_part pebs_model_part(void);
+/* The PEBS MSRs: 0 or a vector; 1 when msr is not one of them. */
+int pebs_model_rdmsr(uint32_t msr, uint64_t *v);
+int pebs_model_wrmsr(uint32_t msr, uint64_t v);
+/* PEBS exists on the modelled PMU (IA32_MISC_ENABLE 12 clear). */
+int pebs_model_has_pebs(void);
+/* IA32_PEBS_ENABLE and MSR_PEBS_DATA_CFG as written. */
+uint64_t pebs_model_enable(void);
+uint64_t pebs_model_cfg(void);
 
 /* The assist for the PEBS counters that overflowed in step e. */
 struct pebs_assist {

@@ -90,10 +90,6 @@ int pebs32_field_offset(enum pebs_field f);
 #define PEBS_CFG_LBR_MASK (0xffull << PEBS_CFG_LBR_SHIFT)
 #define PEBS_CFG_VALID (0xfull | PEBS_CFG_LBR_MASK)
 
-/* The Adaptive_Record bits (formats 4-5 with PEBS_BASELINE). */
-#define EVTSEL_ADAPTIVE (1ull << 34)
-#define FIXED_CTRL_ADAPTIVE_SHIFT 32	/* + 4i */
-
 /* Group sizes (bytes). */
 #define PEBS_BASIC_SIZE 32	/* format_size, IP, applicable, TSC */
 #define PEBS_MEMINFO_SIZE 32	/* address, aux (data source), latency,

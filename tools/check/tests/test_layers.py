@@ -77,7 +77,7 @@ class Layers(unittest.TestCase):
         rc, out = self.tree()
         self.assertEqual(rc, 0, out)
         self.assertEqual(not_ok_lines(out), [])
-        self.assertEqual(len(ok_lines(out)), 12)
+        self.assertEqual(len(ok_lines(out)), 13)
 
     def test_log_text_is_ascii(self):
         # A section sign in a message reaches the log as the bytes C2 A7.
@@ -93,6 +93,53 @@ class Layers(unittest.TestCase):
                              '\n// \u00a7 2\nint be_rd(void) { return 0; }\n',
             "tests/host/test_x.c": 'const char *m = "\u00a7";\n'})
         self.assertEqual(rc, 0, out)
+
+    # pmu/perfmon/'s order (issue 38): regs, then ds/, then pebs/, bts/,
+    # lbr/, then the driver and the model.
+    PERFMON = {
+        "pmu/perfmon/regs.h": "",
+        "pmu/perfmon/caps.h": '#include "regs.h"\n',
+        "pmu/perfmon/ds/regs.h": '#include "../regs.h"\n',
+        "pmu/perfmon/ds/driver.h": '#include "regs.h"\n#include "../caps.h"\n',
+        "pmu/perfmon/pebs/regs.h": '#include "../ds/regs.h"\n',
+        "pmu/perfmon/pebs/model.c": '#include "regs.h"\n'
+                                    '#include "../lbr/model.h"\n',
+        "pmu/perfmon/lbr/model.h": '#include "../ds/regs.h"\n',
+        "pmu/perfmon/driver.h": '#include "regs.h"\n',
+        "pmu/perfmon/driver.c": '#include "driver.h"\n'
+                                '#include "pebs/regs.h"\n'
+                                '#include "ds/driver.h"\n',
+    }
+
+    def test_perfmon_order_kept(self):
+        rc, out = self.tree(self.PERFMON)
+        self.assertEqual(rc, 0, out)
+
+    def test_perfmon_regs_includes_pebs(self):
+        self.assertViolation(
+            dict(self.PERFMON, **{"pmu/perfmon/regs.c":
+                                  '#include "regs.h"\n'
+                                  '#include "pebs/regs.h"\n'}),
+            "inside pmu/perfmon/, includes go down one order",
+            'pmu/perfmon/regs.c:2: #include "pebs/regs.h" -> '
+            "pmu/perfmon/pebs/regs.h (level 0 includes level 2)")
+
+    def test_perfmon_ds_includes_pebs_or_the_driver(self):
+        self.assertViolation(
+            dict(self.PERFMON, **{"pmu/perfmon/ds/model.c":
+                                  '#include "../pebs/regs.h"\n'}),
+            "includes go down one order", "(level 1 includes level 2)")
+        self.assertViolation(
+            dict(self.PERFMON, **{"pmu/perfmon/pebs/sample.c":
+                                  '#include "../driver.h"\n'}),
+            "includes go down one order", "(level 2 includes level 3)")
+
+    def test_perfmon_file_without_a_place(self):
+        self.assertViolation(
+            dict(self.PERFMON, **{"pmu/perfmon/misc.c":
+                                  '#include "regs.h"\n'}),
+            "includes go down one order",
+            "pmu/perfmon/misc.c: no place in the order")
 
     def test_upward_include(self):
         out = self.assertViolation(

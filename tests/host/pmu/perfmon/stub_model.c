@@ -23,6 +23,7 @@
 
 #include "pmu/perfmon/model.c"
 #include "pmu/perfmon/caps.c"
+#include "pmu/perfmon/ds/format.c"
 #include "tests/host/pmu/perfmon/stub_model.h"
 #include "arch/x86/smp.h"
 #include "arch/x86/paging.h"

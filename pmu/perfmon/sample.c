@@ -1,15 +1,17 @@
-/* pmu/perfmon/pebs/sample.c: PEBS sampling of one run (sample.h), on the
- * arch-perfmon driver (counters), the DS driver (the area, PEBS) and,
- * for the bits those lack, the backend. */
+/* pmu/perfmon/sample.c: PEBS sampling of one run (sample.h), on the
+ * arch-perfmon driver (counters), the DS and PEBS drivers (the area,
+ * PEBS) and, for the bits those lack, the backend.  It drives all of
+ * them, so it sits beside the driver, above pebs/. */
 #include "sample.h"
+#include "caps.h"
+#include "driver.h"
 #include "regs.h"
-#include "../caps.h"
-#include "../driver.h"
-#include "../regs.h"
-#include "../ds/driver.h"
-#include "../ds/regs.h"
-#include "../../backend.h"
-#include "../../../lib/fmt.h"
+#include "ds/driver.h"
+#include "ds/regs.h"
+#include "pebs/driver.h"
+#include "pebs/regs.h"
+#include "../backend.h"
+#include "../../lib/fmt.h"
 
 /* Fills why (the step refused, and the driver's sentence) and returns
  * -1. */
@@ -94,7 +96,7 @@ static int install(const struct perfmon_caps *c, const struct pebs_sample *s,
 		else
 			ds.gp_reset[p->bit] = v;
 	}
-	if (perfmon_ds_install(&ds, &e))
+	if (perfmon_pebs_buffer(&ds, &e) || perfmon_ds_install(&ds, &e))
 		return refuse(why, size, "DS install: %s", e.msg);
 	return 0;
 }

@@ -1,15 +1,15 @@
-/* pmu/perfmon/pebs/sample.h: PEBS sampling of one run, through the
- * arch-perfmon drivers (pebs/sample.c): the counters below preset
+/* pmu/perfmon/sample.h: PEBS sampling of one run, through the
+ * arch-perfmon drivers (sample.c): the counters below preset
  * `period` events below their wrap, a DS area whose PEBS buffer the
  * caller owns, the counter-reset slots `reload` events below the wrap
  * (SDM Vol. 3B §18.6.2.4.1, §18.8.1.1 "PEBS Counter Reset"), PEBS on;
  * then the counters read back and the DS area taken away.  The harness
  * (tests/pebs/pebs_run.c) runs the benchmark in between. */
-#ifndef PMU_PERFMON_PEBS_SAMPLE_H
-#define PMU_PERFMON_PEBS_SAMPLE_H
+#ifndef PMU_PERFMON_SAMPLE_H
+#define PMU_PERFMON_SAMPLE_H
 
 #include <stdint.h>
-#include "../../driver.h"
+#include "../driver.h"
 
 /* A counter sampled with PEBS. */
 struct pebs_ctr {
