@@ -124,33 +124,38 @@ static uint64_t *reg_of(uint32_t msr, uint64_t *valid, int *known)
 	}
 }
 
-int pebs_model_rdmsr(uint32_t msr, uint64_t *v)
+/* 1: msr is no PEBS register (or no PMU is modelled); VEC_GP: one the
+ * modelled PMU lacks; 0: *r is it, *valid its writable bits. */
+static int lookup(uint32_t msr, uint64_t **r, uint64_t *valid)
 {
-	uint64_t valid, *r;
 	int known;
 
 	if (!p.c)
 		return 1;
-	r = reg_of(msr, &valid, &known);
+	*r = reg_of(msr, valid, &known);
 	if (!known)
 		return 1;
-	if (!r)
-		return VEC_GP;
-	*v = *r;
-	return 0;
+	return *r ? 0 : VEC_GP;
+}
+
+int pebs_model_rdmsr(uint32_t msr, uint64_t *v)
+{
+	uint64_t valid, *r;
+	int rc = lookup(msr, &r, &valid);
+
+	if (!rc)
+		*v = *r;
+	return rc;
 }
 
 int pebs_model_wrmsr(uint32_t msr, uint64_t v)
 {
 	uint64_t valid, *r;
-	int known;
+	int rc = lookup(msr, &r, &valid);
 
-	if (!p.c)
-		return 1;
-	r = reg_of(msr, &valid, &known);
-	if (!known)
-		return 1;
-	if (!r || (v & ~valid))
+	if (rc)
+		return rc;
+	if (v & ~valid)
 		return VEC_GP;
 	*r = v;
 	return 0;
