@@ -81,7 +81,7 @@ EFI_SECTIONS := -j .text -j .reloc -j .data -j .dynamic -j .dynsym -j .rela
 # bench/<mode>/ hold what differs by CPU mode, boot/efi/ and boot/bios/ the
 # firmware entries (docs/boot.md).
 COMMON_SRCS := $(wildcard arch/x86/*.c pmu/*.c pmu/*/*.c pmu/*/*/*.c \
-		 lib/*.c harness/*.c \
+		 lib/*.c lib/pt/*.c harness/*.c \
 		 bench/*.c tests/*/*.c tests/*/*.S boot/*.c)
 COMMON_SRCS := $(filter-out tests/host/%,$(COMMON_SRCS))
 SRCS := $(COMMON_SRCS) $(wildcard boot/efi/*.c arch/x86/x86_64/*.c \
@@ -190,12 +190,12 @@ $(B)/pmu-harness-floppy.img: $(B32)/pmu-harness.elf tools/boot/mkfloppy.sh \
 	tools/boot/mkfloppy.sh $@ $<
 
 # ---- Intel PT host tools (docs/pt.md), from the same decoder source as
-# the harness (lib/pt_*.c) built by the host compiler.
+# the harness (lib/pt/*.c) built by the host compiler.
 HB          := $(B)/host
 HOST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I.
-PT_LIB      := lib/pt_decode.c lib/pt_encode.c lib/pt_timing.c \
-	       lib/pt_errata.c
-PT_HDRS     := lib/pt_packet.h lib/pt_timing.h
+PT_LIB      := lib/pt/decode.c lib/pt/encode.c lib/pt/timing.c \
+	       lib/pt/errata.c
+PT_HDRS     := lib/pt/packet.h lib/pt/timing.h
 # What the PT host tools share (files, numbers, the PSB pattern, a PRNG).
 PT_TOOL     := tools/pt/tool.c tools/pt/tool.h
 
@@ -231,24 +231,24 @@ $(HB)/ipt-gen: tools/pt/ipt_gen.c $(PT_TOOL) | deps-pt
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) tools/pt/ipt_gen.c tools/pt/tool.c -lipt -o $@
 
-$(HB)/pt-bench: tools/pt/pt_bench.c $(PT_TOOL) lib/pt_decode.c $(PT_HDRS) \
+$(HB)/pt-bench: tools/pt/pt_bench.c $(PT_TOOL) lib/pt/decode.c $(PT_HDRS) \
 		| deps-pt
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) tools/pt/pt_bench.c tools/pt/tool.c \
-		lib/pt_decode.c -lipt -o $@
+		lib/pt/decode.c -lipt -o $@
 
-$(HB)/pt-fuzz: tools/pt/pt_fuzz.c lib/pt_decode.c lib/pt_timing.c \
+$(HB)/pt-fuzz: tools/pt/pt_fuzz.c lib/pt/decode.c lib/pt/timing.c \
 		$(PT_HDRS) $(PT_TOOL) | deps-pt
 	@mkdir -p $(dir $@)
 	clang $(PT_FUZZ_CFLAGS) tools/pt/pt_fuzz.c tools/pt/tool.c \
-		lib/pt_decode.c lib/pt_timing.c -o $@
+		lib/pt/decode.c lib/pt/timing.c -o $@
 
 # pt-modelgen(-i386): the benchmark routines and their descriptors built
 # as tests/host/bench/run.sh builds them (-no-pie with host.ld, so the
 # routines run where the parent decodes them), with the model's packet
 # generator; the i386 routines with -m32.
 PT_MG_SRCS := $(wildcard bench/b_*.c) bench/registry.c pmu/sem.c \
-	      lib/fmt.c arch/x86/decode.c pmu/pt/gen.c lib/pt_encode.c \
+	      lib/fmt.c arch/x86/decode.c pmu/pt/gen.c lib/pt/encode.c \
 	      tests/host/bench/single_step.c tools/pt/pt_modelgen.c \
 	      tools/pt/tool.c
 # -O1 and no debug info, as run.sh builds them: the run is ptrace's time,

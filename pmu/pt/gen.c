@@ -104,7 +104,7 @@
  */
 #include "gen.h"
 #include "regs.h"
-#include "../../lib/pt_packet.h"
+#include "../../lib/pt/packet.h"
 #include "../../arch/x86/decode.h"
 
 #if defined(__x86_64__)

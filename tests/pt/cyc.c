@@ -1,4 +1,4 @@
-/* pt/cyc-*: the decoder (lib/pt_decode.c, lib/pt_timing.c) on streams
+/* pt/cyc-*: the decoder (lib/pt/decode.c, lib/pt/timing.c) on streams
  * built here byte by byte from the SDM, on the target: the Cycle Count
  * packet and how its values apply (Intel SDM Vol. 3C, order no.
  * 326019-060US, §36.4.2.14 Table 36-33, §36.3.6.2 "Cycle Packet
@@ -22,8 +22,8 @@
  *     next CYC time.
  * These tests need no Intel PT: they run wherever the pt/ group does. */
 #include "../../harness/test.h"
-#include "../../lib/pt_packet.h"
-#include "../../lib/pt_timing.h"
+#include "../../lib/pt/packet.h"
+#include "../../lib/pt/timing.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
 

@@ -6,7 +6,7 @@
  * needs no state from before a PSB; the last IP is reset there,
  * §36.4.2.2).  The times of the branches after that PSB restart at 0 in a
  * new epoch: each is its undamaged time less the cycles of the CYCs
- * before the PSB (lib/pt_timing.h).
+ * before the PSB (lib/pt/timing.h).
  *
  * The damage: 05H written over the first byte of a packet halfway between
  * the last two PSBs.  No packet starts with 05H (bits 1:0 = 01b but bits

@@ -71,8 +71,8 @@
 #include "../../pmu/pt/driver.h"
 #include "../../bench/oracle.h"
 #include "../../arch/x86/decode.h"
-#include "../../lib/pt_packet.h"
-#include "../../lib/pt_timing.h"
+#include "../../lib/pt/packet.h"
+#include "../../lib/pt/timing.h"
 #include "../../arch/x86/trap.h"
 #include "../../lib/fmt.h"
 #include "../../lib/string.h"
@@ -379,7 +379,7 @@ static inline int pt_begin(struct tcase *t, struct pt_env *v)
 	      "ebx=0x%x", v->c->source, v->c->ebx0, v->c->ecx0, v->c->eax1,
 	      v->c->ebx1);
 	/* the streams are decoded with the workarounds of the errata the
-	 * CPU that wrote them has (lib/pt_errata.c: SKD007 on the Skylake
+	 * CPU that wrote them has (lib/pt/errata.c: SKD007 on the Skylake
 	 * client parts, SKZ84 on the server parts with it), as a decoder
 	 * of a real machine's trace must */
 	v->errata = pt_errata_for_cpu(cpu_info()->sig.family,

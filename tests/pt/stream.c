@@ -1,5 +1,5 @@
 /* pt/stream-*, pt/cpl-filter, pt/cyc-thresh-*: the stream Intel PT writes
- * for a benchmark, decoded by lib/pt_decode.c and lib/pt_timing.c, is
+ * for a benchmark, decoded by lib/pt/decode.c and lib/pt/timing.c, is
  * what the SDM says the trace's steps make (pt_test.h states the rules
  * and cites them): every conditional branch a TNT bit with its outcome,
  * every compressed RET a taken TNT bit, every other RET and every

@@ -5,7 +5,7 @@
  *
  * libipt's packet layer hands back IP payloads as the packet holds them;
  * the last-IP rules are applied here, written from the SDM and not from
- * lib/pt_decode.c (Intel SDM Vol. 3C, order no. 326019-060US, §36.4.2.2
+ * lib/pt/decode.c (Intel SDM Vol. 3C, order no. 326019-060US, §36.4.2.2
  * "Target IP (TIP) Packet", Table 36-18 "Compression Options with
  * IPBytes"): last IP starts at 0 and is reset at every PSB, a suppressed
  * IP (IPBytes 000b) leaves it alone.

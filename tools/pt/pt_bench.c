@@ -9,7 +9,7 @@
  * IP 1%.  It is about two bytes a packet.
  *
  * Then ROUNDS rounds, each decoding the whole stream once with ours
- * (pt_dec_next, lib/pt_decode.c) and once with libipt's packet decoder
+ * (pt_dec_next, lib/pt/decode.c) and once with libipt's packet decoder
  * (pt_pkt_next), alternating; both are built with -O2 (ours by the
  * Makefile, Debian's libipt by Debian).  Each side sums a field of every
  * packet so that nothing is optimised away, and both must see the same
@@ -24,7 +24,7 @@
 
 #include <intel-pt.h>
 
-#include "lib/pt_packet.h"
+#include "lib/pt/packet.h"
 #include "tools/pt/tool.h"
 
 #define STREAM_MB 32

@@ -27,8 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lib/pt_packet.h"
-#include "lib/pt_timing.h"
+#include "lib/pt/packet.h"
+#include "lib/pt/timing.h"
 #include "tools/pt/tool.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

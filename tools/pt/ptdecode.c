@@ -1,5 +1,5 @@
 /* ptdecode: an Intel PT stream decoded on the host by the harness's own
- * decoder (lib/pt_decode.c, lib/pt_timing.c), in the format libipt's
+ * decoder (lib/pt/decode.c, lib/pt/timing.c), in the format libipt's
  * referee (ipt-dump) prints too (docs/pt.md).
  *
  *   ptdecode --packets [--offset N] FILE
@@ -22,7 +22,7 @@
  *	the branches after it are "[18446744073709551615,-)").
  *   --cpu FAMILY/MODEL (decimal or 0x-hex, e.g. 6/0x5e): the stream was
  *	recorded on that CPU; the workarounds of its Intel PT errata apply
- *	(lib/pt_errata.c: SKD007, SKZ84), none without --cpu.
+ *	(lib/pt/errata.c: SKD007, SKZ84), none without --cpu.
  *
  * Exit status: 0; 1 when an error line was printed; 2 for a bad argument
  * or an unreadable file (a message on stderr).  The file is read whole
@@ -40,8 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/pt_packet.h"
-#include "lib/pt_timing.h"
+#include "lib/pt/packet.h"
+#include "lib/pt/timing.h"
 #include "tools/pt/tool.h"
 
 enum mode { MODE_NONE, MODE_PACKETS, MODE_TIMING };
@@ -101,7 +101,7 @@ static void print_packet(const struct pt_pkt *k)
 		printf("%" PRIu64 " tma 0x%" PRIx64 ":0x%x\n", k->offset,
 		       k->payload, k->fc);
 		return;
-	case PT_PKT_TRIG:	/* payload: lib/pt_packet.h */
+	case PT_PKT_TRIG:	/* payload: lib/pt/packet.h */
 		printf("%" PRIu64 " trig 0x%x%s%s", k->offset,
 		       (unsigned)(k->payload & 0xff),
 		       k->payload >> 8 & 1 ? ",ip" : "",

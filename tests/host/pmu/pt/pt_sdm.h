@@ -1,6 +1,6 @@
 /* tests/host/pmu/pt/pt_sdm.h: what the PT host suites (test_model.c,
  * test_gen.c) check, restated from the SDM rather than taken from
- * pmu/pt/regs.h, caps.h or lib/pt_encode.c, so that a misreading there
+ * pmu/pt/regs.h, caps.h or lib/pt/encode.c, so that a misreading there
  * does not become the tests' expectation too.
  *
  * Intel SDM Vol. 3C, order no. 326019-060US, chapter 36 (MSR addresses

@@ -34,9 +34,9 @@
  * The expected streams are lists of packets (type and value: the IP a
  * TIP/FUP names, the TNT bits, the CYC count ...), not bytes: the
  * generator's stream is decoded with the project's decoder
- * (lib/pt_decode.c, held to the SDM by test_pt_decode and to libipt),
+ * (lib/pt/decode.c, held to the SDM by lib/pt/test_decode and to libipt),
  * never spelled with the encoders the generator itself uses
- * (lib/pt_encode.c), so that a misread encoding there cannot make the
+ * (lib/pt/encode.c), so that a misread encoding there cannot make the
  * expectation too.  Which IPBytes compression a TIP uses the SDM leaves
  * to the processor (§36.4.2.2): the test checks the IP it decodes to,
  * with the last IP reset at each PSB.  One stream is also spelled out
@@ -47,7 +47,7 @@
 #include <string.h>
 
 #include "pmu/pt/gen.h"
-#include "lib/pt_packet.h"
+#include "lib/pt/packet.h"
 #include "arch/x86/decode.h"
 #include "pt_sdm.h"
 
@@ -57,7 +57,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/pt/gen.c lib/pt_encode.c lib/pt_decode.c arch/x86/decode.c */
+/* host-sources: pmu/pt/gen.c lib/pt/encode.c lib/pt/decode.c arch/x86/decode.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define STREAM_MAX 65536
@@ -247,7 +247,7 @@ static void w_mtc(unsigned ctc)
 	expect(PT_PKT_MTC, 0, 0, ctc);
 }
 
-/* got, decoded with lib/pt_decode.c, packet for packet against want. */
+/* got, decoded with lib/pt/decode.c, packet for packet against want. */
 static void check_stream(const char *what)
 {
 	struct pt_dec d;

@@ -35,7 +35,7 @@
  * cases write and expect are pt_sdm.h's, restated from the SDM, not
  * pmu/pt/regs.h's or caps.h's; the capability rows are held to the public
  * CPUID dumps below, not to pt_has_*().  What the model stores is decoded
- * with lib/pt_decode.c and held to the packet rules (test_model_stream);
+ * with lib/pt/decode.c and held to the packet rules (test_model_stream);
  * the placement tests (wrap, unmapped page) compare the region with
  * pt_gen run on the same steps into a plain buffer, the content of which
  * test_gen holds to the SDM. */
@@ -49,7 +49,7 @@
 #include "pmu/pt/driver.c"
 #include "pmu/pt/model.h"
 #include "pmu/pt/gen.h"
-#include "lib/pt_packet.h"
+#include "lib/pt/packet.h"
 #include "pmu/backend.h"
 #include "pmu/model.h"
 #include "pmu/perfmon/caps_table.h"
@@ -62,7 +62,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/pt/model.c pmu/pt/gen.c lib/pt_encode.c lib/pt_decode.c arch/x86/decode.c pmu/perfmon/caps_table.c pmu/perfmon/regs.c lib/fmt.c */
+/* host-sources: pmu/pt/model.c pmu/pt/gen.c lib/pt/encode.c lib/pt/decode.c arch/x86/decode.c pmu/perfmon/caps_table.c pmu/perfmon/regs.c lib/fmt.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -647,7 +647,7 @@ static void test_status_stopped(void **state)
 	assert_int_equal(region[1], 0x82);
 }
 
-/* What the model stores, decoded with lib/pt_decode.c (not the encoders
+/* What the model stores, decoded with lib/pt/decode.c (not the encoders
  * the generator uses) and held to the SDM: TraceEn writes PSB+ = PSB,
  * TSC (TSCEn), CBR, PSBEND (§36.2.7.3, §36.3.7; Table 36-50 row 2b); the
  * first traced step MODE.Exec, TIP.PGE to its RIP (rows 6c, 7b, 9b); a

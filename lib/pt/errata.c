@@ -1,5 +1,5 @@
 /* pt_errata: the Intel PT errata the packet decoder works around
- * (lib/pt_packet.h, PT_ERRATUM_*), and the CPUs that have them.
+ * (lib/pt/packet.h, PT_ERRATUM_*), and the CPUs that have them.
  *
  * SKD007 "Intel(R) PT Buffer Overflow May Result in Incorrect Packets"
  * (the 6th Generation Intel Core Processor Family Specification Update;
@@ -27,7 +27,7 @@
  * Freestanding. */
 #include <stddef.h>
 #include <stdint.h>
-#include "pt_packet.h"
+#include "packet.h"
 
 struct cpu_errata {
 	uint8_t family;

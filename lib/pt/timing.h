@@ -27,7 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "pt_packet.h"
+#include "packet.h"
 
 #define PT_TIME_OPEN UINT64_MAX	/* hi of an open bound (see open) */
 

@@ -1,5 +1,5 @@
 /* pt_timing: the cycle time of every branch of an Intel PT stream
- * (lib/pt_timing.h).
+ * (lib/pt/timing.h).
  *
  * Intel SDM Vol. 3C, order no. 326019-060US: §36.3.6.2 "Cycle Packet
  * Semantics" (packets before a CYC took place before its time, packets
@@ -20,11 +20,11 @@
  * branch gets [time, open) when decoded, and the next CYC closes every
  * bounded branch still open with its own time as the upper bound.
  *
- * Freestanding (see lib/pt_packet.h). */
+ * Freestanding (see lib/pt/packet.h). */
 #include <stddef.h>
 #include <stdint.h>
-#include "pt_packet.h"
-#include "pt_timing.h"
+#include "packet.h"
+#include "timing.h"
 
 struct timing {
 	struct pt_branch *out;

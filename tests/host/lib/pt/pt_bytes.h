@@ -1,5 +1,5 @@
 /* pt_bytes: Intel PT streams built byte by byte for the host tests of the
- * decoder and the timing (test_pt_decode.c, test_pt_timing.c), written
+ * decoder and the timing (test_decode.c, test_timing.c), written
  * here from the SDM (Vol. 3C, order no. 326019-060US, §36.4.2) rather
  * than with the encoder under test. */
 #ifndef TESTS_HOST_PT_BYTES_H

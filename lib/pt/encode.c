@@ -1,16 +1,16 @@
-/* pt_encode: the Intel PT packet encoders of lib/pt_packet.h - one
+/* pt_encode: the Intel PT packet encoders of lib/pt/packet.h - one
  * packet into a caller's buffer, the bytes Intel SDM Vol. 3C, order no.
  * 326019-060US, §36.4.2 "Packet Definitions" gives for it (Tables 36-16
  * to 36-40), checked against libipt's encoder (intel-pt.h 2.0.5).
  *
  * Freestanding: built into the harness (both modes) and into the host
- * tools and tests; it includes only <stdint.h> and lib/pt_packet.h and
+ * tools and tests; it includes only <stdint.h> and lib/pt/packet.h and
  * keeps no state.  A value a packet cannot carry (a TNT of more bits
  * than it holds, a reserved IPBytes, a payload wider than its field)
  * is refused with 0, never truncated. */
 #include <stddef.h>
 #include <stdint.h>
-#include "pt_packet.h"
+#include "packet.h"
 
 #define TNT8_MAX 6		/* Table 36-16: 1-6 bits in a short TNT */
 #define TNT64_MAX 47		/* and 1-47 in a long one */

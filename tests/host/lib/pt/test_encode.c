@@ -1,4 +1,4 @@
-/* Host tests for lib/pt_encode.c: the bytes of every packet the encoders
+/* Host tests for lib/pt/encode.c: the bytes of every packet the encoders
  * write, typed from the packet diagrams of Intel SDM Vol. 3C, order no.
  * 326019-060US, §36.4.2:
  *   - PAD 00 (Table 36-39); PSB 02 82 x 8 (§36.4.2.17); PSBEND 02 23
@@ -27,7 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/pt_packet.h"
+#include "lib/pt/packet.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,7 +35,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: lib/pt_encode.c */
+/* host-sources: lib/pt/encode.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -17,7 +17,7 @@
  * PSB.  pt_dec_sync() moves the cursor forward to the next PSB (sync
  * from any offset).
  *
- * Errata (lib/pt_errata.c): struct pt_dec.errata (PT_ERRATUM_*, zero by
+ * Errata (lib/pt/errata.c): struct pt_dec.errata (PT_ERRATUM_*, zero by
  * pt_dec_init) turns on the workaround of each erratum it names; set it
  * from the CPU the stream was recorded on (pt_errata_for_cpu()).
  *
@@ -151,7 +151,7 @@ struct pt_dec {
 				 * earliest: one past the last PSB */
 };
 
-/* The errata whose packets the decoder recognises (lib/pt_errata.c has
+/* The errata whose packets the decoder recognises (lib/pt/errata.c has
  * the specification updates and the CPUs). */
 #define PT_ERRATUM_SKD007 0x01	/* an OVF over a multi-byte CYC */
 #define PT_ERRATUM_SKZ84 0x02	/* a corrupt TMA and a bogus byte */

@@ -1,4 +1,4 @@
-/* pt_decode: the Intel PT packet decoder (lib/pt_packet.h).
+/* pt_decode: the Intel PT packet decoder (lib/pt/packet.h).
  *
  * Packet formats: Intel SDM Vol. 3C, order no. 326019-060US, §36.4.2
  * "Packet Definitions", Tables 36-16 to 36-44; IP compression §36.4.2.2,
@@ -19,7 +19,7 @@
  * pt_pkt_sync_forward does the same), but never at or before the last
  * PSB decoded (d->floor), so that decoding always moves forward.
  *
- * Errata (d->errata, lib/pt_errata.c): SKD007, an OVF written over the
+ * Errata (d->errata, lib/pt/errata.c): SKD007, an OVF written over the
  * bytes after the first of a multi-byte CYC (CYC first byte, 02 F3), is
  * reported as one OVF at the CYC's offset, 3 bytes; SKZ84, a TMA with a
  * reserved bit set followed by a bogus byte, as PT_PKT_INVALID of 8
@@ -39,11 +39,11 @@
  * BBP..BEP block to dec_slow(), which checks every bound.  A damaged
  * packet moves the cursor to the next PSB at once (fail()).
  *
- * Freestanding: includes only <stddef.h>, <stdint.h> and lib/pt_*.h, and
+ * Freestanding: includes only <stddef.h>, <stdint.h> and lib/pt/packet.h, and
  * keeps no state outside struct pt_dec. */
 #include <stddef.h>
 #include <stdint.h>
-#include "pt_packet.h"
+#include "packet.h"
 
 /* pt_pkt's first eight bytes are its six one-byte fields (and padding):
  * the fast path writes them with one store of a table entry. */
@@ -526,7 +526,7 @@ static int dec_checked(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 	return dec_fast(d, k, pos, p[0], w);
 }
 
-/* SKD007 (lib/pt_errata.c): a CYC's first byte with Exp set, then the
+/* SKD007 (lib/pt/errata.c): a CYC's first byte with Exp set, then the
  * OVF that took the place of the CYC's other bytes, 02 F3 (read as a
  * two-byte CYC and a one-byte CYC without the erratum).  Reported as the
  * OVF, at the CYC's offset: the CYC's count is lost. */
@@ -541,7 +541,7 @@ static int skd007(struct pt_dec *d, struct pt_pkt *k, size_t pos)
 	return put(d, k, PT_PKT_OVF, pos, 3, 0);
 }
 
-/* SKZ84 (lib/pt_errata.c): a TMA (02 73 CTC CTC rsvd FC FC[8]) with a
+/* SKZ84 (lib/pt/errata.c): a TMA (02 73 CTC CTC rsvd FC FC[8]) with a
  * reserved bit set (byte 4, byte 6 bits 7:1), corrupt, and the bogus
  * byte after it: 8 bytes of PT_PKT_INVALID. */
 static int skz84(struct pt_dec *d, struct pt_pkt *k, size_t pos)

@@ -1,4 +1,4 @@
-/* Host tests for lib/pt_timing.c: the cycle time of each branch from the
+/* Host tests for lib/pt/timing.c: the cycle time of each branch from the
  * CYC packets (Intel SDM Vol. 3C, order no. 326019-060US, §36.3.6.2,
  * §36.4.2.14 Table 36-33).  Each rule has a test that fails when the rule
  * is applied wrong: CYCs accumulate onto the next CYC-eligible packet
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/pt_packet.h"
-#include "lib/pt_timing.h"
+#include "lib/pt/packet.h"
+#include "lib/pt/timing.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +22,7 @@
 
 #include "pt_bytes.h"
 
-/* host-sources: lib/pt_decode.c lib/pt_timing.c */
+/* host-sources: lib/pt/decode.c lib/pt/timing.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define OPEN PT_TIME_OPEN
@@ -462,7 +462,7 @@ static void test_open_flag(void **state)
 	assert_int_equal(t.b[2].open, 1);	/* [5, open) */
 }
 
-/* SKD007 (lib/pt_errata.c): CYC F7 with its other bytes overwritten by
+/* SKD007 (lib/pt/errata.c): CYC F7 with its other bytes overwritten by
  * an OVF, 02 F3.  Read as CYCs of 3Eh and 1Eh (libipt's skd007.ptt),
  * they would put 5Ch = 92 cycles on every later time; with the
  * workaround the OVF carries none (the TIP after it: 10). */

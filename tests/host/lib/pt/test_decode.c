@@ -1,4 +1,4 @@
-/* Host tests for lib/pt_decode.c, the Intel PT packet decoder (Intel SDM
+/* Host tests for lib/pt/decode.c, the Intel PT packet decoder (Intel SDM
  * Vol. 3C, order no. 326019-060US, §36.4.2): every first byte against a
  * classification written here from the SDM, every packet kind with its
  * size and payload, CYC of every length 1..10 at the edges of each
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/pt_packet.h"
+#include "lib/pt/packet.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +22,7 @@
 
 #include "pt_bytes.h"
 
-/* host-sources: lib/pt_decode.c lib/pt_errata.c */
+/* host-sources: lib/pt/decode.c lib/pt/errata.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -1100,7 +1100,7 @@ static void test_resync_moves_on(void **state)
 	expect_err(&r.k[5], 20, PT_ERR_OPCODE);
 }
 
-/* ---- errata (lib/pt_errata.c), with and without the workaround */
+/* ---- errata (lib/pt/errata.c), with and without the workaround */
 
 /* SKD007 (the specification update's words, as libipt's skd007.ptt
  * quotes them): "an Intel PT OVF packet may be issued after the first
