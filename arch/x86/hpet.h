@@ -1,5 +1,8 @@
-/* hpet: the register layout of the High Precision Event Timer, the timer
- * the harness's watchdog counts on (arch/x86/watchdog.h).
+/* hpet: the High Precision Event Timer, the timer the harness's watchdog
+ * counts on (arch/x86/watchdog.h): its register layout, its 64-bit
+ * registers read and written whole from either build, the main counter,
+ * and a timer set up as a one-shot to an I/O APIC input, stopped, saved
+ * and put back.  Knows nothing of what the timer is used for.
  *
  * Citation: IA-PC HPET (High Precision Event Timers) Specification,
  * revision 1.0a, Intel, October 2004: §2.3 register set (Table 2, the
@@ -8,6 +11,8 @@
  * Capability, §2.3.9 Timer N Comparator. */
 #ifndef ARCH_X86_HPET_H
 #define ARCH_X86_HPET_H
+
+#include <stdint.h>
 
 /* Register offsets from the base the ACPI HPET table gives (Table 2). */
 #define HPET_GCAP_ID 0x000
@@ -42,5 +47,49 @@
 
 /* Femtoseconds per second, for the tick rate. */
 #define HPET_FS_PER_S 1000000000000000ull
+
+/* One HPET, as hpet_open() found it. */
+struct hpet {
+	uint64_t base;		/* registers (reachable: mmio.h) */
+	uint64_t hz;		/* main counter ticks per second */
+	unsigned last_timer;	/* NUM_TIM_CAP: the highest timer number */
+};
+
+/* What hpet_save() keeps of the firmware's set-up, for hpet_restore(). */
+struct hpet_saved {
+	uint64_t gen_conf, conf, cmp;
+};
+
+/* Reads the capabilities of the HPET at base (check mmio_unreachable()
+ * first).  -1 when the counter period is not a valid one. */
+int hpet_open(struct hpet *h, uint64_t base);
+uint64_t hpet_read(const struct hpet *h, unsigned off);
+void hpet_write(const struct hpet *h, unsigned off, uint64_t v);
+
+uint64_t hpet_main_counter(const struct hpet *h);
+/* 1 when the main counter has reached cmp, within 2^31 ticks either
+ * side of it. */
+int hpet_counter_reached(const struct hpet *h, uint64_t cmp);
+/* Sets ENABLE_CNF: the main counter runs. */
+void hpet_counter_run(const struct hpet *h);
+/* 1 when LEG_RT_CNF gives timers 0 and 1 to IRQ 0 and 8. */
+int hpet_legacy_route(const struct hpet *h);
+
+/* Timer n's interrupt is enabled (Tn_INT_ENB_CNF). */
+int hpet_timer_enabled(const struct hpet *h, unsigned n);
+/* The I/O APIC inputs timer n can drive: bit g for GSI g. */
+uint32_t hpet_timer_route_cap(const struct hpet *h, unsigned n);
+/* Timer n as a one-shot, edge-triggered, to I/O APIC input gsi, its
+ * comparator ticks ahead of the main counter, its interrupt still
+ * disabled.  Returns the comparator. */
+uint64_t hpet_timer_set_oneshot(const struct hpet *h, unsigned n,
+				unsigned gsi, uint64_t ticks);
+void hpet_timer_enable(const struct hpet *h, unsigned n);
+void hpet_timer_disable(const struct hpet *h, unsigned n);
+
+/* The general configuration and timer n's, as found; put back. */
+void hpet_save(const struct hpet *h, unsigned n, struct hpet_saved *s);
+void hpet_restore(const struct hpet *h, unsigned n,
+		  const struct hpet_saved *s);
 
 #endif

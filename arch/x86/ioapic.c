@@ -1,5 +1,6 @@
 /* ioapic: redirection-table access (ioapic.h). */
 #include "ioapic.h"
+#include "mmio.h"
 
 static volatile uint32_t *reg(const struct ioapic *io, unsigned off)
 {
@@ -33,6 +34,22 @@ int ioapic_open(struct ioapic *io, uint64_t base, uint32_t gsi_base)
 	return 0;
 }
 
+int ioapic_open_gsi(struct ioapic *io, const struct acpi_ioapic *list,
+		    unsigned n, uint32_t gsi)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct acpi_ioapic *a = &list[i];
+
+		if (gsi < a->gsi_base ||
+		    mmio_unreachable(a->base, IOAPIC_MMIO_SIZE) ||
+		    ioapic_open(io, a->base, a->gsi_base) ||
+		    gsi - a->gsi_base >= io->entries)
+			continue;
+		return 0;
+	}
+	return -1;
+}
+
 uint64_t ioapic_rte(const struct ioapic *io, unsigned pin)
 {
 	uint64_t lo = ioapic_read(io, IOAPIC_REG_REDTBL(pin));
@@ -48,4 +65,12 @@ void ioapic_set_rte(const struct ioapic *io, unsigned pin, uint64_t rte)
 	ioapic_write(io, r, (uint32_t)(IOAPIC_RTE_MASKED));
 	ioapic_write(io, r + 1, (uint32_t)(rte >> 32));
 	ioapic_write(io, r, (uint32_t)rte);
+}
+
+/* Delivery mode NMI, which "must be edge triggered" (82093AA §3.2.4):
+ * trigger mode 0, polarity 0 (high), destination mode 0 (physical). */
+uint64_t ioapic_rte_nmi(unsigned dest_apic_id)
+{
+	return IOAPIC_RTE_DM_NMI |
+	       (uint64_t)dest_apic_id << IOAPIC_RTE_DEST_SHIFT;
 }

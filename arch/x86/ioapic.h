@@ -1,5 +1,7 @@
 /* ioapic: one I/O APIC's redirection table, as much as the watchdog needs
- * to route a timer's interrupt pin to the bootstrap processor as an NMI.
+ * to route a timer's interrupt pin to the bootstrap processor as an NMI:
+ * the I/O APIC the ACPI tables give for a GSI, an entry read and written,
+ * an NMI entry's format.
  *
  * Citation: Intel 82093AA I/O Advanced Programmable Interrupt Controller
  * (IOAPIC) datasheet, order no. 290566-001 (May 1996): §3.0 register
@@ -12,6 +14,7 @@
 #define ARCH_X86_IOAPIC_H
 
 #include <stdint.h>
+#include "acpi.h"
 
 #define IOAPIC_REGSEL 0x00
 #define IOAPIC_WIN 0x10
@@ -39,9 +42,17 @@ struct ioapic {
 /* Reads the version register; fills entries.  -1 when nothing answers
  * like an I/O APIC (entries 0 or all ones). */
 int ioapic_open(struct ioapic *io, uint64_t base, uint32_t gsi_base);
+/* Opens the first I/O APIC of list[0 .. n) with an input for gsi and
+ * registers that can be reached (mmio.h): that input is its pin
+ * gsi - io->gsi_base.  -1 when none has one. */
+int ioapic_open_gsi(struct ioapic *io, const struct acpi_ioapic *list,
+		    unsigned n, uint32_t gsi);
 uint64_t ioapic_rte(const struct ioapic *io, unsigned pin);
 /* Writes the entry masked first, then the destination, then the low
  * half (which unmasks last, so no half-written entry is ever live). */
 void ioapic_set_rte(const struct ioapic *io, unsigned pin, uint64_t rte);
+/* An entry that delivers an NMI, edge-triggered, active high, unmasked,
+ * to the local APIC with physical ID dest_apic_id. */
+uint64_t ioapic_rte_nmi(unsigned dest_apic_id);
 
 #endif

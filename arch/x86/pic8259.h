@@ -1,7 +1,10 @@
-/* pic8259: the master 8259A's registers the watchdog uses when the PIT
- * reaches the processor through it: into the local APIC's LINT0 (a board
- * without an I/O APIC), or as a maskable interrupt on the processor's
- * INTR (a board without a local APIC; arch/x86/watchdog.h).
+/* pic8259: the master 8259A: a request acknowledged by the Poll command,
+ * the end of an interrupt, its request and in-service bits, its mask, and
+ * its vectors moved by a new initialization.  The watchdog takes the
+ * PIT's IR0 through it: into the local APIC's LINT0 (a board without an
+ * I/O APIC), or as a maskable interrupt on the processor's INTR (a board
+ * without a local APIC; arch/x86/watchdog.h).  The slave is left alone.
+ * The numbers are also read by assembler (watchdog.h's vectors).
  *
  * Citations: Intel 8259A Programmable Interrupt Controller datasheet,
  * order no. 231468-003 (December 1988): OCW1 (the interrupt mask register,
@@ -36,12 +39,28 @@
 #define PIC_ICW4_8086 0x01	/* uPM = 1, normal EOI */
 #define PIC_BIOS_VECTOR_BASE 0x08	/* the master's vectors under a BIOS */
 
-/* Where the harness maps the master while the watchdog takes IR0 as a
- * maskable interrupt: a multiple of 8 (ICW2 gives T7-T3), clear of the
- * exception vectors 0-31 (SDM Vol. 3A Table 6-1) and of the harness's
- * own, PMI_VECTOR (F8h, pmi.h) and RING3_EXIT_VECTOR (F9h, ring3.h). */
-#define PIC_WATCHDOG_VECTOR_BASE 0xf0
-#define PIC_WATCHDOG_IRQ0_VECTOR (PIC_WATCHDOG_VECTOR_BASE + PIC_IRQ_PIT)
-#define PIC_WATCHDOG_IRQ7_VECTOR (PIC_WATCHDOG_VECTOR_BASE + PIC_IRQ_SPURIOUS)
+#define PIC_MASK_ALL 0xff
+
+#ifndef __ASSEMBLY__
+#include <stdint.h>
+
+/* The Poll command, then an end of interrupt: a pending request is
+ * acknowledged and ended without an INTA cycle, and INTR falls. */
+void pic_poll_ack(void);
+/* A non-specific end of interrupt. */
+void pic_eoi(void);
+/* 1 when irq's bit is set in the interrupt request register. */
+int pic_requested(unsigned irq);
+/* 1 when irq's bit is set in the in-service register. */
+int pic_in_service(unsigned irq);
+/* The interrupt mask register (OCW1): read, written, or every input but
+ * irq masked. */
+uint8_t pic_mask(void);
+void pic_set_mask(uint8_t imr);
+void pic_unmask_only(unsigned irq);
+/* ICW1-ICW4: the master's vectors from base (a multiple of 8), the slave
+ * on IR2 as before, then imr.  With IF = 0. */
+void pic_remap(unsigned base, uint8_t imr);
+#endif
 
 #endif

@@ -1,6 +1,8 @@
-/* pit: the 8254 Programmable Interval Timer's counter 0, as a one-shot
- * (mode 0) the watchdog can route to the I/O APIC on a legacy-BIOS boot
- * (arch/x86/watchdog.h).
+/* pit: the 8254 Programmable Interval Timer's counter 0: loaded as a
+ * one-shot (mode 0), its OUT read back, run out at once, held low, or
+ * given back to the BIOS's tick.  The watchdog routes it to the I/O APIC
+ * or the 8259 on a legacy-BIOS boot (arch/x86/watchdog.h); this module
+ * knows nothing of that.
  *
  * Citations: Intel 8254 Programmable Interval Timer datasheet, order no.
  * 231164-005 (September 1993): Table 1 (counter 0 at the first address,
@@ -18,6 +20,8 @@
 #ifndef ARCH_X86_PIT_H
 #define ARCH_X86_PIT_H
 
+#include <stdint.h>
+
 #define PIT_PORT_COUNTER0 0x40
 #define PIT_PORT_CONTROL 0x43
 #define PIT_HZ 1193182ull
@@ -32,5 +36,18 @@
 
 /* The longest mode 0 count (0 stands for 2^16). */
 #define PIT_MAX_COUNT 0x10000ull
+
+/* Counter 0 in mode 0 with count (1 .. 2^16): OUT low now, high (one
+ * rising edge) when the count runs out. */
+void pit_load_count(uint32_t count);
+/* 1 when counter 0's OUT is high, from the Read-Back status byte. */
+int pit_out_high(void);
+/* A count of 1: OUT rises at the next clock.  Waits for it, at most polls
+ * reads of the status. */
+void pit_run_out(unsigned polls);
+/* OUT held low for 55 ms, whatever counter 0 was doing. */
+void pit_hold_low(void);
+/* Counter 0 as a BIOS leaves it: the 18.2 Hz tick. */
+void pit_bios_tick(void);
 
 #endif

@@ -1,6 +1,9 @@
 /* watchdog: the HPET's or the PIT's one-shot routed as an NMI, or on a
  * board without a local APIC the PIT's as a maskable interrupt
- * (watchdog.h). */
+ * (watchdog.h).  The policy only: the route's set-up and proof, the
+ * limit armed in chunks, the two-stage stop, the header line and the
+ * restore.  The devices are driven through hpet.h, pit.h, pic8259.h and
+ * ioapic.h; which route a machine gets is watchdog_route.h's. */
 #include "watchdog.h"
 #include "apic.h"
 #include "cpu.h"
@@ -16,7 +19,8 @@
 #include "../../lib/string.h"
 
 /* An HPET chunk never spans more than 2^31 ticks, so the low 32 bits of
- * the counter tell before from after (32-bit timers compare only those). */
+ * the counter tell before from after (32-bit timers compare only those:
+ * hpet_counter_reached()). */
 #define HPET_CHUNK_MAX 0x7fffffffull
 /* ... and never less than this, so the counter cannot pass the
  * comparator before it is enabled. */
@@ -58,12 +62,13 @@ static struct {
 	const char *why;
 	char describe[400];
 	char why_buf[128];
-	uint64_t base;		/* HPET registers */
-	uint64_t hz;		/* HPET ticks per second */
+	struct hpet hpet;
+	uint64_t hz;		/* ticks per second: the HPET's or the PIT's */
 	unsigned timer, pin, gsi;
 	struct ioapic io;
 	/* the firmware's, for watchdog_restore() */
-	uint64_t saved_conf, saved_cmp, saved_gen, saved_rte;
+	struct hpet_saved saved_hpet;
+	uint64_t saved_rte;
 	uint64_t cmp;		/* the comparator programmed */
 	uint64_t remaining;	/* ticks still to wait after this chunk */
 	uint64_t chunk;		/* ticks of the count running */
@@ -72,57 +77,9 @@ static struct {
 	struct wd_event ev;
 } wd;
 
-/* The HPET's 64-bit registers: one access in x86-64, two 32-bit halves
- * in i386, as the HPET spec 1.0a allows a 32-bit CPU ("Issues related to
- * 64-bit Timers with 32-bit CPUs").  The main counter runs while it is
- * read: read the high half again until it holds still. */
-static uint64_t hpet_read(unsigned off)
-{
-	volatile uint32_t *p = mmio_ptr(wd.base + off);
-	uint32_t hi, lo;
-
-	if (sizeof(uintptr_t) == 8)
-		return *(volatile uint64_t *)mmio_ptr(wd.base + off);
-	do {
-		hi = p[1];
-		lo = p[0];
-	} while (hi != p[1]);
-	return (uint64_t)hi << 32 | lo;
-}
-
-/* In halves, low first: timer_start() enables the timer after its
- * comparator is whole. */
-static void hpet_write(unsigned off, uint64_t v)
-{
-	volatile uint32_t *p = mmio_ptr(wd.base + off);
-
-	if (sizeof(uintptr_t) == 8) {
-		*(volatile uint64_t *)mmio_ptr(wd.base + off) = v;
-		return;
-	}
-	p[0] = (uint32_t)v;
-	p[1] = (uint32_t)(v >> 32);
-}
-
 static uint64_t us_to_ticks(uint64_t us)
 {
 	return us / 1000000 * wd.hz + us % 1000000 * wd.hz / 1000000;
-}
-
-/* Counter 0 in mode 0 with count (1 .. 2^16): OUT low now, high (the
- * one rising edge, the NMI) when the count runs out (pit.h). */
-static void pit_load(uint64_t count)
-{
-	outb(PIT_PORT_CONTROL, PIT_CW_CNT0_LSB_MSB | PIT_CW_MODE0);
-	outb(PIT_PORT_COUNTER0, (uint8_t)count);
-	outb(PIT_PORT_COUNTER0, (uint8_t)(count >> 8));
-}
-
-/* OUT, from the Read-Back command's status byte (pit.h). */
-static int pit_out_high(void)
-{
-	outb(PIT_PORT_CONTROL, PIT_READBACK_STATUS_CNT0);
-	return !!(inb(PIT_PORT_COUNTER0) & PIT_STATUS_OUTPUT);
 }
 
 /* Every count the PIT is given ends in exactly one edge, one NMI, which
@@ -143,25 +100,11 @@ static int pit_wait_taken(void)
 	return 0;
 }
 
-/* The PIT's edge set IR0's request in the 8259, whose INTR stays high
- * until acknowledged (no INTA cycle comes: LINT0 delivers an NMI):
- * acknowledge it by the Poll command and end it, so INTR falls and the
- * next count's edge is an edge on LINT0 again (pic8259.h). */
-static void pic_ack(void)
-{
-	outb(PIC_MASTER_CMD, PIC_OCW3_POLL);
-	(void)inb(PIC_MASTER_CMD);
-	outb(PIC_MASTER_CMD, PIC_OCW2_EOI);
-}
-
 static int timer_fired(void)
 {
-	uint32_t now;
-
 	if (wd.kind == WD_PIT)
 		return pit_out_high();
-	now = (uint32_t)hpet_read(HPET_MAIN_COUNTER);
-	return (int32_t)(now - (uint32_t)wd.cmp) >= 0;
+	return hpet_counter_reached(&wd.hpet, wd.cmp);
 }
 
 /* The HPET: disabled.  The PIT cannot be stopped in mode 0 (the 8254
@@ -169,50 +112,39 @@ static int timer_fired(void)
  * still running is cut to 1: its edge comes now and its NMI is ours. */
 static void timer_off(void)
 {
-	uint64_t c;
-
 	if (wd.kind == WD_PIT) {
 		if (!pit_out_high())
-			pit_load(1);
+			pit_load_count(1);
 		return;
 	}
-	c = hpet_read(HPET_TIMER_CONF(wd.timer));
-	hpet_write(HPET_TIMER_CONF(wd.timer), c & ~HPET_TN_INT_ENB);
+	hpet_timer_disable(&wd.hpet, wd.timer);
 }
 
-/* The pin's entry: NMI, edge-triggered, active high, physical destination
- * this processor (an NMI must be edge-triggered, 82093AA §3.2.4). */
+/* The pin's entry: an NMI to this processor, with the polarity the
+ * MADT's override gave. */
 static uint64_t nmi_rte(int masked)
 {
-	return IOAPIC_RTE_DM_NMI | (uint64_t)apic_id() << IOAPIC_RTE_DEST_SHIFT |
-	       wd.rte_extra | (masked ? IOAPIC_RTE_MASKED : 0);
+	return ioapic_rte_nmi(apic_id()) | wd.rte_extra |
+	       (masked ? IOAPIC_RTE_MASKED : 0);
 }
 
-/* One-shot, edge-triggered, routed to our pin, enabled last. */
+/* One-shot, routed to our pin, enabled last: outstanding is set once the
+ * comparator that timer_fired() compares with is the new one. */
 static void timer_start(uint64_t ticks)
 {
 	uint64_t min = us_to_ticks(CHUNK_MIN_US);
-	uint64_t c;
 
 	if (ticks < min)
 		ticks = min;
 	wd.chunk = ticks;
 	if (wd.kind == WD_PIT) {
 		wd.outstanding = 1;
-		pit_load(ticks);
+		pit_load_count((uint32_t)ticks);
 		return;
 	}
-	c = hpet_read(HPET_TIMER_CONF(wd.timer));
-	c &= ~(HPET_TN_INT_ENB | HPET_TN_INT_TYPE_LEVEL | HPET_TN_PERIODIC |
-	       HPET_TN_FSB_EN | HPET_TN_ROUTE_MASK);
-	c |= (uint64_t)wd.gsi << HPET_TN_ROUTE_SHIFT;
-	if (!(c & HPET_TN_SIZE_64))
-		c |= HPET_TN_32MODE;
-	hpet_write(HPET_TIMER_CONF(wd.timer), c);
-	wd.cmp = hpet_read(HPET_MAIN_COUNTER) + ticks;
-	hpet_write(HPET_TIMER_COMPARATOR(wd.timer), wd.cmp);
+	wd.cmp = hpet_timer_set_oneshot(&wd.hpet, wd.timer, wd.gsi, ticks);
 	wd.outstanding = 1;
-	hpet_write(HPET_TIMER_CONF(wd.timer), c | HPET_TN_INT_ENB);
+	hpet_timer_enable(&wd.hpet, wd.timer);
 }
 
 /* The next chunk of what is left of the limit. */
@@ -252,7 +184,7 @@ static uint64_t clock_us(void)
 {
 	if (wd.kind == WD_PIT)
 		return ticks_to_us(wd.counted);
-	return ticks_to_us(hpet_read(HPET_MAIN_COUNTER) - wd.armed_at);
+	return ticks_to_us(hpet_main_counter(&wd.hpet) - wd.armed_at);
 }
 
 /* The limit passed: end the test (watchdog.h, "How a limit ends"). */
@@ -284,14 +216,6 @@ static void expire(struct trap_frame *tf)
 	trap_abort(&f, to_root);
 }
 
-/* LINT0 route: is IR0's request pending in the 8259?  An NMI then came
- * through the 8259 (a PMI does not). */
-static int pic_ir0_pending(void)
-{
-	outb(PIC_MASTER_CMD, PIC_OCW3_READ_IRR);
-	return inb(PIC_MASTER_CMD) & (1u << PIC_IRQ_PIT);
-}
-
 /* Our count ran out (its NMI or interrupt taken): the next chunk, a
  * retry outside our code, or the end of the limit. */
 static void chunk_ended(struct trap_frame *tf)
@@ -315,28 +239,37 @@ static void chunk_ended(struct trap_frame *tf)
 	expire(tf);
 }
 
+/* LINT0 route: the PIT's edge set IR0's request in the 8259, whose INTR
+ * stays high until acknowledged (no INTA cycle comes: LINT0 delivers an
+ * NMI): acknowledge it by the Poll command and end it, so INTR falls and
+ * the next count's edge is an edge on LINT0 again (pic8259.h). */
+static void lint0_ack(void)
+{
+	if (wd.via_lint0)
+		pic_poll_ack();
+}
+
 static int nmi_first(struct trap_frame *tf)
 {
 	/* LINT0 route, no count of ours running: an NMI with IR0's request
-	 * pending is the PIT's all the same.  QEMU's 8259 shows IR0 rising
-	 * again after a count ran out (matrix boots saw "unexpected NMI"
-	 * while the header was written, IRR 11h, OUT high), where silicon's
-	 * OUT stays high in mode 0.  Taken and acknowledged, never passed on
-	 * as a stray; a PMI leaves the 8259 alone and is not taken here. */
-	if (wd.via_lint0 && !wd.outstanding && pic_ir0_pending()) {
-		pic_ack();
+	 * pending (it came through the 8259; a PMI does not) is the PIT's
+	 * all the same.  QEMU's 8259 shows IR0 rising again after a count
+	 * ran out (matrix boots saw "unexpected NMI" while the header was
+	 * written, IRR 11h, OUT high), where silicon's OUT stays high in
+	 * mode 0.  Taken and acknowledged, never passed on as a stray; a PMI
+	 * leaves the 8259 alone and is not taken here. */
+	if (wd.via_lint0 && !wd.outstanding && pic_requested(PIC_IRQ_PIT)) {
+		pic_poll_ack();
 		return 1;
 	}
 	if (wd.late && !(wd.outstanding && timer_fired())) {
 		wd.late = 0;	/* a count's NMI that came late */
-		if (wd.via_lint0)
-			pic_ack();
+		lint0_ack();
 		return 1;
 	}
 	if (!wd.outstanding || !timer_fired())
 		return 0;	/* not our timer: the PMI's, or another */
-	if (wd.via_lint0)
-		pic_ack();
+	lint0_ack();
 	chunk_ended(tf);
 	return 1;
 }
@@ -345,10 +278,10 @@ static int nmi_first(struct trap_frame *tf)
  * runner.c).  Ended first: the 8259 holds lower and equal priorities
  * until the EOI, and expire() leaves through the catch frame, not IRET.
  * A request with no count of ours run out (a stale one, QEMU's 8259
- * raising IR0 again, pic_ir0_pending() above) is taken and ignored. */
+ * raising IR0 again, nmi_first() above) is taken and ignored. */
 static int irq0_hook(struct trap_frame *tf)
 {
-	outb(PIC_MASTER_CMD, PIC_OCW2_EOI);
+	pic_eoi();
 	if (wd.outstanding && timer_fired())
 		chunk_ended(tf);
 	return 1;
@@ -359,9 +292,8 @@ static int irq0_hook(struct trap_frame *tf)
 static int irq7_hook(struct trap_frame *tf)
 {
 	(void)tf;
-	outb(PIC_MASTER_CMD, PIC_OCW3_READ_ISR);
-	if (inb(PIC_MASTER_CMD) & (1u << PIC_IRQ_SPURIOUS))
-		outb(PIC_MASTER_CMD, PIC_OCW2_EOI);
+	if (pic_in_service(PIC_IRQ_SPURIOUS))
+		pic_eoi();
 	return 1;
 }
 
@@ -374,15 +306,15 @@ static void irq_unmask(void)
 	ureg_t flags = read_flags();
 
 	irq_disable();
-	outb(PIC_MASTER_DATA, 0xff & ~(1u << PIC_IRQ_PIT));
-	pic_ack();
+	pic_unmask_only(PIC_IRQ_PIT);
+	pic_poll_ack();
 	write_flags(flags);
 }
 
 /* ... and every input masked again, as between tests. */
 static void irq_mask(void)
 {
-	outb(PIC_MASTER_DATA, 0xff);
+	pic_set_mask(PIC_MASK_ALL);
 }
 
 void watchdog_arm(uint64_t limit_us)
@@ -394,7 +326,7 @@ void watchdog_arm(uint64_t limit_us)
 	wd.remaining = us_to_ticks(limit_us);
 	wd.counted = 0;
 	if (wd.kind == WD_HPET)
-		wd.armed_at = hpet_read(HPET_MAIN_COUNTER);
+		wd.armed_at = hpet_main_counter(&wd.hpet);
 	wd.armed = 1;
 	/* The HPET's pin is unmasked only while armed: if it is shared with
 	 * a device's INTx line, nothing else becomes an NMI in between.  The
@@ -476,42 +408,33 @@ const char *watchdog_describe(void)
  * ISA pin on a BIOS boot, where the harness owns the PIT). */
 static int take_pin(const struct acpi_timers *t, unsigned gsi, int own)
 {
-	for (unsigned i = 0; i < t->n_ioapics; i++) {
-		const struct acpi_ioapic *a = &t->ioapic[i];
-		struct ioapic io;
+	struct ioapic io;
 
-		if (gsi < a->gsi_base ||
-		    mmio_unreachable(a->base, IOAPIC_MMIO_SIZE) ||
-		    ioapic_open(&io, a->base, a->gsi_base) ||
-		    gsi - a->gsi_base >= io.entries)
-			continue;
-		if (!own &&
-		    !(ioapic_rte(&io, gsi - a->gsi_base) & IOAPIC_RTE_MASKED))
-			return 0;	/* the firmware routes it: leave it */
-		wd.io = io;
-		wd.pin = gsi - a->gsi_base;
-		wd.gsi = gsi;
-		return 1;
-	}
-	return 0;
+	if (ioapic_open_gsi(&io, t->ioapic, t->n_ioapics, gsi))
+		return 0;
+	if (!own && !(ioapic_rte(&io, gsi - io.gsi_base) & IOAPIC_RTE_MASKED))
+		return 0;	/* the firmware routes it: leave it */
+	wd.io = io;
+	wd.pin = gsi - io.gsi_base;
+	wd.gsi = gsi;
+	return 1;
 }
 
 /* The highest free timer that can drive a free PCI-range pin; on a BIOS
  * boot (own_isa), failing that, one that can drive the PIT's GSI (QEMU's
  * i440FX HPET offers only GSI 2): the PIT is then stopped. */
-static int pick_timer(const struct acpi_timers *t, uint64_t cap)
+static int pick_timer(const struct acpi_timers *t)
 {
-	unsigned last = (unsigned)(cap >> HPET_CAP_NUM_TIM_SHIFT &
-				   HPET_CAP_NUM_TIM_MASK);
-	int legacy = !!(hpet_read(HPET_GEN_CONF) & HPET_CONF_LEGACY);
+	int legacy = hpet_legacy_route(&wd.hpet);
 
 	for (int pass = 0; pass < 1 + wd.own_isa; pass++)
-	for (int n = (int)last; n >= 0; n--) {
-		uint64_t conf = hpet_read(HPET_TIMER_CONF(n));
-		uint32_t route = (uint32_t)(conf >> HPET_TN_ROUTE_CAP_SHIFT);
+	for (int n = (int)wd.hpet.last_timer; n >= 0; n--) {
+		uint32_t route;
 
-		if ((conf & HPET_TN_INT_ENB) || (legacy && n < 2))
+		if (hpet_timer_enabled(&wd.hpet, (unsigned)n) ||
+		    (legacy && n < 2))
 			continue;	/* the firmware's */
+		route = hpet_timer_route_cap(&wd.hpet, (unsigned)n);
 		if (pass && t->pit_gsi < 32 && (route >> t->pit_gsi & 1) &&
 		    take_pin(t, t->pit_gsi, 1)) {
 			wd.timer = (unsigned)n;
@@ -529,7 +452,6 @@ static int pick_timer(const struct acpi_timers *t, uint64_t cap)
 
 static const char *setup_hpet(const struct acpi_timers *t)
 {
-	uint64_t cap, period;
 	const char *why;
 
 	if (!t->hpet_base)
@@ -545,14 +467,11 @@ static const char *setup_hpet(const struct acpi_timers *t)
 		return "no usable local APIC";
 	if (apic_id() > 0xff)
 		return "APIC ID above 255: no I/O APIC destination";
-	wd.base = t->hpet_base;
-	cap = hpet_read(HPET_GCAP_ID);
-	period = cap >> HPET_CAP_PERIOD_SHIFT;
-	if (!period || period > HPET_CAP_PERIOD_MAX)
+	if (hpet_open(&wd.hpet, t->hpet_base))
 		return "the HPET reports no valid counter period";
-	wd.hz = HPET_FS_PER_S / period;
+	wd.hz = wd.hpet.hz;
 	wd.chunk_max = HPET_CHUNK_MAX;
-	if (!pick_timer(t, cap))
+	if (!pick_timer(t))
 		return wd.own_isa ? "no free HPET timer with a free I/O APIC "
 		       "pin >= 16 or the PIT's GSI" :
 		       "no free HPET timer with a free I/O APIC pin >= 16";
@@ -631,10 +550,10 @@ static void route_pit(void)
 		return;
 	}
 	wd.saved_lint0 = apic_lint0();
-	wd.saved_imr = inb(PIC_MASTER_DATA);
-	pic_ack();	/* a request the BIOS's tick left pending */
+	wd.saved_imr = pic_mask();
+	pic_poll_ack();	/* a request the BIOS's tick left pending */
 	apic_set_lint0(APIC_DM_NMI << LVT_DM_SHIFT);
-	outb(PIC_MASTER_DATA, 0xff & ~(1u << PIC_IRQ_PIT));
+	pic_unmask_only(PIC_IRQ_PIT);
 }
 
 static void unroute_pit(void)
@@ -643,31 +562,23 @@ static void unroute_pit(void)
 		ioapic_set_rte(&wd.io, wd.pin, wd.saved_rte);
 		return;
 	}
-	outb(PIC_MASTER_DATA, wd.saved_imr);
+	pic_set_mask(wd.saved_imr);
 	apic_set_lint0(wd.saved_lint0);
 }
 
-/* Counter 0 held quiet before its pin is routed: a mode-0 count of
- * 2^16 - 1, OUT low for 55 ms (8254 datasheet, mode 0: OUT low from the
- * control word until terminal count).  The BIOS's 18.2 Hz tick (mode 2)
- * would otherwise put an edge on the pin as soon as it is routed, an NMI
- * the proof would take for its own while its real one came after as a
- * stray ("unexpected NMI" in matrix boots on a busy host).  A count, not
- * the control word alone: QEMU's 8254 leaves OUT and its timer as they
- * were on a control word write, and changes them on a count. */
-static void pit_hold(void)
-{
-	pit_load(0xffff);
-}
-
-/* The PIT's route, proved: one count of 1 must come back as our NMI. */
+/* The PIT's route, proved: one count of 1 must come back as our NMI.
+ * Counter 0 is held quiet (OUT low for 55 ms) before its pin is routed:
+ * the BIOS's 18.2 Hz tick (mode 2) would otherwise put an edge on the pin
+ * as soon as it is routed, an NMI the proof would take for its own while
+ * its real one came after as a stray ("unexpected NMI" in matrix boots
+ * on a busy host). */
 static const char *start_pit(void)
 {
 	trap_set_nmi_first(nmi_first);
-	pit_hold();
+	pit_hold_low();
 	route_pit();
 	wd.outstanding = 1;
-	pit_load(1);
+	pit_load_count(1);
 	if (pit_wait_taken())
 		return NULL;
 	unroute_pit();
@@ -679,25 +590,23 @@ static const char *start_pit(void)
 	return wd.why_buf;
 }
 
-/* ICW1-ICW4 (pic8259.h): the master's vectors from base, the slave on
- * IR2 as before; the initialization unmasks every input, so OCW1 masks
- * them all at once after it.  With IF = 0. */
-static void pic_remap(unsigned base, uint8_t imr)
-{
-	outb(PIC_MASTER_CMD, PIC_ICW1_INIT);
-	outb(PIC_MASTER_DATA, (uint8_t)base);
-	outb(PIC_MASTER_DATA, PIC_ICW3_MASTER);
-	outb(PIC_MASTER_DATA, PIC_ICW4_8086);
-	outb(PIC_MASTER_DATA, imr);
-}
-
 static void irq_unroute(void)
 {
 	pic_remap(PIC_BIOS_VECTOR_BASE, wd.saved_imr);
-	trap_release_vector(PIC_WATCHDOG_IRQ0_VECTOR);
-	trap_release_vector(PIC_WATCHDOG_IRQ7_VECTOR);
-	trap_set_hook(PIC_WATCHDOG_IRQ0_VECTOR, NULL);
-	trap_set_hook(PIC_WATCHDOG_IRQ7_VECTOR, NULL);
+	trap_release_vector(WD_IRQ0_VECTOR);
+	trap_release_vector(WD_IRQ7_VECTOR);
+	trap_set_hook(WD_IRQ0_VECTOR, NULL);
+	trap_set_hook(WD_IRQ7_VECTOR, NULL);
+}
+
+/* IR0's and IR7's hooks and IDT gates: nonzero when a gate is not ours
+ * to set. */
+static int claim_irq_vectors(void)
+{
+	trap_set_hook(WD_IRQ0_VECTOR, irq0_hook);
+	trap_set_hook(WD_IRQ7_VECTOR, irq7_hook);
+	return trap_claim_vector(WD_IRQ0_VECTOR, watchdog_irq0_entry, 0) ||
+	       trap_claim_vector(WD_IRQ7_VECTOR, watchdog_irq7_entry, 0);
 }
 
 /* The IRQ route, proved: the master's vectors moved off the exception
@@ -710,22 +619,17 @@ static const char *start_irq(void)
 	unsigned i;
 
 	irq_disable();
-	wd.saved_imr = inb(PIC_MASTER_DATA);
-	pic_remap(PIC_WATCHDOG_VECTOR_BASE, 0xff);
-	trap_set_hook(PIC_WATCHDOG_IRQ0_VECTOR, irq0_hook);
-	trap_set_hook(PIC_WATCHDOG_IRQ7_VECTOR, irq7_hook);
-	if (trap_claim_vector(PIC_WATCHDOG_IRQ0_VECTOR, watchdog_irq0_entry,
-			      0) ||
-	    trap_claim_vector(PIC_WATCHDOG_IRQ7_VECTOR, watchdog_irq7_entry,
-			      0)) {
+	wd.saved_imr = pic_mask();
+	pic_remap(WD_PIC_VECTOR_BASE, PIC_MASK_ALL);
+	if (claim_irq_vectors()) {
 		irq_unroute();
 		write_flags(flags);
 		return "no IDT of ours for the 8259's vectors";
 	}
-	pit_hold();
+	pit_hold_low();
 	irq_unmask();
 	wd.outstanding = 1;
-	pit_load(1);
+	pit_load_count(1);
 	for (i = 0; i < PIT_WAIT_POLLS && wd.outstanding; i++)
 		__asm__ volatile("sti; nop; cli" ::: "memory");
 	irq_mask();
@@ -749,7 +653,7 @@ static void describe_pit(void)
 			     "interrupts off (cli; jmp $), at CPL 3 and in "
 			     "the single-step tracer, which run with IF = 0\" "
 			     "reason=\"%s\"", (unsigned long long)wd.hz, ms,
-			     PIC_WATCHDOG_IRQ0_VECTOR, wd.apic_why);
+			     WD_IRQ0_VECTOR, wd.apic_why);
 		return;
 	}
 	if (wd.via_lint0) {
@@ -772,27 +676,23 @@ static void describe_pit(void)
  * dropped (82093AA §3.2.4). */
 static void quiet_pit(void)
 {
-	pit_load(1);
-	for (unsigned i = 0; i < PIT_WAIT_POLLS && !pit_out_high(); i++)
-		;
+	pit_run_out(PIT_WAIT_POLLS);
 }
 
 static const char *start_hpet(void)
 {
-	wd.saved_gen = hpet_read(HPET_GEN_CONF);
-	wd.saved_conf = hpet_read(HPET_TIMER_CONF(wd.timer));
-	wd.saved_cmp = hpet_read(HPET_TIMER_COMPARATOR(wd.timer));
+	hpet_save(&wd.hpet, wd.timer, &wd.saved_hpet);
 	wd.saved_rte = ioapic_rte(&wd.io, wd.pin);
 	timer_off();
 	ioapic_set_rte(&wd.io, wd.pin, nmi_rte(1));
 	if (wd.pit_quieted)
 		quiet_pit();
-	hpet_write(HPET_GEN_CONF, wd.saved_gen | HPET_CONF_ENABLE);
+	hpet_counter_run(&wd.hpet);
 	trap_set_nmi_first(nmi_first);
 	fmt_snprintf(wd.describe, sizeof(wd.describe),
 		     "hpet base=0x%llx timer=%u hz=%llu gsi=%u ioapic=0x%llx "
 		     "pin=%u delivery=nmi dest_apic_id=%u",
-		     (unsigned long long)wd.base, wd.timer,
+		     (unsigned long long)wd.hpet.base, wd.timer,
 		     (unsigned long long)wd.hz, wd.gsi,
 		     (unsigned long long)wd.io.base, wd.pin, apic_id());
 	return NULL;
@@ -816,15 +716,6 @@ const char *watchdog_init(const struct acpi_timers *t, const char *acpi_why,
 	return NULL;
 }
 
-/* The PIT as a BIOS leaves it: mode 2, count 2^16, the 18.2 Hz tick
- * (IBM PC/AT Technical Reference, "System Timers"). */
-static void pit_bios_tick(void)
-{
-	outb(PIT_PORT_CONTROL, PIT_CW_CNT0_LSB_MSB | PIT_CW_MODE2);
-	outb(PIT_PORT_COUNTER0, 0);
-	outb(PIT_PORT_COUNTER0, 0);
-}
-
 void watchdog_restore(void)
 {
 	if (!wd.ready)
@@ -837,11 +728,8 @@ void watchdog_restore(void)
 		unroute_pit();
 	else
 		ioapic_set_rte(&wd.io, wd.pin, wd.saved_rte);
-	if (wd.kind == WD_HPET) {
-		hpet_write(HPET_TIMER_CONF(wd.timer), wd.saved_conf);
-		hpet_write(HPET_TIMER_COMPARATOR(wd.timer), wd.saved_cmp);
-		hpet_write(HPET_GEN_CONF, wd.saved_gen);
-	}
+	if (wd.kind == WD_HPET)
+		hpet_restore(&wd.hpet, wd.timer, &wd.saved_hpet);
 	if (wd.kind == WD_PIT || wd.pit_quieted)
 		pit_bios_tick();
 	wd.ready = 0;

@@ -40,7 +40,8 @@
  * interrupt of ours ever reaches traced code or a PMI handler.  The
  * hang tests that need interrupts off skip there, saying so, rather than
  * hang the machine (tests/selftest/hang.c).  Which route a machine gets
- * is watchdog_route.c's decision.
+ * is watchdog_route.c's decision; the devices are their own modules
+ * (hpet.h, pit.h, pic8259.h, ioapic.h), which know nothing of this one.
  *
  * How a limit ends (trap.h):
  *   1. at the limit the NMI handler records where the CPU was (RIP, CPL,
@@ -65,6 +66,18 @@
 #ifndef ARCH_X86_WATCHDOG_H
 #define ARCH_X86_WATCHDOG_H
 
+#include "pic8259.h"
+
+/* Where the watchdog maps the master 8259 while it takes IR0 as a
+ * maskable interrupt: a multiple of 8 (ICW2 gives T7-T3), clear of the
+ * exception vectors 0-31 (SDM Vol. 3A Table 6-1) and of the harness's
+ * own, PMI_VECTOR (F8h, pmi.h) and RING3_EXIT_VECTOR (F9h, ring3.h).
+ * The stubs behind IR0's and IR7's are watchdog_entry.S. */
+#define WD_PIC_VECTOR_BASE 0xf0
+#define WD_IRQ0_VECTOR (WD_PIC_VECTOR_BASE + PIC_IRQ_PIT)
+#define WD_IRQ7_VECTOR (WD_PIC_VECTOR_BASE + PIC_IRQ_SPURIOUS)
+
+#ifndef __ASSEMBLY__
 #include <stdint.h>
 #include "acpi.h"
 
@@ -123,4 +136,5 @@ void watchdog_arm(uint64_t limit_us);
 void watchdog_disarm(void);
 const struct wd_event *watchdog_event(void);
 
+#endif /* __ASSEMBLY__ */
 #endif
