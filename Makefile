@@ -314,7 +314,11 @@ $(HB)/pfm-check-i386: $(PFM_TOOL) $(PFM32) $(PFM_HDRS) | deps-pfm
 # the product's own tables and lookups, pure logic only (no driver, no
 # model), built for the host.  -DHOST_TEST: lib/string.c leaves the C
 # library's mem* in place.
+# The generations' descriptors say which kind a CPU's PMU is and its name
+# (pmu/generation.h cpu_pmu_kind(), pmu_kind_name()), linked without their
+# drivers (PMU_GENERATION_NO_OPS).
 EVENTS_SRCS := tools/lab/pmu_events.c pmu/cpu_model.c pmu/sem.c \
+	       pmu/generation.c $(wildcard pmu/*/generation.c) \
 	       pmu/p5/events.c pmu/p5/regs.c pmu/p6/events.c pmu/p6/regs.c \
 	       pmu/evtsel.c \
 	       pmu/netburst/events.c pmu/netburst/regs.c \
@@ -327,7 +331,8 @@ $(HB)/pmu-events: $(EVENTS_SRCS) $(wildcard pmu/*.h pmu/*/*.h \
 		pmu/perfmon/*/*.h lib/*.h arch/x86/*.h) | deps-build
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
-	@$(CC) $(HOST_CFLAGS) -DHOST_TEST $(EVENTS_SRCS) -o $@
+	@$(CC) $(HOST_CFLAGS) -DHOST_TEST -DPMU_GENERATION_NO_OPS \
+		$(EVENTS_SRCS) -o $@
 
 # The host unit tests (cmocka), each module compiled once
 # (tools/check/host-test.sh builds them with make -j and runs them).

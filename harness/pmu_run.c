@@ -365,21 +365,12 @@ unsigned pmu_run_counters(const struct pmu_run *r)
 	return n;
 }
 
-/* The per-counter bounds by PMU kind (pmu_run.h). */
-static const unsigned per_counter[] = {
-	[PMU_P5] = PMU_P5_PER_COUNTER,
-	[PMU_P6] = PMU_P6_PER_COUNTER,
-	[PMU_NETBURST] = PMU_NETBURST_PER_COUNTER,
-};
-
+/* The live PMU's generation's bound, else the default (pmu_run.h). */
 unsigned pmu_per_counter(void)
 {
-	enum pmu_kind k = cpu_info()->pmu;
+	const struct pmu_generation *g = pmu_generation_for(cpu_info()->pmu);
 
-	if ((unsigned)k < sizeof(per_counter) / sizeof(per_counter[0]) &&
-	    per_counter[k])
-		return per_counter[k];
-	return PMU_DRIVER_PER_COUNTER;
+	return g && g->per_counter ? g->per_counter : PMU_DRIVER_PER_COUNTER;
 }
 
 /* At most, per semantic (pmu_run.h pmu_ring3_sem_edges). */

@@ -102,35 +102,16 @@ struct pmu_expect {
  *   - with CPL 1-3: the ring-3 trampoline's CALL into the routine and
  *     INT back out (arch/x86/<mode>/ring3_entry.S, hand-counted: 2), one
  *     instruction and one branch each, at CPL 3.
- * PMU_DRIVER_PER_COUNTER is measured, not guessed: the counting window
- * of backend=emulated traces that code (the "<run>_window" value:
- * counters, CPL 0 before and after the benchmark) and checks it against
- * the bound on every run.  The largest per counter over the perfmon
- * suite, single-counter runs, Conroe to Sapphire Rapids, after the
- * pebs/, bts/ and pt/ tests (which leave the harness running up to 60
- * more of them per run): 697 in the x86-64 UEFI build, 850 in the i386
- * BIOS kernel (64-bit arithmetic in 32-bit code), both on the v5 parts
- * (Ice Lake, Sapphire Rapids: fixed counter 3's run); the perfmon suite
- * alone 643 and 790.  The bound is the larger rounded up to a multiple
- * of 64.  The older drivers need more
- * per counter (PMU_P5_PER_COUNTER and on, measured the same way over
- * their suites, docs/emulators.md): pmu_per_counter() gives the live
- * PMU's.
+ * The bound per counter is measured, not guessed: the counting window of
+ * backend=emulated traces that code (the "<run>_window" value: counters,
+ * CPL 0 before and after the benchmark) and checks it against the bound
+ * on every run.  Each generation's descriptor states its own, the largest
+ * per counter over its suite in either build rounded up to a multiple of
+ * 64 (`per_counter`, pmu/<gen>/generation.c; docs/emulators.md), and
+ * pmu_per_counter() gives the live PMU's; PMU_DRIVER_PER_COUNTER is the
+ * bound of a generation that states none.
  */
 #define PMU_DRIVER_PER_COUNTER 896
-/* The older drivers, each generation's suite under backend=emulated,
- * largest per counter x86-64 UEFI / i386 BIOS kernel, rounded up the same
- * way:
- * P5 (pentium and family 5 model 4): 768 / 903, two-counter runs (the
- * CESR's halves: each start and stop is a read-modify-write). */
-#define PMU_P5_PER_COUNTER 960
-/* P6 (pentium3 and family 6 model 8): 891 / 1090, two-counter runs (EN
- * in PerfEvtSel0 is shared: a start or stop rewrites both selects). */
-#define PMU_P6_PER_COUNTER 1152
-/* NetBurst (family 15 model 4 with HT, model 2): 1103 / 1277,
- * single-counter runs (the started hook's ESCR and CCCR read-back: ~420
- * of them). */
-#define PMU_NETBURST_PER_COUNTER 1280
 #define PMU_RING3_EDGES 2
 /* The per-counter bound of this CPU's PMU kind. */
 unsigned pmu_per_counter(void);

@@ -34,9 +34,8 @@ void cpu_sig_decode(uint32_t eax, enum cpu_vendor v, struct cpu_sig *s)
 	s->model = use_ext_model ? (ext_model << 4) | base_model : base_model;
 }
 
-#define I(f, m, n, k) { VENDOR_INTEL, f, m, n, k }
-#define A(f, m, n)                                                           \
-	{ VENDOR_AMD, f, m, n, (f) >= 6 ? PMU_UNSUPPORTED : PMU_NONE }
+#define I(f, m, n) { VENDOR_INTEL, f, m, n }
+#define A(f, m, n) { VENDOR_AMD, f, m, n }
 
 /*
  * Sources: SDM Vol. 4 Table 2-1 (CPUID signature values of DisplayFamily_
@@ -48,120 +47,115 @@ void cpu_sig_decode(uint32_t eax, enum cpu_vendor v, struct cpu_sig *s)
  */
 static const struct cpu_model models[] = {
 	/* Pentium (P5 microarchitecture): CESR/CTR0/CTR1 */
-	I(5, 0x1, "Pentium (P5, 60/66 MHz)", PMU_P5),
-	I(5, 0x2, "Pentium (P54C)", PMU_P5),
-	I(5, 0x3, "Pentium OverDrive for Intel486 (P24T)", PMU_P5),
-	I(5, 0x4, "Pentium with MMX technology (P55C)", PMU_P5),
-	I(5, 0x7, "Mobile Pentium (P54CS, 0.35 um)", PMU_P5),
-	I(5, 0x8, "Mobile Pentium MMX (Tillamook)", PMU_P5),
-	/* Quark SoC X1000: a Pentium-ISA core whose MSR list (Intel Quark
-	 * SoC X1000 Core Developer's Manual, order no. 329679, chapter
-	 * "Model-Specific Registers") has no CESR, CTR0 or CTR1. */
-	I(5, 0x9, "Quark SoC X1000", PMU_NONE),
+	I(5, 0x1, "Pentium (P5, 60/66 MHz)"),
+	I(5, 0x2, "Pentium (P54C)"),
+	I(5, 0x3, "Pentium OverDrive for Intel486 (P24T)"),
+	I(5, 0x4, "Pentium with MMX technology (P55C)"),
+	I(5, 0x7, "Mobile Pentium (P54CS, 0.35 um)"),
+	I(5, 0x8, "Mobile Pentium MMX (Tillamook)"),
+	/* Quark SoC X1000: a Pentium-ISA core whose MSR list has no CESR,
+	 * CTR0 or CTR1 (pmu/p5/generation.c leaves it out). */
+	I(5, 0x9, "Quark SoC X1000"),
 	/* P6: Pentium Pro, II, III, M */
-	I(6, 0x01, "Pentium Pro", PMU_P6),
-	I(6, 0x03, "Pentium II (Klamath)", PMU_P6),
-	I(6, 0x05, "Pentium II / Celeron / Xeon (Deschutes)", PMU_P6),
-	I(6, 0x06, "Celeron / Mobile Pentium II (Mendocino, Dixon)", PMU_P6),
-	I(6, 0x07, "Pentium III (Katmai)", PMU_P6),
-	I(6, 0x08, "Pentium III (Coppermine)", PMU_P6),
-	I(6, 0x09, "Pentium M (Banias)", PMU_P6),
-	I(6, 0x0a, "Pentium III Xeon (Cascades)", PMU_P6),
-	I(6, 0x0b, "Pentium III (Tualatin)", PMU_P6),
-	I(6, 0x0d, "Pentium M (Dothan)", PMU_P6),
-	I(6, 0x0e, "Core Solo / Core Duo (Yonah)", PMU_ARCH),
+	I(6, 0x01, "Pentium Pro"),
+	I(6, 0x03, "Pentium II (Klamath)"),
+	I(6, 0x05, "Pentium II / Celeron / Xeon (Deschutes)"),
+	I(6, 0x06, "Celeron / Mobile Pentium II (Mendocino, Dixon)"),
+	I(6, 0x07, "Pentium III (Katmai)"),
+	I(6, 0x08, "Pentium III (Coppermine)"),
+	I(6, 0x09, "Pentium M (Banias)"),
+	I(6, 0x0a, "Pentium III Xeon (Cascades)"),
+	I(6, 0x0b, "Pentium III (Tualatin)"),
+	I(6, 0x0d, "Pentium M (Dothan)"),
+	I(6, 0x0e, "Core Solo / Core Duo (Yonah)"),
 	/* Core 2 */
-	I(6, 0x0f, "Core 2 (Merom, Conroe, Woodcrest)", PMU_ARCH),
-	I(6, 0x16, "Core 2 / Celeron (Merom-L)", PMU_ARCH),
-	I(6, 0x17, "Core 2 (Penryn, Wolfdale, Yorkfield)", PMU_ARCH),
-	I(6, 0x1d, "Xeon 7400 (Dunnington)", PMU_ARCH),
+	I(6, 0x0f, "Core 2 (Merom, Conroe, Woodcrest)"),
+	I(6, 0x16, "Core 2 / Celeron (Merom-L)"),
+	I(6, 0x17, "Core 2 (Penryn, Wolfdale, Yorkfield)"),
+	I(6, 0x1d, "Xeon 7400 (Dunnington)"),
 	/* Nehalem, Westmere */
-	I(6, 0x1a, "Core i7 / Xeon 5500 (Nehalem-EP, Bloomfield)", PMU_ARCH),
-	I(6, 0x1e, "Core i5/i7 (Nehalem, Lynnfield)", PMU_ARCH),
-	I(6, 0x1f, "Core i7 (Nehalem, Auburndale)", PMU_ARCH),
-	I(6, 0x2e, "Xeon 7500 (Nehalem-EX)", PMU_ARCH),
-	I(6, 0x25, "Core i3/i5/i7 (Westmere, Clarkdale)", PMU_ARCH),
-	I(6, 0x2c, "Core i7 / Xeon 5600 (Westmere-EP, Gulftown)", PMU_ARCH),
-	I(6, 0x2f, "Xeon E7 (Westmere-EX)", PMU_ARCH),
+	I(6, 0x1a, "Core i7 / Xeon 5500 (Nehalem-EP, Bloomfield)"),
+	I(6, 0x1e, "Core i5/i7 (Nehalem, Lynnfield)"),
+	I(6, 0x1f, "Core i7 (Nehalem, Auburndale)"),
+	I(6, 0x2e, "Xeon 7500 (Nehalem-EX)"),
+	I(6, 0x25, "Core i3/i5/i7 (Westmere, Clarkdale)"),
+	I(6, 0x2c, "Core i7 / Xeon 5600 (Westmere-EP, Gulftown)"),
+	I(6, 0x2f, "Xeon E7 (Westmere-EX)"),
 	/* Sandy Bridge to Comet Lake */
-	I(6, 0x2a, "Core 2nd gen (Sandy Bridge)", PMU_ARCH),
-	I(6, 0x2d, "Xeon E5 (Sandy Bridge-EP)", PMU_ARCH),
-	I(6, 0x3a, "Core 3rd gen (Ivy Bridge)", PMU_ARCH),
-	I(6, 0x3e, "Xeon E5 v2 (Ivy Bridge-EP)", PMU_ARCH),
-	I(6, 0x3c, "Core 4th gen (Haswell)", PMU_ARCH),
-	I(6, 0x3f, "Xeon E5 v3 (Haswell-EP)", PMU_ARCH),
-	I(6, 0x45, "Core 4th gen (Haswell-ULT)", PMU_ARCH),
-	I(6, 0x46, "Core 4th gen (Haswell, Crystal Well)", PMU_ARCH),
-	I(6, 0x3d, "Core 5th gen (Broadwell)", PMU_ARCH),
-	I(6, 0x47, "Core 5th gen (Broadwell-H)", PMU_ARCH),
-	I(6, 0x4f, "Xeon E5 v4 (Broadwell-EP)", PMU_ARCH),
-	I(6, 0x56, "Xeon D (Broadwell-DE)", PMU_ARCH),
-	I(6, 0x4e, "Core 6th gen mobile (Skylake)", PMU_ARCH),
-	I(6, 0x5e, "Core 6th gen (Skylake)", PMU_ARCH),
-	I(6, 0x55, "Xeon Scalable (Skylake-SP, Cascade Lake, Cooper Lake)",
-	  PMU_ARCH),
-	I(6, 0x8e, "Core 7th-10th gen mobile (Kaby/Amber/Whiskey/Comet Lake)",
-	  PMU_ARCH),
-	I(6, 0x9e, "Core 7th-9th gen (Kaby Lake, Coffee Lake)", PMU_ARCH),
-	I(6, 0xa5, "Core 10th gen (Comet Lake)", PMU_ARCH),
-	I(6, 0xa6, "Core 10th gen mobile (Comet Lake-U)", PMU_ARCH),
-	I(6, 0x66, "Core (Cannon Lake)", PMU_ARCH),
+	I(6, 0x2a, "Core 2nd gen (Sandy Bridge)"),
+	I(6, 0x2d, "Xeon E5 (Sandy Bridge-EP)"),
+	I(6, 0x3a, "Core 3rd gen (Ivy Bridge)"),
+	I(6, 0x3e, "Xeon E5 v2 (Ivy Bridge-EP)"),
+	I(6, 0x3c, "Core 4th gen (Haswell)"),
+	I(6, 0x3f, "Xeon E5 v3 (Haswell-EP)"),
+	I(6, 0x45, "Core 4th gen (Haswell-ULT)"),
+	I(6, 0x46, "Core 4th gen (Haswell, Crystal Well)"),
+	I(6, 0x3d, "Core 5th gen (Broadwell)"),
+	I(6, 0x47, "Core 5th gen (Broadwell-H)"),
+	I(6, 0x4f, "Xeon E5 v4 (Broadwell-EP)"),
+	I(6, 0x56, "Xeon D (Broadwell-DE)"),
+	I(6, 0x4e, "Core 6th gen mobile (Skylake)"),
+	I(6, 0x5e, "Core 6th gen (Skylake)"),
+	I(6, 0x55, "Xeon Scalable (Skylake-SP, Cascade Lake, Cooper Lake)"),
+	I(6, 0x8e, "Core 7th-10th gen mobile (Kaby/Amber/Whiskey/Comet Lake)"),
+	I(6, 0x9e, "Core 7th-9th gen (Kaby Lake, Coffee Lake)"),
+	I(6, 0xa5, "Core 10th gen (Comet Lake)"),
+	I(6, 0xa6, "Core 10th gen mobile (Comet Lake-U)"),
+	I(6, 0x66, "Core (Cannon Lake)"),
 	/* Ice Lake onwards */
-	I(6, 0x7d, "Core 10th gen (Ice Lake)", PMU_ARCH),
-	I(6, 0x7e, "Core 10th gen mobile (Ice Lake)", PMU_ARCH),
-	I(6, 0x6a, "Xeon Scalable 3rd gen (Ice Lake-SP)", PMU_ARCH),
-	I(6, 0x6c, "Xeon D (Ice Lake-D)", PMU_ARCH),
-	I(6, 0xa7, "Core 11th gen (Rocket Lake)", PMU_ARCH),
-	I(6, 0x8c, "Core 11th gen mobile (Tiger Lake)", PMU_ARCH),
-	I(6, 0x8d, "Core 11th gen (Tiger Lake-H)", PMU_ARCH),
-	I(6, 0x97, "Core 12th gen (Alder Lake-S)", PMU_ARCH),
-	I(6, 0x9a, "Core 12th gen mobile (Alder Lake-P)", PMU_ARCH),
-	I(6, 0xbe, "Core i3 N-series (Alder Lake-N)", PMU_ARCH),
-	I(6, 0xb7, "Core 13th/14th gen (Raptor Lake-S)", PMU_ARCH),
-	I(6, 0xba, "Core 13th gen mobile (Raptor Lake-P)", PMU_ARCH),
-	I(6, 0xbf, "Core 13th/14th gen (Raptor Lake-S refresh)", PMU_ARCH),
-	I(6, 0xaa, "Core Ultra series 1 (Meteor Lake)", PMU_ARCH),
-	I(6, 0xac, "Core Ultra (Meteor Lake-S)", PMU_ARCH),
-	I(6, 0xbd, "Core Ultra series 2 (Lunar Lake)", PMU_ARCH),
-	I(6, 0xc5, "Core Ultra series 2 (Arrow Lake-H)", PMU_ARCH),
-	I(6, 0xc6, "Core Ultra series 2 (Arrow Lake-S)", PMU_ARCH),
-	I(6, 0xcc, "Core Ultra series 3 (Panther Lake)", PMU_ARCH),
-	I(6, 0x8f, "Xeon Scalable 4th gen (Sapphire Rapids)", PMU_ARCH),
-	I(6, 0xcf, "Xeon Scalable 5th gen (Emerald Rapids)", PMU_ARCH),
-	I(6, 0xad, "Xeon 6 (Granite Rapids)", PMU_ARCH),
-	I(6, 0xae, "Xeon 6 (Granite Rapids-D)", PMU_ARCH),
-	I(6, 0xaf, "Xeon 6 E-core (Sierra Forest)", PMU_ARCH),
-	I(6, 0xdd, "Xeon 6 E-core (Clearwater Forest)", PMU_ARCH),
+	I(6, 0x7d, "Core 10th gen (Ice Lake)"),
+	I(6, 0x7e, "Core 10th gen mobile (Ice Lake)"),
+	I(6, 0x6a, "Xeon Scalable 3rd gen (Ice Lake-SP)"),
+	I(6, 0x6c, "Xeon D (Ice Lake-D)"),
+	I(6, 0xa7, "Core 11th gen (Rocket Lake)"),
+	I(6, 0x8c, "Core 11th gen mobile (Tiger Lake)"),
+	I(6, 0x8d, "Core 11th gen (Tiger Lake-H)"),
+	I(6, 0x97, "Core 12th gen (Alder Lake-S)"),
+	I(6, 0x9a, "Core 12th gen mobile (Alder Lake-P)"),
+	I(6, 0xbe, "Core i3 N-series (Alder Lake-N)"),
+	I(6, 0xb7, "Core 13th/14th gen (Raptor Lake-S)"),
+	I(6, 0xba, "Core 13th gen mobile (Raptor Lake-P)"),
+	I(6, 0xbf, "Core 13th/14th gen (Raptor Lake-S refresh)"),
+	I(6, 0xaa, "Core Ultra series 1 (Meteor Lake)"),
+	I(6, 0xac, "Core Ultra (Meteor Lake-S)"),
+	I(6, 0xbd, "Core Ultra series 2 (Lunar Lake)"),
+	I(6, 0xc5, "Core Ultra series 2 (Arrow Lake-H)"),
+	I(6, 0xc6, "Core Ultra series 2 (Arrow Lake-S)"),
+	I(6, 0xcc, "Core Ultra series 3 (Panther Lake)"),
+	I(6, 0x8f, "Xeon Scalable 4th gen (Sapphire Rapids)"),
+	I(6, 0xcf, "Xeon Scalable 5th gen (Emerald Rapids)"),
+	I(6, 0xad, "Xeon 6 (Granite Rapids)"),
+	I(6, 0xae, "Xeon 6 (Granite Rapids-D)"),
+	I(6, 0xaf, "Xeon 6 E-core (Sierra Forest)"),
+	I(6, 0xdd, "Xeon 6 E-core (Clearwater Forest)"),
 	/* Atom and Xeon Phi */
-	I(6, 0x1c, "Atom (Bonnell, Diamondville/Silverthorne)", PMU_ARCH),
-	I(6, 0x26, "Atom (Bonnell, Lincroft)", PMU_ARCH),
-	I(6, 0x27, "Atom (Saltwell, Penwell)", PMU_ARCH),
-	I(6, 0x35, "Atom (Saltwell, Cloverview)", PMU_ARCH),
-	I(6, 0x36, "Atom (Saltwell, Cedarview)", PMU_ARCH),
-	I(6, 0x37, "Atom (Silvermont, Bay Trail)", PMU_ARCH),
-	I(6, 0x4d, "Atom C2000 (Silvermont, Avoton)", PMU_ARCH),
-	I(6, 0x4a, "Atom (Silvermont, Merrifield)", PMU_ARCH),
-	I(6, 0x5a, "Atom (Silvermont, Moorefield)", PMU_ARCH),
-	I(6, 0x4c, "Atom (Airmont, Cherry Trail/Braswell)", PMU_ARCH),
-	I(6, 0x5c, "Atom (Goldmont, Apollo Lake)", PMU_ARCH),
-	I(6, 0x5f, "Atom C3000 (Goldmont, Denverton)", PMU_ARCH),
-	I(6, 0x7a, "Atom (Goldmont Plus, Gemini Lake)", PMU_ARCH),
-	I(6, 0x86, "Atom (Tremont, Jacobsville/Snow Ridge)", PMU_ARCH),
-	I(6, 0x96, "Atom (Tremont, Elkhart Lake)", PMU_ARCH),
-	I(6, 0x9c, "Atom (Tremont, Jasper Lake)", PMU_ARCH),
-	I(6, 0x57, "Xeon Phi (Knights Landing)", PMU_ARCH),
-	I(6, 0x85, "Xeon Phi (Knights Mill)", PMU_ARCH),
+	I(6, 0x1c, "Atom (Bonnell, Diamondville/Silverthorne)"),
+	I(6, 0x26, "Atom (Bonnell, Lincroft)"),
+	I(6, 0x27, "Atom (Saltwell, Penwell)"),
+	I(6, 0x35, "Atom (Saltwell, Cloverview)"),
+	I(6, 0x36, "Atom (Saltwell, Cedarview)"),
+	I(6, 0x37, "Atom (Silvermont, Bay Trail)"),
+	I(6, 0x4d, "Atom C2000 (Silvermont, Avoton)"),
+	I(6, 0x4a, "Atom (Silvermont, Merrifield)"),
+	I(6, 0x5a, "Atom (Silvermont, Moorefield)"),
+	I(6, 0x4c, "Atom (Airmont, Cherry Trail/Braswell)"),
+	I(6, 0x5c, "Atom (Goldmont, Apollo Lake)"),
+	I(6, 0x5f, "Atom C3000 (Goldmont, Denverton)"),
+	I(6, 0x7a, "Atom (Goldmont Plus, Gemini Lake)"),
+	I(6, 0x86, "Atom (Tremont, Jacobsville/Snow Ridge)"),
+	I(6, 0x96, "Atom (Tremont, Elkhart Lake)"),
+	I(6, 0x9c, "Atom (Tremont, Jasper Lake)"),
+	I(6, 0x57, "Xeon Phi (Knights Landing)"),
+	I(6, 0x85, "Xeon Phi (Knights Mill)"),
 	/* NetBurst: Pentium 4, Xeon, Pentium D (SDM Vol. 4 Table 2-1) */
-	I(15, 0x0, "Pentium 4 / Xeon (Willamette, 180 nm)", PMU_NETBURST),
-	I(15, 0x1, "Pentium 4 / Xeon (Willamette, Foster, 180 nm)",
-	  PMU_NETBURST),
-	I(15, 0x2, "Pentium 4 / Xeon (Northwood, Prestonia, 130 nm)",
-	  PMU_NETBURST),
-	I(15, 0x3, "Pentium 4 / Xeon (Prescott, Nocona, 90 nm)", PMU_NETBURST),
+	I(15, 0x0, "Pentium 4 / Xeon (Willamette, 180 nm)"),
+	I(15, 0x1, "Pentium 4 / Xeon (Willamette, Foster, 180 nm)"),
+	I(15, 0x2, "Pentium 4 / Xeon (Northwood, Prestonia, 130 nm)"),
+	I(15, 0x3, "Pentium 4 / Xeon (Prescott, Nocona, 90 nm)"),
 	I(15, 0x4, "Pentium 4 / Pentium D / Xeon (Prescott 2M, Smithfield, "
-	  "Irwindale, 90 nm)", PMU_NETBURST),
+	  "Irwindale, 90 nm)"),
 	I(15, 0x6, "Pentium 4 / Pentium D / Xeon (Cedar Mill, Presler, "
-	  "Dempsey, 65 nm)", PMU_NETBURST),
+	  "Dempsey, 65 nm)"),
 	/* AMD: named per family; this harness has no AMD PMU driver */
 	A(0x05, 0x6, "K6"),
 	A(0x06, 0x1, "Athlon (K7)"),
@@ -212,29 +206,6 @@ const char *cpu_model_name(enum cpu_vendor v, unsigned family, unsigned model,
 	return buf;
 }
 
-enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
-			   unsigned arch_version)
-{
-	const struct cpu_model *m;
-
-	if (v == VENDOR_AMD)
-		return family >= 6 ? PMU_UNSUPPORTED : PMU_NONE;
-	if (v != VENDOR_INTEL)
-		return PMU_NONE;
-	if (arch_version >= 1)
-		return PMU_ARCH;
-	m = cpu_model_lookup(v, family, model);
-	if (m)
-		return m->pmu;
-	/* Unlisted parts: the generation follows from the family. */
-	switch (family) {
-	case 5: return PMU_P5;
-	case 15: return PMU_NETBURST;
-	case 6: return model <= 0x0d ? PMU_P6 : PMU_ARCH;
-	default: return PMU_NONE;
-	}
-}
-
 /*
  * AMD processors from the K7 (family 6) on have PerfEvtSel0-3/PerfCtr0-3
  * at MSRs C001_0000h-C001_0007h, family 15h and later six core counters
@@ -251,20 +222,4 @@ const char *pmu_unsupported_reason(enum cpu_vendor v, unsigned family)
 		       "PerfCtr0-3 at C001_0000h, APM Vol. 2 section 13.2): no driver "
 		       "in this harness";
 	return "no driver in this harness";
-}
-
-/*
- * P5: CTR0/CTR1, 40 bits (SDM Vol. 3B §18.23); P6: PerfCtr0/1, 40 bits
- * (§18.22); NetBurst: 18 counters of 40 bits (§18.16.2).
- */
-void pmu_kind_shape(enum pmu_kind k, unsigned *counters, unsigned *width)
-{
-	static const unsigned shape[][2] = {
-		[PMU_NONE] = { 0, 0 }, [PMU_P5] = { 2, 40 },
-		[PMU_P6] = { 2, 40 }, [PMU_NETBURST] = { 18, 40 },
-		[PMU_ARCH] = { 0, 0 }, [PMU_UNSUPPORTED] = { 0, 0 },
-	};
-
-	*counters = shape[k][0];
-	*width = shape[k][1];
 }

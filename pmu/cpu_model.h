@@ -1,4 +1,5 @@
-/* cpu_model: CPUID signature decoding, model names and the PMU kind of a CPU.
+/* cpu_model: CPUID signature decoding, model names, and the PMU kinds
+ * (which generation is a CPU's: pmu/generation.h cpu_pmu_kind()).
  * Pure logic (no CPUID here): pmu/detect.c feeds it what the CPU reports,
  * the host tests feed it signatures of real processors. */
 #ifndef PMU_CPU_MODEL_H
@@ -33,22 +34,13 @@ struct cpu_model {
 	unsigned family;
 	unsigned model;
 	const char *name;
-	enum pmu_kind pmu;
 };
 
 /* A name for the log: the table's, else an honest "unknown ..." string
  * written into buf. */
 const char *cpu_model_name(enum cpu_vendor v, unsigned family, unsigned model,
 			   char *buf, unsigned size);
-/* The PMU this CPU has: architectural perfmon whenever CPUID.0AH reports
- * version >= 1 on Intel (SDM Vol. 3B §18.2.1), else the table's kind, else a
- * rule by family. */
-enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
-			   unsigned arch_version);
 /* For PMU_UNSUPPORTED: which PMU it is and why no driver drives it. */
 const char *pmu_unsupported_reason(enum cpu_vendor v, unsigned family);
-/* Counter count and width fixed by the generation (0 for arch-perfmon,
- * whose shape CPUID.0AH reports). */
-void pmu_kind_shape(enum pmu_kind k, unsigned *counters, unsigned *width);
 
 #endif

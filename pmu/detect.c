@@ -151,11 +151,7 @@ const struct cpu_info *cpu_detect(void)
 						  &ci->perf_caps);
 	ci->pmu = cpu_pmu_kind(ci->vendor, ci->sig.family, ci->sig.model,
 			       ci->arch_version);
-	pmu_kind_shape(ci->pmu, &ci->counters, &ci->width);
-	if (ci->pmu == PMU_ARCH) {
-		ci->counters = ci->arch_gp;
-		ci->width = ci->arch_gp_width;
-	}
+	pmu_generation_shape(ci->pmu, ci, &ci->counters, &ci->width);
 	probe_counters(ci);
 	return ci;
 }

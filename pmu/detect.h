@@ -37,7 +37,8 @@ struct cpu_info {
 	int perf_caps_valid;		/* IA32_PERF_CAPABILITIES read */
 	uint64_t perf_caps;
 	enum pmu_kind pmu;
-	unsigned counters, width;	/* of the PMU kind (see pmu_kind_shape) */
+	unsigned counters, width;	/* of the PMU kind (its generation's
+					 * descriptor, generation.h) */
 	struct pmu_probe probe;
 };
 

@@ -36,8 +36,8 @@ int pmu_rdmsr(uint32_t msr, uint64_t *v, const char *what, struct pmu_err *e)
 	return 0;
 }
 
-/* Kinds without a driver yet: what CPUID reports, or the generation's
- * fixed shape. */
+/* Kinds no driver describes (every generation's driver does): why the
+ * PMU is unsupported, or the shape its descriptor gives. */
 static void describe_generic(const struct cpu_info *ci, char *buf,
 			     unsigned size)
 {
@@ -45,12 +45,6 @@ static void describe_generic(const struct cpu_info *ci, char *buf,
 		fmt_snprintf(buf, size, "vendor=%s reason=\"%s\"",
 			     ci->vendor_id, pmu_unsupported_reason(
 				     ci->vendor, ci->sig.family));
-	else if (ci->pmu == PMU_ARCH)
-		fmt_snprintf(buf, size, "version=%u counters=%u width=%u "
-			     "fixed=%u fixed_width=%u events_unavailable=0x%x",
-			     ci->arch_version, ci->arch_gp, ci->arch_gp_width,
-			     ci->arch_fixed, ci->arch_fixed_width,
-			     ci->arch_events_unavail);
 	else
 		fmt_snprintf(buf, size, "counters=%u width=%u", ci->counters,
 			     ci->width);

@@ -24,6 +24,40 @@ const struct pmu_generation *pmu_generation_for(enum pmu_kind k)
 	return NULL;
 }
 
+static int matches(const struct pmu_generation *g, unsigned family,
+		   unsigned model)
+{
+	for (unsigned i = 0; i < PMU_GENERATION_MATCHES && g->match[i].family;
+	     i++)
+		if (g->match[i].family == family &&
+		    model >= g->match[i].model_first &&
+		    model <= g->match[i].model_last)
+			return 1;
+	return 0;
+}
+
+enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
+			   unsigned arch_version)
+{
+	unsigned n;
+	const struct pmu_generation *g = pmu_generations(&n);
+
+	/* AMD's PMUs: K7 (family 6) on; the K5 and K6 have none (AMD64 APM
+	 * Vol. 2, order no. 24593, §13.2) */
+	if (v == VENDOR_AMD)
+		return family >= 6 ? PMU_UNSUPPORTED : PMU_NONE;
+	if (v != VENDOR_INTEL)
+		return PMU_NONE;
+	for (unsigned i = 0; i < n; i++)
+		if (!g[i].feature && g[i].reported &&
+		    g[i].reported(arch_version))
+			return g[i].kind;
+	for (unsigned i = 0; i < n; i++)
+		if (!g[i].feature && matches(&g[i], family, model))
+			return g[i].kind;
+	return PMU_NONE;
+}
+
 static int has_prefix(const char *s, const char *prefix)
 {
 	while (*prefix && *s == *prefix) {
@@ -55,6 +89,17 @@ const char *pmu_kind_name(enum pmu_kind k)
 	if (k == PMU_UNSUPPORTED)
 		return "unsupported";
 	return g && g->kind_name ? g->kind_name : "unknown";
+}
+
+void pmu_generation_shape(enum pmu_kind k, const struct cpu_info *ci,
+			  unsigned *counters, unsigned *width)
+{
+	const struct pmu_generation *g = pmu_generation_for(k);
+
+	*counters = g ? g->counters : 0;
+	*width = g ? g->width : 0;
+	if (g && g->cpuid_shape)
+		g->cpuid_shape(ci, counters, width);
 }
 
 const struct pmu_driver *pmu_driver_for(enum pmu_kind k)

@@ -22,6 +22,7 @@
 #include "cpu_model.h"
 
 struct pmu_driver;
+struct cpu_info;
 
 /* An event selection with every enable and privilege bit clear, written
  * and read back to see whether the PMU's first selection register exists
@@ -33,6 +34,14 @@ struct pmu_presence_probe {
 
 #define PMU_GENERATION_GROUPS 4
 
+/* Intel CPUs whose PMU a generation is, by CPUID signature: a
+ * DisplayFamily and a DisplayModel range (SDM Vol. 2A CPUID.01H). */
+struct pmu_cpu_match {
+	unsigned family;		/* 0: the end of the list */
+	unsigned model_first, model_last;
+};
+#define PMU_GENERATION_MATCHES 3
+
 struct pmu_generation {
 	const char *name;		/* its folder under pmu/ */
 	enum pmu_kind kind;
@@ -42,8 +51,37 @@ struct pmu_generation {
 	struct pmu_presence_probe probe;	/* msr 0: none */
 	/* Test-name prefixes ("p5/") of the groups that need this kind. */
 	const char *groups[PMU_GENERATION_GROUPS];
+	/* Whose PMU it is: an Intel CPU that reports it itself (CPUID:
+	 * reported(the version CPUID.0AH:EAX[7:0] gives) is 1), whatever its
+	 * signature; else one whose signature it matches. */
+	int (*reported)(unsigned cpuid_0ah_version);
+	struct pmu_cpu_match match[PMU_GENERATION_MATCHES];
+	/* Its general-purpose counters and their width: fixed by the
+	 * generation (counters, width), or, where the CPU reports them
+	 * (CPUID), what cpuid_shape() reads from ci (detection's
+	 * counters and width; the driver's own shape op numbers the
+	 * counters it drives, pmu/driver.h). */
+	unsigned counters, width;
+	void (*cpuid_shape)(const struct cpu_info *ci, unsigned *counters,
+			    unsigned *width);
+	/* The hardware path's bound on the driver's and the harness's own
+	 * CPL 0 instructions a counter counts between its enabling and
+	 * disabling writes, per counter of a run: measured under
+	 * backend=emulated over the generation's suite (harness/pmu_run.h,
+	 * docs/emulators.md).  0: PMU_DRIVER_PER_COUNTER. */
+	unsigned per_counter;
 } __attribute__((aligned(8)));	/* a multiple of the objects' alignment:
 				 * the section is walked as an array */
+
+/* The driver as a descriptor names it: `.driver =
+ * PMU_GENERATION_OPS(&p5_driver)`.  The host tools that read the
+ * descriptors (tools/lab/pmu_events.c) link no driver: they build with
+ * PMU_GENERATION_NO_OPS, and the pointer is NULL there. */
+#ifdef PMU_GENERATION_NO_OPS
+#define PMU_GENERATION_OPS(ops) NULL
+#else
+#define PMU_GENERATION_OPS(ops) (ops)
+#endif
 
 /* The section's name is a C identifier, so the host's linker brackets it
  * with __start_/__stop_ symbols by itself; linker.ld and linker-i386.ld
@@ -59,6 +97,13 @@ struct pmu_generation {
 #define PMU_GENERATION(id, ...) pmu_generation_listing: __VA_ARGS__
 #endif
 
+/* The PMU a CPU has: none on a vendor this harness knows no PMU of; on
+ * AMD from the K7 on one it has no driver for (pmu_unsupported_reason());
+ * on Intel the generation that the CPU reports itself (arch_version, the
+ * version CPUID.0AH reports), else the one whose signatures match, else
+ * none. */
+enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
+			   unsigned arch_version);
 /* The generation that drives kind k (not a feature), or NULL. */
 const struct pmu_generation *pmu_generation_for(enum pmu_kind k);
 /* The generation whose test group name starts with, or NULL for a test of
@@ -69,5 +114,9 @@ const struct pmu_generation *pmu_generation_of_test(const char *name);
 const char *pmu_kind_name(enum pmu_kind k);
 /* The driver of a PMU kind, or NULL when none is built yet. */
 const struct pmu_driver *pmu_driver_for(enum pmu_kind k);
+/* The general-purpose counters and their width of PMU kind k on the CPU
+ * ci describes (0, 0 for a kind no generation drives). */
+void pmu_generation_shape(enum pmu_kind k, const struct cpu_info *ci,
+			  unsigned *counters, unsigned *width);
 
 #endif

@@ -11,9 +11,19 @@ PMU_GENERATION(netburst,
 	.name = "netburst",
 	.kind = PMU_NETBURST,
 	.kind_name = "netburst",
-	.driver = &nb_driver,
+	.driver = PMU_GENERATION_OPS(&nb_driver),
 	.probe = { .msr = NB_MSR_CRU_ESCR0,
 		   .value = (uint64_t)NB_EVENT_INSTR_RETIRED <<
 			    NB_ESCR_EVENT_SHIFT },
 	.groups = { "netburst/" },
+	/* family 15, every model (SDM Vol. 3B §18.16; Vol. 4 Table 2-1) */
+	.match = { { 15, 0x00, 0xff } },
+	/* 18 counters of 40 bits (SDM Vol. 3B §18.16.2) */
+	.counters = 18,
+	.width = 40,
+	/* backend=emulated over the NetBurst suite (family 15 model 4 with
+	 * HT, model 2): 1103 / 1277, single-counter runs (the started
+	 * hook's ESCR and CCCR read-back: ~420 of them), rounded up the
+	 * same way */
+	.per_counter = 1280,
 );

@@ -10,8 +10,22 @@ PMU_GENERATION(p5,
 	.name = "p5",
 	.kind = PMU_P5,
 	.kind_name = "p5",
-	.driver = &p5_driver,
+	.driver = PMU_GENERATION_OPS(&p5_driver),
 	.probe = { .msr = P5_MSR_CESR,
 		   .value = 0x16u << P5_HALF_SHIFT | 0x16u },
 	.groups = { "p5/" },
+	/* family 5 (SDM Vol. 3B §18.23; Vol. 4 Table 2-1), but the Quark
+	 * SoC X1000 (05_09H), whose MSR list has no CESR, CTR0 or CTR1
+	 * (Intel Quark SoC X1000 Core Developer's Manual, order no.
+	 * 329679, chapter "Model-Specific Registers") */
+	.match = { { 5, 0x00, 0x08 }, { 5, 0x0a, 0xff } },
+	/* CTR0 and CTR1, 40 bits (SDM Vol. 3B §18.23) */
+	.counters = 2,
+	.width = 40,
+	/* backend=emulated over the P5 suite (pentium and family 5 model
+	 * 4), largest per counter x86-64 UEFI / i386 BIOS kernel: 768 /
+	 * 903, two-counter runs (the CESR's halves: each start and stop is
+	 * a read-modify-write), rounded up to a multiple of 64
+	 * (harness/pmu_run.h, docs/emulators.md) */
+	.per_counter = 960,
 );

@@ -11,8 +11,19 @@ PMU_GENERATION(p6,
 	.name = "p6",
 	.kind = PMU_P6,
 	.kind_name = "p6",
-	.driver = &p6_driver,
+	.driver = PMU_GENERATION_OPS(&p6_driver),
 	.probe = { .msr = P6_MSR_PERFEVTSEL0,
 		   .value = P6_EVENT_INST_RETIRED },
 	.groups = { "p6/" },
+	/* family 6 up to the Pentium M (Dothan, 06_0DH); from Yonah (06_0EH)
+	 * on, architectural perfmon (SDM Vol. 3B §18.22, §18.2; Vol. 4
+	 * Table 2-1) */
+	.match = { { 6, 0x00, 0x0d } },
+	/* PerfCtr0 and PerfCtr1, 40 bits (SDM Vol. 3B §18.22) */
+	.counters = 2,
+	.width = 40,
+	/* backend=emulated over the P6 suite (pentium3 and family 6 model
+	 * 8): 891 / 1090, two-counter runs (EN in PerfEvtSel0 is shared: a
+	 * start or stop rewrites both selects), rounded up the same way */
+	.per_counter = 1152,
 );

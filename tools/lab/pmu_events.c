@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "pmu/cpu_model.h"
+#include "pmu/generation.h"
 #include "pmu/sem.h"
 #include "pmu/p5/events.h"
 #include "pmu/p5/regs.h"
@@ -323,21 +324,6 @@ static void list_arch(const struct perfmon_caps *c)
 
 /* ---- the CPU */
 
-/* The "# pmu: kind=" words of the generations (pmu/<gen>/generation.c's
- * kind_name; tools/lab/tests/test_events.py holds them to the build's
- * listing of the descriptors). */
-static const char *kind_word(enum pmu_kind k)
-{
-	switch (k) {
-	case PMU_P5: return "p5";
-	case PMU_P6: return "p6";
-	case PMU_NETBURST: return "netburst";
-	case PMU_ARCH: return "arch-perfmon";
-	case PMU_UNSUPPORTED: return "unsupported";
-	default: return "none";
-	}
-}
-
 static int parse_uint(const char *s, unsigned max, unsigned *v)
 {
 	char *end;
@@ -365,7 +351,7 @@ static void header(enum cpu_vendor v, const char *vendor,
 	json_key_str("name", cpu_model_name(v, sig->family, sig->model, buf,
 					    sizeof(buf)));
 	printf("}, \"pmu\": ");
-	json_str(kind_word(k));
+	json_str(pmu_kind_name(k));
 }
 
 static int refuse(const char *why)
@@ -402,7 +388,8 @@ int main(int argc, char **argv)
 		return refuse(pmu_unsupported_reason(v, sig.family));
 	if (k == PMU_NONE)
 		return refuse(v == VENDOR_INTEL ? "no performance-monitoring "
-			      "counters (pmu/cpu_model.c)" :
+			      "counters (no generation's descriptor matches: "
+			      "pmu/<gen>/generation.c)" :
 			      "not an Intel or AMD processor");
 	if (k == PMU_ARCH && !row)
 		return refuse("architectural perfmon, but the capability "

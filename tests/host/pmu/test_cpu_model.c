@@ -12,6 +12,7 @@
 
 #include "pmu/cpu_model.c"
 #include "pmu/driver.h"
+#include "pmu/detect.h"
 #include "pmu/generation.h"
 
 /* host-sources: pmu/generation.c pmu/p5/generation.c pmu/p6/generation.c pmu/netburst/generation.c pmu/perfmon/generation.c pmu/pt/generation.c lib/fmt.c lib/string.c */
@@ -291,7 +292,11 @@ static void test_name_small_buffer(void **state)
 	assert_int_equal(buf[0], 'Z');
 }
 
-/* The PMU kind cpu_pmu_kind()'s family rule gives an unlisted model. */
+/* The PMU kind of an Intel or AMD signature, restated here by family:
+ * P5 family 5 (SDM Vol. 3B §18.23) but the Quark SoC X1000 (05_09H: no
+ * CESR, its Core Developer's Manual's MSR list), NetBurst family 15
+ * (§18.16), P6 family 6 up to 06_0DH (§18.22), architectural perfmon
+ * from Yonah, 06_0EH, on (§18.2; Vol. 4 Table 2-1). */
 static enum pmu_kind family_rule(enum cpu_vendor v, unsigned f, unsigned m)
 {
 	if (v == AMD)	/* K7 and later have a PMU without a driver */
@@ -304,6 +309,8 @@ static enum pmu_kind family_rule(enum cpu_vendor v, unsigned f, unsigned m)
 		return PMU_P5;
 	if (f == 15)
 		return PMU_NETBURST;
+	if (f != 6)
+		return PMU_NONE;
 	return m <= 0x0d ? PMU_P6 : PMU_ARCH;
 }
 
@@ -319,15 +326,22 @@ static int check_row(enum cpu_vendor v, unsigned f, unsigned m)
 	assert_int_equal(r->model, m);
 	assert_non_null(r->name);
 	assert_true(r->name[0] != 0);
-	if (r->pmu != family_rule(v, f, m))
-		fail_msg("row %u/0x%x/0x%x \"%s\": PMU %s, want %s", v, f, m,
-			 r->name, pmu_kind_name(r->pmu),
-			 pmu_kind_name(family_rule(v, f, m)));
 	return 1;
 }
 
-/* Every row is found under its own key, is named, and its PMU kind agrees
- * with the family rule cpu_pmu_kind() uses for unlisted models. */
+/* The kind the generations' descriptors give a signature without
+ * CPUID.0AH agrees with the family rule above. */
+static void check_kind(enum cpu_vendor v, unsigned f, unsigned m)
+{
+	enum pmu_kind k = cpu_pmu_kind(v, f, m, 0);
+
+	if (k != family_rule(v, f, m))
+		fail_msg("%u/0x%x/0x%x: PMU %s, want %s", v, f, m,
+			 pmu_kind_name(k), pmu_kind_name(family_rule(v, f, m)));
+}
+
+/* Every row is found under its own key and is named; every signature,
+ * listed or not, has the PMU kind of the family rule. */
 static void test_table_consistent(void **state)
 {
 	static const enum cpu_vendor vendors[] = { INTEL, AMD, OTHER };
@@ -335,8 +349,10 @@ static void test_table_consistent(void **state)
 
 	for (unsigned vi = 0; vi < N(vendors); vi++)
 		for (unsigned f = 0; f < 0x20; f++)
-			for (unsigned m = 0; m < 0x100; m++)
+			for (unsigned m = 0; m < 0x100; m++) {
 				rows += check_row(vendors[vi], f, m);
+				check_kind(vendors[vi], f, m);
+			}
 	assert_true(rows > 100);
 	assert_null(cpu_model_lookup(OTHER, 6, 0x3c));
 }
@@ -405,6 +421,10 @@ struct shape_case {
 	unsigned counters, width;
 };
 
+/* The shape each generation's descriptor gives: P5 CTR0/CTR1 of 40 bits
+ * (SDM Vol. 3B §18.23), P6 PerfCtr0/1 of 40 bits (§18.22), NetBurst 18
+ * counters of 40 bits (§18.16.2); arch perfmon what CPUID.0AH reports
+ * (§18.2.1.1: EAX[15:8] counters, EAX[23:16] width), here 4 of 48. */
 static void test_kind_name_and_shape(void **state)
 {
 	static const struct shape_case cases[] = {
@@ -412,14 +432,15 @@ static void test_kind_name_and_shape(void **state)
 		{ PMU_P5, "p5", 2, 40 },
 		{ PMU_P6, "p6", 2, 40 },
 		{ PMU_NETBURST, "netburst", 18, 40 },
-		{ PMU_ARCH, "arch-perfmon", 0, 0 },
+		{ PMU_ARCH, "arch-perfmon", 4, 48 },
 	};
+	struct cpu_info ci = { .arch_gp = 4, .arch_gp_width = 48 };
 
 	for (unsigned i = 0; i < N(cases); i++) {
 		unsigned counters = 99, width = 99;
 
 		assert_string_equal(pmu_kind_name(cases[i].k), cases[i].name);
-		pmu_kind_shape(cases[i].k, &counters, &width);
+		pmu_generation_shape(cases[i].k, &ci, &counters, &width);
 		assert_int_equal(counters, cases[i].counters);
 		assert_int_equal(width, cases[i].width);
 	}

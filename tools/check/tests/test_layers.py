@@ -177,22 +177,41 @@ class Layers(unittest.TestCase):
                "pmu/zen9/generation.c": "PMU_GENERATION(zen9, "
                                         ".kind = PMU_ZEN9);\n"}
         self.assertViolation({"boot/main.c": '#include "../pmu/p5/regs.h"\n'},
-                             "boot/ and harness/ are generation-independent",
+                             "pmu/'s core are generation-independent",
                              'boot/main.c:1: #include "../pmu/p5/regs.h" -> '
                              "pmu/p5/regs.h")
         self.assertViolation(dict(gen, **{"harness/run.c":
                                           '#include "../pmu/zen9/ops.h"\n'}),
-                             "boot/ and harness/ are generation-independent",
+                             "pmu/'s core are generation-independent",
                              "harness/run.c:1: #include "
                              '"../pmu/zen9/ops.h" -> pmu/zen9/ops.h')
         self.assertViolation({"boot/leave.c": "int k = PMU_P5;\n"},
-                             "boot/ and harness/ are generation-independent",
+                             "pmu/'s core are generation-independent",
                              "boot/leave.c:1: mentions PMU_P5")
         self.assertViolation(dict(gen, **{"boot/x.c": "case PMU_ZEN9:\n"}),
-                             "boot/ and harness/ are generation-independent",
+                             "pmu/'s core are generation-independent",
                              "mentions PMU_ZEN9")
         # a kind no generation.c names is no generation's
         rc, out = self.tree({"boot/x.c": "case PMU_NONE:\n"})
+        self.assertEqual(rc, 0, out)
+
+    def test_pmu_core_names_no_generation(self):
+        # issue 38: what a generation is, the core reads from its
+        # descriptor; only pmu/cpu_model.h declares the kinds
+        self.assertViolation({"pmu/detect.c": "if (k == PMU_P5) {}\n"},
+                             "pmu/'s core are generation-independent",
+                             "pmu/detect.c:1: mentions PMU_P5")
+        self.assertViolation({"harness/run.c": "int k = PMU_P5;\n"},
+                             "pmu/'s core are generation-independent",
+                             "harness/run.c:1: mentions PMU_P5")
+        self.assertViolation({"pmu/backend.c":
+                              '#include "backend.h"\n'
+                              '#include "p5/regs.h"\n'},
+                             "pmu/'s core are generation-independent",
+                             'pmu/backend.c:2: #include "p5/regs.h"')
+        rc, out = self.tree({"pmu/cpu_model.h": "enum k { PMU_P5 };\n",
+                             "pmu/p5/driver.c": '#include "driver.h"\n'
+                             "int p5_init(void) { return PMU_P5; }\n"})
         self.assertEqual(rc, 0, out)
 
     def test_header_belongs_to_one_c(self):

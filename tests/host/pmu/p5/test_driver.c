@@ -625,22 +625,9 @@ static void test_pmu_describe(void **state)
 	assert_non_null(strstr(buf, " present=no probe=\"msr=0x12 wrote=0x1 "
 			       "read=0x0 wr_vector=13 rd_vector=13\""));
 
-	/* architectural perfmon: what CPUID.0AH reported */
-	memset(&ci, 0, sizeof(ci));
-	ci.pmu = PMU_ARCH;
-	ci.arch_version = 2;
-	ci.arch_gp = 4;
-	ci.arch_gp_width = 48;
-	ci.arch_fixed = 3;
-	ci.arch_fixed_width = 48;
-	ci.arch_events_unavail = 0x4;
-	pmu_describe(&ci, buf, sizeof(buf));
-	assert_string_equal(buf, "kind=arch-perfmon version=2 counters=4 "
-			    "width=48 fixed=3 fixed_width=48 "
-			    "events_unavailable=0x4 present=no "
-			    "probe=\"none\"");
-
-	/* a generation without a driver: its fixed shape */
+	/* a generation whose driver has no describe hook (the stubs here):
+	 * the shape detection gave it, in core code that names no
+	 * generation's fields */
 	memset(&ci, 0, sizeof(ci));
 	ci.pmu = PMU_NETBURST;
 	ci.counters = 18;
