@@ -8,8 +8,10 @@
  * detect.c's probe, the driver lookup, the "# pmu:" line and the test
  * selection (harness/select.c) are derived from the descriptors, and the
  * build lists them for the host tools (build/pmu-generations.txt, see the
- * Makefile).  Adding a generation is one folder plus its boot-table
- * entries, and a kind in cpu_model.h.
+ * Makefile).  It also says whose PMU it is (reported, match), its
+ * counters' shape and the hardware path's bound per counter, so that
+ * the core names no generation (docs/architecture.md lists where a new
+ * one goes).
  *
  * A feature generation (Intel PT) extends another one's kind: it owns its
  * test groups, but no driver or probe of its own.
