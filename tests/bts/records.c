@@ -22,6 +22,23 @@
 static struct bts_trace trace;
 static struct bts_branch want[BTS_MAX_BRANCHES];
 
+/* The records [0, n) written since the base (no wrap). */
+static unsigned bts_written(struct tcase *t, const struct bts_env *v,
+			    uint64_t max)
+{
+	uint64_t index = bts_index(v);
+
+	value(t, bts_key(v, "bts_index"), "base+%llu",
+	      (unsigned long long)(index - v->base));
+	if (!check(t, index >= v->base && index <= max &&
+		   (index - v->base) % BTS_REC == 0, "BTS index base+%lld: "
+		   "outside [base, max = base+%llu] or not on a record",
+		   (long long)(index - v->base),
+		   (unsigned long long)(max - v->base)))
+		return 0;
+	return (unsigned)((index - v->base) / BTS_REC);
+}
+
 /* A fresh buffer, BTS on with flags for one run of bench; the records
  * written into *n. */
 static int one_run(struct bts_env *v, const char *bench, uint64_t n,

@@ -36,6 +36,65 @@
  */
 #include "nb_test.h"
 
+/* The initiator of ctr's bit 11 (Table 18-65: CASCNTxINTOy "allow
+ * counter x to cascade into counter y", x and y numbering IQ_COUNTER0-5,
+ * i.e. counters 12-17): CASCNT4INTO0 16 -> 12, CASCNT5INTO3 17 -> 15,
+ * CASCNT5INTO4 17 -> 16, CASCNT4INTO5 16 -> 17; -1 for none. */
+static int nbt_ext_cascade_from(unsigned ctr)
+{
+	static const signed char from[NBT_COUNTERS] = {
+		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+		16, -1, -1, 17, 17, 16,
+	};
+
+	return ctr < NBT_COUNTERS ? from[ctr] : -1;
+}
+
+/* The name of a block of counters (nb_test.h's NBT_BPU ...). */
+static const char *nbt_block_name(unsigned block)
+{
+	switch (block) {
+	case NBT_BPU: return "BPU";
+	case NBT_MS: return "MS";
+	case NBT_FLAME: return "FLAME";
+	default: return "IQ";
+	}
+}
+
+/* Cascading (§18.15.5.6): in each block of four counters n and n+2
+ * cascade in either order; in the IQ block 12/14 and 13/15 likewise, 16
+ * only from 14 and 17 only from 15 (14 cannot be cascaded from 16, nor 15
+ * from 17).  No pair crosses a block. */
+struct nbt_pair {
+	unsigned from, to;
+};
+
+#define NBT_N_CASCADES 18
+
+static const struct nbt_pair *nbt_cascades(void)
+{
+	static const struct nbt_pair pairs[NBT_N_CASCADES] = {
+		{ 0, 2 }, { 2, 0 }, { 1, 3 }, { 3, 1 },
+		{ 4, 6 }, { 6, 4 }, { 5, 7 }, { 7, 5 },
+		{ 8, 10 }, { 10, 8 }, { 9, 11 }, { 11, 9 },
+		{ 12, 14 }, { 14, 12 }, { 13, 15 }, { 15, 13 },
+		{ 14, 16 }, { 15, 17 },
+	};
+
+	return pairs;
+}
+
+/* Is cascading from counter from into counter to legal (§18.15.5.6)? */
+static int nbt_cascade_legal(unsigned from, unsigned to)
+{
+	const struct nbt_pair *p = nbt_cascades();
+
+	for (unsigned i = 0; i < NBT_N_CASCADES; i++)
+		if (p[i].from == from && p[i].to == to)
+			return 1;
+	return 0;
+}
+
 #define CASCADE_BENCH "call-ret"
 #define RUN1_N 4
 #define RUN2_N 40

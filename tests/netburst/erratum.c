@@ -2,7 +2,7 @@
  * cascading (Vol. 3B §18.15.5.7, order no. 253669-060US): "performance
  * counters do not generate PMI in cascade mode or extended cascade mode"
  * on processors with DisplayFamily_DisplayModel 0F_02, and on 0F_00 and
- * 0F_01 with a stepping above 09H (nb_test.h: nbt_cascade_pmi_erratum).
+ * 0F_01 with a stepping above 09H (nbt_cascade_pmi_erratum() below).
  *
  * Two runs of counted-loop through the harness's NMI handler
  * (harness/pmi_run.h), counting instr_retired NBOGUSNTAG at CPL 3:
@@ -19,6 +19,19 @@
  * one PMI at most. */
 #include "nb_test.h"
 #include "../../harness/pmi_run.h"
+
+/* The erratum the SDM states in §18.15.5.7: "performance counters do not
+ * generate PMI in cascade mode or extended cascade mode" on processors
+ * with DisplayFamily_DisplayModel 0F_02, and on 0F_00 and 0F_01 with a
+ * stepping above 09H. */
+static int nbt_cascade_pmi_erratum(const struct cpu_sig *s)
+{
+	if (s->family != 15)
+		return 0;
+	if (s->model == 2)
+		return 1;
+	return (s->model == 0 || s->model == 1) && s->stepping > 9;
+}
 
 #define ERR_BENCH "counted-loop"
 #define ERR_N 40

@@ -1,8 +1,8 @@
 /* netburst/escr-select-<block>: the CCCR's ESCR select field (bits 15:13)
  * names one ESCR among those of the counter's block, ESCR0 of a pair for
  * the block's first counters and ESCR1 for the others (SDM Vol. 3B
- * §18.15.3 and Table 18-63, order no. 253669-060US; nb_test.h writes the
- * table out).  For every counter of the block and every select 0-7 the
+ * §18.15.3 and Table 18-63, order no. 253669-060US; netburst_regs.c
+ * writes the table out).  For every counter of the block and every select 0-7 the
  * driver is asked to program an event of that ESCR:
  *   - the select names an ESCR here and the SDM's event tables have an
  *     event on it (sdm_event_on() below, written from Chapter 19):

@@ -12,7 +12,12 @@
  * Besides the facts: nb_ready() (the driver, initialised, or a SKIP), an
  * access trail (pmu/backend.h's log) and the per-counter log every test
  * leaves: the ESCR and CCCR values written, the count read and the
- * expected count. */
+ * expected count.  The code behind the declarations is in
+ * netburst_regs.c (the facts that take code: Table 18-63's ESCR map,
+ * extended cascading's bit), netburst_driver.c (the driver for a test),
+ * netburst_trail.c (the trail and the refusals checked against it),
+ * netburst_log.c (the per-counter log and count check) and
+ * netburst_expect.c (the cascaded counter's hand-off). */
 #ifndef TESTS_NETBURST_NB_TEST_H
 #define TESTS_NETBURST_NB_TEST_H
 
@@ -51,12 +56,6 @@ static inline uint64_t nbt_escr(struct nbt_escr f)
 #define NBT_ESCR_T1_OS (1ull << 1)
 #define NBT_ESCR_T0_USR (1ull << 2)
 #define NBT_ESCR_T0_OS (1ull << 3)
-
-/* Reserved ESCR bits: 31 and 63:32; without HT also 1:0. */
-static inline uint64_t nbt_escr_reserved(int ht)
-{
-	return 0xffffffff80000000ull | (ht ? 0 : 3ull);
-}
 
 /* ---- CCCR, Figure 18-46 / 18-48: bit 11 extended cascade (§18.15.5.7,
  * where it exists), 12 enable, 15:13 ESCR select, 17:16 active thread,
@@ -106,49 +105,9 @@ static inline unsigned nbt_cccr_sel(uint64_t cccr)
 	return (unsigned)(cccr >> 13) & 7;
 }
 
-/* Extended cascading (§18.15.5.7): CCCR bit 11 is CASCNT4INTO0 in
- * IQ_CCCR0 (counter 12), CASCNT5INTO3 in IQ_CCCR3 (15), CASCNT5INTO4 in
- * IQ_CCCR4 (16) and CASCNT4INTO5 in IQ_CCCR5 (17), on processors with
- * DisplayFamily_DisplayModel 0F_02, 0F_03, 0F_04 and 0F_06; reserved
- * everywhere else. */
-static inline int nbt_ext_cascade_bit(unsigned ctr, const struct cpu_sig *s)
-{
-	static const uint32_t ctrs = 1u << 12 | 1u << 15 | 1u << 16 |
-				     1u << 17;
-
-	if (s->family != 15 || ctr >= NBT_COUNTERS)
-		return 0;
-	if (s->model != 2 && s->model != 3 && s->model != 4 && s->model != 6)
-		return 0;
-	return (int)(ctrs >> ctr & 1);
-}
-
-/* The initiator of ctr's bit 11 (Table 18-65: CASCNTxINTOy "allow
- * counter x to cascade into counter y", x and y numbering IQ_COUNTER0-5,
- * i.e. counters 12-17): CASCNT4INTO0 16 -> 12, CASCNT5INTO3 17 -> 15,
- * CASCNT5INTO4 17 -> 16, CASCNT4INTO5 16 -> 17; -1 for none. */
-static inline int nbt_ext_cascade_from(unsigned ctr)
-{
-	static const signed char from[NBT_COUNTERS] = {
-		-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-		16, -1, -1, 17, 17, 16,
-	};
-
-	return ctr < NBT_COUNTERS ? from[ctr] : -1;
-}
-
-/* The reserved bits of counter ctr's CCCR on this processor. */
-static inline uint64_t nbt_cccr_reserved(unsigned ctr, const struct cpu_sig *s,
-					 int ht)
-{
-	uint64_t r = 0xffffffff00000000ull | 3ull << 28 | 0x7ffull;
-
-	if (!nbt_ext_cascade_bit(ctr, s))
-		r |= NBT_CCCR_EXT_CASCADE;
-	if (!ht)
-		r |= NBT_CCCR_OVF_PMI_T1;
-	return r;
-}
+/* Does counter ctr's CCCR have bit 11, extended cascading, on this
+ * processor (§18.15.5.7: netburst_regs.c)? */
+int nbt_ext_cascade_bit(unsigned ctr, const struct cpu_sig *s);
 
 /* ---- Hyper-Threading: CPUID.01H:EDX bit 28 (HTT) with CPUID.01H:EBX
  * bits 23:16 (logical processors per package) at least 2 (SDM Vol. 2A
@@ -158,103 +117,11 @@ static inline int nbt_has_ht(const struct cpu_info *ci)
 	return (ci->f1_edx >> 28 & 1) && (ci->f1_ebx >> 16 & 0xff) >= 2;
 }
 
-/* The logical processor (0: T0, 1: T1) this processor - the bootstrap
- * processor, which ran CPUID for cpu_info() - is: with two logical
- * processors per package, the SMT ID, the lowest bit of the initial APIC
- * ID CPUID.01H:EBX[31:24] (Vol. 3A §8.4.5 "Identifying Logical Processors
- * in an MP System", which §18.16.1 refers to for T0/T1; perfctr:
- * cpuid_ebx(1) >> 24 & 1); 0 without HT.  The sibling is the other. */
-static inline unsigned nbt_bsp_thread(const struct cpu_info *ci)
-{
-	return nbt_has_ht(ci) ? (ci->f1_ebx >> 24) & 1 : 0;
-}
-
 /* ---- blocks and halves (§18.15.2, Table 18-63) */
 enum { NBT_BPU, NBT_MS, NBT_FLAME, NBT_IQ };
 
 /* BPU counters 0-3, MS 4-7, FLAME 8-11, IQ 12-17. */
-static inline unsigned nbt_block(unsigned ctr)
-{
-	if (ctr <= 3)
-		return NBT_BPU;
-	if (ctr <= 7)
-		return NBT_MS;
-	if (ctr <= 11)
-		return NBT_FLAME;
-	return NBT_IQ;
-}
-
-static inline const char *nbt_block_name(unsigned block)
-{
-	switch (block) {
-	case NBT_BPU: return "BPU";
-	case NBT_MS: return "MS";
-	case NBT_FLAME: return "FLAME";
-	default: return "IQ";
-	}
-}
-
-/* Table 18-63: an ESCR0 feeds counters 0, 1, 4, 5, 8, 9, 12, 13 and 16,
- * an ESCR1 counters 2, 3, 6, 7, 10, 11, 14, 15 and 17. */
-#define NBT_ESCR0_CTRS (1u << 0 | 1u << 1 | 1u << 4 | 1u << 5 | 1u << 8 | \
-			1u << 9 | 1u << 12 | 1u << 13 | 1u << 16)
-
-/* 0: ctr's ESCRs are the ESCR0s of its block, 1: the ESCR1s. */
-static inline unsigned nbt_half(unsigned ctr)
-{
-	return NBT_ESCR0_CTRS >> ctr & 1 ? 0 : 1;
-}
-
-/* ---- CCCR ESCR select -> ESCR, Table 18-63.  Per block and select the
- * ESCR0 and ESCR1 MSR (0: that select names no ESCR in the block).  The
- * SSU has an ESCR0 only (there is no MSR 0x3BF).  IQ_ESCR0/1 exist on
- * models 0, 1 and 2 only (Table 18-63's note). */
-struct nbt_escr_pair {
-	const char *name;		/* without the _ESCRn suffix */
-	uint32_t msr[2];		/* ESCR0, ESCR1 */
-};
-
-static inline const struct nbt_escr_pair *nbt_escr_pair(unsigned block,
-							unsigned sel)
-{
-	static const struct nbt_escr_pair bpu[8] = {
-		[0] = { "BPU", { 0x3b2, 0x3b3 } },
-		[1] = { "IS", { 0x3b4, 0x3b5 } },
-		[2] = { "MOB", { 0x3aa, 0x3ab } },
-		[3] = { "ITLB", { 0x3b6, 0x3b7 } },
-		[4] = { "PMH", { 0x3ac, 0x3ad } },
-		[5] = { "IX", { 0x3c8, 0x3c9 } },
-		[6] = { "FSB", { 0x3a2, 0x3a3 } },
-		[7] = { "BSU", { 0x3a0, 0x3a1 } },
-	};
-	static const struct nbt_escr_pair ms[8] = {
-		[0] = { "MS", { 0x3c0, 0x3c1 } },
-		[1] = { "TC", { 0x3c4, 0x3c5 } },
-		[2] = { "TBPU", { 0x3c2, 0x3c3 } },
-	};
-	static const struct nbt_escr_pair flame[8] = {
-		[0] = { "FLAME", { 0x3a6, 0x3a7 } },
-		[1] = { "FIRM", { 0x3a4, 0x3a5 } },
-		[2] = { "SAAT", { 0x3ae, 0x3af } },
-		[3] = { "U2L", { 0x3b0, 0x3b1 } },
-		[5] = { "DAC", { 0x3a8, 0x3a9 } },
-	};
-	static const struct nbt_escr_pair iq[8] = {
-		[0] = { "IQ", { 0x3ba, 0x3bb } },
-		[1] = { "ALF", { 0x3ca, 0x3cb } },
-		[2] = { "RAT", { 0x3bc, 0x3bd } },
-		[3] = { "SSU", { 0x3be, 0 } },
-		[4] = { "CRU", { 0x3b8, 0x3b9 } },	/* CRU_ESCR0/1 */
-		[5] = { "CRU", { 0x3cc, 0x3cd } },	/* CRU_ESCR2/3 */
-		[6] = { "CRU", { 0x3e0, 0x3e1 } },	/* CRU_ESCR4/5 */
-	};
-	static const struct nbt_escr_pair *const blocks[4] = { bpu, ms, flame,
-							     iq };
-
-	if (block > NBT_IQ || sel > 7 || !blocks[block][sel].name)
-		return 0;
-	return &blocks[block][sel];
-}
+unsigned nbt_block(unsigned ctr);
 
 /* IQ_ESCR0/1 (0x3BA, 0x3BB) exist on models 0-2 only. */
 static inline int nbt_iq_escr_exists(const struct cpu_sig *s)
@@ -263,78 +130,8 @@ static inline int nbt_iq_escr_exists(const struct cpu_sig *s)
 }
 
 /* The ESCR MSR that CCCR ESCR select sel names for counter ctr on this
- * processor, or 0 for none. */
-static inline uint32_t nbt_escr_msr(unsigned ctr, unsigned sel,
-				    const struct cpu_sig *s)
-{
-	const struct nbt_escr_pair *p;
-
-	if (ctr >= NBT_COUNTERS)
-		return 0;
-	p = nbt_escr_pair(nbt_block(ctr), sel);
-	if (!p)
-		return 0;
-	if (nbt_block(ctr) == NBT_IQ && sel == 0 && !nbt_iq_escr_exists(s))
-		return 0;
-	return p->msr[nbt_half(ctr)];
-}
-
-/* Every ESCR MSR of Table 18-63 on this processor (for #GP tests: any
- * other address in 0x3A0-0x3E1 is no ESCR). */
-static inline int nbt_is_escr(uint32_t msr, const struct cpu_sig *s)
-{
-	for (unsigned c = 0; c < NBT_COUNTERS; c++)
-		for (unsigned sel = 0; sel < 8; sel++)
-			if (nbt_escr_msr(c, sel, s) == msr)
-				return 1;
-	return 0;
-}
-
-/* ---- cascading (§18.15.5.6): in each block of four counters n and n+2
- * cascade in either order; in the IQ block 12/14 and 13/15 likewise, 16
- * only from 14 and 17 only from 15 (14 cannot be cascaded from 16, nor 15
- * from 17).  No pair crosses a block. */
-struct nbt_pair {
-	unsigned from, to;
-};
-
-#define NBT_N_CASCADES 18
-
-static inline const struct nbt_pair *nbt_cascades(void)
-{
-	static const struct nbt_pair pairs[NBT_N_CASCADES] = {
-		{ 0, 2 }, { 2, 0 }, { 1, 3 }, { 3, 1 },
-		{ 4, 6 }, { 6, 4 }, { 5, 7 }, { 7, 5 },
-		{ 8, 10 }, { 10, 8 }, { 9, 11 }, { 11, 9 },
-		{ 12, 14 }, { 14, 12 }, { 13, 15 }, { 15, 13 },
-		{ 14, 16 }, { 15, 17 },
-	};
-
-	return pairs;
-}
-
-static inline int nbt_cascade_legal(unsigned from, unsigned to)
-{
-	const struct nbt_pair *p = nbt_cascades();
-
-	for (unsigned i = 0; i < NBT_N_CASCADES; i++)
-		if (p[i].from == from && p[i].to == to)
-			return 1;
-	return 0;
-}
-
-/* The erratum the SDM states in §18.15.5.7: "performance counters do not
- * generate PMI in cascade mode or extended cascade mode" on processors
- * with DisplayFamily_DisplayModel 0F_02, and on 0F_00 and 0F_01 with a
- * stepping above 09H. */
-static inline int nbt_cascade_pmi_erratum(const struct cpu_sig *s)
-{
-	if (s->family != 15)
-		return 0;
-	if (s->model == 2)
-		return 1;
-	return (s->model == 0 || s->model == 1) && s->stepping > 9;
-}
+ * processor (Table 18-63: netburst_regs.c), or 0 for none. */
+uint32_t nbt_escr_msr(unsigned ctr, unsigned sel, const struct cpu_sig *s);
 
 /* ---- the events the tests use (Chapter 19 NetBurst tables; Linux
  * perf_event_p4.h agrees).  Event mask bit n is ESCR bit 9 + n. */
@@ -386,26 +183,22 @@ static inline uint64_t nbt_cccr_sel_any(unsigned sel)
 					   .active = NBT_ANY });
 }
 
-/* ---- the driver, initialised */
+/* ---- the driver, initialised (netburst_driver.c) */
 
 /* The NetBurst driver after nb_init(), or NULL (a SKIP when this CPU has
  * no NetBurst PMU or no backend, a failure when init fails). */
-static inline const struct pmu_driver *nb_ready(struct tcase *t)
-{
-	const struct pmu_driver *d = pmu_ready(t, PMU_NETBURST);
-	struct pmu_err e;
-
-	if (!d || !check(t, nb_init(&e) == 0, "init: %s", e.msg))
-		return NULL;
-	return d;
-}
+const struct pmu_driver *nb_ready(struct tcase *t);
+/* Counter ctr and its CCCR through the driver; a failed read fails t. */
+int nbt_read_ctr_cccr(struct tcase *t, unsigned ctr, uint64_t *v,
+		      uint64_t *cccr);
 
 static inline const struct cpu_sig *nbt_sig(void)
 {
 	return &cpu_info()->sig;
 }
 
-/* ---- the access trail: what the driver wrote (pmu/backend.h's log) */
+/* ---- the access trail: what the driver wrote (pmu/backend.h's log;
+ * netburst_trail.c) */
 #define NBT_TRAIL 128
 
 struct nbt_trail {
@@ -424,68 +217,43 @@ static inline void nbt_trail_close(void)
 }
 
 /* WRMSRs in the trail (those past its end included). */
-static inline unsigned nbt_trail_writes(const struct nbt_trail *tr)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < tr->log.used; i++)
-		n += tr->log.a[i].op == BE_OP_WRMSR;
-	return n + tr->log.lost;
-}
-
+unsigned nbt_trail_writes(const struct nbt_trail *tr);
 /* The last value the trail shows written to msr: 1, or 0 when none. */
-static inline int nbt_trail_last(const struct nbt_trail *tr, uint32_t msr,
-				 uint64_t *v)
-{
-	for (unsigned i = tr->log.used; i-- > 0;) {
-		const struct be_access *a = &tr->log.a[i];
+int nbt_trail_last(const struct nbt_trail *tr, uint32_t msr, uint64_t *v);
 
-		if (a->op == BE_OP_WRMSR && a->reg == msr && !a->vector) {
-			*v = a->value;
-			return 1;
-		}
-	}
-	return 0;
-}
+/* ---- refusals: the driver says no, with a message, and writes nothing
+ * (netburst_trail.c) */
 
-/* "<label>_<name>", or name alone without a label. */
-static inline void nbt_key(char *buf, unsigned size, const char *label,
-			   const char *name)
-{
-	if (label)
-		fmt_snprintf(buf, size, "%s_%s", label, name);
-	else
-		fmt_snprintf(buf, size, "%s", name);
-}
+/* Checks that rc is a refusal and the trail shows no WRMSR; logs the
+ * driver's message under key what. */
+void nbt_refused(struct tcase *t, const char *what, int rc,
+		 const struct pmu_err *e, const struct nbt_trail *tr);
+
+/* ---- the per-counter log (netburst_log.c) */
 
 /* Logs <label>_ctrN_cccr and <label>_ctrN_escr: the last values the trail
  * shows written to counter ctr's CCCR and to the ESCR its ESCR select
- * names (Table 18-63, this header's), with the ESCR's address.  A
+ * names (Table 18-63, nbt_escr_msr()'s), with the ESCR's address.  A
  * register the trail did not see written is read back and marked so. */
-static inline void nbt_log_regs(struct tcase *t, const char *label,
-				const struct nbt_trail *tr, unsigned ctr)
-{
-	uint64_t cccr = 0, escr = 0;
-	int wc = nbt_trail_last(tr, NBT_MSR_CCCR(ctr), &cccr);
-	uint32_t msr;
-	char name[24], k[48];
-	int we;
+void nbt_log_regs(struct tcase *t, const char *label,
+		  const struct nbt_trail *tr, unsigned ctr);
+/* Logs <label>_ctrN (read) and <label>_ctrN_oracle (expected: the
+ * counter's value, or the range of its increment over preset with the
+ * reason), and checks got against x (an increment over preset, modulo
+ * 2^40). */
+int nbt_check_count(struct tcase *t, const char *label, unsigned ctr,
+		    uint64_t preset, uint64_t got, const struct pmu_expect *x);
+/* The model's count of run r beside the count nbt_check_count() logged
+ * under the same label (harness/pmu_run.h pmu_log_model_as). */
+void nbt_log_model(struct tcase *t, const char *label,
+		   const struct pmu_run *r, unsigned ctr);
+/* The whole per-counter record: registers written, count read, count
+ * expected. */
+int nbt_log_counter(struct tcase *t, const char *label,
+		    const struct nbt_trail *tr, unsigned ctr, uint64_t preset,
+		    uint64_t got, const struct pmu_expect *x);
 
-	if (!wc)
-		(void)be_rdmsr(NBT_MSR_CCCR(ctr), &cccr);
-	msr = nbt_escr_msr(ctr, nbt_cccr_sel(cccr), nbt_sig());
-	we = msr && nbt_trail_last(tr, msr, &escr);
-	if (msr && !we)
-		(void)be_rdmsr(msr, &escr);
-	fmt_snprintf(name, sizeof(name), "ctr%u_cccr", ctr);
-	nbt_key(k, sizeof(k), label, name);
-	value(t, k, "0x%llx%s", (unsigned long long)cccr,
-	      wc ? "" : " (read: not written here)");
-	fmt_snprintf(name, sizeof(name), "ctr%u_escr", ctr);
-	nbt_key(k, sizeof(k), label, name);
-	value(t, k, "0x%llx (MSR 0x%x)%s", (unsigned long long)escr, msr,
-	      we ? "" : " (read: not written here)");
-}
+/* ---- expectations */
 
 /* A CPL 3 run's count of s as a USR counter sees it: the oracle's, plus
  * what the ring-3 trampoline adds on hardware and under backend=emulated
@@ -497,7 +265,12 @@ static inline uint64_t nbt_usr_count(const struct oracle_counts *oc,
 }
 
 /* An exact expectation. */
-static inline struct pmu_expect nbt_exact(uint64_t n);
+static inline struct pmu_expect nbt_exact(uint64_t n)
+{
+	struct pmu_expect x = { n, n, NULL };
+
+	return x;
+}
 
 /* The retirement width: the NetBurst core retires at most three uops per
  * clock (Intel 64 and IA-32 Architectures Optimization Reference Manual,
@@ -507,130 +280,8 @@ static inline struct pmu_expect nbt_exact(uint64_t n);
 #define NBT_RETIRE_WIDTH 3
 
 /* A counter Y cascaded from X, X preset K below the wrap, after X saw n
- * (> K) retirement events.  The SDM says Y starts counting "when its
- * alternate counter overflows" (§18.15.5.6), not in which clock.  On the
- * model Y counts from the clock after the overflow (pmu/netburst/model.c,
- * its convention): Y = n - K exactly.  On hardware Y may also miss the
- * events of the overflow clock after X's K-th, at most NBT_RETIRE_WIDTH -
- * 1 of them: n - K - 2 .. n - K.  (A hardware hand-off that loses more
- * clocks would fall outside: a finding about the unstated latency.) */
-static inline struct pmu_expect nbt_handoff(uint64_t n, uint64_t k)
-{
-	struct pmu_expect x = { 0, n - k, "the cascaded counter may miss the "
-				"events retired in its alternate's overflow "
-				"clock after the wrap: at most retirement width "
-				"(3 per clock) - 1" };
-	uint64_t lost = NBT_RETIRE_WIDTH - 1;
-
-	if (pmu_on_model())
-		return nbt_exact(n - k);
-	x.lo = n - k > lost ? n - k - lost : 0;
-	return x;
-}
-
-static inline struct pmu_expect nbt_exact(uint64_t n)
-{
-	struct pmu_expect x = { n, n, NULL };
-
-	return x;
-}
-
-/* Logs <label>_ctrN (read) and <label>_ctrN_oracle (expected: the
- * counter's value, or the range of its increment over preset with the
- * reason), and checks got against x (an increment over preset, modulo
- * 2^40). */
-static inline int nbt_check_count(struct tcase *t, const char *label,
-				  unsigned ctr, uint64_t preset, uint64_t got,
-				  const struct pmu_expect *x)
-{
-	uint64_t inc = (got - preset) & NBT_MASK;
-	char name[24], k[48];
-
-	fmt_snprintf(name, sizeof(name), "ctr%u", ctr);
-	nbt_key(k, sizeof(k), label, name);
-	value(t, k, "%llu", (unsigned long long)got);
-	fmt_snprintf(name, sizeof(name), "ctr%u_oracle", ctr);
-	nbt_key(k, sizeof(k), label, name);
-	if (x->lo == x->hi)
-		value(t, k, "%llu", (unsigned long long)
-		      ((preset + x->lo) & NBT_MASK));
-	else
-		value(t, k, "increment %llu..%llu (%s)",
-		      (unsigned long long)x->lo, (unsigned long long)x->hi,
-		      x->tolerance);
-	return check(t, inc >= x->lo && inc <= x->hi, "%s%scounter %u: read "
-		     "%llu (+%llu over its preset 0x%llx), expected +%llu.."
-		     "%llu", label ? label : "", label ? ": " : "", ctr,
-		     (unsigned long long)got, (unsigned long long)inc,
-		     (unsigned long long)preset, (unsigned long long)x->lo,
-		     (unsigned long long)x->hi);
-}
-
-/* The model's count of run r beside the count nbt_check_count() logged
- * under the same label (harness/pmu_run.h pmu_log_model_as). */
-static inline void nbt_log_model(struct tcase *t, const char *label,
-				 const struct pmu_run *r, unsigned ctr)
-{
-	char name[24], k[48];
-
-	fmt_snprintf(name, sizeof(name), "ctr%u", ctr);
-	nbt_key(k, sizeof(k), label, name);
-	pmu_log_model_as(t, r, ctr, k);
-}
-
-/* The whole per-counter record: registers written, count read, count
- * expected. */
-static inline int nbt_log_counter(struct tcase *t, const char *label,
-				  const struct nbt_trail *tr, unsigned ctr,
-				  uint64_t preset, uint64_t got,
-				  const struct pmu_expect *x)
-{
-	nbt_log_regs(t, label, tr, ctr);
-	return nbt_check_count(t, label, ctr, preset, got, x);
-}
-
-/* ---- refusals: the driver says no, with a message, and writes nothing */
-
-/* Checks that rc is a refusal and the trail shows no WRMSR; logs the
- * driver's message under key what. */
-static inline void nbt_refused(struct tcase *t, const char *what, int rc,
-			       const struct pmu_err *e,
-			       const struct nbt_trail *tr)
-{
-	unsigned w = nbt_trail_writes(tr);
-
-	check(t, rc != 0, "%s: accepted", what);
-	check(t, w == 0 && (rc == 0 || e->vector == 0), "%s: %u WRMSRs, "
-	      "vector %d: not refused by the driver before any write", what,
-	      w, rc ? e->vector : 0);
-	value(t, what, "%s", rc ? e->msg : "accepted");
-}
-
-/* nb_program() of (escr, cccr) on ctr, expected to be refused with
- * nothing written. */
-static inline void nbt_expect_refused(struct tcase *t, const char *what,
-				      unsigned ctr, uint64_t escr,
-				      uint64_t cccr)
-{
-	struct nbt_trail tr;
-	struct pmu_err e = { "", 0 };
-	int rc;
-
-	nbt_trail_open(&tr);
-	rc = nb_program(ctr, escr, cccr, &e);
-	nbt_trail_close();
-	nbt_refused(t, what, rc, &e, &tr);
-}
-
-/* Counter ctr and its CCCR through the driver; a failed read fails t. */
-static inline int nbt_read_ctr_cccr(struct tcase *t, unsigned ctr,
-				    uint64_t *v, uint64_t *cccr)
-{
-	struct pmu_err e;
-
-	return check(t, nb_read(ctr, v, &e) == 0 &&
-		     nb_read_cccr(ctr, cccr, &e) == 0, "read %u: %s", ctr,
-		     e.msg);
-}
+ * (> K) retirement events: n - K exactly on the model, on hardware n - K
+ * less up to NBT_RETIRE_WIDTH - 1 (netburst_expect.c says why). */
+struct pmu_expect nbt_handoff(uint64_t n, uint64_t k);
 
 #endif

@@ -4,7 +4,7 @@
  * reserved in the MSR", and an MSR that does not exist raises #GP(0) on
  * RDMSR and WRMSR), written directly, and the same setups offered to the
  * driver, which must refuse each with a message before writing anything
- * (the access log shows no WRMSR).  Reserved (nb_test.h):
+ * (the access log shows no WRMSR).  Reserved (below):
  *   - CCCR: bits 10:0, 29:28, 63:32; bit 11 except where extended
  *     cascading has it (§18.15.5.7); bit 27 (OVF_PMI_T1) without HT;
  *   - ESCR: bit 31, 63:32; bits 1:0 (T1_USR/T1_OS) without HT;
@@ -12,6 +12,51 @@
  *     0x3BB) on models 3 and later, none at the other gaps of 0x3A0-0x3E1;
  *   - without HT the active-thread field must be 11B. */
 #include "nb_test.h"
+
+/* Reserved ESCR bits: 31 and 63:32; without HT also 1:0. */
+static uint64_t nbt_escr_reserved(int ht)
+{
+	return 0xffffffff80000000ull | (ht ? 0 : 3ull);
+}
+
+/* The reserved bits of counter ctr's CCCR on this processor. */
+static uint64_t nbt_cccr_reserved(unsigned ctr, const struct cpu_sig *s,
+				  int ht)
+{
+	uint64_t r = 0xffffffff00000000ull | 3ull << 28 | 0x7ffull;
+
+	if (!nbt_ext_cascade_bit(ctr, s))
+		r |= NBT_CCCR_EXT_CASCADE;
+	if (!ht)
+		r |= NBT_CCCR_OVF_PMI_T1;
+	return r;
+}
+
+/* Every ESCR MSR of Table 18-63 on this processor (for #GP tests: any
+ * other address in 0x3A0-0x3E1 is no ESCR). */
+static int nbt_is_escr(uint32_t msr, const struct cpu_sig *s)
+{
+	for (unsigned c = 0; c < NBT_COUNTERS; c++)
+		for (unsigned sel = 0; sel < 8; sel++)
+			if (nbt_escr_msr(c, sel, s) == msr)
+				return 1;
+	return 0;
+}
+
+/* nb_program() of (escr, cccr) on ctr, expected to be refused with
+ * nothing written. */
+static void nbt_expect_refused(struct tcase *t, const char *what, unsigned ctr,
+			       uint64_t escr, uint64_t cccr)
+{
+	struct nbt_trail tr;
+	struct pmu_err e = { "", 0 };
+	int rc;
+
+	nbt_trail_open(&tr);
+	rc = nb_program(ctr, escr, cccr, &e);
+	nbt_trail_close();
+	nbt_refused(t, what, rc, &e, &tr);
+}
 
 static int ht(void)
 {

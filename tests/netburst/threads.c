@@ -46,6 +46,17 @@
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/smp.h"
 
+/* The logical processor (0: T0, 1: T1) this processor - the bootstrap
+ * processor, which ran CPUID for cpu_info() - is: with two logical
+ * processors per package, the SMT ID, the lowest bit of the initial APIC
+ * ID CPUID.01H:EBX[31:24] (Vol. 3A §8.4.5 "Identifying Logical Processors
+ * in an MP System", which §18.16.1 refers to for T0/T1; perfctr:
+ * cpuid_ebx(1) >> 24 & 1); 0 without HT.  The sibling is the other. */
+static unsigned nbt_bsp_thread(const struct cpu_info *ci)
+{
+	return nbt_has_ht(ci) ? (ci->f1_ebx >> 24) & 1 : 0;
+}
+
 #define A_BENCH "call-ret"
 #define A_N 20
 #define B_BENCH "branch-alternating"

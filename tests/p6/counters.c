@@ -6,6 +6,16 @@
 #include "../../arch/x86/trap.h"
 #include "../../pmu/backend.h"
 
+/* "the lower-order 32 bits of each MSR may be written with any value,
+ * and the high-order 8 bits are sign-extended according to the value of
+ * bit 31" (§18.22.2): what a counter holds after WRMSR of v. */
+static uint64_t sdm_ctr_after_write(uint64_t v)
+{
+	uint64_t lo = v & 0xffffffffull;
+
+	return lo & 0x80000000ull ? lo | 0xff00000000ull : lo;
+}
+
 #define INST 0xc0
 
 /*

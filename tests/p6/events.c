@@ -14,6 +14,34 @@
 #include "p6_test.h"
 #include "../../pmu/p6/events.h"
 
+/* The P6 generations, as bits, and which family 6 model is which (AP-485,
+ * Intel Processor Identification and the CPUID Instruction, order no.
+ * 241618; SDM Vol. 3B §19.16-19.17 name the generations that have each
+ * event): Pentium Pro model 1; Pentium II and its Celeron models 3, 5, 6;
+ * Pentium III 7, 8, 0AH, 0BH; Pentium M 9, 0DH.  Another model up to 0DH
+ * is taken as a Pentium Pro (the events every P6 has), as docs/p6.md
+ * says the driver does. */
+#define SDM_PPRO 1u
+#define SDM_PII 2u
+#define SDM_PIII 4u
+#define SDM_PM 8u
+
+static inline unsigned sdm_p6_gen(void)
+{
+	switch (cpu_info()->sig.model) {
+	case 3: case 5: case 6: return SDM_PII;
+	case 7: case 8: case 0xa: case 0xb: return SDM_PIII;
+	case 9: case 0xd: return SDM_PM;
+	default: return SDM_PPRO;
+	}
+}
+
+static inline const char *sdm_p6_gen_name(unsigned gen)
+{
+	return gen == SDM_PII ? "Pentium II" : gen == SDM_PIII ?
+	       "Pentium III" : gen == SDM_PM ? "Pentium M" : "Pentium Pro";
+}
+
 #define EVENT_BENCH "call-ret"
 #define EVENT_BENCH_N 40
 /* Any per-instruction or per-cycle event stays below this many per
@@ -104,10 +132,10 @@ static void not_modelled(struct tcase *t, const struct p6_event *ev,
 
 /*
  * Which codes exist is this file's table; what a modelled one counts is
- * p6_test.h's restatement of Table 19-37 (sdm_p6_counts[]).  The driver's
- * table is read for the event's name and, for an event the test cannot
- * count, why the trace cannot see it; an event that table counts and the
- * test does not know fails: its meaning would be unchecked.
+ * p6_expect.c's restatement of Table 19-37 (sdm_p6_counts[]).  The
+ * driver's table is read for the event's name and, for an event the test
+ * cannot count, why the trace cannot see it; an event that table counts
+ * and the test does not know fails: its meaning would be unchecked.
  */
 static void event_test(struct tcase *t, unsigned code, unsigned ctr)
 {

@@ -5,7 +5,8 @@
  * adaptive PEBS record groups of later editions) rather than taken from
  * pmu/perfmon/pebs/regs.c, so a wrong offset there fails here; and the steps
  * every record test shares: build a run, check every field of every
- * record against the trace. */
+ * record against the trace.  The layouts and events that take code are
+ * pebs_sdm.c's. */
 #ifndef TESTS_PEBS_PEBS_TEST_H
 #define TESTS_PEBS_PEBS_TEST_H
 
@@ -27,36 +28,11 @@
 enum sdm_pebs { S_FLAGS, S_IP, S_AX, S_BX, S_CX, S_DX, S_SI, S_DI, S_BP,
 		S_SP, S_R8, S_STATUS = S_R8 + 8, S_DLA, S_DSE, S_LAT, S_EIP,
 		S_TSX, S_TSC, S_NR };
-
-static inline int sdm_pebs_offset(unsigned fmt, unsigned f)
-{
-	static const int first_fmt[S_NR] = {
-		[S_STATUS] = 1, [S_DLA] = 1, [S_DSE] = 1, [S_LAT] = 1,
-		[S_EIP] = 2, [S_TSX] = 2, [S_TSC] = 3,
-	};
-
-	if (fmt > 3 || (int)fmt < first_fmt[f])
-		return -1;
-	return (int)f * 8;	/* the fields follow each other in 8 bytes */
-}
-
-static inline unsigned sdm_pebs_size(unsigned fmt)
-{
-	static const unsigned size[4] = { 0x90, 0xb0, 0xc0, 0xc8 };
-
-	return fmt < 4 ? size[fmt] : 0;
-}
-
-/* The encoding number of the register a formats 0-3 field holds:
- * RAX 0, RCX 1, RDX 2, RBX 3, RSP 4, RBP 5, RSI 6, RDI 7, R8-R15. */
-static inline int sdm_pebs_reg(unsigned f)
-{
-	static const int reg[S_R8] = { -1, -1, 0, 3, 1, 2, 6, 7, 5, 4 };
-
-	if (f < S_R8)
-		return reg[f];
-	return f < S_STATUS ? (int)(f - S_R8) + 8 : -1;
-}
+/* Field f's byte offset in a record of format fmt (0-3), -1 when the
+ * format has none. */
+int sdm_pebs_offset(unsigned fmt, unsigned f);
+/* Bytes of a record of format fmt (0-3), 0 for another format. */
+unsigned sdm_pebs_size(unsigned fmt);
 
 /* The 32-bit DS format's record (SDM Vol. 3B §17.4.9, the 40-byte PEBS
  * record figure): EFLAGS, linear IP, EAX, EBX, ECX, EDX, ESI, EDI, EBP,
@@ -69,17 +45,11 @@ static inline int sdm_pebs32_offset(unsigned f)
 	return f < S_R8 ? (int)f * 4 : -1;
 }
 
-/* IA32_PERF_CAPABILITIES.PEBS_REC_FMT, bits 11:8, and PEBS_TRAP, bit 6
- * (SDM Vol. 3B §18.6.2.4 / §18.8.1.1, the IA32_PERF_CAPABILITIES
- * figure). */
+/* IA32_PERF_CAPABILITIES.PEBS_REC_FMT, bits 11:8 (SDM Vol. 3B §18.6.2.4
+ * / §18.8.1.1, the IA32_PERF_CAPABILITIES figure). */
 static inline unsigned sdm_pebs_format(uint64_t perf_caps)
 {
 	return (unsigned)(perf_caps >> 8) & 0xfu;
-}
-
-static inline int sdm_pebs_trap(uint64_t perf_caps)
-{
-	return !!(perf_caps & (1ull << 6));
 }
 
 /* The run uses the 32-bit DS format: outside IA-32e mode on a CPU
@@ -112,34 +82,7 @@ struct sdm_adaptive {
 	unsigned meminfo, gprs, xmms, lbrs, n_lbr, size;
 	uint64_t cfg;
 };
-
-static inline struct sdm_adaptive sdm_adaptive_of(const struct pebs_run *r)
-{
-	struct sdm_adaptive a = { .size = SDM_BASIC };
-	int adaptive = 0;
-
-	for (unsigned k = 0; k < r->n_ctr; k++)
-		adaptive |= r->ctr[k].adaptive;
-	a.cfg = adaptive ? r->cfg : 0;
-	if (a.cfg & 1) {
-		a.meminfo = a.size;
-		a.size += SDM_MEMINFO;
-	}
-	if (a.cfg & 2) {
-		a.gprs = a.size;
-		a.size += SDM_GPRS;
-	}
-	if (a.cfg & 4) {
-		a.xmms = a.size;
-		a.size += SDM_XMMS;
-	}
-	if (a.cfg & 8) {
-		a.lbrs = a.size;
-		a.n_lbr = (unsigned)(a.cfg >> 24 & 0xff) + 1;
-		a.size += SDM_LBR * a.n_lbr;
-	}
-	return a;
-}
+struct sdm_adaptive sdm_adaptive_of(const struct pebs_run *r);
 
 /* The events the tests sample, per record format (and for format 1 per
  * microarchitecture): the precise events of each one's table in the SDM
@@ -150,49 +93,21 @@ struct sdm_event {
 	int data;		/* 0 none, 1 load, 2 store address */
 };
 
-static inline int sdm_inst_event(unsigned fmt, struct sdm_event *ev)
-{
-	*ev = (struct sdm_event){ 0xc0, fmt >= 1 && fmt <= 3 ? 0x01 : 0x00,
-				  SEM_BIT(SEM_INSTRUCTIONS), 0 };
-	return 1;
-}
-
-static inline int sdm_branch_event(unsigned fmt, struct sdm_event *ev)
-{
-	if (fmt == 0)
-		return 0;
-	/* before format 4 the precise all-branches event is C4H/04H
-	 * (BR_INST_RETIRED.ALL_BRANCHES(_PEBS)); far transfers are among
-	 * the branches it counts */
-	*ev = (struct sdm_event){ 0xc4, fmt <= 3 ? 0x04 : 0x00,
-				  SEM_BIT(SEM_BRANCHES) | SEM_BIT(SEM_FAR),
-				  0 };
-	return 1;
-}
-
-/* Sandy Bridge or Ivy Bridge by the CPUID signature (SDM Vol. 4, order
- * no. 335592-060US, Table 2-1: 06_2AH, 06_2DH Sandy Bridge; 06_3AH,
- * 06_3EH Ivy Bridge): format 1 like Nehalem, but precise events of their
- * own (Vol. 3B §18.9.4.2). */
-static inline int sdm_sandy_bridge(void)
-{
-	const struct cpu_info *ci = cpu_info();
-	unsigned m = ci->sig.model;
-
-	return ci->sig.family == 6 &&
-	       (m == 0x2a || m == 0x2d || m == 0x3a || m == 0x3e);
-}
-
-/* Rows where C0H/01H is INST_RETIRED.PREC_DIST, precise distribution:
- * Sandy Bridge/Ivy Bridge (format 1, SDM Vol. 3B §18.9.4.4), Haswell/
- * Broadwell (format 2) and Skylake (format 3; the capability rows have
- * no Goldmont), whose PEBS sections keep PDIR.  PEBS for it must use
- * IA32_PMC1, and its record is for the overflowing instruction
- * (pebs_expect.h). */
-static inline int sdm_pdir_row(unsigned fmt)
-{
-	return (fmt == 1 && sdm_sandy_bridge()) || fmt == 2 || fmt == 3;
-}
+/* The precise instruction event of format fmt; 1. */
+int sdm_inst_event(unsigned fmt, struct sdm_event *ev);
+/* The precise all-branches event of format fmt; 0 when it has none
+ * (format 0). */
+int sdm_branch_event(unsigned fmt, struct sdm_event *ev);
+/* The precise load (store) event of format fmt, with the data address
+ * its record holds; 0 when it has none (format 0). */
+int sdm_mem_event(unsigned fmt, int store, struct sdm_event *ev);
+/* Sandy Bridge or Ivy Bridge by the CPUID signature: format 1 like
+ * Nehalem, but precise events of their own. */
+int sdm_sandy_bridge(void);
+/* Does C0H/01H mean INST_RETIRED.PREC_DIST, precise distribution, with
+ * format fmt on this CPU (PMC1 only; the record for the overflowing
+ * instruction)? */
+int sdm_pdir_row(unsigned fmt);
 
 /* What sdm_inst_ctr() put on the counter. */
 enum sdm_inst_kind { SDM_INST_PMC0, SDM_INST_PDIR, SDM_INST_BRANCHES };
@@ -201,56 +116,8 @@ enum sdm_inst_kind { SDM_INST_PMC0, SDM_INST_PDIR, SDM_INST_BRANCHES };
  * rule on sdm_pdir_row(), else PMC0.  The 32-bit DS format has PEBS on
  * PMC0 only (one counter-reset slot, §17.4.9), where PREC_DIST may not
  * go: there a PDIR row samples all branches on PMC0 instead. */
-static inline enum sdm_inst_kind sdm_inst_ctr(unsigned fmt,
-					      struct pebs_ctr *c,
-					      uint64_t period, int usr, int os)
-{
-	struct sdm_event ev;
-	enum sdm_inst_kind k = !sdm_pdir_row(fmt) ? SDM_INST_PMC0 :
-			       pebs_ds32() ? SDM_INST_BRANCHES : SDM_INST_PDIR;
-
-	if (k == SDM_INST_BRANCHES)
-		sdm_branch_event(fmt, &ev);
-	else
-		sdm_inst_event(fmt, &ev);
-	*c = (struct pebs_ctr){ .bit = k == SDM_INST_PDIR ? 1 : 0,
-		.sem = ev.sem,
-		.sel = ev.event | (uint64_t)ev.umask << 8 |
-		       (usr ? 1ull << 16 : 0) | (os ? 1ull << 17 : 0),
-		.period = period, .reload = period,
-		.pdir = k == SDM_INST_PDIR };
-	return k;
-}
-
-/* A precise event every PEBS counter of formats 0-3 takes: instructions,
- * except on the PDIR rows (PMC1 only there): all branches. */
-static inline void sdm_any_ctr_event(unsigned fmt, struct sdm_event *ev)
-{
-	if (!sdm_pdir_row(fmt) || !sdm_branch_event(fmt, ev))
-		sdm_inst_event(fmt, ev);
-}
-
-static inline int sdm_mem_event(unsigned fmt, int store,
-				struct sdm_event *ev)
-{
-	if (fmt == 0)
-		return 0;
-	/* Nehalem/Westmere MEM_INST_RETIRED.LOADS/STORES 0BH (§18.8.1.1);
-	 * Sandy Bridge MEM_UOPS_RETIRED.ALL_LOADS/STORES D0H, whose data
-	 * address is written for load latency and precise store only
-	 * (§18.9.4.1) */
-	if (fmt == 1 && sdm_sandy_bridge())
-		*ev = (struct sdm_event){ 0xd0, store ? 0x82 : 0x81,
-			SEM_BIT(store ? SEM_STORES : SEM_LOADS), 0 };
-	else if (fmt == 1)
-		*ev = (struct sdm_event){ 0x0b, store ? 0x02 : 0x01,
-			SEM_BIT(store ? SEM_STORES : SEM_LOADS), 0 };
-	else
-		*ev = (struct sdm_event){ 0xd0, store ? 0x82 : 0x81,
-			SEM_BIT(store ? SEM_STORES : SEM_LOADS),
-			store ? 2 : 1 };
-	return 1;
-}
+enum sdm_inst_kind sdm_inst_ctr(unsigned fmt, struct pebs_ctr *c,
+				uint64_t period, int usr, int os);
 
 static inline uint64_t sdm_gp_sel(const struct sdm_event *ev, int usr,
 				  int os)

@@ -11,6 +11,24 @@
 #include "../../bench/gpr_values.h"
 #include "../../lib/string.h"
 
+/* The encoding number of the register a formats 0-3 field holds:
+ * RAX 0, RCX 1, RDX 2, RBX 3, RSP 4, RBP 5, RSI 6, RDI 7, R8-R15. */
+static int sdm_pebs_reg(unsigned f)
+{
+	static const int reg[S_R8] = { -1, -1, 0, 3, 1, 2, 6, 7, 5, 4 };
+
+	if (f < S_R8)
+		return reg[f];
+	return f < S_STATUS ? (int)(f - S_R8) + 8 : -1;
+}
+
+/* IA32_PERF_CAPABILITIES.PEBS_TRAP, bit 6 (SDM Vol. 3B §18.6.2.4 /
+ * §18.8.1.1, the IA32_PERF_CAPABILITIES figure). */
+static int sdm_pebs_trap(uint64_t perf_caps)
+{
+	return !!(perf_caps & (1ull << 6));
+}
+
 #define OVF_BUF (1ull << 62)
 
 void pebs_log_caps(struct tcase *t)

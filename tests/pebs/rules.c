@@ -14,6 +14,14 @@
 #include "pebs_test.h"
 #include "../../harness/pmu_run.h"
 
+/* A precise event every PEBS counter of formats 0-3 takes: instructions,
+ * except on the PDIR rows (PMC1 only there): all branches. */
+static void sdm_any_ctr_event(unsigned fmt, struct sdm_event *ev)
+{
+	if (!sdm_pdir_row(fmt) || !sdm_branch_event(fmt, ev))
+		sdm_inst_event(fmt, ev);
+}
+
 static uint8_t area[1024] __attribute__((aligned(64)));
 static uint8_t buf[4096] __attribute__((aligned(4096)));
 

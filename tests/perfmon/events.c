@@ -1,5 +1,5 @@
 /* perfmon/event-*: each architectural event (SDM Vol. 3B §18.2.1.2,
- * Table 18-1, written out in perfmon_test.h with what each counts) on
+ * Table 18-1, written out in perfmon_events.c with what each counts) on
  * the GP counters, against the oracle: PMC0 with USR only, PMC1 with OS
  * only, over a run at CPL 3 and one at CPL 0, then PMC0 with both over a
  * run at CPL 3.  An event CPUID.0AH marks unavailable (EBX bit set, or
@@ -7,6 +7,13 @@
  * cannot observe SKIP under the model with the reason; on hardware their
  * counts are reported. */
 #include "perfmon_test.h"
+
+/* Event select / unit mask of architectural event ev, USR only. */
+static struct sdm_sel pm_sel_usr(enum pm_arch_event ev)
+{
+	return (struct sdm_sel){ .event = pm_events[ev].event,
+				 .umask = pm_events[ev].umask, .usr = 1 };
+}
 
 static const char *bench_for(const struct pm_event *ev)
 {

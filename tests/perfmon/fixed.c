@@ -2,7 +2,7 @@
  * Table 18-2, Figure 18-2; FIXED_CTR3 §18.2.5) under each enable code of
  * its FIXED_CTR_CTRL field - 0 off, 1 OS (CPL 0), 2 USR (CPL > 0), 3
  * both - over a run at CPL 3 and one at CPL 0.  What each counts is
- * perfmon_test.h's pm_fixed_counts, written from Table 18-2: FC0
+ * perfmon_events.c's pm_fixed_counts, written from Table 18-2: FC0
  * instructions retired, FC1 core cycles, FC2 reference cycles (the
  * model's ratio: pmu/sem.h), FC3 topdown slots (not modelled); rep-movsb
  * makes the three differ (REP iterations are cycles, not instructions).

@@ -10,7 +10,7 @@
  *   v5: fixed counter i exists when ECX[i] is set or EDX[4:0] > i (a hole
  *       in the bitmap is no counter); EDX[15] deprecates AnyThread
  *       (reserved again); ECX is reserved before v5.
- * The reading of CPUID.0AH is perfmon_test.h's pm_sdm_read(), written
+ * The reading of CPUID.0AH is perfmon_cpuid.c's pm_sdm_read(), written
  * from the SDM, not pmu/perfmon/caps.c's.  "perfmon/version-own" checks
  * the PMU this CPU has (its CPUID, or its capability row under the
  * model).  The other cases make the model stand

@@ -1,27 +1,372 @@
 /* pt/stream-*, pt/cpl-filter, pt/cyc-thresh-*: the stream Intel PT writes
  * for a benchmark, decoded by lib/pt/decode.c and lib/pt/timing.c, is
- * what the SDM says the trace's steps make (pt_test.h states the rules
- * and cites them): every conditional branch a TNT bit with its outcome,
+ * what the SDM says the trace's steps make (the rules below, with their
+ * citations): every conditional branch a TNT bit with its outcome,
  * every compressed RET a taken TNT bit, every other RET and every
  * indirect branch a TIP to its target, in order; each branch at its
  * exact cycle or inside its bounds, exact where the SDM guarantees it
- * (pt_test.h: with CycThresh 0 every TIP and every TNT's first branch),
+ * (below: with CycThresh 0 every TIP and every TNT's first branch),
  * with CycThresh 0 some TNT holding several branches as on hardware, with
  * CycThresh > 0 the CYCs at least the threshold apart.  Every benchmark of the registry
  * runs, at CPL 3 and at CPL 0. */
 #include "pt_test.h"
 #include "../../arch/x86/ring3.h"
 
-/* The group's one memory block (pt_test.h), kept for the run: the pt/
- * tests ask the firmware once. */
-struct pt_mem *pt_test_mem(struct tcase *t)
-{
-	static struct pt_mem *m;
+/* ---- the stream rules: the packets the SDM says a run's steps make,
+ * written out here from Intel SDM Vol. 3C, order no. 326019-060US,
+ * chapter 36, rather than taken from the driver, the model or its
+ * generator (pmu/pt*.c), so that a wrong rule there cannot make an
+ * expectation wrong too:
+ *
+ *   - a conditional branch (Jcc, JrCXZ, LOOP) is one TNT bit, 1 = taken
+ *     (§36.4.2.1, Table 36-16);
+ *   - a near RET whose target is the next IP of the CALL on top of the
+ *     CALL/RET stack (64 entries, the oldest dropped; zero-length CALLs
+ *     are not pushed) is "compressed": one TNT bit, taken; every other
+ *     RET, and every RET with DisRETC set, is a TIP to its target
+ *     (§36.4.2.2 "Indirect Transfer Compression for Returns (RET)",
+ *     IA32_RTIT_CTL.DisRETC in Table 36-6); the stack holds CALLs of this
+ *     run only (it starts empty at TraceEn);
+ *   - an indirect near JMP or CALL, and a far transfer, is a TIP to the
+ *     target (§36.2.1.2 "Indirect Transfer COFI", §36.2.1.3);
+ *   - a direct near JMP or CALL makes no packet (§36.2.1.1);
+ *   - a branch is traced when the CPL it ran at is one IA32_RTIT_CTL.OS
+ *     (CPL 0) or .User (CPL > 0) selects (§36.2.4.1);
+ *   - cycle-accurate mode (§36.3.6.2, §36.4.2.14 Table 36-33): with
+ *     CycThresh 0 "a CYC packet will be generated in any cycle in which
+ *     any CYC-eligible packet is generated" and precedes that cycle's
+ *     packets; a TIP is CYC-eligible, and a TNT's CYC "applies to the
+ *     first branch in the TNT packet", so a TIP and the first branch of a
+ *     TNT are timed exactly when no earlier branch shares their cycle
+ *     (CycThresh 1, one cycle, lets every new cycle have its CYC too:
+ *     §36.3.6.3).  Every other branch - the later branches of a TNT
+ *     (hardware packs several into one TNT: Intel's libipt test stream
+ *     ptxed-tick has "cyc(4) tnt(t.n)"), all branches with CycThresh > 1
+ *     - is only bounded: "at or after the last CYC time, and before the
+ *     next CYC time".  An exact time must be the branch's, a bound must
+ *     hold it; with CycThresh > 0 two CYCs are at least 2^(CycThresh-1)
+ *     cycles apart (§36.3.6.3).
+ *
+ * The time of a step is what the model's cycle counter says: the model
+ * clock after the step (pmu/model.h), minus the model clock when TraceEn
+ * was set (docs/pt.md "The model's stream"). */
 
-	if (!m)
-		m = need_alloc(t, "the PT output region", sizeof(*m),
-			       PT_OUT_BYTES);
-	return m;
+/* Is a step at cpl traced (§36.2.4.1: OS selects CPL 0, User CPL > 0)? */
+static int pt_sdm_traced(const struct pt_config *c, unsigned cpl)
+{
+	return cpl == 0 ? !!c->os : !!c->user;
+}
+
+/* Cycles CycThresh v stands for (§36.2.7.2, Table 36-6: 0 no threshold,
+ * else 2^(v-1)). */
+static uint64_t pt_sdm_thresh_cycles(unsigned v)
+{
+	return v ? 1ull << (v - 1) : 0;
+}
+
+/* The packets the trace's steps make under c, in order, into out[0, max):
+ * returns how many; *compressed counts the RETs that became TNT bits. */
+static unsigned pt_sdm_expect(const struct pt_trace *tr,
+			      const struct pt_config *c, struct pt_want *out,
+			      unsigned max, unsigned *compressed)
+{
+	uint64_t stack[64];		/* the CALL/RET stack (§36.4.2.2) */
+	unsigned depth = 0, n = 0;
+
+	*compressed = 0;
+	for (unsigned i = 0; i < tr->n && n < max; i++) {
+		const struct pt_step *s = &tr->s[i];
+		struct pt_want w = { PT_W_TIP, 0, 0, s->next_rip, s->rip,
+				     s->clock - tr->t0 };
+
+		if (!pt_sdm_traced(c, s->cpl))
+			continue;
+		if (s->flags & DEC_FAR) {
+			out[n++] = w;
+		} else if (s->flags & DEC_COND) {
+			w.kind = PT_W_TNT;
+			w.taken = !!(s->flags & EV_TAKEN);
+			out[n++] = w;
+		} else if (s->flags & DEC_RET) {
+			w.ret = 1;
+			if (depth && stack[depth - 1] == s->next_rip &&
+			    !c->disretc) {
+				w.kind = PT_W_TNT;
+				w.taken = 1;
+				++*compressed;
+			}
+			if (depth)
+				depth--;
+			out[n++] = w;
+		} else if (s->flags & DEC_CALL) {
+			if (s->flags & DEC_INDIRECT)
+				out[n++] = w;
+			/* a zero-length CALL (to its own next IP) is not
+			 * pushed: it has no RET */
+			if ((s->flags & DEC_INDIRECT) ||
+			    s->next_rip != s->ret_addr) {
+				if (depth == 64) {
+					memmove(stack, stack + 1,
+						sizeof(stack) - sizeof(*stack));
+					depth--;
+				}
+				stack[depth++] = s->ret_addr;
+			}
+		} else if (s->flags & DEC_INDIRECT) {
+			out[n++] = w;	/* JMP through a register/memory */
+		}
+	}
+	return n;
+}
+
+/* ---- checks that hold only on the model (see the top of pt_test.h) */
+
+enum {
+	PT_MO_TIMES, PT_MO_PGE, PT_MO_PSBS, PT_MO_JOINED, PT_MO_CYCS,
+	PT_MO_BOUNDED, PT_MO_MTC, PT_MO_TSC, PT_MO_COUNT
+};
+
+/* Each: the YAML key, and why the hardware path cannot make it. */
+static const struct {
+	const char *key, *why;
+} pt_model_only_parts[PT_MO_COUNT] = {
+	[PT_MO_TIMES] = { "not_checked_times", "branch times against the "
+			  "model clock: the CYCs count this machine's core "
+			  "clocks, the trace's steps carry none" },
+	[PT_MO_PGE] = { "not_checked_pge", "the TIP.PGE at the benchmark's "
+			"first step: PacketEn comes on in the driver's code "
+			"after the enabling WRMSR (SDM 36.2.5.1)" },
+	[PT_MO_PSBS] = { "not_checked_psbs", "one PSB+ per run: the driver's "
+			 "code is traced too, and PSBs follow the bytes of "
+			 "all of it (PSBFreq, SDM Table 36-6)" },
+	[PT_MO_JOINED] = { "not_checked_tnt_packing", "a TNT with several "
+			   "branches: how many a TNT packs is the CPU's "
+			   "choice (SDM 36.4.2.1)" },
+	[PT_MO_CYCS] = { "not_checked_cyc_count", "at most cycles / "
+			 "2^(CycThresh-1) CYCs: the run's cycles are not the "
+			 "model clock's" },
+	[PT_MO_BOUNDED] = { "not_checked_bounded", "some branch only "
+			    "bounded: certain where each step is one model "
+			    "cycle, not on a CPU" },
+	[PT_MO_MTC] = { "not_checked_mtc_clock", "the MTCs against bit "
+			"MTCFreq of the model clock: this machine's crystal "
+			"clock is not the model's" },
+	[PT_MO_TSC] = { "not_checked_tsc_clock", "TSC and TMA against the "
+			"model clock at TraceEn: this machine's clocks are "
+			"not the model's" },
+};
+
+/* Is the model-only check `part` to be made?  Under the model 1; on the
+ * hardware path 0, the part logged once per test as not checked with
+ * its reason (a part skipped, never silently). */
+static int pt_model_only(struct pt_env *v, unsigned part)
+{
+	if (pmu_on_model())
+		return 1;
+	if (!(v->model_only & 1u << part)) {
+		v->model_only |= 1u << part;
+		value(v->t, pt_model_only_parts[part].key, "hardware path: %s",
+		      pt_model_only_parts[part].why);
+	}
+	return 0;
+}
+
+/* ---- comparing */
+
+static int pt_is_tnt(const struct pt_branch *g)
+{
+	return g->type == PT_PKT_TNT8 || g->type == PT_PKT_TNT64;
+}
+
+/* Does decoded branch g carry what w says (kind, outcome or target)?
+ * With hw, a RET may be either a compressed one (a taken TNT bit, unless
+ * disretc) or a TIP to its target (w->ip, its next IP): the hardware's
+ * CALL/RET stack holds the harness's CALLs too and restarts at a PSB. */
+static int pt_same(const struct pt_branch *g, const struct pt_want *w, int hw,
+		   int disretc)
+{
+	if (hw && w->ret)
+		return (pt_is_tnt(g) && g->taken && !disretc) ||
+		       (g->type == PT_PKT_TIP && g->ip_valid &&
+			g->ip == w->ip);
+	if (pt_is_tnt(g) && w->kind == PT_W_TNT)
+		return g->taken == w->taken;
+	if (g->type == PT_PKT_TIP && w->kind == PT_W_TIP)
+		return g->ip_valid && g->ip == w->ip;
+	return 0;
+}
+
+static const char *pt_want_str(const struct pt_want *w, char *buf,
+			       unsigned size)
+{
+	if (w->kind == PT_W_TNT)
+		fmt_snprintf(buf, size, "%s at 0x%llx: TNT %c", w->ret ?
+			     "RET" : "Jcc", (unsigned long long)w->rip,
+			     w->taken ? 'T' : 'N');
+	else
+		fmt_snprintf(buf, size, "%s at 0x%llx: TIP 0x%llx", w->ret ?
+			     "RET" : "branch", (unsigned long long)w->rip,
+			     (unsigned long long)w->ip);
+	return buf;
+}
+
+static const char *pt_got_str(const struct pt_branch *g, char *buf,
+			      unsigned size)
+{
+	if (pt_is_tnt(g))
+		fmt_snprintf(buf, size, "offset %llu TNT bit %u %c",
+			     (unsigned long long)g->offset, g->bit,
+			     g->taken ? 'T' : 'N');
+	else
+		fmt_snprintf(buf, size, "offset %llu %s 0x%llx",
+			     (unsigned long long)g->offset,
+			     pt_pkt_name((enum pt_pkt_type)g->type),
+			     (unsigned long long)g->ip);
+	return buf;
+}
+
+/* Must g, the trace's branch want[j], have an exact time (the rules
+ * above)?  A TIP or a TNT's first branch, with CycThresh 0 or 1,
+ * when the trace's previous branch retired in an earlier cycle. */
+static int pt_must_be_exact(const struct pt_branch *g,
+			    const struct pt_want *want, unsigned j,
+			    unsigned thresh)
+{
+	if (pt_sdm_thresh_cycles(thresh) > 1 ||
+	    (j && want[j - 1].time == want[j].time))
+		return 0;
+	return g->type == PT_PKT_TIP || (pt_is_tnt(g) && g->bit == 0);
+}
+
+/* The time rule: an exact time equal to the branch's; a bound [time, hi)
+ * holding it, where the SDM guarantees no exact time. */
+static int pt_time_ok(const struct pt_branch *g, const struct pt_want *want,
+		      unsigned j, unsigned thresh)
+{
+	if (g->exact)
+		return g->time == want[j].time && g->hi == g->time;
+	if (pt_must_be_exact(g, want, j, thresh))
+		return 0;
+	return g->time <= want[j].time &&
+	       (g->hi == PT_TIME_OPEN || want[j].time < g->hi);
+}
+
+/* Hardware path: the index of the first decoded branch after the first
+ * TIP to the entry of v's benchmark (see the top of pt_test.h), or the
+ * number of branches when there is none. */
+static size_t pt_bench_part(const struct pt_env *v)
+{
+	uint64_t entry = (uint64_t)(uintptr_t)v->bench->fn;
+
+	for (size_t i = 0; i < v->res.branches; i++) {
+		const struct pt_branch *g = &v->m->br[i];
+
+		if (g->type == PT_PKT_TIP && g->ip_valid && g->ip == entry)
+			return i + 1;
+	}
+	return v->res.branches;
+}
+
+/* The decoded branches of v's last run (TIP.PGE and TIP.PGD aside) are
+ * want[0, nwant), one for one: under the model the whole stream, with
+ * their times; on the hardware path the benchmark's part, from the TIP
+ * to its entry on (the driver's packets around it are the CPU's), times
+ * not compared (pt_model_only()). */
+static void pt_check_branches(struct pt_env *v, const char *what,
+			      const struct pt_want *want, unsigned nwant,
+			      const struct pt_config *c)
+{
+	const struct pt_branch *br = v->m->br;
+	int hw = !pmu_on_model(), open = 0;
+	unsigned thresh = c->cyc_thresh;
+	char gs[64], ws[80];
+	unsigned j = 0;
+	size_t i = 0;
+
+	if (hw) {
+		i = pt_bench_part(v);
+		(void)pt_model_only(v, PT_MO_TIMES);
+		if (!check(v->t, i < v->res.branches || !nwant, "%s: no TIP "
+			   "to the benchmark's entry 0x%llx in the %llu "
+			   "decoded branches (it is called through a "
+			   "pointer: SDM 36.2.1.2)", what,
+			   (unsigned long long)(uintptr_t)v->bench->fn,
+			   (unsigned long long)v->res.branches))
+			return;
+	}
+	for (; i < v->res.branches && !(hw && j == nwant); i++) {
+		const struct pt_branch *g = &br[i];
+
+		if (g->type == PT_PKT_TIP_PGE || g->type == PT_PKT_TIP_PGD)
+			continue;
+		if (!check(v->t, j < nwant, "%s: %s: the trace has no more "
+			   "branches (%u)", what, pt_got_str(g, gs,
+							     sizeof(gs)),
+			   nwant) ||
+		    !check(v->t, pt_same(g, &want[j], hw, c->disretc),
+			   "%s: branch %u: %s, the SDM says %s", what, j,
+			   pt_got_str(g, gs, sizeof(gs)),
+			   pt_want_str(&want[j], ws, sizeof(ws))) ||
+		    !check(v->t, hw || (pt_time_ok(g, want, j, thresh) &&
+			   !(open && g->hi != PT_TIME_OPEN)),
+			   "%s: branch %u (%s): time %s%llu hi %lld, the "
+			   "model clock says %llu (CycThresh %u)", what, j,
+			   pt_got_str(g, gs, sizeof(gs)),
+			   g->exact ? "" : "lo ", (unsigned long long)g->time,
+			   g->hi == PT_TIME_OPEN ? -1ll : (long long)g->hi,
+			   (unsigned long long)want[j].time, thresh))
+			return;
+		open = g->hi == PT_TIME_OPEN && !g->exact;
+		j++;
+	}
+	check(v->t, j == nwant, "%s: %u of the trace's %u branches %s", what,
+	      j, nwant, hw ? "follow the TIP to the benchmark's entry "
+	      "(hardware path)" : "are in the stream");
+}
+
+/* Under the model the first TIP.PGE goes to the first traced step
+ * (PacketEn comes on there: §36.2.5.1, §36.4.2.3), and there is none when
+ * no step was traced.  (Hardware: PacketEn comes on in the harness's own
+ * code after the WRMSR.) */
+static void pt_check_pge(struct pt_env *v, const char *what,
+			 const struct pt_config *c)
+{
+	const struct pt_trace *tr = &v->m->tr;
+	uint64_t first = 0;
+	int traced = 0;
+	size_t i;
+
+	if (!pt_model_only(v, PT_MO_PGE))
+		return;
+	for (unsigned cpl = 0; cpl < 4; cpl++)
+		if (tr->steps_at[cpl] && pt_sdm_traced(c, cpl)) {
+			traced = 1;
+			first = tr->first_rip[cpl];
+		}
+	for (i = 0; i < v->res.branches; i++)
+		if (v->m->br[i].type == PT_PKT_TIP_PGE)
+			break;
+	if (!traced) {
+		check(v->t, i == v->res.branches, "%s: a TIP.PGE although no step ran "
+		      "at a CPL the config traces", what);
+		return;
+	}
+	check(v->t, i < v->res.branches && v->m->br[i].ip_valid &&
+	      v->m->br[i].ip == first, "%s: TIP.PGE %s0x%llx, the first "
+	      "traced step is at 0x%llx", what, i < v->res.branches ? "" : "(none) ",
+	      i < v->res.branches ? (unsigned long long)v->m->br[i].ip : 0ull,
+	      (unsigned long long)first);
+}
+
+/* ---- the tests */
+
+/* "run<N>_<name>": keys stay unique when a test runs several times. */
+static const char *pt_key(const struct pt_env *v, const char *name)
+{
+	static char buf[48];
+
+	fmt_snprintf(buf, sizeof(buf), "run%u_%s", v->runs, name);
+	return buf;
 }
 
 /* A small n: enough branches of each kind, few enough steps. */

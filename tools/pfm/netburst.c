@@ -18,7 +18,8 @@
  * Not compared: the ESCR MSRs and the counters of a row.  libpfm4 4.13
  * keeps them in its private table (netburst_events[] is a local symbol of
  * libpfm.so and libpfm.a) and no public call returns them; the driver's
- * host test restates them from the SDM (tests/netburst/nb_test.h). */
+ * host test restates them from the SDM (tests/netburst/nb_test.h,
+ * netburst_regs.c). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
