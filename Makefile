@@ -13,8 +13,9 @@ RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
 BOCHS_PKGS := bochs bochsbios vgabios
 # make check also runs the lab tools (tools/lab/pmu-harness): pyserial for
 # capture, xmllint for the JUnit schema, Chromium for the HTML report,
-# Perl's prove for TAP consumers, jinja2 for the LAVA device template's
-# render tests (tools/lab/tests/test_lava.py).
+# Perl's prove for TAP consumers, jinja2 for the report's page
+# (tools/lab/templates/) and the LAVA device template's render tests
+# (tools/lab/tests/test_lava.py).
 # Intel PT's host tools (docs/pt.md): libipt as the referee decoder, clang's
 # libFuzzer for the fuzz target.
 PT_PKGS    := libipt-dev clang libclang-rt-14-dev

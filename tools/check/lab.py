@@ -493,7 +493,8 @@ def check_report(c, serial, logs, out_dir):
           f"for {len(green)} that pass", f"{sorted(words)} {wrong}")
 
 
-# A verdict line of the report's DOM (tools/lab/report.py, verdicts()).
+# A verdict line of the report's DOM (tools/lab/templates/report.html.j2,
+# "verdicts").
 _VERDICT = re.compile(r'<li class="v" data-log="(\d+)" '
                       r'data-verdict="([A-Z ]+)"')
 

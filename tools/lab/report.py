@@ -23,18 +23,24 @@ rows, the rows where every log passed or skipped are counted per group
 instead of listed; past MAX_PLOTS plotted tests, only those with a count
 off the oracle are drawn; long lists end in "... N more".
 
-Nothing on the page is fetched: CSS and SVG are inline, there is no
-script, and no src/href points outside the page.  Every text from a log
-goes through svg.esc.
+This module collects what the page says, as plain data; the markup is
+the jinja2 template templates/report.html.j2, which inlines the style
+templates/report.css.  Nothing on the page is fetched: CSS and SVG are
+inline, there is no script, and no src/href points outside the page.
+Every text from a log is escaped by the template (jinja2's autoescape),
+its control bytes made visible first (svg.clean); the SVG plots are
+svg.py's markup, escaped there (svg.esc).
 
 Offers add_parser(sub) for tools/lab/cli.py and render(logs) -> str.
 Exit status: 0 the page was written; 3 it was written but a log is
 damaged (each problem on stderr with its line); 2 bad arguments, a log
-that cannot be read (the page is still written from the others) or an
-output file that cannot be written.  A failed test is not an error of
-the report: it is on the page.
+that cannot be read (the page is still written from the others), an
+output file that cannot be written, or no python3-jinja2 (one line
+says so; no page).  A failed test is not an error of the report: it is
+on the page.
 """
 
+import functools
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -45,7 +51,7 @@ from . import common, verdict
 from . import compare as lcompare
 from . import deltas as ldeltas
 from .compare_tolerances import ToleranceError, load as load_tolerances
-from .svg import PlotRow, count_plot, cut, esc
+from .svg import PlotRow, clean, count_plot, cut
 
 MODEL_WORDS = "model counts, not hardware counts"
 MAX_PROBLEMS = 12       # parse errors shown per damaged log
@@ -111,6 +117,11 @@ def compare_with_baseline(logs, base_logs, tol):
 
 
 def run(args):
+    try:
+        template()
+    except MissingJinja as e:
+        common.warn("report", str(e))
+        return common.EXIT_USAGE
     logs = [common.load(p) for p in args.logs]
     bad_deltas = False
     for log in logs:
@@ -221,98 +232,71 @@ def test_groups(ents) -> Dict[str, List[str]]:
 
 
 # --------------------------------------------------------------- the page
+#
+# The markup is templates/report.html.j2, the style templates/report.css
+# (the template inlines it).  What follows gives the template plain data:
+# texts from the logs cut to length (never escaped here: jinja2 escapes
+# every value, after _visible made its control bytes visible), numbers
+# and lists; the one piece of markup is each plot's SVG (svg.count_plot).
 
-CSS = """
-body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em;color:#111}
-h1{font-size:1.5em}h2{margin-top:1.6em;border-bottom:1px solid #999}
-table{border-collapse:collapse}
-.sum td,.sum th{border:1px solid #bbb;padding:2px 6px;vertical-align:top}
-.sum th{background:#eee}.num{text-align:right}
-.sum small{color:#555}
-.np{background:#d9f2d9}.nf{background:#f8c8c8}.ns{background:#eee}
-.model{background:#fff0b3;border:1px solid #c90;padding:0 4px;
- border-radius:3px;font-size:.85em;white-space:nowrap}
-.banner{border:2px solid #b00;background:#fee;padding:.4em 1em;margin:1em 0}
-.banner.mnote{border-color:#c90;background:#fff8dc}
-.banner h2{margin:0;border:0;font-size:1.1em}
-.banner li{font-family:monospace;white-space:pre-wrap}
-.bad{color:#b00;font-weight:bold}
-.mx{font-size:12px}
-.mx td{border:1px solid #ddd;width:16px;height:16px;padding:0;
- text-align:center}
-.mx th.tn{text-align:left;font-weight:normal;padding-right:8px;
- white-space:nowrap;font-family:monospace}
-.mx thead th{position:sticky;top:0;background:#fff;vertical-align:bottom;
- border-bottom:1px solid #999}
-.mx thead th.lh{writing-mode:vertical-rl;transform:rotate(180deg);
- font-weight:normal;white-space:nowrap;max-height:14em;overflow:hidden;
- text-align:left}
-.mx thead tr.be th{top:auto;font-size:10px;color:#555}
-.mx tr.grp th{text-align:left;background:#e8e8f0;padding:4px}
-.mx td.p{background:#c8ecc8;color:#060}
-.mx td.f{background:#f5a0a0;color:#600;font-weight:bold}
-.mx td.s{background:#e4e4e4;color:#666}
-.mx td.t,.mx td.n{background:#f5a0a0;color:#600;font-weight:bold}
-.mx td.h{background:#b00;color:#fff;font-weight:bold}
-.mx td.l{background:#fff;color:#b00;border:1px dashed #b00}
-.mx tr.fold td{text-align:left;width:auto;color:#555;font-style:italic;
- padding:2px 6px}
-.vd{font-weight:bold;padding:0 6px;border-radius:3px;white-space:nowrap}
-.vd.bad{background:#b00;color:#fff}.vd.warn{background:#e90;color:#000}
-.vd.good{background:#2a2;color:#fff}
-#verdicts li,#regressions li{margin:.2em 0}
-#verdicts ul.err,#regressions ul.rg{font-family:monospace;font-size:12px;
- white-space:pre-wrap;overflow-wrap:anywhere}
-.legend span{display:inline-block;padding:0 6px;margin-right:6px;
- border:1px solid #ccc}
-details.pt{margin:.3em 0}
-details.pt>summary{cursor:pointer;font-family:monospace}
-details.pt.off>summary{color:#b00;font-weight:bold}
-svg.plot{display:block;margin:.3em 0 .8em 0;background:#fcfcfc}
-svg.plot text{font:11px monospace;fill:#222}
-svg.plot g.r text{text-anchor:end}
-svg.plot g.r text.v{text-anchor:start}
-svg.plot text.tl{text-anchor:middle;fill:#666}
-svg.plot text.key{font-weight:bold}
-svg.plot line.tick{stroke:#ddd}
-svg.plot rect.exact{fill:#36c}
-svg.plot rect.band{fill:#9bd;fill-opacity:.7;stroke:#36c}
-svg.plot circle{stroke-width:2}
-svg.plot g.in circle{fill:#2a2;stroke:#060}
-svg.plot g.off circle{fill:#e22;stroke:#700}
-svg.plot g.m circle{fill:#fff}
-svg.plot g.off text.v{fill:#b00;font-weight:bold}
-svg.plot tspan.mw{fill:#960;font-style:italic}
-.md td.dep{background:#fde2c8}
-#model-deltas ul{font-family:monospace;font-size:12px;white-space:pre-wrap;
- overflow-wrap:anywhere}
-"""
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+PAGE = "report.html.j2"
+
+
+class MissingJinja(Exception):
+    """python3-jinja2 is not installed: no page can be made."""
+
+
+def _visible(value):
+    """Every {{ value }} of the template before jinja2 escapes it: text
+    with its control bytes and lone surrogates made visible (svg.clean);
+    markup the template marked safe (the SVG plots) left alone."""
+    return value if hasattr(value, "__html__") else clean(value)
+
+
+@functools.lru_cache(maxsize=None)
+def template():
+    """The page's template; raises MissingJinja without python3-jinja2."""
+    try:
+        import jinja2
+    except ImportError:
+        raise MissingJinja("no page: python3-jinja2 is not installed "
+                           "(make deps-check, or apt-get install "
+                           "python3-jinja2)") from None
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+        finalize=_visible, undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["plural"] = lambda n: "" if n == 1 else "s"
+    env.globals.update(MODEL_WORDS=MODEL_WORDS, MAX_ROWS=MAX_ROWS,
+                       MAX_PLOTS=MAX_PLOTS)
+    return env.get_template(PAGE)
 
 
 def render(logs, title="pmu-harness report", baseline=None) -> str:
     """The whole page for a list of pmulog.Log; baseline: (DIR, [(base
-    log, compare.Comparison)] per log) or None."""
+    log, compare.Comparison)] per log) or None.  Raises MissingJinja."""
+    page = template()
     ents = entries(logs, baseline[1] if baseline else None)
     groups = test_groups(ents)
-    parts = [
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{esc(title)}</title>"
-        "<meta name=\"viewport\" content=\"width=device-width\">"
-        f"<style>{CSS}</style></head><body>",
-        f"<h1>{esc(title)}</h1>",
-        f"<p>{len(ents)} log{'s' if len(ents) != 1 else ''}, "
-        f"{sum(len(v) for v in groups.values())} tests.</p>",
-        regressions(ents, baseline[0]) if baseline else "",
-        verdicts(ents),
-        damage_banner(ents),
-        model_banner(ents),
-        summary_table(ents),
-        matrix(ents, groups),
-        count_plots(ents, groups),
-        model_deltas(ents),
-        "</body></html>\n",
-    ]
-    return "\n".join(p for p in parts if p)
+    return page.render(
+        title=title, logs=len(ents),
+        tests=sum(len(v) for v in groups.values()),
+        regressions=regressions(ents, baseline[0]) if baseline else None,
+        verdicts=verdicts(ents),
+        damaged=[_damaged(e) for e in ents if common.is_damaged(e.log)],
+        models=[(e.n, e.stem) for e in ents if e.model],
+        machines=[_machine(e) for e in ents],
+        matrix=matrix(ents, groups),
+        plots=count_plots(ents, groups),
+        deltas=[_log_deltas(e) for e in ents])
+
+
+def _first(items, limit=MAX_LISTED, each=lambda x: x):
+    """The first limit items (each(item)), how many were left off, and
+    how many there are."""
+    return {"listed": [each(x) for x in items[:limit]],
+            "more": max(0, len(items) - limit), "count": len(items)}
 
 
 # --------------------------------------------------- what is seen first
@@ -321,221 +305,140 @@ _BAD = ("UNREADABLE", "HUNG", "CUT", "DAMAGED", "BAIL OUT", "FAILED",
         "REGRESSED")
 
 
-def verdict_badge(v) -> str:
-    cls = "good" if v.green else "bad" if v.word in _BAD else "warn"
-    return f'<span class="vd {cls}">{esc(v.word)}</span>'
+def _badge(v):
+    """A verdict's word and its colour: good (PASSED), bad, or warn."""
+    return {"word": v.word,
+            "cls": "good" if v.green else "bad" if v.word in _BAD else "warn"}
 
 
-def _more(items, shown):
-    n = len(items) - shown
-    return f"<li>... and {n} more</li>" if n > 0 else ""
-
-
-def verdicts(ents) -> str:
+def verdicts(ents):
     """One line per log, worst first: the verdict, the machine, why; the
     "# error:" lines under it."""
-    bad = sum(1 for e in ents if not e.verdict.green)
-    out = ['<section id="verdicts"><h2>Verdicts</h2>'
-           f"<p>{len(ents) - bad} of {len(ents)} log"
-           f"{'s' if len(ents) != 1 else ''} passed.</p><ul>"]
+    out = []
     for e in ents:
         v = e.verdict
-        out.append(f'<li class="v" data-log="{e.n}" data-verdict='
-                   f'"{esc(v.word)}">{verdict_badge(v)} '
-                   f'<a href="#log-{e.n}">{esc(e.label)}</a>: '
-                   f"{esc(cut(v.why, 400))}")
-        if v.hung is not None:
-            out.append(f'<br>in flight: <strong class="hung">'
-                       f"{esc(v.hung.name)}</strong> ({esc(cut(v.hung.what, 200))})")
-        if v.errors:
-            out.append('<ul class="err">')
-            for c in v.errors[:MAX_LISTED]:
-                out.append(f"<li>line {c.line}: # error: "
-                           f"{esc(cut(c.text, 300))}</li>")
-            out.append(_more(v.errors, MAX_LISTED) + "</ul>")
-        out.append("</li>")
-    out.append("</ul></section>")
-    return "".join(out)
+        out.append({
+            "n": e.n, "label": e.label, "badge": _badge(v),
+            "why": cut(v.why, 400),
+            "hung": None if v.hung is None else {
+                "name": v.hung.name, "what": cut(v.hung.what, 200)},
+            "errors": _first(v.errors, each=lambda c: {
+                "line": c.line, "text": cut(c.text, 300)})})
+    return {"passed": sum(1 for e in ents if e.verdict.green), "logs": out}
 
 
-def regressions(ents, base_dir) -> str:
-    """The regressions against the baseline logs, per log, at the top."""
-    total = sum(e.cmp.regressions for e in ents if e.cmp)
-    out = ['<section class="banner" id="regressions"><h2>'
-           f"{total} regression{'s' if total != 1 else ''} against the "
-           f"baseline {esc(base_dir)}</h2><ul>"]
+def regressions(ents, base_dir):
+    """The regressions against the baseline logs, per log (most first),
+    at the top."""
+    out = []
     for e in sorted(ents, key=lambda e: (-(e.cmp.regressions if e.cmp
                                            else 0), e.verdict.rank, e.n)):
-        head = f'<li data-log="{e.n}"><a href="#log-{e.n}">{esc(e.label)}</a>: '
-        if e.base is None:
-            out.append(head + "no baseline log of this machine and backend"
-                       "</li>")
-            continue
-        if e.cmp is None:
-            out.append(head + "not compared (the log cannot be read)</li>")
-            continue
-        rg = e.cmp.sorted_entries((lcompare.REGRESSION,))
-        out.append(head + f'<span class="{"bad" if rg else ""}">'
-                   f"{len(rg)} regression{'s' if len(rg) != 1 else ''}"
-                   f"</span> against {esc(e.base.path)}")
-        if rg:
-            out.append('<ul class="rg">')
-            out.extend(f"<li>{esc(cut(x.text(), 300))}</li>"
-                       for x in rg[:MAX_LISTED])
-            out.append(_more(rg, MAX_LISTED) + "</ul>")
-        out.append("</li>")
-    out.append("</ul></section>")
-    return "".join(out)
+        rg = (e.cmp.sorted_entries((lcompare.REGRESSION,)) if e.cmp
+              else [])
+        out.append({"n": e.n, "label": e.label,
+                    "has_base": e.base is not None,
+                    "base": e.base.path if e.base is not None else "",
+                    "compared": e.cmp is not None, "count": len(rg),
+                    "regressions": _first(rg, each=lambda x:
+                                          cut(x.text(), 300))})
+    return {"base_dir": base_dir, "logs": out,
+            "total": sum(e.cmp.regressions for e in ents if e.cmp)}
 
 
 def _problem(e):
     where = f"line {e.line}: " if e.line else ""
-    return f"{where}{e.message}"
+    return cut(f"{where}{e.message}", 300)
 
 
-def damage_banner(ents) -> str:
-    """One block per log that is damaged or unreadable, with the lines."""
-    bad = [e for e in ents if common.is_damaged(e.log)]
-    if not bad:
-        return ""
-    out = [f'<section class="banner" id="damage"><h2>{len(bad)} '
-           f"damaged or unreadable log{'s' if len(bad) != 1 else ''}"
-           "</h2>"]
-    for e in bad:
-        errs = e.log.parse_errors
-        what = ("cannot be read: nothing from it is shown"
-                if e.log.read_error else
-                "damaged: what could be read is shown")
-        out.append(f'<div class="dmg" id="damage-{e.n}" data-log="{e.n}">'
-                   f'<a href="#log-{e.n}">{esc(e.label)}</a> '
-                   f'<span class="bad">{what}</span> '
-                   f"({len(errs)} problem{'s' if len(errs) != 1 else ''}, "
-                   f"{esc(e.log.path)})<ul>")
-        for pe in errs[:MAX_PROBLEMS]:
-            out.append(f"<li>{esc(cut(_problem(pe), 300))}</li>")
-        if len(errs) > MAX_PROBLEMS:
-            out.append(f"<li>... and {len(errs) - MAX_PROBLEMS} more "
-                       "(pmu-harness parse lists them all)</li>")
-        out.append("</ul></div>")
-    out.append("</section>")
-    return "".join(out)
+def _damaged(e):
+    """A log that is damaged or unreadable: its problems, with the lines."""
+    errs = e.log.parse_errors
+    return {"n": e.n, "label": e.label, "path": e.log.path,
+            "unreadable": bool(e.log.read_error), "count": len(errs),
+            "problems": _first(errs, MAX_PROBLEMS, _problem)}
 
 
-def model_banner(ents) -> str:
-    models = [e for e in ents if e.model]
-    if not models:
-        return ""
-    names = ", ".join(f'<a href="#log-{e.n}">{esc(e.stem)}</a>'
-                      for e in models)
-    return (f'<section class="banner mnote" id="model-note"><h2>Model '
-            f"results</h2><p>{len(models)} of {len(ents)} logs ran on the "
-            "reference model (backend model): their counts are "
-            f'<span class="model">{MODEL_WORDS}</span>. {names}</p>'
-            "</section>")
-
-
-def _cpu_cell(log):
+def _cpu(log):
     """The "# cpu:" line's numbers (the name is in the log's label) and
-    the brand string."""
+    the brand string; None without the line."""
     f = common.cpu_fields(log)
     if not f:
-        return '<span class="bad">no # cpu: line</span>'
-    detail = " ".join(f"{k}={f[k]}" for k in
-                      ("family", "model", "stepping", "signature") if k in f)
+        return None
     extra = log.header("cpu-extra")
-    brand = extra.fields.get("brand", "") if extra else ""
-    return (f'<small title="{esc(log.header("cpu").text)}">'
-            f"{esc(f.get('vendor', ''))} {esc(detail)}"
-            f"{'<br>' + esc(brand) if brand else ''}</small>")
+    return {"line": log.header("cpu").text, "vendor": f.get("vendor", ""),
+            "detail": " ".join(f"{k}={f[k]}" for k in
+                               ("family", "model", "stepping", "signature")
+                               if k in f),
+            "brand": extra.fields.get("brand", "") if extra else ""}
 
 
-def _pmu_cell(log):
+def _pmu(log):
     h = log.header("pmu")
     if not h:
-        return '<span class="bad">no # pmu: line</span>'
+        return None
     f = h.fields
-    more = " ".join(f"{k}={f[k]}" for k in
-                    ("version", "counters", "width", "fixed", "present")
-                    if k in f)
-    return (f'<span title="{esc(h.text)}">{esc(f.get("kind", "?"))}</span>'
-            f"<br><small>{esc(more)}</small>")
+    return {"line": h.text, "kind": f.get("kind", "?"),
+            "detail": " ".join(f"{k}={f[k]}" for k in
+                               ("version", "counters", "width", "fixed",
+                                "present") if k in f)}
 
 
-def _backend_cell(e):
-    h = e.log.header("backend")
+def _backend(log):
+    h = log.header("backend")
     if not h:
-        return '<span class="bad">no # backend: line</span>'
-    name = common.backend(e.log) or "?"
-    reason = h.fields.get("reason", "")
-    model = f'<br><span class="model">{MODEL_WORDS}</span>' if e.model else ""
-    return f'<span title="{esc(reason)}">{esc(name)}</span>{model}'
+        return None
+    return {"name": common.backend(log) or "?",
+            "reason": h.fields.get("reason", "")}
 
 
-def _time_cell(log):
+def _time(log):
     t = common.run_time(log)
     if not t:
-        return "\u2014"
-    ms, slowest, slow_ms = t["run_ms"], t["slowest"], t["slowest_ms"]
-    tip = f"slowest: {slowest} {slow_ms} ms" if slowest else ""
-    return f'<span title="{esc(tip)}">{ms} ms</span>'
+        return None
+    slowest = t["slowest"]
+    return {"ms": t["run_ms"],
+            "tip": f"slowest: {slowest} {t['slowest_ms']} ms"
+                   if slowest else ""}
 
 
 def _notes(e):
+    """What else the machine's row says, each a {"kind": ...}."""
     log, notes = e.log, []
     if log.read_error:
-        notes.append(f'<span class="bad">{esc(log.read_error)}</span>')
+        notes.append({"kind": "unreadable", "text": log.read_error})
     elif common.is_damaged(log):
-        first = next((pe.line for pe in log.parse_errors if pe.line), 0)
-        at = f", first at line {first}" if first else ""
-        notes.append(f'<a class="bad" href="#damage-{e.n}">damaged: '
-                     f"{len(log.parse_errors)} problem"
-                     f"{'s' if len(log.parse_errors) != 1 else ''}{at}</a>")
+        notes.append({"kind": "damaged", "count": len(log.parse_errors),
+                      "first": next((pe.line for pe in log.parse_errors
+                                     if pe.line), 0)})
     for b in log.bail_outs:
-        notes.append(f'<span class="bad">Bail out! {esc(cut(b.text, 200))} '
-                     f"(line {b.line})</span>")
+        notes.append({"kind": "bail-out", "text": cut(b.text, 200),
+                      "line": b.line})
     s = log.summary
     if s and (s.passed, s.failed, s.skipped) != log.counts():
-        notes.append(f'<span class="bad">the summary line (line {s.line}) '
-                     f"says passed={s.passed} failed={s.failed} "
-                     f"skipped={s.skipped}</span>")
+        notes.append({"kind": "summary", "line": s.line, "passed": s.passed,
+                      "failed": s.failed, "skipped": s.skipped})
     if s and s.logfile_error:
-        notes.append(f"log file: {esc(cut(s.logfile_error, 200))}")
+        notes.append({"kind": "log-file", "text": cut(s.logfile_error, 200)})
     untested = common.untested_reason(log)
     if untested is not None:
-        notes.append('<span class="bad">untested (no pass): '
-                     f"{esc(cut(untested, 200))}</span>")
+        notes.append({"kind": "untested", "text": cut(untested, 200)})
     inj = log.header("inject")
     if inj and inj.words[:1] == ["active"]:
-        notes.append(f'<span title="{esc(inj.text)}">inject= active: '
-                     "results include injected faults</span>")
-    return "<br>".join(notes)
+        notes.append({"kind": "inject", "text": inj.text})
+    return notes
 
 
-def summary_table(ents) -> str:
-    out = ['<h2 id="summary">Machines</h2><table class="sum"><thead><tr>'
-           "<th>#</th><th>verdict</th><th>log</th><th>CPU</th><th>PMU</th><th>backend</th>"
-           "<th>passed</th><th>failed</th><th>skipped</th><th>time</th>"
-           "<th>notes</th></tr></thead><tbody>"]
-    for e in ents:
-        p, f, s = e.log.counts()
-        cls = " ".join(c for c in ("log", "m" if e.model else "",
-                                   "damaged" if common.is_damaged(e.log)
-                                   else "") if c)
-        out.append(
-            f'<tr id="log-{e.n}" class="{cls}" data-log="{e.n}">'
-            f'<td class="num">{e.n}</td>'
-            f"<td>{verdict_badge(e.verdict)}</td>"
-            f'<td><strong class="label">{esc(e.label)}</strong><br>'
-            f"<small>{esc(e.log.path)}</small></td>"
-            f"<td>{_cpu_cell(e.log)}</td><td>{_pmu_cell(e.log)}</td>"
-            f"<td>{_backend_cell(e)}</td>"
-            f'<td class="num np">{p}</td>'
-            f'<td class="num{" nf" if f else ""}">{f}</td>'
-            f'<td class="num ns">{s}</td>'
-            f'<td class="num">{_time_cell(e.log)}</td>'
-            f"<td>{_notes(e)}</td></tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
+def _machine(e):
+    """The log's row of the machines table."""
+    p, f, s = e.log.counts()
+    return {"n": e.n, "label": e.label, "path": e.log.path,
+            "cls": " ".join(c for c in ("log", "m" if e.model else "",
+                                        "damaged" if common.is_damaged(e.log)
+                                        else "") if c),
+            "badge": _badge(e.verdict), "model": e.model,
+            "cpu": _cpu(e.log), "pmu": _pmu(e.log),
+            "backend": _backend(e.log), "time": _time(e.log),
+            "passed": p, "failed": f, "skipped": s, "notes": _notes(e)}
 
 
 # ------------------------------------------------------------- the matrix
@@ -586,32 +489,34 @@ _MARKS = {"p": "\u2713", "f": "\u2717", "s": "\u2013", "t": "\u23f1",
           "n": "\u2205", "h": "!", "l": "?"}
 
 
-def _missing_cell(e, name) -> str:
+def _missing_cell(e, name):
     """No result of this name in e's log: in flight when it stopped (h),
     lost to a run that stopped (l), or not chosen in a finished run
     (blank: other tests= globs, another PMU generation's group)."""
     hung = e.verdict.hung
     if hung is not None and hung.name == name:
-        return (f'<td class="h" title="in flight when the log stops: '
-                f'line {hung.line}, no result after it">!')
+        return {"cls": "h", "mark": _MARKS["h"],
+                "title": f"in flight when the log stops: line {hung.line}, "
+                         "no result after it"}
     if e.finished or e.log.read_error:
-        return "<td>"           # (an unreadable log: its banner says it)
-    return ('<td class="l" title="no result: the run stopped before it '
-            '(lost, not run)">?')
+        # (an unreadable log: its banner says it)
+        return {"cls": "", "mark": "", "title": ""}
+    return {"cls": "l", "mark": _MARKS["l"],
+            "title": "no result: the run stopped before it (lost, not run)"}
 
 
-def _cell(e, name) -> str:
+def _cell(e, name):
+    """A matrix cell: its class, mark and tooltip ("": none)."""
     results = e.by_name.get(name)
     if not results:
         return _missing_cell(e, name)
     cls = _kind(results)
-    mark = _MARKS[cls]
     if cls == "p" and len(results) == 1:
-        return f'<td class="{cls}">{mark}'
+        return {"cls": cls, "mark": _MARKS[cls], "title": ""}
     tip = "\n".join(_result_tip(r) for r in results)
     if len(results) > 1:
         tip = f"{len(results)} results of this name:\n{tip}"
-    return f'<td class="{cls}" title="{esc(cut(tip, MAX_TITLE))}">{mark}'
+    return {"cls": cls, "mark": _MARKS[cls], "title": cut(tip, MAX_TITLE)}
 
 
 def _quiet(ents, name) -> bool:
@@ -627,38 +532,26 @@ def _quiet(ents, name) -> bool:
     return True
 
 
-def matrix(ents, groups) -> str:
-    n = len(ents)
-    out = ['<h2 id="matrix">Tests x logs</h2><p class="legend">'
-           '<span class="p">\u2713 passed</span>'
-           '<span class="f">\u2717 failed</span>'
-           '<span class="s">\u2013 skipped (not applicable)</span>'
-           '<span class="t">\u23f1 timed out</span>'
-           '<span class="n">\u2205 not run: whole-run limit</span>'
-           '<span class="h">! in flight when the log stops</span>'
-           '<span class="l">? lost: the run stopped before it</span>'
-           "<span>blank: not chosen in a finished run (tests=, another "
-           "PMU generation)</span> Hover a cell for the skip reason "
-           "or the failure messages and the log line; M under a column: "
-           f"the model backend ({MODEL_WORDS}). Logs are in the verdicts' "
-           "order, worst first.</p>"
-           '<table class="mx"><thead><tr><th>test</th>']
-    for e in ents:
-        tip = e.label + (f" \u2014 {MODEL_WORDS}" if e.model else "")
-        out.append(f'<th class="lh" title="{esc(tip)}">'
-                   f'<a href="#log-{e.n}">{e.n} {esc(cut(e.stem, 40))}</a>')
-    out.append('</tr><tr class="be"><th>backend</th>')
-    for e in ents:
-        b = common.backend(e.log)
-        mark = "M" if e.model else {"hw": "hw", None: "?"}.get(b, "\u2013")
-        out.append(f'<th title="{esc(b or "no backend line")}">{mark}')
-    out.append("</tr></thead><tbody>")
+def _head(e):
+    """A log's column: its number and stem, its label (and the model's
+    words) as the tooltip; under it the backend, M for the model."""
+    b = common.backend(e.log)
+    return {"n": e.n, "stem": cut(e.stem, 40),
+            "title": e.label + (f" \u2014 {MODEL_WORDS}" if e.model else ""),
+            "backend": b or "no backend line",
+            "mark": "M" if e.model else
+                    {"hw": "hw", None: "?"}.get(b, "\u2013")}
+
+
+def matrix(ents, groups):
+    """Tests x logs, per group; past MAX_ROWS rows the quiet ones fold
+    into a count per group."""
     total = sum(len(v) for v in groups.values())
     fold = total > MAX_ROWS
     listed = 0
+    out = []
     for group, names in groups.items():
-        out.append(f'<tr class="grp"><th colspan="{n + 1}">{esc(group)} '
-                   f"({len(names)} tests)</th></tr>")
+        rows = []
         folded = over = 0
         for name in names:
             if fold and _quiet(ents, name):
@@ -668,21 +561,12 @@ def matrix(ents, groups) -> str:
                 over += 1
                 continue
             listed += 1
-            out.append(f'<tr data-test="{esc(name)}"><th class="tn">'
-                       f"{esc(cut(name, 80))}</th>")
-            out.extend(_cell(e, name) for e in ents)
-        if folded:
-            out.append(f'<tr class="fold"><td colspan="{n + 1}">{folded} '
-                       "tests passed or skipped on every log that ran them"
-                       f" (folded: {total} tests are more than {MAX_ROWS}; "
-                       "pmu-harness parse lists them)</td></tr>")
-        if over:
-            out.append(f'<tr class="fold"><td colspan="{n + 1}">{over} '
-                       f"more tests not listed (the page lists {MAX_ROWS}; "
-                       "pmu-harness parse and junit have them all)"
-                       "</td></tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
+            rows.append({"name": name, "shown": cut(name, 80),
+                         "cells": [_cell(e, name) for e in ents]})
+        out.append({"name": group, "tests": len(names), "rows": rows,
+                    "folded": folded, "over": over})
+    return {"heads": [_head(e) for e in ents], "columns": len(ents) + 1,
+            "total": total, "groups": out}
 
 
 # ----------------------------------------------------------- the counts
@@ -702,157 +586,84 @@ def plot_rows(ents, name) -> List[PlotRow]:
     return rows
 
 
-def _plot_block(name, rows) -> str:
+def _plot(name, rows):
+    """A PMU test's plot: how many counts and logs, how many off the
+    oracle, and the SVG (svg.count_plot's markup)."""
     off = sum(1 for r in rows if r.within is False)
     unknown = sum(1 for r in rows if r.within is None)
-    logs = len({r.log for r in rows})
     verdict = (f"{off} off the oracle" if off else
                "all within the oracle")
     if unknown:
         verdict += f", {unknown} not comparable"
-    models = sum(1 for r in rows if r.model)
-    mark = ""
-    if models:
-        mark = (f' <span class="model">{MODEL_WORDS}'
-                f"{'' if models == len(rows) else ' (some)'}</span>")
-    cls = "pt off" if off else "pt"
-    return (f'<details class="{cls}" data-test="{esc(name)}"'
-            f'{" open" if off else ""}><summary>{esc(name)}: '
-            f"{len(rows)} count{'s' if len(rows) != 1 else ''} from {logs} "
-            f"log{'s' if logs != 1 else ''}, {verdict}{mark}</summary>"
-            + count_plot(rows, caption=f"{name}: counts against the oracle")
-            + "</details>")
+    return {"name": name, "off": off, "verdict": verdict,
+            "counts": len(rows), "logs": len({r.log for r in rows}),
+            "models": sum(1 for r in rows if r.model),
+            "svg": count_plot(rows,
+                              caption=f"{name}: counts against the oracle")}
 
 
-def count_plots(ents, groups) -> str:
-    out = ['<h2 id="counts">Counts against the oracle</h2><p class="legend">'
-           "Per PMU test, per counter: a dot for the value each log read "
-           "(green within the oracle, red off it; hollow: model), a blue "
-           "mark for the oracle's exact value or a band for its range "
-           "(a range is the increment over the counter's preset; the plot "
-           "draws it from 0). The axis is logarithmic, log10(1 + count), "
-           "scaled per test. The values are written beside each row and "
-           "in its tooltip. Tests with a count off the oracle are open."
-           "</p>"]
-    any_plot = False
+def count_plots(ents, groups):
+    """Per group, the plots of its PMU tests; past MAX_PLOTS tests only
+    those with a count off the oracle (at most MAX_PLOTS)."""
     plots = {group: [(name, rows) for name in names
                      for rows in (plot_rows(ents, name),) if rows]
              for group, names in groups.items()}
     plotted = sum(len(v) for v in plots.values())
     fold = plotted > MAX_PLOTS
     drawn = skipped = 0
+    out = []
     for group, tests in plots.items():
-        blocks = []
+        shown = []
         for name, rows in tests:
             if fold and (drawn >= MAX_PLOTS or
                          not any(r.within is False for r in rows)):
                 skipped += 1
                 continue
             drawn += 1
-            blocks.append(_plot_block(name, rows))
-        if blocks:
-            any_plot = True
-            out.append(f"<h3>{esc(group)}</h3>")
-            out.extend(blocks)
-    if skipped:
-        out.append(f'<p class="fold" id="plots-folded">{skipped} of '
-                   f"{plotted} tests with counts are not drawn: past "
-                   f"{MAX_PLOTS} tests only those with a count off the "
-                   f"oracle are (at most {MAX_PLOTS}); pmu-harness parse "
-                   "has every value.</p>")
-    elif not any_plot:
-        out.append("<p>No result has a counter with an oracle value.</p>")
-    return "\n".join(out)
+            shown.append(_plot(name, rows))
+        if shown:
+            out.append({"name": group, "plots": shown})
+    return {"groups": out, "skipped": skipped, "plotted": plotted}
 
 
 # ------------------------------------------------------- the model deltas
 
-def _delta_list(items, cls, head) -> str:
-    """A list of deltas.Delta or deltas.Damage texts, folded."""
-    if not items:
-        return ""
-    out = [f'<p>{head}</p><ul class="{cls}">']
-    for d in items[:MAX_LISTED]:
-        out.append(f'<li data-test="{esc(d.test)}" data-key="{esc(d.key)}">'
-                   f"{esc(cut(d.text(), 300))}</li>")
-    out.append(_more(items, MAX_LISTED) + "</ul>")
-    return "".join(out)
+def _deltas_listed(items):
+    """deltas.Delta or deltas.Damage items, the first MAX_LISTED."""
+    return _first(items, each=lambda d: {"test": d.test, "key": d.key,
+                                         "text": cut(d.text(), 300)})
 
 
-DEP_CLASS = ' class="dep"'
+def _event(s):
+    """A row of a log's model-delta table: one event (config)."""
+    return {"config": s.config, "shown": cut(s.config, 200),
+            "compared": s.compared, "agreed": s.agreed,
+            "range": ldeltas.range_text(s), "departed": len(s.departures),
+            "none": len(s.none)}
 
 
-def _event_table(stats) -> str:
-    out = ['<table class="sum md"><thead><tr><th>event (config)</th>'
-           "<th>compared</th><th>agreed (delta 0)</th><th>delta min..max"
-           "</th><th>departed</th><th>no model count</th></tr></thead>"
-           "<tbody>"]
-    for s in stats[:MAX_EVENTS]:
-        dep = len(s.departures)
-        out.append(f'<tr data-event="{esc(s.config)}"'
-                   f'{DEP_CLASS if dep else ""}>'
-                   f"<td>{esc(cut(s.config, 200))}</td>"
-                   f'<td class="num">{s.compared}</td>'
-                   f'<td class="num">{s.agreed}</td>'
-                   f'<td class="num">{ldeltas.range_text(s)}</td>'
-                   f'<td class="num{" dep" if dep else ""}">{dep}</td>'
-                   f'<td class="num">{len(s.none)}</td></tr>')
-    if len(stats) > MAX_EVENTS:
-        out.append(f'<tr class="fold"><td colspan="6">... and '
-                   f"{len(stats) - MAX_EVENTS} more events</td></tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
-
-
-def _log_deltas(e) -> str:
-    d = e.deltas
-    head = (f'<div class="mdlog" id="deltas-{e.n}" data-log="{e.n}"><h3>'
-            f'<a href="#log-{e.n}">{esc(e.label)}</a></h3>')
-    if d.backend == "model":
-        body = ("<p>backend model: its counts are the reference model's "
-                "own; there is nothing to diff.</p>")
-    elif not d.applicable:
-        body = (f"<p>backend {esc(d.backend or '(no backend line)')}: no "
-                "counts from silicon or its emulation; nothing to diff.</p>")
-    elif not d.counters:
-        body = ("<p>No model counts in this log (none of its counters has "
-                "a <code>_model</code> line).</p>")
-    else:
-        stats = ldeltas.by_event(d.counters)
-        departed = sorted((x for x in d.deltas if x.delta),
-                          key=lambda x: -abs(x.delta))
-        agreed = sum(1 for x in d.deltas if x.delta == 0)
-        body = (f"<p>{len(d.deltas)} counter"
-                f"{'s' if len(d.deltas) != 1 else ''} compared with the "
-                f"model, {agreed} agreed, {len(departed)} departed; "
-                f"{len(d.none)} the model could not predict.</p>"
-                + _event_table(stats)
-                + _delta_list(departed, "dep", "Departures from the model, "
-                              "largest first (counted minus model):")
-                + _delta_list(d.none, "none", "Counted where the model "
-                              "could not predict:"))
-    if d.without_model and d.applicable:
-        body += (f"<p>{d.without_model} counter"
-                 f"{'s' if d.without_model != 1 else ''} with an oracle "
-                 "value but no model line.</p>")
-    body += _delta_list(d.damage, "bad", '<span class="bad">Damaged model '
-                        "values</span> (left out of the counts above):")
-    return head + body + "</div>"
-
-
-def model_deltas(ents) -> str:
+def _log_deltas(e):
     """Per log, where its counts depart from the reference model's: per
     event the counters compared, agreed, the least and greatest delta;
     the departures largest first; the counts the model could not
     predict, with why.  Information, not a verdict."""
-    out = ['<section id="model-deltas"><h2>Model deltas</h2>'
-           '<p class="legend">On hardware (backend hw) and emulated '
-           "(backend emulated) runs each counter's count is set beside the "
-           "reference model's count for the same register writes and the "
-           "benchmark's trace: the delta is counted minus model. A delta "
-           "is where this silicon (or its emulation) departs from the "
-           "model; it is information, not a failure: the test's own oracle "
-           "decided pass or fail.</p>"]
-    out.extend(_log_deltas(e) for e in ents)
-    out.append("</section>")
-    return "\n".join(out)
+    d = e.deltas
+    out = {"n": e.n, "label": e.label, "backend": d.backend,
+           "without_model": d.without_model if d.applicable else 0,
+           "damage": _deltas_listed(d.damage)}
+    if d.backend == "model":
+        out["state"] = "model"
+    elif not d.applicable:
+        out["state"] = "not applicable"
+    elif not d.counters:
+        out["state"] = "no model counts"
+    else:
+        departed = sorted((x for x in d.deltas if x.delta),
+                          key=lambda x: -abs(x.delta))
+        out.update(state="compared", compared=len(d.deltas),
+                   agreed=sum(1 for x in d.deltas if x.delta == 0),
+                   events=_first(ldeltas.by_event(d.counters), MAX_EVENTS,
+                                 _event),
+                   departed=_deltas_listed(departed),
+                   none=_deltas_listed(d.none))
+    return out

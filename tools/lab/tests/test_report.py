@@ -17,9 +17,14 @@ from pathlib import Path
 from tools.testing.support import (FIXTURES, PY, PMU_HARNESS, harness,
                                    run_tool)
 
-from tools.lab import browser, svg
+from tools.lab import browser, report, svg
 
 LAB = FIXTURES / "lab"
+TEMPLATES = Path(report.__file__).parent / "templates"
+# The command line (tools/lab/cli.py) in a Python where jinja2 cannot be
+# imported, as on a machine without python3-jinja2.
+NO_JINJA = ("import sys; sys.modules['jinja2'] = None; "
+            "from tools.lab import cli; sys.exit(cli.main(sys.argv[1:]))")
 TOOL = [PY, str(PMU_HARNESS), "report"]
 MODEL = "model counts, not hardware counts"
 # The summary table's columns: #, verdict, log, CPU, PMU, backend, then
@@ -262,13 +267,21 @@ class Page(unittest.TestCase):
         self.assertNotIn("<script", self.html.lower())
         self.assertNotIn("<img", self.html.lower())
         self.assertIn("evil/&lt;script&gt;alert(1)&lt;/script&gt;", self.html)
-        self.assertIn('evil/skip&quot; onmouseover=&quot;alert(7)', self.html)
+        # jinja2's autoescape (markupsafe) writes a quote as &#34;
+        self.assertIn('evil/skip&#34; onmouseover=&#34;alert(7)', self.html)
+        self.assertNotIn('skip" onmouseover', self.html)
         self.assertNotIn("\x1b", self.html)
         self.assertIn("\\x1b[2J", self.html)
 
     def test_size_reasonable(self):
         # 5 logs: the page stays well under a megabyte
         self.assertLess(len(self.html), 600_000)
+
+    def test_style_is_the_css_file(self):
+        # templates/report.css inlined whole, as written (the template
+        # includes it: jinja2 syntax in it would make the two differ)
+        self.assertEqual("".join(refs(self.html).css).strip(),
+                         (TEMPLATES / "report.css").read_text().strip())
 
 
 class Statuses(unittest.TestCase):
@@ -330,6 +343,17 @@ class Statuses(unittest.TestCase):
         self.assertIn("usage:", out)
         self.assertIn("-o", out)
         self.assertNotIn("Traceback", out)
+
+    def test_without_jinja2(self):
+        # a process of its own in which jinja2 cannot be imported: one
+        # line that says what is missing, exit 2, no page
+        status, out = run_tool([PY, "-c", NO_JINJA, "report", "-o",
+                                str(self.out), str(LAB / "p54c-model.log")])
+        self.assertEqual(status, 2, out)
+        self.assertEqual(out, "pmu-harness report: no page: python3-jinja2 "
+                         "is not installed (make deps-check, or apt-get "
+                         "install python3-jinja2)\n")
+        self.assertFalse(self.out.exists())
 
     def test_output_unwritable(self):
         status, out = make_report([LAB / "p54c-model.log"],
