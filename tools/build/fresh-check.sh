@@ -10,7 +10,8 @@
 # Usage (as root; `make fresh-check` runs it):
 #   tools/build/fresh-check.sh            # the commit HEAD names
 #   tools/build/fresh-check.sh --rev REV  # another commit
-#   tools/build/fresh-check.sh --unmount  # unmount what a killed run left
+#   tools/build/fresh-check.sh --unmount  # end and unmount what a killed
+#                                         # run left
 #   tools/build/fresh-check.sh --sources  # the host's bookworm apt sources
 #                                         # as "URI SUITE COMPONENT..." lines
 #
@@ -28,8 +29,8 @@
 # sources.list files and deb822 .sources files) and never written into the
 # repository.  proc, sys, dev, dev/pts and dev/shm are mounted inside the
 # root for the run and unmounted on every exit path; a run killed with
-# SIGKILL leaves them, and the next run (or --unmount, or `make clean`)
-# unmounts them first.
+# SIGKILL leaves them (and its commands running in the root), and the next
+# run (or --unmount, or `make clean`) ends those and unmounts them first.
 #
 # Exit status: 0 when both commands passed; 1 when either failed; 2 when the
 # fresh machine could not be made (no root, no mirror, debootstrap failed).
@@ -124,8 +125,25 @@ mounts_below() {
 		/proc/self/mounts | sort -r
 }
 
+# Processes whose root is the fresh root: what a run killed with SIGKILL
+# left running there (its commands run in a process group of their own,
+# which only the trap ends).  Ended first, so the unmount finds nothing
+# busy.
+end_processes_in() {
+	local dir p r n=0
+	dir=$(realpath -m "$1")
+	for p in /proc/[0-9]*; do
+		r=$(readlink "$p/root" 2>/dev/null) || continue
+		case "$r" in
+		"$dir"|"$dir"/*) kill -KILL "${p#/proc/}" 2>/dev/null && n=$((n + 1)) ;;
+		esac
+	done
+	[ "$n" -eq 0 ] || echo "fresh-check: ended $n processes a killed run left in $dir" >&2
+}
+
 unmount_below() {
 	local m
+	end_processes_in "$1"
 	for m in $(mounts_below "$1"); do
 		umount "$m" 2>/dev/null || umount -l "$m" ||
 			echo "fresh-check: could not unmount $m" >&2
