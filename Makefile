@@ -317,7 +317,7 @@ $(HB)/pfm-check-i386: $(PFM_TOOL) $(PFM32) $(PFM_HDRS) | deps-pfm
 # library's mem* in place.
 # The generations' descriptors say which kind a CPU's PMU is and its name
 # (pmu/generation.h cpu_pmu_kind(), pmu_kind_name()), linked without their
-# drivers (PMU_GENERATION_NO_OPS).
+# drivers and models (PMU_GENERATION_NO_OPS).
 EVENTS_SRCS := tools/lab/pmu_events.c pmu/cpu_model.c pmu/sem.c \
 	       pmu/generation.c $(wildcard pmu/*/generation.c) \
 	       pmu/p5/events.c pmu/p5/regs.c pmu/p6/events.c pmu/p6/regs.c \

@@ -1,11 +1,12 @@
 /* generation: one descriptor per PMU generation, registered the way tests
- * (harness/test.h) and models (pmu/model.h) are, in a linker section.
+ * (harness/test.h) are, in a linker section.
  *
  * A generation is a folder pmu/<name>/ holding its register layout, event
  * tables, driver and model; its pmu/<name>/generation.c says what the rest
  * of the harness needs to know about it: the PMU kind it drives, its
- * driver, the presence probe, and the test groups that belong to it.
- * detect.c's probe, the driver lookup, the "# pmu:" line and the test
+ * driver and reference model, the presence probe, and the test groups
+ * that belong to it.  detect.c's probe, the driver and model lookups
+ * (model_for(), pmu/model.h), the "# pmu:" line and the test
  * selection (harness/select.c) are derived from the descriptors, and the
  * build lists them for the host tools (build/pmu-generations.txt, see the
  * Makefile).  It also says whose PMU it is (reported, match), its
@@ -24,6 +25,7 @@
 #include "cpu_model.h"
 
 struct pmu_driver;
+struct pmu_model;
 struct cpu_info;
 
 /* An event selection with every enable and privilege bit clear, written
@@ -50,6 +52,9 @@ struct pmu_generation {
 	const char *kind_name;		/* "# pmu: kind=" (NULL for a feature) */
 	int feature;			/* 1: extends kind's generation */
 	const struct pmu_driver *driver;	/* NULL for a feature */
+	/* Its reference model (pmu/model.h), which model_for() answers
+	 * with; NULL for a feature. */
+	const struct pmu_model *model;
 	struct pmu_presence_probe probe;	/* msr 0: none */
 	/* Test-name prefixes ("p5/") of the groups that need this kind. */
 	const char *groups[PMU_GENERATION_GROUPS];
@@ -75,10 +80,11 @@ struct pmu_generation {
 } __attribute__((aligned(8)));	/* a multiple of the objects' alignment:
 				 * the section is walked as an array */
 
-/* The driver as a descriptor names it: `.driver =
- * PMU_GENERATION_OPS(&p5_driver)`.  The host tools that read the
- * descriptors (tools/lab/pmu_events.c) link no driver: they build with
- * PMU_GENERATION_NO_OPS, and the pointer is NULL there. */
+/* The driver and the model as a descriptor names them: `.driver =
+ * PMU_GENERATION_OPS(&p5_driver)`, `.model = PMU_GENERATION_OPS(&p5_model)`.
+ * The host tools that read the descriptors (tools/lab/pmu_events.c) link
+ * neither: they build with PMU_GENERATION_NO_OPS, and the pointers are
+ * NULL there. */
 #ifdef PMU_GENERATION_NO_OPS
 #define PMU_GENERATION_OPS(ops) NULL
 #else

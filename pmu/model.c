@@ -1,13 +1,12 @@
-/* model: model registry, the model clock, the event feed and the RDPMC
- * instruction under the model (model.h). */
+/* model: the model of a kind (its generation's), the model clock, the
+ * event feed and the RDPMC instruction under the model (model.h). */
 #include "model.h"
+#include "generation.h"
 #include "../arch/x86/apic.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/smp.h"
 #include "../arch/x86/trap.h"
 #include "../lib/string.h"
-
-extern const struct pmu_model __pmu_models_start[], __pmu_models_end[];
 
 static const struct pmu_model *live;
 static uint64_t clock;
@@ -15,11 +14,9 @@ static int (*rdpmc_answer)(uint32_t idx, uint64_t *v);
 
 const struct pmu_model *model_for(enum pmu_kind k)
 {
-	for (const struct pmu_model *m = __pmu_models_start;
-	     m < __pmu_models_end; m++)
-		if (m->kind == k)
-			return m;
-	return 0;
+	const struct pmu_generation *g = pmu_generation_for(k);
+
+	return g ? g->model : NULL;
 }
 
 /*

@@ -1,5 +1,9 @@
 /* model: reference models of PMU generations behind the model backend.
  *
+ * Each generation's model is an object of its folder (p5_model,
+ * pmu/p5/model.h) that the generation's descriptor names (.model,
+ * pmu/generation.h); model_for() finds it through the descriptor.
+ *
  * A model is a software register file with the generation's semantics.
  * It sees the machine only through the oracle's event stream: one event
  * per single-step (arch/x86/trace.h).  The model clock is deterministic:
@@ -46,15 +50,11 @@ struct pmu_model {
 	 * prediction can run beside the live model and leave it as it was;
 	 * without it a model predicts only where it is not the backend */
 	unsigned (*parts)(struct model_part *p);
-} __attribute__((aligned(8)));	/* the section is walked as an array of
-				 * them, each placed at 8 (PMU_MODEL): the
-				 * size must be a multiple too (i386) */
+};
 
-#define PMU_MODEL(id, ...)                                                   \
-	static const struct pmu_model model_##id                             \
-		__attribute__((used, section(".data.pmu_models"),            \
-			       aligned(8))) = { __VA_ARGS__ }
-
+/* The reference model of kind k: the one its generation's descriptor
+ * names (pmu_generation_for(), pmu/generation.h), or NULL when no
+ * generation drives k or its descriptor names no model. */
 const struct pmu_model *model_for(enum pmu_kind k);
 /* Makes m the live model (reset), or none with NULL. */
 void model_activate(const struct pmu_model *m);

@@ -1,6 +1,7 @@
 /* pmu/netburst/generation.c: the Pentium 4 (NetBurst) PMU's descriptor
  * (generation.h). */
 #include "driver.h"
+#include "model.h"
 #include "regs.h"
 #include "../generation.h"
 
@@ -12,6 +13,7 @@ PMU_GENERATION(netburst,
 	.kind = PMU_NETBURST,
 	.kind_name = "netburst",
 	.driver = PMU_GENERATION_OPS(&nb_driver),
+	.model = PMU_GENERATION_OPS(&netburst_model),
 	.probe = { .msr = NB_MSR_CRU_ESCR0,
 		   .value = (uint64_t)NB_EVENT_INSTR_RETIRED <<
 			    NB_ESCR_EVENT_SHIFT },

@@ -137,7 +137,7 @@
  */
 #include "regs.h"
 #include "events.h"
-#include "../model.h"
+#include "model.h"
 #include "../backend.h"
 #include "../detect.h"
 #include "../../arch/x86/trap.h"
@@ -520,8 +520,15 @@ static int nbm_counting(void)
 	return 0;
 }
 
-PMU_MODEL(netburst, PMU_NETBURST,
-	  "netburst (ESCR/CCCR, 18 counters, SDM Vol. 3B 18.15-18.16)",
-	  nbm_reset, nbm_rdmsr, nbm_wrmsr, nbm_rdpmc, nbm_event, nbm_cannot,
-	  .parts = nbm_parts,
-	  .counting = nbm_counting);
+const struct pmu_model netburst_model = {
+	.kind = PMU_NETBURST,
+	.name = "netburst (ESCR/CCCR, 18 counters, SDM Vol. 3B 18.15-18.16)",
+	.reset = nbm_reset,
+	.rdmsr = nbm_rdmsr,
+	.wrmsr = nbm_wrmsr,
+	.rdpmc = nbm_rdpmc,
+	.event = nbm_event,
+	.cannot_model = nbm_cannot,
+	.counting = nbm_counting,
+	.parts = nbm_parts,
+};

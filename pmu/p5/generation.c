@@ -1,5 +1,6 @@
 /* pmu/p5/generation.c: the Pentium (P5) PMU's descriptor (generation.h). */
 #include "driver.h"
+#include "model.h"
 #include "regs.h"
 #include "../generation.h"
 
@@ -11,6 +12,7 @@ PMU_GENERATION(p5,
 	.kind = PMU_P5,
 	.kind_name = "p5",
 	.driver = PMU_GENERATION_OPS(&p5_driver),
+	.model = PMU_GENERATION_OPS(&p5_model),
 	.probe = { .msr = P5_MSR_CESR,
 		   .value = 0x16u << P5_HALF_SHIFT | 0x16u },
 	.groups = { "p5/" },

@@ -27,7 +27,7 @@
  */
 #include "regs.h"
 #include "events.h"
-#include "../model.h"
+#include "model.h"
 #include "../backend.h"
 #include "../detect.h"
 #include "../../arch/x86/trap.h"
@@ -125,7 +125,14 @@ static int p5m_counting(void)
 	return 0;
 }
 
-PMU_MODEL(p5, PMU_P5, "p5 (CESR/CTR0/CTR1, SDM Vol. 3B 18.23.1)",
-	  p5m_reset, p5m_rdmsr, p5m_wrmsr, p5m_rdpmc, p5m_event,
-	  .parts = p5m_parts,
-	  .counting = p5m_counting);
+const struct pmu_model p5_model = {
+	.kind = PMU_P5,
+	.name = "p5 (CESR/CTR0/CTR1, SDM Vol. 3B 18.23.1)",
+	.reset = p5m_reset,
+	.rdmsr = p5m_rdmsr,
+	.wrmsr = p5m_wrmsr,
+	.rdpmc = p5m_rdpmc,
+	.event = p5m_event,
+	.counting = p5m_counting,
+	.parts = p5m_parts,
+};

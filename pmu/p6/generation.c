@@ -1,5 +1,6 @@
 /* pmu/p6/generation.c: the P6 family PMU's descriptor (generation.h). */
 #include "driver.h"
+#include "model.h"
 #include "events.h"
 #include "regs.h"
 #include "../generation.h"
@@ -12,6 +13,7 @@ PMU_GENERATION(p6,
 	.kind = PMU_P6,
 	.kind_name = "p6",
 	.driver = PMU_GENERATION_OPS(&p6_driver),
+	.model = PMU_GENERATION_OPS(&p6_model),
 	.probe = { .msr = P6_MSR_PERFEVTSEL0,
 		   .value = P6_EVENT_INST_RETIRED },
 	.groups = { "p6/" },

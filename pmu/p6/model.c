@@ -42,7 +42,7 @@
  */
 #include "regs.h"
 #include "events.h"
-#include "../model.h"
+#include "model.h"
 #include "../backend.h"
 #include "../detect.h"
 #include "../sem.h"
@@ -186,7 +186,14 @@ static int p6m_counting(void)
 	return 0;
 }
 
-PMU_MODEL(p6, PMU_P6, "p6 (PerfEvtSel0/1, PerfCtr0/1, SDM Vol. 3B 18.22)",
-	  p6m_reset, p6m_rdmsr, p6m_wrmsr, p6m_rdpmc, p6m_event,
-	  .parts = p6m_parts,
-	  .counting = p6m_counting);
+const struct pmu_model p6_model = {
+	.kind = PMU_P6,
+	.name = "p6 (PerfEvtSel0/1, PerfCtr0/1, SDM Vol. 3B 18.22)",
+	.reset = p6m_reset,
+	.rdmsr = p6m_rdmsr,
+	.wrmsr = p6m_wrmsr,
+	.rdpmc = p6m_rdpmc,
+	.event = p6m_event,
+	.counting = p6m_counting,
+	.parts = p6m_parts,
+};

@@ -1,6 +1,7 @@
 /* pmu/perfmon/generation.c: the architectural performance monitoring
  * PMU's descriptor, with the DS save area's PEBS and BTS (generation.h). */
 #include "driver.h"
+#include "model.h"
 #include "regs.h"
 #include "../detect.h"
 #include "../generation.h"
@@ -30,6 +31,7 @@ PMU_GENERATION(perfmon,
 	.kind = PMU_ARCH,
 	.kind_name = "arch-perfmon",
 	.driver = PMU_GENERATION_OPS(&perfmon_driver),
+	.model = PMU_GENERATION_OPS(&perfmon_model),
 	.probe = { .msr = MSR_IA32_PERFEVTSEL(0), .value = 0xc0 },
 	/* the DS area's PEBS and BTS are arch perfmon's (§18.6.2) */
 	.groups = { "perfmon/", "pebs/", "bts/" },

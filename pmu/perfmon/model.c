@@ -89,7 +89,7 @@
 #include "pebs/regs.h"
 #include "../pt/caps.h"
 #include "../pt/model.h"
-#include "../model.h"
+#include "model.h"
 #include "../backend.h"
 #include "../sem.h"
 #include "../../arch/x86/cpu.h"
@@ -716,8 +716,7 @@ static unsigned pm_parts(struct model_part *p)
 	return 5;
 }
 
-static const struct pmu_model model_perfmon
-	__attribute__((used, section(".data.pmu_models"), aligned(8))) = {
+const struct pmu_model perfmon_model = {
 	.kind = PMU_ARCH,
 	.name = "arch-perfmon v1-v5 (SDM Vol. 3B 18.2)",
 	.reset = pm_reset,

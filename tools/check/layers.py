@@ -256,7 +256,7 @@ def defined_names(code):
     """Functions and objects a .c defines with external linkage."""
     out = set()
     for s in top_level_statements(code):
-        # top-level asm, and registrations (TEST(), PMU_MODEL(),
+        # top-level asm, and registrations (TEST(), BENCH(),
         # PMU_GENERATION()): static objects in a linker section
         if s.startswith(("__asm__", "asm")) or re.match(r"[A-Z_][A-Z0-9_]*\s*\(", s):
             continue

@@ -15,12 +15,11 @@
 #include "pmu/detect.h"
 #include "pmu/generation.h"
 
-/* host-sources: pmu/generation.c pmu/p5/generation.c pmu/p6/generation.c pmu/netburst/generation.c pmu/perfmon/generation.c pmu/pt/generation.c lib/fmt.c lib/string.c */
+/* host-sources: pmu/generation.c tests/host/pmu/p5/stub_generation.c tests/host/pmu/p6/stub_generation.c tests/host/pmu/netburst/stub_generation.c tests/host/pmu/perfmon/stub_generation.c pmu/pt/generation.c lib/fmt.c lib/string.c */
 
-/* pmu_kind_name() answers from the generations' descriptors, linked as the
- * image links them; their drivers are not run here, so each is an empty
- * ops table. */
-const struct pmu_driver p5_driver, p6_driver, nb_driver, perfmon_driver;
+/* pmu_kind_name() answers from the generations' descriptors, linked
+ * without their drivers and models, which nothing runs here
+ * (tests/host/pmu/<gen>/stub_generation.c). */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define INTEL VENDOR_INTEL

@@ -1,9 +1,9 @@
 /* Host stub for tests/host/pmu/netburst/test_model.c: links the NetBurst
- * reference model (pmu/netburst/model.c) and supplies the bounds of the
- * model registry that pmu/model.c walks, the way
- * tests/host/pmu/p5/stub_model.c does for the P5 (see there why the
- * model's source is compiled into this file): the registry holds exactly
- * the NetBurst model.
+ * reference model (pmu/netburst/model.c) and the generation lookup
+ * model_for() answers from, the way tests/host/pmu/p5/stub_model.c does
+ * for the P5 (see there why the model's source is compiled into this
+ * file): the test links no descriptors, so only PMU_NETBURST has a model,
+ * this one.
  *
  * pmu/model.c raises PMIs through the local APIC, which the host has not:
  * apic_lvtpc_deliver() here counts the deliveries and keeps an LVTPC mask
@@ -16,15 +16,9 @@
 #include "pmu/netburst/model.c"
 #include "arch/x86/smp.h"
 #include "tests/host/pmu/netburst/stub_model.h"
+#include "tests/host/pmu/stub_model_generation.h"
 
-__attribute__((used)) static void pmu_models_bounds(void)
-{
-	__asm__(".globl __pmu_models_start\n\t"
-		".set __pmu_models_start, model_netburst\n\t"
-		".globl __pmu_models_end\n\t"
-		".set __pmu_models_end, model_netburst + %c0"
-		: : "i"(sizeof(struct pmu_model)));
-}
+STUB_MODEL_GENERATION(PMU_NETBURST, netburst_model)
 
 struct stub_pmi stub_pmi;
 int stub_sibling;

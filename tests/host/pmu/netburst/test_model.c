@@ -65,8 +65,8 @@
  * thread 1's when the stub says so (stub_model.c).
  *
  * Stubs: cpu_info() returns a signature the test sets; trap_set_hook()
- * does nothing; stub_model.c holds the model registry, counts the PMIs
- * and says whose step is fed. */
+ * does nothing; stub_model.c links the model and answers model_for() with
+ * it, counts the PMIs and says whose step is fed. */
 #include <stdio.h>
 #include <string.h>
 

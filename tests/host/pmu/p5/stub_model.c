@@ -1,35 +1,36 @@
-/* Host stub for tests/host/pmu/p5/test_regs.c: links the P5 reference model
- * (pmu/p5/model.c) and supplies the bounds of the model registry that
- * pmu/model.c walks.
+/* Host stub for tests/host/pmu/p5/test_*.c: links the P5 reference model
+ * (pmu/p5/model.c) and the generation lookup model_for() answers from.
  *
- * On the target, linker.ld brackets the input sections .data.pmu_models
- * with __pmu_models_start/__pmu_models_end.  The host's default linker
- * script has no such bracket: it merges .data.pmu_models into .data (the
- * .data.* pattern), and GNU ld only synthesizes __start_/__stop_ symbols
- * for sections named like C identifiers, which ".data.pmu_models" is not.
- * host-test.sh hands the host-sources words to gcc as they are, but a
- * linker script would have to be a file of its own.  So this stub compiles
- * the model's source into this translation unit (PMU_MODEL's static object
- * model_p5 is visible here) and defines the two bounds as assembler symbols
- * around that one object: the registry holds exactly the P5 model, as a
- * firmware with only P5 support would.  GCC's AddressSanitizer does not pad
- * objects placed in a user section, so the bounds cover the object
- * exactly.
+ * The model's source is compiled into this translation unit: a test that
+ * names this stub in its host-sources gets the model with it.
+ * model_for() (pmu/model.c) asks the kind's descriptor for its model
+ * (pmu_generation_for(), pmu/generation.h), so what a test sees depends on
+ * the descriptors it links:
+ *
+ *   - none (test_model.c): STUB_MODEL_GENERATION()'s weak lookup
+ *     (tests/host/pmu/stub_model_generation.h) knows PMU_P5 alone, with
+ *     this model; every other kind has no model, as on a firmware with
+ *     only P5 support.
+ *   - pmu/generation.c with descriptors (test_driver.c, test_regs.c): the
+ *     real lookup replaces the weak one.  A generation linked in full
+ *     (pmu/<gen>/generation.c) brings its driver and model, as the image
+ *     does; one whose code the test does not link comes as its descriptor
+ *     alone, tests/host/pmu/<gen>/stub_generation.c (built with
+ *     PMU_GENERATION_NO_OPS: no driver, no model), so model_for() of its
+ *     kind still answers NULL.  That is why test_regs.c, which links the
+ *     P6's descriptor but not its model, still finds model_for(PMU_P6)
+ *     NULL.  No empty model object stands in for a missing one where
+ *     model_for() is linked: it would answer that object as a model.
+ *     (A test without the model layer, pmu/model.c, may name an empty one
+ *     for a descriptor it links in full: nothing there can look it up,
+ *     tests/host/pmu/netburst/test_driver.c.)
  *
  * Do not list pmu/p5/model.c in host-sources next to this file (it would
  * be linked twice). */
 #include "pmu/p5/model.c"
+#include "tests/host/pmu/stub_model_generation.h"
 
-/* The end bound is model_p5 + sizeof(struct pmu_model), computed by the
- * compiler rather than written by hand. */
-__attribute__((used)) static void pmu_models_bounds(void)
-{
-	__asm__(".globl __pmu_models_start\n\t"
-		".set __pmu_models_start, model_p5\n\t"
-		".globl __pmu_models_end\n\t"
-		".set __pmu_models_end, model_p5 + %c0"
-		: : "i"(sizeof(struct pmu_model)));
-}
+STUB_MODEL_GENERATION(PMU_P5, p5_model)
 
 /* pmu/model.c raises PMIs through the local APIC, which the host has not:
  * the P5 never raises one (it has no overflow interrupt). */

@@ -19,8 +19,10 @@
  * a P54C without RDPMC, model 4 a P55C with it); be_rdmsr/be_wrmsr/
  * be_rdpmc go to the live model; backend_current() says "model" unless a
  * test plays hardware; trap_set_hook() keeps the model's RDPMC hooks for
- * the test to call; tests/host/pmu/p5/stub_model.c supplies the model
- * registry's section bounds (see there why). */
+ * the test to call; tests/host/pmu/p5/stub_model.c links the model.  The
+ * P5's descriptor comes with its driver and model, the P6's alone
+ * (tests/host/pmu/p6/stub_generation.c): model_for() has the P5's model
+ * only (see stub_model.c why). */
 #include <stdio.h>
 #include <string.h>
 #include <ctype.h>
@@ -40,7 +42,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/pmu/p5/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p5/regs.c pmu/p5/events.c pmu/p5/driver.c pmu/driver.c pmu/p6/driver.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c pmu/p5/generation.c pmu/p6/generation.c */
+/* host-sources: tests/host/pmu/p5/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p5/regs.c pmu/p5/events.c pmu/p5/driver.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c pmu/p5/generation.c tests/host/pmu/p6/stub_generation.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define CTR_TOP (1ull << 40)

@@ -11,8 +11,8 @@
  * from the events' names in Tables 19-35, 19-36 and 19-37.
  *
  * Stubs: cpu_info() returns a signature the test sets; trap_set_hook()
- * does nothing; tests/host/pmu/p6/stub_model.c holds the model registry and
- * counts the PMIs the model raises. */
+ * does nothing; tests/host/pmu/p6/stub_model.c links the model, answers
+ * model_for() with it and counts the PMIs the model raises. */
 #include <stdio.h>
 #include <string.h>
 

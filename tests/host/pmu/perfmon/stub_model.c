@@ -5,9 +5,10 @@
  * host lacks, so the tests drive the model through its MSR interface
  * alone, without the driver.
  *
- *   - The model registry holds exactly this model: its source is compiled
- *     into this translation unit and the registry bounds are set around
- *     model_perfmon (tests/host/pmu/p5/stub_model.c says why).
+ *   - Only PMU_ARCH has a model, this one: its source is compiled into
+ *     this translation unit, and as the tests link no descriptors,
+ *     STUB_MODEL_GENERATION()'s lookup is the one model_for() asks
+ *     (tests/host/pmu/p5/stub_model.c says why and how).
  *   - cpu_info() is a GenuineIntel family-6 part of the model number the
  *     test picks, reporting no CPUID.0AH version (as QEMU under TCG), so
  *     the capability row of that family/model is the model's input.
@@ -25,18 +26,12 @@
 #include "pmu/perfmon/caps.c"
 #include "pmu/perfmon/ds/format.c"
 #include "tests/host/pmu/perfmon/stub_model.h"
+#include "tests/host/pmu/stub_model_generation.h"
 #include "arch/x86/smp.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/xmm.h"
 
-__attribute__((used)) static void pmu_models_bounds(void)
-{
-	__asm__(".globl __pmu_models_start\n\t"
-		".set __pmu_models_start, model_perfmon\n\t"
-		".globl __pmu_models_end\n\t"
-		".set __pmu_models_end, model_perfmon + %c0"
-		: : "i"(sizeof(struct pmu_model)));
-}
+STUB_MODEL_GENERATION(PMU_ARCH, perfmon_model)
 
 struct stub_pm stub_pm;
 static struct cpu_info fake_cpu;
