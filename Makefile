@@ -84,7 +84,8 @@ EFI_SECTIONS := -j .text -j .reloc -j .data -j .dynamic -j .dynsym -j .rela
 COMMON_SRCS := $(wildcard arch/x86/*.c pmu/*.c pmu/*/*.c pmu/*/*/*.c \
 		 lib/*.c lib/pt/*.c harness/*.c \
 		 bench/*.c tests/*/*.c tests/*/*.S boot/*.c)
-COMMON_SRCS := $(filter-out tests/host/%,$(COMMON_SRCS))
+# pmu/<gen>/listing.c: the events tool's alone (pmu/listing.h).
+COMMON_SRCS := $(filter-out tests/host/% pmu/%/listing.c,$(COMMON_SRCS))
 SRCS := $(COMMON_SRCS) $(wildcard boot/efi/*.c arch/x86/x86_64/*.c \
 	  arch/x86/x86_64/*.S bench/x86_64/*.S)
 OBJS := $(patsubst %,$(B)/%.o,$(basename $(SRCS)))
@@ -315,17 +316,16 @@ $(HB)/pfm-check-i386: $(PFM_TOOL) $(PFM32) $(PFM_HDRS) | deps-pfm
 # the product's own tables and lookups, pure logic only (no driver, no
 # model), built for the host.  -DHOST_TEST: lib/string.c leaves the C
 # library's mem* in place.
-# The generations' descriptors say which kind a CPU's PMU is and its name
-# (pmu/generation.h cpu_pmu_kind(), pmu_kind_name()), linked without their
-# drivers and models (PMU_GENERATION_NO_OPS).
+# The generations' descriptors say which kind a CPU's PMU is, its name and
+# its listing (pmu/generation.h cpu_pmu_kind(), pmu_kind_name(),
+# list_events), linked without their drivers and models
+# (PMU_GENERATION_NO_OPS) and with their listings (PMU_GENERATION_WITH_EVENTS,
+# pmu/<gen>/listing.c), which read the generations' own tables.
 EVENTS_SRCS := tools/lab/pmu_events.c pmu/cpu_model.c pmu/sem.c \
-	       pmu/generation.c $(wildcard pmu/*/generation.c) \
-	       pmu/p5/events.c pmu/p5/regs.c pmu/p6/events.c pmu/p6/regs.c \
-	       pmu/evtsel.c \
-	       pmu/netburst/events.c pmu/netburst/regs.c \
-	       pmu/perfmon/events.c pmu/perfmon/regs.c \
-	       pmu/perfmon/caps_table.c pmu/perfmon/pebs/events.c \
-	       pmu/perfmon/pebs/regs.c lib/fmt.c lib/string.c
+	       pmu/generation.c pmu/evtsel.c \
+	       $(wildcard pmu/*/generation.c pmu/*/listing.c pmu/*/events.c \
+			  pmu/*/regs.c pmu/*/*/events.c pmu/*/*/regs.c) \
+	       pmu/perfmon/caps_table.c lib/fmt.c lib/string.c
 
 pmu-events: $(HB)/pmu-events
 $(HB)/pmu-events: $(EVENTS_SRCS) $(wildcard pmu/*.h pmu/*/*.h \
@@ -333,7 +333,7 @@ $(HB)/pmu-events: $(EVENTS_SRCS) $(wildcard pmu/*.h pmu/*/*.h \
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	@$(CC) $(HOST_CFLAGS) -DHOST_TEST -DPMU_GENERATION_NO_OPS \
-		$(EVENTS_SRCS) -o $@
+		-DPMU_GENERATION_WITH_EVENTS $(EVENTS_SRCS) -o $@
 
 # The host unit tests (cmocka), each module compiled once
 # (tools/check/host-test.sh builds them with make -j and runs them).

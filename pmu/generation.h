@@ -25,6 +25,7 @@
 #include "cpu_model.h"
 
 struct pmu_driver;
+struct pmu_listing;
 struct pmu_model;
 struct cpu_info;
 
@@ -77,6 +78,10 @@ struct pmu_generation {
 	 * backend=emulated over the generation's suite (harness/pmu_run.h,
 	 * docs/emulators.md).  0: PMU_DRIVER_PER_COUNTER. */
 	unsigned per_counter;
+	/* Its events for one CPU, for the host's `events` tool
+	 * (pmu/listing.h, pmu/<gen>/listing.c): NULL in the image. */
+	int (*list_events)(const struct pmu_listing *out,
+			   const struct cpu_sig *sig, const char **why);
 } __attribute__((aligned(8)));	/* a multiple of the objects' alignment:
 				 * the section is walked as an array */
 
@@ -89,6 +94,16 @@ struct pmu_generation {
 #define PMU_GENERATION_OPS(ops) NULL
 #else
 #define PMU_GENERATION_OPS(ops) (ops)
+#endif
+
+/* The event listing as a descriptor names it: `.list_events =
+ * PMU_GENERATION_EVENTS(p5_list_events)`.  Only the `events` tool has
+ * the listings (pmu/<gen>/listing.c is no part of the image; the Makefile
+ * builds pmu-events with PMU_GENERATION_WITH_EVENTS). */
+#ifdef PMU_GENERATION_WITH_EVENTS
+#define PMU_GENERATION_EVENTS(fn) (fn)
+#else
+#define PMU_GENERATION_EVENTS(fn) NULL
 #endif
 
 /* The section's name is a C identifier, so the host's linker brackets it

@@ -3,6 +3,7 @@
 #include "driver.h"
 #include "model.h"
 #include "regs.h"
+#include "listing.h"
 #include "../generation.h"
 
 /* The presence probe: CRU_ESCR0 with event select 2 (instr_retired) and
@@ -28,4 +29,5 @@ PMU_GENERATION(netburst,
 	 * hook's ESCR and CCCR read-back: ~420 of them), rounded up the
 	 * same way */
 	.per_counter = 1280,
+	.list_events = PMU_GENERATION_EVENTS(nb_list_events),
 );

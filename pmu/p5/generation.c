@@ -2,6 +2,7 @@
 #include "driver.h"
 #include "model.h"
 #include "regs.h"
+#include "listing.h"
 #include "../generation.h"
 
 /* The presence probe: CESR with ES0 = ES1 = 0x16 and CC = 000 in both
@@ -30,4 +31,5 @@ PMU_GENERATION(p5,
 	 * a read-modify-write), rounded up to a multiple of 64
 	 * (harness/pmu_run.h, docs/emulators.md) */
 	.per_counter = 960,
+	.list_events = PMU_GENERATION_EVENTS(p5_list_events),
 );

@@ -3,6 +3,7 @@
 #include "model.h"
 #include "events.h"
 #include "regs.h"
+#include "listing.h"
 #include "../generation.h"
 
 /* The presence probe: PerfEvtSel0 with event 0xC0 (instructions retired)
@@ -28,4 +29,5 @@ PMU_GENERATION(p6,
 	 * 8): 891 / 1090, two-counter runs (EN in PerfEvtSel0 is shared: a
 	 * start or stop rewrites both selects), rounded up the same way */
 	.per_counter = 1152,
+	.list_events = PMU_GENERATION_EVENTS(p6_list_events),
 );

@@ -4,6 +4,7 @@
 #include "model.h"
 #include "regs.h"
 #include "../detect.h"
+#include "listing.h"
 #include "../generation.h"
 
 /* A version ID above 0 in CPUID.0AH:EAX[7:0] says the processor has
@@ -51,4 +52,5 @@ PMU_GENERATION(perfmon,
 	 * the perfmon suite alone 643 and 790; rounded up to a multiple of
 	 * 64 (harness/pmu_run.h) */
 	.per_counter = 896,
+	.list_events = PMU_GENERATION_EVENTS(perfmon_list_events),
 );

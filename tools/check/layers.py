@@ -88,7 +88,8 @@ RULES = (
 PERFMON = "pmu/perfmon/"
 PERFMON_FOLDERS = {"ds": 1, "pebs": 2, "bts": 2, "lbr": 2}
 PERFMON_FILES = {"regs": 0, "caps": 0, "caps_table": 0, "events": 0,
-                 "driver": 3, "model": 3, "sample": 3, "generation": 3}
+                 "driver": 3, "model": 3, "sample": 3, "generation": 3,
+                 "listing": 3}
 
 
 def top(rel):

@@ -1,0 +1,11 @@
+/* pmu/p5/listing.h: this generation's event listing for the host's
+ * `events` tool (listing.c; pmu/listing.h). */
+#ifndef PMU_P5_LISTING_H
+#define PMU_P5_LISTING_H
+
+#include "../listing.h"
+
+int p5_list_events(const struct pmu_listing *out,
+		   const struct cpu_sig *sig, const char **why);
+
+#endif
