@@ -137,7 +137,9 @@ def format_table(doc):
                    ("no PEBS" if caps["pebs_format"] is None
                     else f"PEBS format {caps['pebs_format']}"))
     out.append("")
-    if doc["pmu"] == "netburst":
+    # events selected through ESCRs (the listing's own fields say so, not
+    # a generation's name): their columns
+    if any("escrs" in ev for ev in doc["events"]):
         head = ["event", "ESCR sel", "CCCR sel", "ESCRs (counters)",
                 "at-ret", "model counts (event-mask bit: count)"]
         rows = [_netburst_rows(ev) for ev in doc["events"]]
