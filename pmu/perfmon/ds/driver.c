@@ -13,12 +13,12 @@
 static struct perfmon_ds installed;
 static int have_installed;
 
-static const struct perfmon_caps *caps(struct pmu_err *e)
+const struct perfmon_caps *perfmon_ds_caps(struct pmu_err *e)
 {
 	const char *why = 0;
 	const struct perfmon_caps *c = perfmon_caps(&why);
 
-	if (!c)
+	if (!c && e)
 		pmu_fail(e, 0, "no capabilities: %s", why);
 	return c;
 }
@@ -40,21 +40,21 @@ int perfmon_pebs_available(void)
 	return misc_clear(MISC_ENABLE_PEBS_UNAVAIL);
 }
 
-static unsigned fmt_of(const struct perfmon_caps *c)
+unsigned perfmon_pebs_format_in_use(const struct perfmon_caps *c)
 {
 	return perfmon_pebs_available() ? perfmon_pebs_format(c) : 0;
 }
 
 int perfmon_ds_layout(struct ds_layout *l, struct pmu_err *e)
 {
-	const struct perfmon_caps *c = caps(e);
+	const struct perfmon_caps *c = perfmon_ds_caps(e);
 
 	if (!c)
 		return -1;
 	if (!perfmon_bts_available() && !perfmon_pebs_available())
 		return pmu_fail(e, 0, "neither BTS nor PEBS: IA32_MISC_ENABLE "
 				"bits 11 and 12 set (or unreadable)");
-	ds_layout_for(fmt_of(c), perfmon_ds64(), l);
+	ds_layout_for(perfmon_pebs_format_in_use(c), perfmon_ds64(), l);
 	return 0;
 }
 
@@ -126,7 +126,7 @@ static void write_area(const struct perfmon_ds *s, const struct ds_layout *l,
 
 int perfmon_ds_install(const struct perfmon_ds *s, struct pmu_err *e)
 {
-	const struct perfmon_caps *c = caps(e);
+	const struct perfmon_caps *c = perfmon_ds_caps(e);
 	struct ds_layout l;
 
 	if (!c || perfmon_ds_layout(&l, e) ||

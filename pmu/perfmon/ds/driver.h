@@ -45,6 +45,11 @@ int perfmon_ds_layout(struct ds_layout *l, struct pmu_err *e);
 /* MISC_ENABLE says BTS / PEBS available (0 also when it cannot be read). */
 int perfmon_bts_available(void);
 int perfmon_pebs_available(void);
+/* The capabilities in force, or NULL with *e saying why (e may be NULL):
+ * what the DS, PEBS and BTS drivers work with (pmu/perfmon/caps.h). */
+const struct perfmon_caps *perfmon_ds_caps(struct pmu_err *e);
+/* The PEBS record format this PMU writes: 0 where PEBS is unavailable. */
+unsigned perfmon_pebs_format_in_use(const struct perfmon_caps *c);
 
 /* Checks s (ds_check against the live page tables, PEBS buffer limits of
  * the format), then writes the fields and reset values into s->area and

@@ -8,41 +8,25 @@
 #include "../../backend.h"
 #include "../../evtsel.h"
 
-static const struct perfmon_caps *caps(struct pmu_err *e)
-{
-	const char *why = 0;
-	const struct perfmon_caps *c = perfmon_caps(&why);
-
-	if (!c && e)
-		pmu_fail(e, 0, "no capabilities: %s", why);
-	return c;
-}
-
-/* The record format PEBS writes here: none where it is unavailable. */
-static unsigned fmt_of(const struct perfmon_caps *c)
-{
-	return perfmon_pebs_available() ? perfmon_pebs_format(c) : 0;
-}
-
 unsigned perfmon_pebs_record_size(uint64_t cfg, int adaptive)
 {
-	const struct perfmon_caps *c = caps(0);
+	const struct perfmon_caps *c = perfmon_ds_caps(0);
 
 	if (!c)
 		return 0;
 	if (!perfmon_ds64())
 		return PEBS_RECORD32_SIZE;
-	return pebs_record_size(fmt_of(c), cfg, adaptive);
+	return pebs_record_size(perfmon_pebs_format_in_use(c), cfg, adaptive);
 }
 
 int perfmon_pebs_buffer(struct perfmon_ds *s, struct pmu_err *e)
 {
-	const struct perfmon_caps *c = caps(e);
+	const struct perfmon_caps *c = perfmon_ds_caps(e);
 	unsigned fmt;
 
 	if (!c)
 		return -1;
-	fmt = fmt_of(c);
+	fmt = perfmon_pebs_format_in_use(c);
 	/* adaptive records vary in size: 8-byte granules */
 	s->pebs_record = !perfmon_ds64() ? PEBS_RECORD32_SIZE :
 			 fmt >= 4 ? 8 : pebs_fixed_record_size(fmt);
@@ -152,7 +136,7 @@ static int cfg_refusal(uint64_t cfg, int baseline, struct pmu_err *e)
 
 int perfmon_pebs_enable(uint64_t mask, uint64_t cfg, struct pmu_err *e)
 {
-	const struct perfmon_caps *c = caps(e);
+	const struct perfmon_caps *c = perfmon_ds_caps(e);
 	const struct perfmon_ds *ds = perfmon_ds_installed();
 	unsigned fmt;
 	int baseline;
