@@ -8,10 +8,12 @@
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/tsc_calibrate.h"
 
-/* 50 ms of the PM timer; a counter still for this many reads is none
- * (each IN takes at least a microsecond on an ISA-speed port: seconds). */
+/* 50 ms of the PM timer; a counter still for this many reads in a row is
+ * none: it ticks every 279 ns, and an IN of an ISA-speed port takes about
+ * a microsecond, so a live one moves every read or two, and a dead port
+ * costs about a second of the boot, not ten. */
 #define PM_SPAN (ACPI_PM_TIMER_HZ / 20)
-#define PM_SPIN_LIMIT 10000000u
+#define PM_SPIN_LIMIT 1000000u
 
 static const char *source = "none";
 

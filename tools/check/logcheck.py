@@ -188,8 +188,8 @@ def watchdog_stop_errors(y):
     grace = _seconds_ms(y.get("grace_s"))
     root = _seconds_ms(y.get("watchdog_root_stop_s"))
     if grace is None or root is None:
-        return errs + [f"a root stop without grace_s and "
-                       f"watchdog_root_stop_s as seconds"]
+        return errs + ["a root stop without grace_s and "
+                       "watchdog_root_stop_s as seconds"]
     if root + 1 < stop + grace:
         errs.append(f"root stop at {root} ms, less than the grace of "
                     f"{grace} ms after the first stop at {stop} ms")
