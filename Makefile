@@ -24,6 +24,7 @@ PT_PKGS    := libipt-dev clang libclang-rt-14-dev
 # architecture for it).
 PFM_PKGS   := libpfm4-dev libpfm4:i386
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml \
+	      python3-pytest python3-pytest-xdist \
 	      python3-serial python3-jinja2 libxml2-utils chromium perl \
 	      $(BOCHS_PKGS) \
 	      $(PT_PKGS) $(PFM_PKGS)
@@ -352,10 +353,17 @@ run: $(B)/pmu-harness.img | deps-run
 	tools/boot/qemu-boot.sh --stream --cpu "$$PMU_CPU" --smp "$$PMU_SMP" \
 		--image $< --args "$$PMU_ARGS" --log "$$PMU_LOG"
 
-# The build is check.py's first stage (make -jN all image floppy), so that
-# its time is counted and the host stages run beside it.
+# make check is pytest (pytest.ini, docs/check.md): the build is its first
+# test (make -jN all image floppy ovmf-vars), so that its time is counted
+# and the tests that need no build run beside it; CHECK_JOBS pytest-xdist
+# workers (default: the processors plus one, so that a worker waiting on
+# I/O leaves none idle).  Each run starts from an empty build/check; its
+# JUnit XML is build/check/junit.xml.
+CHECK_JOBS ?= $(shell echo $$(( $$(nproc) + 1 )))
+check: export PMU_CHECK_JOBS = $(CHECK_JOBS)
 check: | deps-check
-	$(PYTHON) -m tools.check.check
+	@rm -rf build/check
+	$(PYTHON) -m pytest -n "$$PMU_CHECK_JOBS" --junitxml=build/check/junit.xml
 
 # Deliberate misreadings of the product (tools/check/mutants.yaml), each
 # applied alone in a private copy of the tree, rebuilt and run against the

@@ -1,2 +1,3 @@
-"""check: `make check`'s stage scheduler (check.py) and the stages it runs
-(docs/check.md)."""
+"""check: `make check` (docs/check.md): its pytest suite (suite/), the
+plugin and queue that make it one run, and the checkers its tests run
+(matrix, kill, lab, pt, layers, ...)."""

@@ -10,7 +10,11 @@
 # crashes counts as at least one failure).  Exits 0 only when M is 0 and N
 # is not.
 #
-# Usage: tools/check/host-test.sh [test_NAME ...]   (default: all)
+# Usage: tools/check/host-test.sh [--build-only | --no-build] [test_NAME ...]
+#        (default: all; --build-only builds them and runs none, --no-build
+#        runs what an earlier --build-only built: make check's pytest tests
+#        build once and run each binary as a test of its own,
+#        tools/check/suite/test_host.py)
 # Environment: CC (default gcc); HOST_TEST_SANITIZE=0 builds without
 # AddressSanitizer/UBSan (used when the compiler supports them);
 # HOST_TEST_TIMEOUT is the seconds one binary may run (default 300);
@@ -32,6 +36,12 @@ unset CMOCKA_XML_FILE
 # Run by make (make host-test), this script's make is a build of its own:
 # not tied to that make's jobserver nor given its flags.
 unset MAKEFLAGS MFLAGS MAKELEVEL
+
+mode=all
+case ${1:-} in
+--build-only) mode=build; shift ;;
+--no-build) mode=run; shift ;;
+esac
 
 if [ $# -gt 0 ]; then
 	# Each once: two runs of one binary at once would share its log.
@@ -59,11 +69,21 @@ goals=()
 for name in "${names[@]}"; do
 	[ -f "tests/host/$name.c" ] && goals+=("$OUT/$name.ok")
 done
-if [ ${#goals[@]} -gt 0 ]; then
+if [ "$mode" != run ] && [ ${#goals[@]} -gt 0 ]; then
 	rm -f "${goals[@]}"
 	make -f "$MAKEFILE" --no-print-directory -k -j"$(nproc)" CC="$CC" \
 		"${goals[@]}" ||
 		echo "host-test: make failed; the tests it built still run" >&2
+fi
+
+if [ "$mode" = build ]; then
+	built=0
+	for g in "${goals[@]}"; do
+		[ -f "$g" ] && built=$((built + 1))
+	done
+	echo "host-tests: built=$built of ${#names[@]}"
+	[ "$built" -eq "${#names[@]}" ]
+	exit
 fi
 
 passed=0

@@ -120,6 +120,11 @@ def parse_list(text, where="mutants.yaml"):
                 not all(isinstance(s, str) and s for s in stages):
             raise ListError(f"{at} ({name}): 'stages' is a list of make "
                             "check stages")
+        unknown = [s for s in stages if not suite_module(s).is_file()]
+        if unknown:
+            raise ListError(f"{at} ({name}): no make check stage "
+                            f"{', '.join(unknown)} (a stage is a module "
+                            "tools/check/suite/test_STAGE.py)")
         if not host and not boots and not stages:
             raise ListError(f"{at} ({name}): names no host test, boot or "
                             "stage to kill it")
@@ -177,6 +182,11 @@ def apply(tree, m):
     return text, None
 
 
+def suite_module(stage, tree=None):
+    """The pytest module of a make check stage (tools/check/suite/)."""
+    return (tree or ROOT) / "tools" / "check" / "suite" / f"test_{stage}.py"
+
+
 def killers(m, tree, logs):
     """Runs the mutant's host tests and boots; the failing tests."""
     found = []
@@ -195,12 +205,13 @@ def killers(m, tree, logs):
                 [f"host {' '.join(m.host)} (exit {rc})"]
     if m.stages:
         log = logs / f"{m.name}.stages.log"
-        rc = run([sys.executable, "-m", "tools.check.check", *m.stages],
+        rc = run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-q",
+                  "-rf", *[str(suite_module(s, tree)) for s in m.stages]],
                  tree, log)
         text = log.read_text(errors="replace")
-        failed = re.findall(r"^not ok - (.*)$", text, re.M)
+        failed = re.findall(r"^FAILED (\S+)", text, re.M)
         if rc != 0:
-            found += [f"stage {t.split(':')[0]}" for t in failed] or \
+            found += [f"stage {t}" for t in failed] or \
                 [f"stage {' '.join(m.stages)} (exit {rc})"]
     for i, b in enumerate(m.boots):
         log = logs / f"{m.name}.boot{i}.log"

@@ -1,6 +1,5 @@
 """proctime: a child's exit status with the CPU time it and its own
-children used (tools/check/check.py per stage, tools/check/matrix.py per
-boot)."""
+children used (tools/check/matrix.py per boot and per snapshot)."""
 
 import os
 

@@ -1,1 +1,1 @@
-"""Tests of tools/boot/ (unittest; run by tools/testing/run.py)."""
+"""Tests of tools/boot/ (unittest; run by pytest, make check: docs/check.md)."""

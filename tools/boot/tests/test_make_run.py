@@ -82,7 +82,7 @@ class Injection(unittest.TestCase):
         return {**cmdline, **environ}[var].format(M=self.marks)
 
     def qemu(self, run, target):
-        """What the fake QEMU got in run's target (run or bench): (its
+        r"""What the fake QEMU got in run's target (run or bench): (its
         arguments, the boot disk's \pmu-harness.cfg as bytes).  Both
         targets failed, as QEMU failing must make them."""
         rc, out, err = self.made[run]

@@ -1,1 +1,1 @@
-"""Tests of tools/build/ (unittest; run by tools/testing/run.py)."""
+"""Tests of tools/build/ (unittest; run by pytest, make check: docs/check.md)."""

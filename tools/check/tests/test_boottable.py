@@ -176,7 +176,7 @@ class RealTable(unittest.TestCase):
             self.assertIn("no data buffer|no memory", forbidden, name)
 
     def test_cfg_and_serial_boots(self):
-        """The boots of the rows "\pmu-harness.cfg over 4096 bytes", "NUL
+        r"""The boots of the rows "\pmu-harness.cfg over 4096 bytes", "NUL
         byte / UTF-8 BOM / UTF-16 cfg", "control bytes and ESC sequences"
         and "serial=0x80/0xf0/0xcf8": each passes with its error line, and
         the fixtures hold what the boots rely on."""

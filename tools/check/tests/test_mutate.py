@@ -30,7 +30,9 @@ class List(unittest.TestCase):
                 (one + one[len("mutants:\n"):], "used twice"),
                 (one.replace("host: [t]", "boots: [{cpu: x}]"), "string"),
                 (one.replace(", host: [t]", ""), "names no host test"),
-                (one.replace("why: w", "whyy: w"), "unknown keys")):
+                (one.replace("why: w", "whyy: w"), "unknown keys"),
+                (one.replace("host: [t]", "stages: [nosuch]"),
+                 "no make check stage nosuch")):
             with self.subTest(what):
                 with self.assertRaises(mutate.ListError) as e:
                     mutate.parse_list(text)

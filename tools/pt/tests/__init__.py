@@ -1,1 +1,1 @@
-"""Tests of tools/pt/ (unittest; run by tools/testing/run.py)."""
+"""Tests of tools/pt/ (unittest; run by pytest, make check: docs/check.md)."""

@@ -1,0 +1,171 @@
+"""plugin: what makes `make check`'s pytest run one run (docs/check.md),
+loaded by pytest.ini's `-p tools.check.plugin` in the main process and
+in every pytest-xdist worker.
+
+- The run's id (tools/check/suite/once.py): set once, before the workers
+  start, so that they share the build, the snapshots and the boots.
+- The order tests start in: the build, then the tests that need no build
+  (they run beside it), the Bochs boots (the longest), the other boots,
+  the SIGKILL points, the host tools' own tests, and the lab tools last
+  (they read every log).
+- pytest-xdist hands each worker one test at a time (and the next one it
+  will run), so that no worker holds a queue of boots while another
+  idles: `Queue`, the scheduler of `--dist load` given two tests per
+  worker at most.
+- The host tools' own tests (tools/*/tests/) start after the build (some
+  run make, make run among them, on the build's own files).
+- No SKIP: a skipped test fails (the harness's checks must all run).
+- The per-stage times at the end: per stage (a suite module, or "py"
+  for the host tools' own tests), the wall time from its first test's
+  start to its last one's end, the tests' summed time, and the checks the
+  tests counted inside them (a boot's log checks, a checker's ok lines).
+"""
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from tools.check.suite import once
+
+ROOT = Path(__file__).resolve().parents[2]
+SUITE = "tools/check/suite/"
+
+# Lower first; a stage not named here starts with the boots.
+ORDER = ("build", "host", "pfm", "pt", "bench", "layers", "table",
+         "snapshot", "boots-bochs", "boots", "kill", "py", "lab")
+
+
+def stage_of(nodeid):
+    """The stage a test belongs to: its suite module's name without test_
+    (tools/check/suite/test_pt.py -> pt), "py" for a host tool's own
+    test (tools/*/tests/), "other" for a test of neither."""
+    path = nodeid.split("::", 1)[0]
+    if path.startswith(SUITE):
+        return Path(path).stem.removeprefix("test_")
+    parts = Path(path).parts
+    if len(parts) >= 3 and parts[0] == "tools" and parts[2] == "tests":
+        return "py"
+    return "other"
+
+
+def needs_build(nodeid):
+    return stage_of(nodeid) == "py"
+
+
+def order_key(item):
+    stage = stage_of(item.nodeid)
+    name = item.name
+    if stage == "boots":
+        if name.startswith("test_boot_table"):
+            stage = "table"
+        elif name.startswith("test_firmware_snapshot"):
+            stage = "snapshot"
+        elif getattr(item, "callspec", None) and \
+                str(item.callspec.params.get("boot_kind", "")) \
+                .startswith("bochs-"):
+            stage = "boots-bochs"
+    return ORDER.index(stage) if stage in ORDER else ORDER.index("boots")
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput") and \
+            not os.environ.get(once.RUN_ENV):
+        os.environ[once.RUN_ENV] = f"{time.time_ns()}-{os.getpid()}"
+        # The values of earlier runs, never read again.
+        for old in once.RUN_DIR.glob("*") if once.RUN_DIR.is_dir() else ():
+            if old.name != os.environ[once.RUN_ENV]:
+                _remove_tree(old)
+
+
+def _remove_tree(path):
+    import shutil
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    items.sort(key=order_key)       # stable: files' own order kept
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    if needs_build(item.nodeid):
+        from tools.check.suite import build
+        build.require()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    report.user_properties.append(("span", (call.when, call.start,
+                                            call.stop)))
+    if report.skipped and not hasattr(report, "wasxfail"):
+        why = report.longrepr[2] if isinstance(report.longrepr, tuple) \
+            else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped, and make check allows no skip: {why}"
+
+
+class StageTimes:
+    """Per stage: first start, last end, summed durations, checks."""
+
+    def __init__(self):
+        self.stages = {}
+
+    def add(self, report):
+        st = self.stages.setdefault(stage_of(report.nodeid),
+                                    {"start": None, "stop": None, "sum": 0.0,
+                                     "tests": 0, "checks": 0})
+        for key, value in report.user_properties:
+            if key == "span":
+                _, start, stop = value
+                st["start"] = start if st["start"] is None \
+                    else min(st["start"], start)
+                st["stop"] = stop if st["stop"] is None \
+                    else max(st["stop"], stop)
+            elif key == "checks" and report.when == "call":
+                st["checks"] += int(value)
+        st["sum"] += report.duration
+        if report.when == "call":
+            st["tests"] += 1
+
+    def lines(self, wall):
+        out = ["stage times (wall: first start to last end; the tests' "
+               "summed time; tests; checks inside them):"]
+        for name in sorted(self.stages, key=lambda n: self.stages[n]["start"]
+                           or 0):
+            st = self.stages[name]
+            span = (st["stop"] or 0) - (st["start"] or 0)
+            out.append(f"  {name:<8} {span:7.1f} s  sum {st['sum']:7.1f} s  "
+                       f"{st['tests']:5d} tests  {st['checks']:5d} checks")
+        total = sum(s["sum"] for s in self.stages.values())
+        checks = sum(s["checks"] for s in self.stages.values())
+        out.append(f"  {'total':<8} {wall:7.1f} s  sum {total:7.1f} s  "
+                   f"{'':11} {checks:5d} checks")
+        return out
+
+
+_times = StageTimes()
+_started = time.monotonic()
+
+
+def pytest_runtest_logreport(report):
+    _times.add(report)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if hasattr(config, "workerinput") or not _times.stages:
+        return
+    terminalreporter.section("make check: stage times")
+    for line in _times.lines(time.monotonic() - _started):
+        terminalreporter.write_line(line)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "load":
+        return None
+    from tools.check.queue import Queue
+    return Queue(config, log)

@@ -1,0 +1,202 @@
+"""make check's pytest machinery: once.py (one value per run, whichever
+worker asks first), runner.py (the verdict drawn from a command's exit
+status and ok / not ok lines), plugin.py (no SKIP, the stage times, the
+stages' order) and queue.py (a worker holds two tests at most)."""
+
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from tools.check import plugin
+from tools.check.suite import once, runner
+from tools.testing.support import PY, ROOT
+
+
+def _produce_in(args):
+    """A worker process of Once.test_one_producer: asks for key, its
+    produce() appends a line to count and sleeps so the others wait."""
+    run_dir, key, count = args
+    with mock.patch.object(once, "RUN_DIR", Path(run_dir)):
+        def produce():
+            with open(count, "a") as f:
+                f.write(f"{os.getpid()}\n")
+            time.sleep(0.3)
+            return {"by": os.getpid()}
+        return once.run(key, produce)["by"]
+
+
+class Once(unittest.TestCase):
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="pmu-once-"))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        env = mock.patch.dict(os.environ, {once.RUN_ENV: "run-a"})
+        env.start()
+        self.addCleanup(env.stop)
+
+    def test_one_producer(self):
+        count = self.tmp / "count"
+        with multiprocessing.Pool(4) as pool:
+            got = pool.map(_produce_in,
+                           [(str(self.tmp), "build", str(count))] * 4)
+        self.assertEqual(len(count.read_text().splitlines()), 1)
+        self.assertEqual(len(set(got)), 1)
+
+    def test_a_failed_produce_is_not_kept(self):
+        with mock.patch.object(once, "RUN_DIR", self.tmp):
+            with self.assertRaises(RuntimeError):
+                once.run("boot-x", lambda: (_ for _ in ()).throw(
+                    RuntimeError("boom")))
+            self.assertEqual(once.run("boot-x", lambda: 7), 7)
+            self.assertEqual(once.run("boot-x", lambda: 8), 7)
+
+    def test_runs_do_not_share(self):
+        with mock.patch.object(once, "RUN_DIR", self.tmp):
+            self.assertEqual(once.run("k", lambda: 1), 1)
+            with mock.patch.dict(os.environ, {once.RUN_ENV: "run-b"}):
+                self.assertEqual(once.run("k", lambda: 2), 2)
+
+    def test_bad_key(self):
+        with mock.patch.object(once, "RUN_DIR", self.tmp):
+            for k in ("", "../x", "a b", "a/b"):
+                with self.subTest(k), self.assertRaises(ValueError):
+                    once.run(k, lambda: 1)
+
+
+class Runner(unittest.TestCase):
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="pmu-runner-"))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        p = mock.patch.object(runner, "OUT", self.tmp)
+        p.start()
+        self.addCleanup(p.stop)
+
+    def py(self, code, limit=30):
+        return runner.run([PY, "-c", code], "t", limit)
+
+    def test_lines(self):
+        ok = self.py("print('ok - a'); print('ok - b')")
+        self.assertIsNone(runner.judge_lines(ok))
+        self.assertEqual(len(ok.oks), 2)
+        self.assertEqual((self.tmp / "t.txt").read_text(),
+                         "ok - a\nok - b\n")
+        bad = self.py("print('ok - a'); print('not ok - b'); "
+                      "print('# why b'); print('ok - c'); "
+                      "raise SystemExit(1)")
+        why = runner.judge_lines(bad)
+        self.assertIn("1 of 3 checks failed", why)
+        self.assertIn("not ok - b\n# why b", why)
+        self.assertNotIn("ok - c", why.replace("not ok", ""))
+
+    def test_exit_status_must_agree(self):
+        self.assertIn("exit status 3 but no check failed",
+                      runner.judge_lines(self.py(
+                          "print('ok - a'); raise SystemExit(3)")))
+        self.assertIn("reported no checks",
+                      runner.judge_lines(self.py("print('hello')")))
+
+    def test_status(self):
+        self.assertIsNone(runner.judge_status(self.py("print('x')")))
+        why = runner.judge_status(self.py(
+            "print('made'); print('Error 2'); raise SystemExit(2)"))
+        self.assertIn("exit status 2", why)
+        self.assertIn("Error 2", why)
+
+    def test_time_limit_kills_the_group(self):
+        # A child of the command outlives nothing: the group is killed.
+        start = time.monotonic()
+        ran = self.py("import subprocess, time; "
+                      "subprocess.Popen(['sleep', '60']); time.sleep(60)",
+                      limit=0.5)
+        self.assertLess(time.monotonic() - start, 20)
+        self.assertIn("killed at its time limit", runner.judge_lines(ran))
+        self.assertIn("killed at its time limit", runner.judge_status(ran))
+
+    def test_cannot_start(self):
+        ran = runner.run([str(self.tmp / "absent")], "t", 5)
+        self.assertIn("could not run", runner.judge_status(ran))
+
+
+class Plugin(unittest.TestCase):
+    def test_stage_of(self):
+        self.assertEqual(plugin.stage_of(
+            "tools/check/suite/test_boots.py::test_boot[p54c]"), "boots")
+        self.assertEqual(plugin.stage_of(
+            "tools/lab/tests/test_parse.py::Parse::test_x"), "py")
+        self.assertEqual(plugin.stage_of("test_x.py::test_y"), "other")
+        self.assertTrue(plugin.needs_build("tools/pt/tests/test_a.py::A"))
+        self.assertFalse(plugin.needs_build("test_x.py::test_y"))
+        self.assertFalse(plugin.needs_build(
+            "tools/check/suite/test_pfm.py::test_pfm"))
+
+    def test_order_build_first_lab_last(self):
+        order = [plugin.ORDER.index(s) for s in
+                 ("build", "host", "boots-bochs", "boots", "kill", "py",
+                  "lab")]
+        self.assertEqual(order, sorted(order))
+
+
+class Pytest(unittest.TestCase):
+    """The plugin and the queue in a pytest run of their own."""
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(prefix="pmu-plugin-"))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def pytest(self, source, *args):
+        (self.tmp / "test_x.py").write_text(textwrap.dedent(source))
+        env = dict(os.environ, **{once.RUN_ENV: f"plugin-test-{os.getpid()}",
+                                  "SEEN": str(self.tmp / "seen")})
+        self.addCleanup(shutil.rmtree,
+                        once.RUN_DIR / env[once.RUN_ENV], True)
+        return subprocess.run([PY, "-m", "pytest", "-c", os.devnull,
+                               "--rootdir", str(self.tmp), "-p",
+                               "tools.check.plugin", *args,
+                               str(self.tmp / "test_x.py")],
+                              cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=120)
+
+    def test_a_skip_fails(self):
+        r = self.pytest("""
+            import pytest
+            def test_fine():
+                pass
+            def test_skipped():
+                pytest.skip("not here")
+            """, "-p", "no:xdist")
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("1 failed, 1 passed", r.stdout)
+        self.assertIn("make check allows no skip: Skipped: not here",
+                      r.stdout)
+        self.assertIn("make check: stage times", r.stdout)
+
+    def test_queue_holds_two(self):
+        # Test 0 takes 3 s; its worker holds test 1 behind it and no
+        # more, so the other worker runs tests 2 to 39.
+        r = self.pytest("""
+            import os, time, pytest
+            @pytest.mark.parametrize("i", range(40))
+            def test_n(i):
+                if i == 0:
+                    time.sleep(3)
+                with open(os.environ["SEEN"], "a") as f:
+                    f.write(f"{i} {os.environ['PYTEST_XDIST_WORKER']}\\n")
+            """, "-n", "2")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        seen = dict(l.split() for l in
+                    (self.tmp / "seen").read_text().splitlines())
+        self.assertEqual(len(seen), 40)
+        slow = seen["0"]
+        self.assertEqual([i for i in range(2, 40) if seen[str(i)] == slow],
+                         [], "tests held behind the slow one")
+
+
+if __name__ == "__main__":
+    unittest.main()
