@@ -6,8 +6,7 @@
 extern const struct pmu_generation __start_pmu_generations[],
 	__stop_pmu_generations[];
 
-/* The generations linked into this image, in link order. */
-static const struct pmu_generation *pmu_generations(unsigned *n)
+const struct pmu_generation *pmu_generations(unsigned *n)
 {
 	*n = (unsigned)(__stop_pmu_generations - __start_pmu_generations);
 	return __start_pmu_generations;

@@ -27,6 +27,7 @@
 struct pmu_driver;
 struct pmu_listing;
 struct pmu_model;
+struct pmu_referee_tables;
 struct cpu_info;
 
 /* An event selection with every enable and privilege bit clear, written
@@ -82,6 +83,11 @@ struct pmu_generation {
 	 * (pmu/listing.h, pmu/<gen>/listing.c): NULL in the image. */
 	int (*list_events)(const struct pmu_listing *out,
 			   const struct cpu_sig *sig, const char **why);
+	/* Its event tables against libpfm4 and the libpfm4 library that
+	 * has its PMUs, for the host's pfm-check (pmu/referee.h,
+	 * pmu/<gen>/referee.c): NULL in the image, and for a generation
+	 * libpfm4 has no PMUs of. */
+	const struct pmu_referee_tables *referee;
 } __attribute__((aligned(8)));	/* a multiple of the objects' alignment:
 				 * the section is walked as an array */
 
@@ -106,6 +112,16 @@ struct pmu_generation {
 #define PMU_GENERATION_EVENTS(fn) NULL
 #endif
 
+/* The referee as a descriptor names it: `.referee =
+ * PMU_GENERATION_REFEREE(&p6_referee)`.  Only pfm-check has the referees
+ * (pmu/<gen>/referee.c is no part of the image; the Makefile builds
+ * pfm-check with PMU_GENERATION_WITH_REFEREE). */
+#ifdef PMU_GENERATION_WITH_REFEREE
+#define PMU_GENERATION_REFEREE(tables) (tables)
+#else
+#define PMU_GENERATION_REFEREE(tables) NULL
+#endif
+
 /* The section's name is a C identifier, so the host's linker brackets it
  * with __start_/__stop_ symbols by itself; linker.ld and linker-i386.ld
  * define the same two symbols around it. */
@@ -127,6 +143,8 @@ struct pmu_generation {
  * none. */
 enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
 			   unsigned arch_version);
+/* The generations linked in, in link order: *n of them. */
+const struct pmu_generation *pmu_generations(unsigned *n);
 /* The generation that drives kind k (not a feature), or NULL. */
 const struct pmu_generation *pmu_generation_for(enum pmu_kind k);
 /* The generation whose test group name starts with, or NULL for a test of

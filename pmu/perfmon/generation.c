@@ -5,6 +5,7 @@
 #include "regs.h"
 #include "../detect.h"
 #include "listing.h"
+#include "referee.h"
 #include "../generation.h"
 
 /* A version ID above 0 in CPUID.0AH:EAX[7:0] says the processor has
@@ -53,4 +54,5 @@ PMU_GENERATION(perfmon,
 	 * 64 (harness/pmu_run.h) */
 	.per_counter = 896,
 	.list_events = PMU_GENERATION_EVENTS(perfmon_list_events),
+	.referee = PMU_GENERATION_REFEREE(&perfmon_referee),
 );

@@ -12,8 +12,8 @@ lib/ includes only lib/, arch/ only arch/ and lib/; every .c/.S under
 tests/ (but tests/host/) holds a TEST(, but for what a group's tests
 share, tests/GROUP/GROUP_*.c.  Host unit tests (tests/host/) may
 include any module they test.  The string literals of the code that runs
-on the target (every layer but tests/host/) are ASCII: they end up in the
-log, which is ASCII ("SDM Vol. 3B 18.15.5.7", not the section sign, which
+on the target (every layer but tests/host/ and a generation's host-only
+listing.c and referee.c) are ASCII: they end up in the log, which is ASCII ("SDM Vol. 3B 18.15.5.7", not the section sign, which
 a UTF-8 source turns into the bytes C2 A7 of the log).
 
 The PMU generations are read from the tree, not from a list: every folder
@@ -47,6 +47,10 @@ LAYERS = {"boot": 6, "tests": 5, "harness": 4, "bench": 4, "pmu": 3,
           "arch": 2, "lib": 1}
 SOURCE_EXT = (".c", ".h", ".S")
 HOST_TESTS = "tests/host/"
+# A generation folder's files that only the host tools build (the Makefile
+# leaves them out of the image): its event listing (pmu/listing.h) and
+# its libpfm4 referee (pmu/referee.h).
+HOST_ONLY = ("listing.c", "referee.c")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 KIND = re.compile(r"\.kind\s*=\s*(PMU_[A-Z0-9_]+)")
 # The folders whose units must form no cycle.
@@ -89,7 +93,7 @@ PERFMON = "pmu/perfmon/"
 PERFMON_FOLDERS = {"ds": 1, "pebs": 2, "bts": 2, "lbr": 2}
 PERFMON_FILES = {"regs": 0, "caps": 0, "caps_table": 0, "events": 0,
                  "driver": 3, "model": 3, "sample": 3, "generation": 3,
-                 "listing": 3}
+                 "listing": 3, "referee": 3}
 
 
 def top(rel):
@@ -126,6 +130,16 @@ def generation_free(rel):
     if parts[0] in ("boot", "harness"):
         return True
     return parts[0] == "pmu" and len(parts) == 2 and rel != KINDS_DECLARED
+
+
+def on_target(rel):
+    """Code the image carries: all but the host unit tests and the host
+    tools' files of the generation folders (HOST_ONLY)."""
+    parts = PurePosixPath(rel).parts
+    if rel.startswith(HOST_TESTS):
+        return False
+    return not (len(parts) == 3 and parts[0] == "pmu" and
+                parts[2] in HOST_ONLY)
 
 
 def group_run(rel):
@@ -451,7 +465,7 @@ def check(root):
         texts[rel] = text
         layer = top(rel)
         host = rel.startswith(HOST_TESTS)
-        if not host:
+        if on_target(rel):
             for n, lit in non_ascii_literals(text):
                 v["ascii"].append(f"{rel}:{n}: {lit[:60]}")
         if layer == "tests" and not host and rel.endswith((".c", ".S")) \

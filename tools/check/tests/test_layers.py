@@ -94,6 +94,20 @@ class Layers(unittest.TestCase):
             "tests/host/test_x.c": 'const char *m = "\u00a7";\n'})
         self.assertEqual(rc, 0, out)
 
+    def test_non_ascii_in_host_only_generation_files_is_fine(self):
+        # pmu/GEN/listing.c and referee.c are the host tools' alone: their
+        # text never reaches the log.
+        rc, out = self.tree({
+            "pmu/p5/referee.c": 'const char *c = "SDM \u00a718.23";\n',
+            "pmu/p5/listing.c": 'const char *c = "SDM \u00a718.23";\n'})
+        self.assertEqual(rc, 0, out)
+
+    def test_non_ascii_in_generation_target_code_fails(self):
+        self.assertViolation(
+            {"pmu/p5/events.c": 'const char *c = "SDM \u00a718.23";\n'},
+            "string literals are ASCII",
+            'pmu/p5/events.c:1: "SDM \u00a718.23"')
+
     # pmu/perfmon/'s order (issue 38): regs, then ds/, then pebs/, bts/,
     # lbr/, then the driver and the model.
     PERFMON = {
