@@ -228,6 +228,21 @@ class Layers(unittest.TestCase):
                              "int p5_init(void) { return PMU_P5; }\n"})
         self.assertEqual(rc, 0, out)
 
+    def test_core_reads_no_pmu_cpuid_leaf(self):
+        # issue 38: CPUID.0AH is arch perfmon's, read by its descriptor's
+        # detect hook; the core reads the generic leaves only
+        self.assertViolation({"pmu/detect.c": "r = cpuid(0xa);\n"},
+                             "no CPUID leaf of a PMU",
+                             "pmu/detect.c:1: reads CPUID leaf 0AH")
+        self.assertViolation({"boot/x.c": "r = cpuid_count(0x14, 0);\n"},
+                             "no CPUID leaf of a PMU",
+                             "boot/x.c:1: reads CPUID leaf 14H")
+        rc, out = self.tree({
+            "pmu/detect.c": "r = cpuid(1); e = cpuid(0x80000000);\n"
+                            "/* not cpuid(0xa) */\n",
+            "pmu/p5/caps.c": "r = cpuid(0xa);\n"})
+        self.assertEqual(rc, 0, out)
+
     def test_header_belongs_to_one_c(self):
         self.assertViolation({"pmu/p5/regs.h": "int p5_init(void);\n"},
                              "declares only what its own .c defines",
