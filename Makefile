@@ -85,8 +85,10 @@ EFI_SECTIONS := -j .text -j .reloc -j .data -j .dynamic -j .dynsym -j .rela
 COMMON_SRCS := $(wildcard arch/x86/*.c pmu/*.c pmu/*/*.c pmu/*/*/*.c \
 		 lib/*.c lib/pt/*.c harness/*.c \
 		 bench/*.c tests/*/*.c tests/*/*.S boot/*.c)
-# pmu/<gen>/listing.c: the events tool's alone (pmu/listing.h).
-COMMON_SRCS := $(filter-out tests/host/% pmu/%/listing.c,$(COMMON_SRCS))
+# pmu/<gen>/listing.c: the events tool's alone (pmu/listing.h);
+# pmu/<gen>/referee.c pfm-check's alone (pmu/referee.h).
+COMMON_SRCS := $(filter-out tests/host/% pmu/%/listing.c pmu/%/referee.c,\
+		 $(COMMON_SRCS))
 SRCS := $(COMMON_SRCS) $(wildcard boot/efi/*.c arch/x86/x86_64/*.c \
 	  arch/x86/x86_64/*.S bench/x86_64/*.S)
 OBJS := $(patsubst %,$(B)/%.o,$(basename $(SRCS)))
@@ -282,55 +284,54 @@ $(HB)/pt-modelgen-i386: $(PT_MG32) tests/host/bench/host.ld
 
 -include $(PT_MG64:.o=.d) $(PT_MG32:.o=.d)
 
+# What the host tools link of the product: the generations' descriptors
+# (without their drivers and models, PMU_GENERATION_NO_OPS) and their
+# tables and lookups, pure logic only.  -DHOST_TEST: lib/string.c leaves
+# the C library's mem* in place.
+PMU_TABLE_SRCS := pmu/cpu_model.c pmu/sem.c pmu/generation.c pmu/evtsel.c \
+	       $(wildcard pmu/*/generation.c pmu/*/events.c pmu/*/regs.c \
+			  pmu/*/*/events.c pmu/*/*/regs.c pmu/*/caps_table.c) \
+	       lib/fmt.c lib/string.c
+PMU_TABLE_HDRS := $(wildcard pmu/*.h pmu/*/*.h pmu/*/*/*.h lib/*.h \
+		    arch/x86/*.h)
+
 # ---- libpfm4, the referee of the event tables (tools/pfm/, docs/testing.md;
 # make check's pfm stage, tools/check/pfm.sh): the product's tables linked
 # into a host program that asks libpfm4 (Debian's 4.13) for every row.
-# pfm-check: the architectural, PEBS and NetBurst tables against libpfm4's
-# x86_64 library; pfm-check-i386: the P6 table, built with -m32 against
-# libpfm4:i386's libpfm.so.4 (its P6 PMUs are in the 32-bit build only;
-# the headers are libpfm4-dev's, the same for both).
-PFM_TOOL  := tools/pfm/pfm_check.c tools/pfm/referee.c
-PFM_HDRS  := tools/pfm/referee.h $(wildcard pmu/*.h pmu/perfmon/*.h \
-	     pmu/perfmon/pebs/*.h pmu/netburst/*.h pmu/p6/*.h arch/x86/*.h \
-	     lib/*.h)
-# (tools/pfm/perfmon.c includes pmu/perfmon/pebs/events.c, whose table is
-# private to it.)
-PFM64     := tools/pfm/perfmon.c tools/pfm/netburst.c pmu/perfmon/events.c \
-	     pmu/netburst/events.c pmu/perfmon/regs.c pmu/sem.c \
-	     lib/string.c
-PFM_INCL  := pmu/perfmon/pebs/events.c
-PFM32     := tools/pfm/p6.c pmu/p6/events.c
+# Each generation's referee is its own (pmu/<gen>/referee.c, named by its
+# descriptor's .referee, no part of the image; PMU_GENERATION_WITH_REFEREE)
+# and says which libpfm4 library has its PMUs (pmu/referee.h): pfm-check
+# runs the tables of libpfm4's x86_64 library, pfm-check-i386, the same
+# sources built with -m32 against libpfm4:i386's libpfm.so.4, those of its
+# 32-bit library (some PMUs are in the 32-bit build only; the headers are
+# libpfm4-dev's, the same for both).
+PFM_SRCS  := tools/pfm/pfm_check.c tools/pfm/referee.c $(PMU_TABLE_SRCS) \
+	     $(wildcard pmu/*/referee.c)
+PFM_HDRS  := tools/pfm/referee.h $(PMU_TABLE_HDRS)
+PFM_FLAGS := -DHOST_TEST -DPMU_GENERATION_NO_OPS -DPMU_GENERATION_WITH_REFEREE
 PFM_LIB32 := /usr/lib/i386-linux-gnu/libpfm.so.4
 
 pfm-check: $(HB)/pfm-check $(HB)/pfm-check-i386
 
-$(HB)/pfm-check: $(PFM_TOOL) $(PFM64) $(PFM_INCL) $(PFM_HDRS) | deps-pfm
+$(HB)/pfm-check: $(PFM_SRCS) $(PFM_HDRS) | deps-pfm
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(PFM_TOOL) $(PFM64) -lpfm -o $@
+	$(CC) $(HOST_CFLAGS) $(PFM_FLAGS) $(PFM_SRCS) -lpfm -o $@
 
-$(HB)/pfm-check-i386: $(PFM_TOOL) $(PFM32) $(PFM_HDRS) | deps-pfm
+$(HB)/pfm-check-i386: $(PFM_SRCS) $(PFM_HDRS) | deps-pfm
 	@mkdir -p $(dir $@)
-	$(CC) -m32 -DPFM_CHECK_P6 $(HOST_CFLAGS) $(PFM_TOOL) $(PFM32) \
-		$(PFM_LIB32) -o $@
+	$(CC) -m32 $(HOST_CFLAGS) $(PFM_FLAGS) $(PFM_SRCS) $(PFM_LIB32) -o $@
 
 # The lab's event listing (tools/lab/pmu-harness events, docs/lab.md):
-# the product's own tables and lookups, pure logic only (no driver, no
-# model), built for the host.  -DHOST_TEST: lib/string.c leaves the C
-# library's mem* in place.
+# the product's own tables and lookups, built for the host.
 # The generations' descriptors say which kind a CPU's PMU is, its name and
 # its listing (pmu/generation.h cpu_pmu_kind(), pmu_kind_name(),
-# list_events), linked without their drivers and models
-# (PMU_GENERATION_NO_OPS) and with their listings (PMU_GENERATION_WITH_EVENTS,
+# list_events), linked with their listings (PMU_GENERATION_WITH_EVENTS,
 # pmu/<gen>/listing.c), which read the generations' own tables.
-EVENTS_SRCS := tools/lab/pmu_events.c pmu/cpu_model.c pmu/sem.c \
-	       pmu/generation.c pmu/evtsel.c \
-	       $(wildcard pmu/*/generation.c pmu/*/listing.c pmu/*/events.c \
-			  pmu/*/regs.c pmu/*/*/events.c pmu/*/*/regs.c) \
-	       pmu/perfmon/caps_table.c lib/fmt.c lib/string.c
+EVENTS_SRCS := tools/lab/pmu_events.c $(PMU_TABLE_SRCS) \
+	       $(wildcard pmu/*/listing.c)
 
 pmu-events: $(HB)/pmu-events
-$(HB)/pmu-events: $(EVENTS_SRCS) $(wildcard pmu/*.h pmu/*/*.h \
-		pmu/perfmon/*/*.h lib/*.h arch/x86/*.h) | deps-build
+$(HB)/pmu-events: $(EVENTS_SRCS) $(PMU_TABLE_HDRS) | deps-build
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	@$(CC) $(HOST_CFLAGS) -DHOST_TEST -DPMU_GENERATION_NO_OPS \

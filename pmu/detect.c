@@ -74,27 +74,32 @@ static void read_microcode(struct cpu_info *ci)
 						   : (uint32_t)v;
 }
 
-static void read_arch_perfmon(struct cpu_info *ci)
+/* The PMU kind, and what the CPU reports of that PMU itself
+ * (ci->report): the first generation whose detect hook says the CPU
+ * reports it wins (cpu_pmu_kind()); else the kind goes by the signature,
+ * and the report is the hook's of that kind's generation, if it has
+ * one. */
+static void read_pmu_kind(struct cpu_info *ci)
 {
-	struct cpuid_regs r;
+	unsigned n;
+	const struct pmu_generation *g = pmu_generations(&n), *claim = NULL;
+	const struct pmu_generation *own;
 
-	if (ci->max_leaf < 0xa || ci->vendor != VENDOR_INTEL)
-		return;
-	r = cpuid(0xa);
-	ci->arch_cpuid[0] = r.eax;
-	ci->arch_cpuid[1] = r.ebx;
-	ci->arch_cpuid[2] = r.ecx;
-	ci->arch_cpuid[3] = r.edx;
-	ci->arch_version = r.eax & 0xff;
-	ci->arch_gp = (r.eax >> 8) & 0xff;
-	ci->arch_gp_width = (r.eax >> 16) & 0xff;
-	ci->arch_ebx_len = r.eax >> 24;
-	ci->arch_events_unavail = r.ebx;
-	/* Fixed counters are reported from version 2 on (SDM §18.2.2). */
-	if (ci->arch_version >= 2) {
-		ci->arch_fixed = r.edx & 0x1f;
-		ci->arch_fixed_width = (r.edx >> 5) & 0xff;
+	for (unsigned i = 0; i < n && !claim; i++) {
+		if (g[i].feature || !g[i].detect)
+			continue;
+		memset(&ci->report, 0, sizeof(ci->report));
+		if (g[i].detect(ci, &ci->report))
+			claim = &g[i];
 	}
+	ci->pmu = cpu_pmu_kind(ci->vendor, ci->sig.family, ci->sig.model,
+			       claim ? claim->kind : PMU_NONE);
+	own = pmu_generation_for(ci->pmu);
+	if (own == claim)
+		return;
+	memset(&ci->report, 0, sizeof(ci->report));
+	if (own && own->detect)
+		(void)own->detect(ci, &ci->report);
 }
 
 /* The generation's probe (its pmu/<gen>/generation.c says which
@@ -143,14 +148,7 @@ const struct cpu_info *cpu_detect(void)
 	    (ci->f1_edx & CPUID1_EDX_MSR))
 		ci->misc_enable_valid =
 			!rdmsr_safe(MSR_IA32_MISC_ENABLE, &ci->misc_enable);
-	read_arch_perfmon(ci);
-	/* IA32_PERF_CAPABILITIES (0x345) exists when CPUID.01H:ECX.PDCM is
-	 * set (Vol. 4 Table 2-2). */
-	if (ci->vendor == VENDOR_INTEL && (ci->f1_ecx & CPUID1_ECX_PDCM))
-		ci->perf_caps_valid = !rdmsr_safe(MSR_IA32_PERF_CAPABILITIES,
-						  &ci->perf_caps);
-	ci->pmu = cpu_pmu_kind(ci->vendor, ci->sig.family, ci->sig.model,
-			       ci->arch_version);
+	read_pmu_kind(ci);
 	pmu_generation_shape(ci->pmu, ci, &ci->counters, &ci->width);
 	probe_counters(ci);
 	return ci;

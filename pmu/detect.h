@@ -16,6 +16,16 @@ struct pmu_probe {
 	int wr_vector, rd_vector;	/* 0, or the exception the access raised */
 };
 
+/* What a CPU reports of its PMU itself: the registers of a CPUID leaf and
+ * a capability MSR, read at detection by the hook of the generation
+ * whose PMU it is (pmu/generation.h, detect); their meaning is that
+ * generation's (pmu/<gen>/), zero where it has no hook. */
+struct pmu_cpu_report {
+	uint32_t cpuid[4];		/* EAX, EBX, ECX, EDX */
+	int caps_valid;			/* the MSR was read */
+	uint64_t caps;
+};
+
 struct cpu_info {
 	char vendor_id[13];
 	enum cpu_vendor vendor;
@@ -29,13 +39,7 @@ struct cpu_info {
 	uint32_t f1_ebx, f1_ecx, f1_edx, f7_ebx;
 	int misc_enable_valid;
 	uint64_t misc_enable;
-	/* CPUID.0AH (SDM Vol. 3B §18.2.1) */
-	unsigned arch_version, arch_gp, arch_gp_width, arch_ebx_len;
-	unsigned arch_fixed, arch_fixed_width;
-	uint32_t arch_events_unavail;
-	uint32_t arch_cpuid[4];		/* CPUID.0AH EAX, EBX, ECX, EDX */
-	int perf_caps_valid;		/* IA32_PERF_CAPABILITIES read */
-	uint64_t perf_caps;
+	struct pmu_cpu_report report;	/* of the generation of pmu */
 	enum pmu_kind pmu;
 	unsigned counters, width;	/* of the PMU kind (its generation's
 					 * descriptor, generation.h) */

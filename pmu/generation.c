@@ -6,8 +6,7 @@
 extern const struct pmu_generation __start_pmu_generations[],
 	__stop_pmu_generations[];
 
-/* The generations linked into this image, in link order. */
-static const struct pmu_generation *pmu_generations(unsigned *n)
+const struct pmu_generation *pmu_generations(unsigned *n)
 {
 	*n = (unsigned)(__stop_pmu_generations - __start_pmu_generations);
 	return __start_pmu_generations;
@@ -37,7 +36,7 @@ static int matches(const struct pmu_generation *g, unsigned family,
 }
 
 enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
-			   unsigned arch_version)
+			   enum pmu_kind reported)
 {
 	unsigned n;
 	const struct pmu_generation *g = pmu_generations(&n);
@@ -48,10 +47,8 @@ enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
 		return family >= 6 ? PMU_UNSUPPORTED : PMU_NONE;
 	if (v != VENDOR_INTEL)
 		return PMU_NONE;
-	for (unsigned i = 0; i < n; i++)
-		if (!g[i].feature && g[i].reported &&
-		    g[i].reported(arch_version))
-			return g[i].kind;
+	if (reported != PMU_NONE)
+		return reported;
 	for (unsigned i = 0; i < n; i++)
 		if (!g[i].feature && matches(&g[i], family, model))
 			return g[i].kind;

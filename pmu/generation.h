@@ -9,10 +9,11 @@
  * (model_for(), pmu/model.h), the "# pmu:" line and the test
  * selection (harness/select.c) are derived from the descriptors, and the
  * build lists them for the host tools (build/pmu-generations.txt, see the
- * Makefile).  It also says whose PMU it is (reported, match), its
- * counters' shape and the hardware path's bound per counter, so that
- * the core names no generation (docs/architecture.md lists where a new
- * one goes).
+ * Makefile).  It also says whose PMU it is (detect, match), its
+ * counters' shape and the hardware path's bound per counter, and, for
+ * the host tools, its event listing and its libpfm4 referee, so that the
+ * core and the tools name no generation (docs/architecture.md lists
+ * where a new one goes).
  *
  * A feature generation (Intel PT) extends another one's kind: it owns its
  * test groups, but no driver or probe of its own.
@@ -27,7 +28,9 @@
 struct pmu_driver;
 struct pmu_listing;
 struct pmu_model;
+struct pmu_referee_tables;
 struct cpu_info;
+struct pmu_cpu_report;
 
 /* An event selection with every enable and privilege bit clear, written
  * and read back to see whether the PMU's first selection register exists
@@ -59,14 +62,17 @@ struct pmu_generation {
 	struct pmu_presence_probe probe;	/* msr 0: none */
 	/* Test-name prefixes ("p5/") of the groups that need this kind. */
 	const char *groups[PMU_GENERATION_GROUPS];
-	/* Whose PMU it is: an Intel CPU that reports it itself (CPUID:
-	 * reported(the version CPUID.0AH:EAX[7:0] gives) is 1), whatever its
-	 * signature; else one whose signature it matches. */
-	int (*reported)(unsigned cpuid_0ah_version);
+	/* Whose PMU it is: an Intel CPU that reports it itself, whatever
+	 * its signature; else one whose signature it matches.  detect
+	 * reads what the CPU reports of this PMU (its CPUID leaf and
+	 * capability MSR) into *r and answers 1 when the CPU reports it;
+	 * NULL: no CPU does, the signatures alone say (pmu/detect.c; the
+	 * image's only: PMU_GENERATION_OPS). */
+	int (*detect)(const struct cpu_info *ci, struct pmu_cpu_report *r);
 	struct pmu_cpu_match match[PMU_GENERATION_MATCHES];
 	/* Its general-purpose counters and their width: fixed by the
 	 * generation (counters, width), or, where the CPU reports them
-	 * (CPUID), what cpuid_shape() reads from ci (detection's
+	 * (CPUID), what cpuid_shape() reads from ci->report (detection's
 	 * counters and width; the driver's own shape op numbers the
 	 * counters it drives, pmu/driver.h). */
 	unsigned counters, width;
@@ -82,14 +88,19 @@ struct pmu_generation {
 	 * (pmu/listing.h, pmu/<gen>/listing.c): NULL in the image. */
 	int (*list_events)(const struct pmu_listing *out,
 			   const struct cpu_sig *sig, const char **why);
+	/* Its event tables against libpfm4 and the libpfm4 library that
+	 * has its PMUs, for the host's pfm-check (pmu/referee.h,
+	 * pmu/<gen>/referee.c): NULL in the image, and for a generation
+	 * libpfm4 has no PMUs of. */
+	const struct pmu_referee_tables *referee;
 } __attribute__((aligned(8)));	/* a multiple of the objects' alignment:
 				 * the section is walked as an array */
 
-/* The driver and the model as a descriptor names them: `.driver =
- * PMU_GENERATION_OPS(&p5_driver)`, `.model = PMU_GENERATION_OPS(&p5_model)`.
- * The host tools that read the descriptors (tools/lab/pmu_events.c) link
- * neither: they build with PMU_GENERATION_NO_OPS, and the pointers are
- * NULL there. */
+/* The driver, the model and the detect hook as a descriptor names them:
+ * `.driver = PMU_GENERATION_OPS(&p5_driver)`, `.model =
+ * PMU_GENERATION_OPS(&p5_model)`.  The host tools that read the
+ * descriptors (tools/lab/pmu_events.c) link none of them: they build with
+ * PMU_GENERATION_NO_OPS, and the pointers are NULL there. */
 #ifdef PMU_GENERATION_NO_OPS
 #define PMU_GENERATION_OPS(ops) NULL
 #else
@@ -104,6 +115,16 @@ struct pmu_generation {
 #define PMU_GENERATION_EVENTS(fn) (fn)
 #else
 #define PMU_GENERATION_EVENTS(fn) NULL
+#endif
+
+/* The referee as a descriptor names it: `.referee =
+ * PMU_GENERATION_REFEREE(&p6_referee)`.  Only pfm-check has the referees
+ * (pmu/<gen>/referee.c is no part of the image; the Makefile builds
+ * pfm-check with PMU_GENERATION_WITH_REFEREE). */
+#ifdef PMU_GENERATION_WITH_REFEREE
+#define PMU_GENERATION_REFEREE(tables) (tables)
+#else
+#define PMU_GENERATION_REFEREE(tables) NULL
 #endif
 
 /* The section's name is a C identifier, so the host's linker brackets it
@@ -122,11 +143,13 @@ struct pmu_generation {
 
 /* The PMU a CPU has: none on a vendor this harness knows no PMU of; on
  * AMD from the K7 on one it has no driver for (pmu_unsupported_reason());
- * on Intel the generation that the CPU reports itself (arch_version, the
- * version CPUID.0AH reports), else the one whose signatures match, else
- * none. */
+ * on Intel the generation that the CPU reports itself (reported: the kind
+ * whose generation's detect hook said so, PMU_NONE for none), else the
+ * one whose signatures match, else none. */
 enum pmu_kind cpu_pmu_kind(enum cpu_vendor v, unsigned family, unsigned model,
-			   unsigned arch_version);
+			   enum pmu_kind reported);
+/* The generations linked in, in link order: *n of them. */
+const struct pmu_generation *pmu_generations(unsigned *n);
 /* The generation that drives kind k (not a feature), or NULL. */
 const struct pmu_generation *pmu_generation_for(enum pmu_kind k);
 /* The generation whose test group name starts with, or NULL for a test of

@@ -4,6 +4,7 @@
 #include "model.h"
 #include "regs.h"
 #include "listing.h"
+#include "referee.h"
 #include "../generation.h"
 
 /* The presence probe: CRU_ESCR0 with event select 2 (instr_retired) and
@@ -30,4 +31,5 @@ PMU_GENERATION(netburst,
 	 * same way */
 	.per_counter = 1280,
 	.list_events = PMU_GENERATION_EVENTS(nb_list_events),
+	.referee = PMU_GENERATION_REFEREE(&netburst_referee),
 );

@@ -4,6 +4,7 @@
 #include "events.h"
 #include "regs.h"
 #include "listing.h"
+#include "referee.h"
 #include "../generation.h"
 
 /* The presence probe: PerfEvtSel0 with event 0xC0 (instructions retired)
@@ -30,4 +31,5 @@ PMU_GENERATION(p6,
 	 * start or stop rewrites both selects), rounded up the same way */
 	.per_counter = 1152,
 	.list_events = PMU_GENERATION_EVENTS(p6_list_events),
+	.referee = PMU_GENERATION_REFEREE(&p6_referee),
 );

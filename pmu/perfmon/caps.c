@@ -7,8 +7,8 @@
  * (tests/host/pmu/perfmon/test_caps.c). */
 #include "caps.h"
 #include "caps_table.h"
+#include "report.h"
 #include "../backend.h"
-#include "../detect.h"
 #include "../model.h"
 #include "../../lib/fmt.h"
 
@@ -32,16 +32,17 @@ static const char *own_why;
 static void compute_own(void)
 {
 	const struct cpu_info *ci = cpu_info();
+	const struct pmu_cpu_report *r = &ci->report;
 	const struct perfmon_caps_row *row;
 
 	own_done = 1;
 	own_why = 0;
-	if (ci->arch_version) {
+	if (perfmon_report_version(r)) {
 		own.source = "cpuid";
-		perfmon_caps_decode(ci->arch_cpuid[0], ci->arch_cpuid[1],
-				    ci->arch_cpuid[2], ci->arch_cpuid[3], &own);
-		own.has_perf_caps = ci->perf_caps_valid;
-		own.perf_caps = ci->perf_caps;
+		perfmon_caps_decode(r->cpuid[0], r->cpuid[1], r->cpuid[2],
+				    r->cpuid[3], &own);
+		own.has_perf_caps = r->caps_valid;
+		own.perf_caps = r->caps;
 		/* what CPUID does not say comes with the microarchitecture */
 		row = perfmon_caps_row_for(ci->sig.family, ci->sig.model);
 		own.uarch = row ? row->uarch : PERFMON_UARCH_UNKNOWN;

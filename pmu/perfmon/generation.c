@@ -3,25 +3,18 @@
 #include "driver.h"
 #include "model.h"
 #include "regs.h"
-#include "../detect.h"
+#include "report.h"
 #include "listing.h"
+#include "referee.h"
 #include "../generation.h"
 
-/* A version ID above 0 in CPUID.0AH:EAX[7:0] says the processor has
- * architectural performance monitoring (SDM Vol. 3B §18.2.1, order no.
- * 253669). */
-static int perfmon_reported(unsigned cpuid_0ah_version)
-{
-	return cpuid_0ah_version >= 1;
-}
-
 /* The GP counters CPUID.0AH reports: EAX[15:8] and their width EAX[23:16]
- * (SDM Vol. 3B §18.2.1.1), as pmu/detect.c read them. */
+ * (SDM Vol. 3B §18.2.1.1), as the detect hook read them (report.c). */
 static void perfmon_cpuid_shape(const struct cpu_info *ci,
 				unsigned *counters, unsigned *width)
 {
-	*counters = ci->arch_gp;
-	*width = ci->arch_gp_width;
+	*counters = (ci->report.cpuid[0] >> 8) & 0xff;
+	*width = (ci->report.cpuid[0] >> 16) & 0xff;
 }
 
 /* The presence probe: IA32_PERFEVTSEL0 with event 0xC0 (instructions
@@ -39,7 +32,7 @@ PMU_GENERATION(perfmon,
 	/* every Intel CPU that reports a version in CPUID.0AH (§18.2.1);
 	 * by signature, family 6 from Yonah (06_0EH) on (Vol. 4 Table
 	 * 2-1), which QEMU's TCG boots without leaf 0AH */
-	.reported = perfmon_reported,
+	.detect = PMU_GENERATION_OPS(perfmon_detect),
 	.match = { { 6, 0x0e, 0xff } },
 	/* CPUID.0AH reports the GP counters and their width (§18.2.1) */
 	.cpuid_shape = perfmon_cpuid_shape,
@@ -53,4 +46,5 @@ PMU_GENERATION(perfmon,
 	 * 64 (harness/pmu_run.h) */
 	.per_counter = 896,
 	.list_events = PMU_GENERATION_EVENTS(perfmon_list_events),
+	.referee = PMU_GENERATION_REFEREE(&perfmon_referee),
 );

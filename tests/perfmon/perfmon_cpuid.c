@@ -35,12 +35,13 @@ struct pm_sdm pm_sdm_read(struct pm_cpuid k)
 int pm_own_cpuid(struct pm_cpuid *k, uint64_t *perf_caps)
 {
 	const struct cpu_info *ci = cpu_info();
+	const struct pmu_cpu_report *r = &ci->report;
 	const struct perfmon_caps_row *row;
 
-	if (ci->arch_version) {
-		*k = (struct pm_cpuid){ ci->arch_cpuid[0], ci->arch_cpuid[1],
-					ci->arch_cpuid[2], ci->arch_cpuid[3] };
-		*perf_caps = ci->perf_caps_valid ? ci->perf_caps : 0;
+	if (r->cpuid[0] & 0xff) {	/* a version ID in CPUID.0AH:EAX */
+		*k = (struct pm_cpuid){ r->cpuid[0], r->cpuid[1], r->cpuid[2],
+					r->cpuid[3] };
+		*perf_caps = r->caps_valid ? r->caps : 0;
 		return 1;
 	}
 	row = perfmon_caps_row_for(ci->sig.family, ci->sig.model);

@@ -12,15 +12,17 @@ lib/ includes only lib/, arch/ only arch/ and lib/; every .c/.S under
 tests/ (but tests/host/) holds a TEST(, but for what a group's tests
 share, tests/GROUP/GROUP_*.c.  Host unit tests (tests/host/) may
 include any module they test.  The string literals of the code that runs
-on the target (every layer but tests/host/) are ASCII: they end up in the
-log, which is ASCII ("SDM Vol. 3B 18.15.5.7", not the section sign, which
+on the target (every layer but tests/host/ and a generation's host-only
+listing.c and referee.c) are ASCII: they end up in the log, which is ASCII ("SDM Vol. 3B 18.15.5.7", not the section sign, which
 a UTF-8 source turns into the bytes C2 A7 of the log).
 
 The PMU generations are read from the tree, not from a list: every folder
 pmu/GEN/ is one, and the kinds they drive are the `.kind = PMU_X` of their
 pmu/GEN/generation.c descriptors.  boot/ and harness/ are generation-
-independent: they include no header of a generation folder, and boot/
-names no generation's PMU_X kind.
+independent: they include no header of a generation folder, name no
+generation's PMU_X kind (but pmu/cpu_model.h, which declares them) and
+read no CPUID leaf that describes a PMU (0AH, 14H, 23H, 80000022H: the
+generation's descriptor's detect hook reads it).
 
 Units: a .c and the header of the same name beside it (pmu/p5/driver.c and
 pmu/p5/driver.h).  Within pmu/ and harness/:
@@ -47,6 +49,10 @@ LAYERS = {"boot": 6, "tests": 5, "harness": 4, "bench": 4, "pmu": 3,
           "arch": 2, "lib": 1}
 SOURCE_EXT = (".c", ".h", ".S")
 HOST_TESTS = "tests/host/"
+# A generation folder's files that only the host tools build (the Makefile
+# leaves them out of the image): its event listing (pmu/listing.h) and
+# its libpfm4 referee (pmu/referee.h).
+HOST_ONLY = ("listing.c", "referee.c")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 KIND = re.compile(r"\.kind\s*=\s*(PMU_[A-Z0-9_]+)")
 # The folders whose units must form no cycle.
@@ -62,7 +68,7 @@ RULES = (
     ("generation", "boot/, harness/ and pmu/'s core are generation-"
                    "independent (no header of a pmu/GEN/ folder, no PMU_ "
                    "kind of one, but where pmu/cpu_model.h declares the "
-                   "kinds)"),
+                   "kinds, no CPUID leaf of a PMU)"),
     ("only-tests", "every .c/.S under tests/ (but tests/host/) defines a "
                    "TEST( or is its group's shared tests/GROUP/GROUP_*.c"),
     ("resolve", "every quoted include names a file of the layers"),
@@ -74,9 +80,9 @@ RULES = (
                       "harness/"),
     ("call-cycle", "no call cycle between units of pmu/ and harness/"),
     ("perfmon-order", "inside pmu/perfmon/, includes go down one order: "
-                      "regs (regs, caps, caps_table, events), then ds/, "
-                      "then pebs/, bts/, lbr/, then the driver and the "
-                      "model (driver, model, sample, generation)"),
+                      "regs (regs, caps, caps_table, events, report), "
+                      "then ds/, then pebs/, bts/, lbr/, then the driver "
+                      "and the model (driver, model, sample, generation)"),
 )
 
 # The order inside pmu/perfmon/ (issue 38): a file includes files of its
@@ -88,8 +94,9 @@ RULES = (
 PERFMON = "pmu/perfmon/"
 PERFMON_FOLDERS = {"ds": 1, "pebs": 2, "bts": 2, "lbr": 2}
 PERFMON_FILES = {"regs": 0, "caps": 0, "caps_table": 0, "events": 0,
+                 "report": 0,
                  "driver": 3, "model": 3, "sample": 3, "generation": 3,
-                 "listing": 3}
+                 "listing": 3, "referee": 3}
 
 
 def top(rel):
@@ -117,6 +124,17 @@ def sources(root):
 # Where the PMU kinds are declared: the one core file that names them.
 KINDS_DECLARED = "pmu/cpu_model.h"
 
+# The CPUID leaves that describe a PMU, which only its generation reads
+# (its descriptor's detect hook, pmu/generation.h): SDM Vol. 2A CPUID
+# (order no. 253666) 0AH "Architectural Performance Monitoring Leaf",
+# 14H "Intel Processor Trace Enumeration Main Leaf", 23H "Architectural
+# Performance Monitoring Extended Leaf"; AMD64 APM Vol. 3 (order no.
+# 24594) 80000022H "Extended Performance Monitoring and Debug".
+PMU_CPUID_LEAVES = {0x0A: "0AH", 0x14: "14H", 0x23: "23H",
+                    0x80000022: "80000022H"}
+CPUID_CALL = re.compile(r"\bcpuid(?:_count)?\s*\(\s*(0[xX][0-9a-fA-F]+|\d+)"
+                        r"\b")
+
 
 def generation_free(rel):
     """Code that must name no generation (issue 38): boot/, harness/ and
@@ -126,6 +144,16 @@ def generation_free(rel):
     if parts[0] in ("boot", "harness"):
         return True
     return parts[0] == "pmu" and len(parts) == 2 and rel != KINDS_DECLARED
+
+
+def on_target(rel):
+    """Code the image carries: all but the host unit tests and the host
+    tools' files of the generation folders (HOST_ONLY)."""
+    parts = PurePosixPath(rel).parts
+    if rel.startswith(HOST_TESTS):
+        return False
+    return not (len(parts) == 3 and parts[0] == "pmu" and
+                parts[2] in HOST_ONLY)
 
 
 def group_run(rel):
@@ -434,6 +462,24 @@ def check_units(root, texts, v):
         v["call-cycle"].append(cycle_path(call_graph, comp, call_label))
 
 
+def check_generation_free(rel, text, kind_re, v):
+    """The generation rule's kinds and CPUID leaves in one file of the
+    core: no generation's PMU_ kind, no PMU's CPUID leaf read."""
+    for n, line in enumerate(strip_comments(text).splitlines(), 1):
+        m = kind_re.search(line) if kind_re else None
+        if m:
+            v["generation"].append(f"{rel}:{n}: mentions {m.group(0)}")
+        for c in CPUID_CALL.finditer(line):
+            num = c.group(1)
+            leaf = PMU_CPUID_LEAVES.get(int(num, 16 if num[:2] in ("0x", "0X")
+                                            else 10))
+            if leaf:
+                v["generation"].append(f"{rel}:{n}: reads CPUID leaf "
+                                       f"{leaf}, a PMU's (its "
+                                       "generation's detect hook reads "
+                                       "it)")
+
+
 def check(root):
     """Returns {rule id: [violation text, ...]} for the tree at root."""
     v = {rid: [] for rid, _ in RULES}
@@ -451,18 +497,14 @@ def check(root):
         texts[rel] = text
         layer = top(rel)
         host = rel.startswith(HOST_TESTS)
-        if not host:
+        if on_target(rel):
             for n, lit in non_ascii_literals(text):
                 v["ascii"].append(f"{rel}:{n}: {lit[:60]}")
         if layer == "tests" and not host and rel.endswith((".c", ".S")) \
                 and "TEST(" not in text and not group_run(rel):
             v["only-tests"].append(f"{rel}: no TEST(")
-        if generation_free(rel) and kind_re:
-            for n, line in enumerate(strip_comments(text).splitlines(), 1):
-                m = kind_re.search(line)
-                if m:
-                    v["generation"].append(f"{rel}:{n}: mentions "
-                                           f"{m.group(0)}")
+        if generation_free(rel):
+            check_generation_free(rel, text, kind_re, v)
         for n, line in enumerate(text.splitlines(), 1):
             m = INCLUDE.match(line)
             if not m:

@@ -269,7 +269,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	v = cpu_vendor_from_id(argv[1]);
-	k = cpu_pmu_kind(v, sig.family, sig.model, 0);
+	k = cpu_pmu_kind(v, sig.family, sig.model, PMU_NONE);
 	g = pmu_generation_for(k);
 	header(v, argv[1], &sig, k);
 	if (!g || !g->list_events)

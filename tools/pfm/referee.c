@@ -1,4 +1,5 @@
-/* tools/pfm/referee.c: libpfm4's answers and the tally (referee.h). */
+/* tools/pfm/referee.c: libpfm4's answers and the tally, the ops a
+ * generation's referee is handed (pmu/referee.h; referee.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ int ref_init(void)
 	return 0;
 }
 
-int ref_has_pmu(const char *pmu)
+static int ref_has_pmu(const char *pmu)
 {
 	pfm_pmu_info_t info;
 	pfm_pmu_t p;
@@ -43,7 +44,7 @@ static void full_name(char *buf, size_t len, const char *pmu,
 	snprintf(buf, len, "%s::%s", pmu, event);
 }
 
-int ref_find(const char *pmu, const char *event)
+static int ref_find(const char *pmu, const char *event)
 {
 	char name[256];
 
@@ -51,7 +52,8 @@ int ref_find(const char *pmu, const char *event)
 	return pfm_find_event(name);
 }
 
-int ref_encode(const char *pmu, const char *event, uint64_t *codes, int *n)
+static int ref_encode(const char *pmu, const char *event, uint64_t *codes,
+		      int *n)
 {
 	char name[256];
 	uint64_t *c = NULL;
@@ -68,7 +70,7 @@ int ref_encode(const char *pmu, const char *event, uint64_t *codes, int *n)
 	return 0;
 }
 
-int ref_first(const char *pmu)
+static int ref_first(const char *pmu)
 {
 	pfm_pmu_info_t info;
 	pfm_pmu_t p;
@@ -83,12 +85,13 @@ int ref_first(const char *pmu)
 	return -1;
 }
 
-int ref_next(int idx)
+static int ref_next(int idx)
 {
 	return pfm_get_event_next(idx);
 }
 
-int ref_event(int idx, const char **name, uint64_t *code, int *nattrs)
+static int ref_event(int idx, const char **name, uint64_t *code,
+		     int *nattrs)
 {
 	pfm_event_info_t ev;
 
@@ -102,7 +105,7 @@ int ref_event(int idx, const char **name, uint64_t *code, int *nattrs)
 	return 0;
 }
 
-int ref_umask(int idx, int a, const char **name, uint64_t *code)
+static int ref_umask(int idx, int a, const char **name, uint64_t *code)
 {
 	pfm_event_attr_info_t at;
 
@@ -116,7 +119,8 @@ int ref_umask(int idx, int a, const char **name, uint64_t *code)
 	return 1;
 }
 
-int ref_umask_precise(const char *pmu, const char *event, const char *umask)
+static int ref_umask_precise(const char *pmu, const char *event,
+			     const char *umask)
 {
 	pfm_event_info_t ev;
 	int idx = ref_find(pmu, event);
@@ -138,8 +142,8 @@ int ref_umask_precise(const char *pmu, const char *event, const char *umask)
 	return -1;
 }
 
-void tally_start(struct ref_tally *t, const char *table, const char *pmu,
-		 const char *note)
+static void tally_start(struct ref_tally *t, const char *table,
+			const char *pmu, const char *note)
 {
 	memset(t, 0, sizeof(*t));
 	t->table = table;
@@ -147,7 +151,8 @@ void tally_start(struct ref_tally *t, const char *table, const char *pmu,
 	t->note = note;
 }
 
-void tally_row(struct ref_tally *t, unsigned diffs, unsigned unexplained)
+static void tally_row(struct ref_tally *t, unsigned diffs,
+		      unsigned unexplained)
 {
 	t->compared++;
 	if (!diffs)
@@ -158,7 +163,7 @@ void tally_row(struct ref_tally *t, unsigned diffs, unsigned unexplained)
 		t->failed++;
 }
 
-void tally_ref_only(struct ref_tally *t, unsigned unexplained)
+static void tally_ref_only(struct ref_tally *t, unsigned unexplained)
 {
 	t->ref_only++;
 	t->ref_only_failed += unexplained != 0;
@@ -182,8 +187,9 @@ static int in_list(const char *list, const char *pmu)
 	return 0;
 }
 
-unsigned tally_diff(struct ref_tally *t, struct ref_exception *exc,
-		    unsigned n_exc, const char *row, const char *fmt, ...)
+static unsigned tally_diff(struct ref_tally *t, struct ref_exception *exc,
+			   unsigned n_exc, const char *row,
+			   const char *fmt, ...)
 {
 	char what[256];
 	va_list ap;
@@ -207,7 +213,7 @@ unsigned tally_diff(struct ref_tally *t, struct ref_exception *exc,
 	return 1;
 }
 
-int tally_end(const struct ref_tally *t)
+static int tally_end(const struct ref_tally *t)
 {
 	int bad = t->failed || t->ref_only_failed;
 
@@ -221,8 +227,8 @@ int tally_end(const struct ref_tally *t)
 	return bad;
 }
 
-int exceptions_unused(const char *table, const struct ref_exception *exc,
-		      unsigned n_exc)
+static int exceptions_unused(const char *table,
+			     const struct ref_exception *exc, unsigned n_exc)
 {
 	int bad = 0;
 
@@ -237,8 +243,8 @@ int exceptions_unused(const char *table, const struct ref_exception *exc,
 	return bad;
 }
 
-const char *ref_libpfm_name(const struct ref_name *map, unsigned n,
-			    const char *product)
+static const char *ref_libpfm_name(const struct ref_name *map, unsigned n,
+				   const char *product)
 {
 	for (unsigned i = 0; i < n; i++)
 		if (!strcmp(map[i].product, product))
@@ -246,8 +252,8 @@ const char *ref_libpfm_name(const struct ref_name *map, unsigned n,
 	return product;
 }
 
-const char *ref_product_name(const struct ref_name *map, unsigned n,
-			     const char *libpfm)
+static const char *ref_product_name(const struct ref_name *map, unsigned n,
+				    const char *libpfm)
 {
 	for (unsigned i = 0; i < n; i++)
 		if (!strcasecmp(map[i].libpfm, libpfm))
@@ -255,7 +261,7 @@ const char *ref_product_name(const struct ref_name *map, unsigned n,
 	return libpfm;
 }
 
-int ref_find_named(const char *pmu, const char *libpfm)
+static int ref_find_named(const char *pmu, const char *libpfm)
 {
 	for (int i = ref_first(pmu); i >= 0; i = ref_next(i)) {
 		const char *name;
@@ -268,3 +274,34 @@ int ref_find_named(const char *pmu, const char *libpfm)
 	}
 	return -1;
 }
+
+static void not_ok(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("not ok - pfm: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+const struct pmu_referee pfm_referee = {
+	.has_pmu = ref_has_pmu,
+	.encode = ref_encode,
+	.first = ref_first,
+	.next = ref_next,
+	.event = ref_event,
+	.umask = ref_umask,
+	.umask_precise = ref_umask_precise,
+	.find_named = ref_find_named,
+	.libpfm_name = ref_libpfm_name,
+	.product_name = ref_product_name,
+	.tally_start = tally_start,
+	.tally_row = tally_row,
+	.tally_ref_only = tally_ref_only,
+	.diff = tally_diff,
+	.tally_end = tally_end,
+	.exceptions_unused = exceptions_unused,
+	.not_ok = not_ok,
+};

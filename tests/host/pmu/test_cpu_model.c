@@ -154,7 +154,8 @@ static void test_pmu_real(void **state)
 {
 	for (unsigned i = 0; i < N(sigs); i++) {
 		const struct sig_case *c = &sigs[i];
-		enum pmu_kind k = cpu_pmu_kind(c->v, c->family, c->model, 0);
+		enum pmu_kind k = cpu_pmu_kind(c->v, c->family, c->model,
+					       PMU_NONE);
 
 		if (k != c->pmu)
 			fail_msg("0x%x: PMU %s, want %s", c->eax,
@@ -332,7 +333,7 @@ static int check_row(enum cpu_vendor v, unsigned f, unsigned m)
  * CPUID.0AH agrees with the family rule above. */
 static void check_kind(enum cpu_vendor v, unsigned f, unsigned m)
 {
-	enum pmu_kind k = cpu_pmu_kind(v, f, m, 0);
+	enum pmu_kind k = cpu_pmu_kind(v, f, m, PMU_NONE);
 
 	if (k != family_rule(v, f, m))
 		fail_msg("%u/0x%x/0x%x: PMU %s, want %s", v, f, m,
@@ -358,58 +359,60 @@ static void test_table_consistent(void **state)
 
 struct pmu_case {
 	enum cpu_vendor v;
-	unsigned family, model, arch_version;
+	unsigned family, model;
+	enum pmu_kind reported;		/* what a detect hook said */
 	enum pmu_kind pmu;
 };
 
 static void test_pmu_kind(void **state)
 {
 	static const struct pmu_case cases[] = {
-		/* CPUID.0AH version >= 1 wins on Intel */
-		{ INTEL, 6, 0x3c, 3, PMU_ARCH },
-		{ INTEL, 6, 0x0e, 1, PMU_ARCH },
-		{ INTEL, 6, 0x08, 1, PMU_ARCH },
-		{ INTEL, 5, 0x04, 1, PMU_ARCH },
-		{ INTEL, 19, 0x01, 6, PMU_ARCH },
-		{ INTEL, 6, 0xf0, 5, PMU_ARCH },
+		/* the generation the CPU reports itself (arch perfmon:
+		 * CPUID.0AH version >= 1) wins on Intel */
+		{ INTEL, 6, 0x3c, PMU_ARCH, PMU_ARCH },
+		{ INTEL, 6, 0x0e, PMU_ARCH, PMU_ARCH },
+		{ INTEL, 6, 0x08, PMU_ARCH, PMU_ARCH },
+		{ INTEL, 5, 0x04, PMU_ARCH, PMU_ARCH },
+		{ INTEL, 19, 0x01, PMU_ARCH, PMU_ARCH },
+		{ INTEL, 6, 0xf0, PMU_ARCH, PMU_ARCH },
 		/* else the table */
-		{ INTEL, 5, 0x02, 0, PMU_P5 },
-		{ INTEL, 6, 0x07, 0, PMU_P6 },
-		{ INTEL, 6, 0x0d, 0, PMU_P6 },
-		{ INTEL, 6, 0x0f, 0, PMU_ARCH },
-		{ INTEL, 15, 0x02, 0, PMU_NETBURST },
+		{ INTEL, 5, 0x02, PMU_NONE, PMU_P5 },
+		{ INTEL, 6, 0x07, PMU_NONE, PMU_P6 },
+		{ INTEL, 6, 0x0d, PMU_NONE, PMU_P6 },
+		{ INTEL, 6, 0x0f, PMU_NONE, PMU_ARCH },
+		{ INTEL, 15, 0x02, PMU_NONE, PMU_NETBURST },
 		/* else the family rule */
-		{ INTEL, 5, 0x0a, 0, PMU_P5 },
-		{ INTEL, 15, 0x07, 0, PMU_NETBURST },
-		{ INTEL, 15, 0x3f, 0, PMU_NETBURST },
-		{ INTEL, 6, 0x00, 0, PMU_P6 },
-		{ INTEL, 6, 0x02, 0, PMU_P6 },
-		{ INTEL, 6, 0x04, 0, PMU_P6 },
-		{ INTEL, 6, 0x0c, 0, PMU_P6 },
-		{ INTEL, 6, 0x10, 0, PMU_ARCH },
-		{ INTEL, 6, 0xf0, 0, PMU_ARCH },
-		{ INTEL, 4, 0x08, 0, PMU_NONE },
-		{ INTEL, 19, 0x01, 0, PMU_NONE },
+		{ INTEL, 5, 0x0a, PMU_NONE, PMU_P5 },
+		{ INTEL, 15, 0x07, PMU_NONE, PMU_NETBURST },
+		{ INTEL, 15, 0x3f, PMU_NONE, PMU_NETBURST },
+		{ INTEL, 6, 0x00, PMU_NONE, PMU_P6 },
+		{ INTEL, 6, 0x02, PMU_NONE, PMU_P6 },
+		{ INTEL, 6, 0x04, PMU_NONE, PMU_P6 },
+		{ INTEL, 6, 0x0c, PMU_NONE, PMU_P6 },
+		{ INTEL, 6, 0x10, PMU_NONE, PMU_ARCH },
+		{ INTEL, 6, 0xf0, PMU_NONE, PMU_ARCH },
+		{ INTEL, 4, 0x08, PMU_NONE, PMU_NONE },
+		{ INTEL, 19, 0x01, PMU_NONE, PMU_NONE },
 		/* AMD from K7 on: a PMU without a driver, whatever 0AH says */
-		{ AMD, 0x17, 0x01, 0, PMU_UNSUPPORTED },
-		{ AMD, 0x19, 0x21, 2, PMU_UNSUPPORTED },
-		{ AMD, 6, 0x01, 0, PMU_UNSUPPORTED },
-		{ AMD, 15, 0x05, 0, PMU_UNSUPPORTED },
-		{ AMD, 5, 0x06, 0, PMU_NONE },		/* K6 */
-		{ INTEL, 5, 0x09, 0, PMU_NONE },	/* Quark X1000 */
-		{ VENDOR_OTHER, 6, 0x0f, 0, PMU_NONE },
-		{ VENDOR_OTHER, 6, 0x0f, 2, PMU_NONE },
+		{ AMD, 0x17, 0x01, PMU_NONE, PMU_UNSUPPORTED },
+		{ AMD, 0x19, 0x21, PMU_ARCH, PMU_UNSUPPORTED },
+		{ AMD, 6, 0x01, PMU_NONE, PMU_UNSUPPORTED },
+		{ AMD, 15, 0x05, PMU_NONE, PMU_UNSUPPORTED },
+		{ AMD, 5, 0x06, PMU_NONE, PMU_NONE },		/* K6 */
+		{ INTEL, 5, 0x09, PMU_NONE, PMU_NONE },	/* Quark X1000 */
+		{ VENDOR_OTHER, 6, 0x0f, PMU_NONE, PMU_NONE },
+		{ VENDOR_OTHER, 6, 0x0f, PMU_ARCH, PMU_NONE },
 	};
 
 	for (unsigned i = 0; i < N(cases); i++) {
 		const struct pmu_case *c = &cases[i];
 		enum pmu_kind k = cpu_pmu_kind(c->v, c->family, c->model,
-					       c->arch_version);
+					       c->reported);
 
 		if (k != c->pmu)
-			fail_msg("vendor %d family 0x%x model 0x%x version %u:"
+			fail_msg("vendor %d family 0x%x model 0x%x reported %s:"
 				 " %s, want %s", c->v, c->family, c->model,
-				 c->arch_version, pmu_kind_name(k),
+				 pmu_kind_name(c->reported), pmu_kind_name(k),
 				 pmu_kind_name(c->pmu));
 	}
 }
@@ -433,7 +436,7 @@ static void test_kind_name_and_shape(void **state)
 		{ PMU_NETBURST, "netburst", 18, 40 },
 		{ PMU_ARCH, "arch-perfmon", 4, 48 },
 	};
-	struct cpu_info ci = { .arch_gp = 4, .arch_gp_width = 48 };
+	struct cpu_info ci = { .report.cpuid = { 4 << 8 | 48 << 16 } };
 
 	for (unsigned i = 0; i < N(cases); i++) {
 		unsigned counters = 99, width = 99;

@@ -1,7 +1,8 @@
-/* tools/pfm/netburst.c: the NetBurst event table (pmu/netburst/events.c)
- * against libpfm4's netburst (models 0-2) and netburst_p (Prescott,
- * models 3, 4 and 6: libpfm4's pfm_netburst_detect_prescott(), with
- * instr_completed).
+/* pmu/netburst/referee.c: the NetBurst event table (events.c) against
+ * libpfm4's netburst (models 0-2) and netburst_p (Prescott, models 3, 4
+ * and 6: libpfm4's pfm_netburst_detect_prescott(), with instr_completed),
+ * in its x86_64 library (referee.h; pmu/referee.h).  Host-only: no part
+ * of the image.
  *
  * Compared per row: the ESCR event select and the CCCR ESCR select
  * (libpfm4's event code, event select | ESCR select << 8), then per
@@ -24,7 +25,7 @@
 #include <string.h>
 #include <strings.h>
 #include "referee.h"
-#include "pmu/netburst/events.h"
+#include "events.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -87,20 +88,23 @@ static struct ref_exception nb_exc[] = {
 	  .cite = "as b2b_cycles" },
 };
 
-static const char *libpfm_name(const char *product)
+static const char *libpfm_name(const struct pmu_referee *pfm,
+			       const char *product)
 {
-	return ref_libpfm_name(nb_names, N(nb_names), product);
+	return pfm->libpfm_name(nb_names, N(nb_names), product);
 }
 
-static const char *product_name(const char *libpfm)
+static const char *product_name(const struct pmu_referee *pfm,
+				const char *libpfm)
 {
-	return ref_product_name(nb_names, N(nb_names), libpfm);
+	return pfm->product_name(nb_names, N(nb_names), libpfm);
 }
 
 /* The libpfm4 index of a product row's event on pmu, or < 0. */
-static int find_event(const char *pmu, const char *product)
+static int find_event(const struct pmu_referee *pfm, const char *pmu,
+		      const char *product)
 {
-	return ref_find_named(pmu, libpfm_name(product));
+	return pfm->find_named(pmu, libpfm_name(pfm, product));
 }
 
 static const struct nb_emask_bit *row_bit(const struct nb_event *ev,
@@ -113,7 +117,8 @@ static const struct nb_emask_bit *row_bit(const struct nb_event *ev,
 }
 
 /* One event-mask bit through libpfm4's encoder. */
-static unsigned cmp_bit(struct ref_tally *t, const struct nb_event *ev,
+static unsigned cmp_bit(const struct pmu_referee *pfm, struct ref_tally *t,
+			const struct nb_event *ev,
 			const struct nb_emask_bit *bit, unsigned *u)
 {
 	char name[128];
@@ -121,11 +126,11 @@ static unsigned cmp_bit(struct ref_tally *t, const struct nb_event *ev,
 	unsigned sel, emask, escr_sel;
 	int n = 3;
 
-	snprintf(name, sizeof(name), "%s:%s", libpfm_name(ev->name),
+	snprintf(name, sizeof(name), "%s:%s", libpfm_name(pfm, ev->name),
 		 bit->name);
-	if (ref_encode(t->pmu, name, c, &n) || n < 2) {
-		*u += tally_diff(t, nb_exc, N(nb_exc), ev->name,
-				 "bit %s not in libpfm4", bit->name);
+	if (pfm->encode(t->pmu, name, c, &n) || n < 2) {
+		*u += pfm->diff(t, nb_exc, N(nb_exc), ev->name,
+				"bit %s not in libpfm4", bit->name);
 		return 1;
 	}
 	sel = (c[0] >> 25) & 0x3f;
@@ -134,18 +139,18 @@ static unsigned cmp_bit(struct ref_tally *t, const struct nb_event *ev,
 	if (sel == ev->select && emask == 1u << bit->bit &&
 	    escr_sel == ev->escr_sel)
 		return 0;
-	*u += tally_diff(t, nb_exc, N(nb_exc), ev->name,
-			 "bit %s: select %02XH mask %04XH ESCR select %u, "
-			 "libpfm4 ESCR %08llXH CCCR %08llXH", bit->name,
-			 ev->select, 1u << bit->bit, ev->escr_sel,
-			 (unsigned long long)c[0], (unsigned long long)c[1]);
+	*u += pfm->diff(t, nb_exc, N(nb_exc), ev->name,
+			"bit %s: select %02XH mask %04XH ESCR select %u, "
+			"libpfm4 ESCR %08llXH CCCR %08llXH", bit->name,
+			ev->select, 1u << bit->bit, ev->escr_sel,
+			(unsigned long long)c[0], (unsigned long long)c[1]);
 	return 1;
 }
 
 /* libpfm4's event-mask bits the row lacks (tag bits 16-19 aside). */
-static unsigned ref_bits_missing(struct ref_tally *t,
-				 const struct nb_event *ev, int idx,
-				 int nattrs, unsigned *u)
+static unsigned ref_bits_missing(const struct pmu_referee *pfm,
+				 struct ref_tally *t, const struct nb_event *ev,
+				 int idx, int nattrs, unsigned *u)
 {
 	unsigned d = 0, extra = 0, first = 0, last = 0;
 	const char *first_name = NULL;
@@ -154,7 +159,7 @@ static unsigned ref_bits_missing(struct ref_tally *t,
 		const char *name;
 		uint64_t code;
 
-		if (!ref_umask(idx, a, &name, &code) || code >= 16)
+		if (!pfm->umask(idx, a, &name, &code) || code >= 16)
 			continue;
 		if (row_bit(ev, name))
 			continue;
@@ -166,70 +171,73 @@ static unsigned ref_bits_missing(struct ref_tally *t,
 	}
 	if (extra == 1) {
 		d++;
-		*u += tally_diff(t, nb_exc, N(nb_exc), ev->name,
-				 "libpfm4 bit %s (bit %u) not in the row",
-				 first_name, first);
+		*u += pfm->diff(t, nb_exc, N(nb_exc), ev->name,
+				"libpfm4 bit %s (bit %u) not in the row",
+				first_name, first);
 	} else if (extra) {
 		d++;
-		*u += tally_diff(t, nb_exc, N(nb_exc), ev->name,
-				 "libpfm4 bits %s.. (%u-%u) not in the row",
-				 first_name, first, last);
+		*u += pfm->diff(t, nb_exc, N(nb_exc), ev->name,
+				"libpfm4 bits %s.. (%u-%u) not in the row",
+				first_name, first, last);
 	}
 	return d;
 }
 
-static void nb_row(struct ref_tally *t, const struct nb_event *ev)
+static void nb_row(const struct pmu_referee *pfm, struct ref_tally *t,
+		   const struct nb_event *ev)
 {
 	unsigned d = 0, u = 0;
 	const char *name;
 	uint64_t code;
-	int idx = find_event(t->pmu, ev->name), nattrs;
+	int idx = find_event(pfm, t->pmu, ev->name), nattrs;
 
-	if (idx < 0 || ref_event(idx, &name, &code, &nattrs)) {
-		u += tally_diff(t, nb_exc, N(nb_exc), ev->name,
-				"not in libpfm4's table");
-		tally_row(t, 1, u);
+	if (idx < 0 || pfm->event(idx, &name, &code, &nattrs)) {
+		u += pfm->diff(t, nb_exc, N(nb_exc), ev->name,
+			       "not in libpfm4's table");
+		pfm->tally_row(t, 1, u);
 		return;
 	}
 	if ((code & 0xff) != ev->select || ((code >> 8) & 0xff) !=
 	    ev->escr_sel) {
 		d++;
-		u += tally_diff(t, nb_exc, N(nb_exc), ev->name,
-				"select %02XH ESCR select %u, libpfm4 %s "
-				"%02XH / %u", ev->select, ev->escr_sel, name,
-				(unsigned)(code & 0xff),
-				(unsigned)((code >> 8) & 0xff));
+		u += pfm->diff(t, nb_exc, N(nb_exc), ev->name,
+			       "select %02XH ESCR select %u, libpfm4 %s "
+			       "%02XH / %u", ev->select, ev->escr_sel, name,
+			       (unsigned)(code & 0xff),
+			       (unsigned)((code >> 8) & 0xff));
 	}
 	for (unsigned b = 0; b < ev->n_bits; b++)
-		d += cmp_bit(t, ev, &ev->bits[b], &u);
-	d += ref_bits_missing(t, ev, idx, nattrs, &u);
-	tally_row(t, d, u);
+		d += cmp_bit(pfm, t, ev, &ev->bits[b], &u);
+	d += ref_bits_missing(pfm, t, ev, idx, nattrs, &u);
+	pfm->tally_row(t, d, u);
 }
 
 /* libpfm4's events no row names. */
-static void ref_only(struct ref_tally *t, unsigned models_min)
+static void ref_only(const struct pmu_referee *pfm, struct ref_tally *t,
+		     unsigned models_min)
 {
-	for (int i = ref_first(t->pmu); i >= 0; i = ref_next(i)) {
+	for (int i = pfm->first(t->pmu); i >= 0; i = pfm->next(i)) {
 		const char *name, *want;
 		uint64_t code;
 		int nattrs, found = 0;
+		unsigned u;
 
-		if (ref_event(i, &name, &code, &nattrs))
+		if (pfm->event(i, &name, &code, &nattrs))
 			continue;
-		want = product_name(name);
+		want = product_name(pfm, name);
 		for (unsigned r = 0; r < nb_n_events; r++)
 			if (nb_events[r].models_min <= models_min &&
 			    !strcasecmp(nb_events[r].name, want))
 				found = 1;
-		if (!found)
-			tally_ref_only(t, tally_diff(t, nb_exc, N(nb_exc),
-						     name,
-						     "libpfm4 event not in "
-						     "the table"));
+		if (found)
+			continue;
+		u = pfm->diff(t, nb_exc, N(nb_exc), name,
+			      "libpfm4 event not in the table");
+		pfm->tally_ref_only(t, u);
 	}
 }
 
-int check_netburst(void)
+static int check_netburst(const struct pmu_referee *pfm)
 {
 	/* netburst: models 0-2; netburst_p: 3, 4, 6 (the rows with
 	 * models_min 3 are there only). */
@@ -242,12 +250,18 @@ int check_netburst(void)
 	for (unsigned p = 0; p < N(pmus); p++) {
 		struct ref_tally t;
 
-		tally_start(&t, "netburst", pmus[p].pmu, NULL);
+		pfm->tally_start(&t, "netburst", pmus[p].pmu, NULL);
 		for (unsigned i = 0; i < nb_n_events; i++)
 			if (nb_events[i].models_min <= pmus[p].models)
-				nb_row(&t, &nb_events[i]);
-		ref_only(&t, pmus[p].models);
-		bad += tally_end(&t);
+				nb_row(pfm, &t, &nb_events[i]);
+		ref_only(pfm, &t, pmus[p].models);
+		bad += pfm->tally_end(&t);
 	}
-	return bad + exceptions_unused("netburst", nb_exc, N(nb_exc));
+	return bad + pfm->exceptions_unused("netburst", nb_exc, N(nb_exc));
 }
+
+/* libpfm4's netburst and netburst_p are in its x86_64 build. */
+const struct pmu_referee_tables netburst_referee = {
+	.lib = PMU_REFEREE_LIB64,
+	.table = { { "netburst", check_netburst } },
+};

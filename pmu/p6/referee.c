@@ -1,7 +1,8 @@
-/* tools/pfm/p6.c: the P6 family event table (pmu/p6/events.c) against
+/* pmu/p6/referee.c: the P6 family event table (events.c) against
  * libpfm4's ppro (Pentium Pro), pii (Pentium II), p6 (Pentium III) and
  * pm (Pentium M) PMUs, which only libpfm4's 32-bit build has (Debian's
- * libpfm4:i386; this file is built with -m32, pfm-check-i386).
+ * libpfm4:i386: .lib below, so pfm-check-i386, built with -m32, runs it;
+ * referee.h, pmu/referee.h).  Host-only: no part of the image.
  *
  * Compared per row of a generation: the event select (libpfm4's event
  * code, bits 7:0) and the unit-mask bits the event defines (the row's
@@ -15,8 +16,8 @@
 #include <string.h>
 #include <strings.h>
 #include "referee.h"
-#include "pmu/p6/events.h"
-#include "pmu/p6/regs.h"
+#include "events.h"
+#include "regs.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -64,24 +65,28 @@ static struct ref_exception p6_exc[] = {
 	  .cite = PM_L2 },
 };
 
-static const char *libpfm_name(const char *product)
+static const char *libpfm_name(const struct pmu_referee *pfm,
+			       const char *product)
 {
-	return ref_libpfm_name(p6_names, N(p6_names), product);
+	return pfm->libpfm_name(p6_names, N(p6_names), product);
 }
 
-static const char *product_name(const char *libpfm)
+static const char *product_name(const struct pmu_referee *pfm,
+				const char *libpfm)
 {
-	return ref_product_name(p6_names, N(p6_names), libpfm);
+	return pfm->product_name(p6_names, N(p6_names), libpfm);
 }
 
 /* The libpfm4 index of a product row's event on pmu, or < 0. */
-static int find_event(const char *pmu, const char *product)
+static int find_event(const struct pmu_referee *pfm, const char *pmu,
+		      const char *product)
 {
-	return ref_find_named(pmu, libpfm_name(product));
+	return pfm->find_named(pmu, libpfm_name(pfm, product));
 }
 
 /* The unit-mask bits libpfm4 gives an event. */
-static unsigned ref_umask_bits(int idx, uint64_t code, int nattrs)
+static unsigned ref_umask_bits(const struct pmu_referee *pfm, int idx,
+			       uint64_t code, int nattrs)
 {
 	unsigned bits = (code >> 8) & 0xff;
 
@@ -89,83 +94,92 @@ static unsigned ref_umask_bits(int idx, uint64_t code, int nattrs)
 		const char *name;
 		uint64_t c;
 
-		if (ref_umask(idx, a, &name, &c))
+		if (pfm->umask(idx, a, &name, &c))
 			bits |= c & 0xff;
 	}
 	return bits;
 }
 
-static void p6_row(struct ref_tally *t, const struct p6_event *ev)
+static void p6_row(const struct pmu_referee *pfm, struct ref_tally *t,
+		   const struct p6_event *ev)
 {
 	unsigned d = 0, u = 0, bits;
 	const char *name;
 	uint64_t code;
-	int idx = find_event(t->pmu, ev->name), nattrs;
+	int idx = find_event(pfm, t->pmu, ev->name), nattrs;
 
-	if (idx < 0 || ref_event(idx, &name, &code, &nattrs)) {
-		u += tally_diff(t, p6_exc, N(p6_exc), ev->name,
-				"not in libpfm4's table");
-		tally_row(t, 1, u);
+	if (idx < 0 || pfm->event(idx, &name, &code, &nattrs)) {
+		u += pfm->diff(t, p6_exc, N(p6_exc), ev->name,
+			       "not in libpfm4's table");
+		pfm->tally_row(t, 1, u);
 		return;
 	}
 	if ((code & 0xff) != ev->code) {
 		d++;
-		u += tally_diff(t, p6_exc, N(p6_exc), ev->name,
-				"event select %02XH, libpfm4 %s %02XH",
-				ev->code, name, (unsigned)(code & 0xff));
+		u += pfm->diff(t, p6_exc, N(p6_exc), ev->name,
+			       "event select %02XH, libpfm4 %s %02XH",
+			       ev->code, name, (unsigned)(code & 0xff));
 	}
-	bits = ref_umask_bits(idx, code, nattrs);
+	bits = ref_umask_bits(pfm, idx, code, nattrs);
 	if (bits != ev->umask_bits) {
 		d++;
-		u += tally_diff(t, p6_exc, N(p6_exc), ev->name,
-				"unit-mask bits %02XH, libpfm4 %s %02XH",
-				ev->umask_bits, name, bits);
+		u += pfm->diff(t, p6_exc, N(p6_exc), ev->name,
+			       "unit-mask bits %02XH, libpfm4 %s %02XH",
+			       ev->umask_bits, name, bits);
 	}
-	tally_row(t, d, u);
+	pfm->tally_row(t, d, u);
 }
 
-static void ref_only(struct ref_tally *t, unsigned gen)
+static void ref_only(const struct pmu_referee *pfm, struct ref_tally *t,
+		     unsigned gen)
 {
-	for (int i = ref_first(t->pmu); i >= 0; i = ref_next(i)) {
+	for (int i = pfm->first(t->pmu); i >= 0; i = pfm->next(i)) {
 		const char *name, *want;
 		uint64_t code;
 		int nattrs, found = 0;
+		unsigned u;
 
-		if (ref_event(i, &name, &code, &nattrs))
+		if (pfm->event(i, &name, &code, &nattrs))
 			continue;
-		want = product_name(name);
+		want = product_name(pfm, name);
 		for (unsigned r = 0; r < p6_n_events; r++)
 			if ((p6_events[r].gens & gen) &&
 			    !strcasecmp(p6_events[r].name, want))
 				found = 1;
-		if (!found)
-			tally_ref_only(t, tally_diff(t, p6_exc, N(p6_exc),
-						     name,
-						     "libpfm4 event %02XH not "
-						     "in the table",
-						     (unsigned)(code & 0xff)));
+		if (found)
+			continue;
+		u = pfm->diff(t, p6_exc, N(p6_exc), name,
+			      "libpfm4 event %02XH not in the table",
+			      (unsigned)(code & 0xff));
+		pfm->tally_ref_only(t, u);
 	}
 }
 
-int check_p6(void)
+static int check_p6(const struct pmu_referee *pfm)
 {
 	int bad = 0;
 
 	for (unsigned p = 0; p < N(p6_pmus); p++) {
 		struct ref_tally t;
 
-		if (!ref_has_pmu(p6_pmus[p].pmu)) {
-			printf("not ok - pfm: libpfm4 has no PMU %s (the "
-			       "32-bit libpfm4:i386 has)\n", p6_pmus[p].pmu);
+		if (!pfm->has_pmu(p6_pmus[p].pmu)) {
+			pfm->not_ok("libpfm4 has no PMU %s (the 32-bit "
+				    "libpfm4:i386 has)", p6_pmus[p].pmu);
 			bad++;
 			continue;
 		}
-		tally_start(&t, "p6", p6_pmus[p].pmu, NULL);
+		pfm->tally_start(&t, "p6", p6_pmus[p].pmu, NULL);
 		for (unsigned i = 0; i < p6_n_events; i++)
 			if (p6_events[i].gens & p6_pmus[p].gen)
-				p6_row(&t, &p6_events[i]);
-		ref_only(&t, p6_pmus[p].gen);
-		bad += tally_end(&t);
+				p6_row(pfm, &t, &p6_events[i]);
+		ref_only(pfm, &t, p6_pmus[p].gen);
+		bad += pfm->tally_end(&t);
 	}
-	return bad + exceptions_unused("p6", p6_exc, N(p6_exc));
+	return bad + pfm->exceptions_unused("p6", p6_exc, N(p6_exc));
 }
+
+/* libpfm4's P6 PMUs are in its 32-bit build only (libpfm4:i386). */
+const struct pmu_referee_tables p6_referee = {
+	.lib = PMU_REFEREE_LIB32,
+	.table = { { "p6", check_p6 } },
+};

@@ -1,6 +1,7 @@
-/* tools/pfm/perfmon.c: the architectural events (pmu/perfmon/events.c)
- * and the precise events (pmu/perfmon/pebs/events.c) against libpfm4's
- * Intel x86 PMUs.
+/* pmu/perfmon/referee.c: the architectural events (events.c) and the
+ * precise events (pebs/events.c) against libpfm4's Intel x86 PMUs, in
+ * its x86_64 library (referee.h; pmu/referee.h).  Host-only: no part of
+ * the image.
  *
  * Compared per row: the event select and the unit mask of libpfm4's
  * encoding (PerfEvtSel bits 7:0 and 15:8, SDM Vol. 3B, order no.
@@ -11,13 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "referee.h"
-#include "pmu/perfmon/events.h"
-/* The PEBS table is private to its file (pebs_events[], static, reached
- * through pebs_event_for() only, which returns the first row that fits:
- * a later row with the same format, event and unit mask could never be
- * seen through it).  The checker compiles the file itself to walk every
- * row; the Makefile does not link it a second time. */
-#include "pmu/perfmon/pebs/events.c"
+#include "events.h"
+#include "regs.h"
+#include "pebs/events.h"
 
 #define EVTSEL_MODIFIERS ((1ull << 18) | (1ull << 19) | (1ull << 21) | \
 			  (1ull << 23) | (0xffull << 24))
@@ -120,7 +117,8 @@ static const struct arch_map *arch_map_for(const char *product)
 }
 
 /* Compares one PerfEvtSel encoding with a row's event/umask. */
-static unsigned cmp_evtsel(struct ref_tally *t, struct ref_exception *exc,
+static unsigned cmp_evtsel(const struct pmu_referee *pfm,
+			   struct ref_tally *t, struct ref_exception *exc,
 			   unsigned n_exc, const char *row, const char *ref,
 			   uint64_t sel, unsigned event, unsigned umask,
 			   unsigned *unexpl)
@@ -129,27 +127,28 @@ static unsigned cmp_evtsel(struct ref_tally *t, struct ref_exception *exc,
 
 	if ((sel & 0xff) != event) {
 		d++;
-		*unexpl += tally_diff(t, exc, n_exc, row,
-				      "event select %02XH, libpfm4 %s %02XH",
-				      event, ref, (unsigned)(sel & 0xff));
+		*unexpl += pfm->diff(t, exc, n_exc, row,
+				     "event select %02XH, libpfm4 %s %02XH",
+				     event, ref, (unsigned)(sel & 0xff));
 	}
 	if (((sel >> 8) & 0xff) != umask) {
 		d++;
-		*unexpl += tally_diff(t, exc, n_exc, row,
-				      "unit mask %02XH, libpfm4 %s %02XH",
-				      umask, ref, (unsigned)((sel >> 8) & 0xff));
+		*unexpl += pfm->diff(t, exc, n_exc, row,
+				     "unit mask %02XH, libpfm4 %s %02XH",
+				     umask, ref, (unsigned)((sel >> 8) & 0xff));
 	}
 	if (sel & EVTSEL_MODIFIERS) {
 		d++;
-		*unexpl += tally_diff(t, exc, n_exc, row,
-				      "libpfm4 %s sets modifiers %llxH", ref,
-				      (unsigned long long)(sel &
-							   EVTSEL_MODIFIERS));
+		*unexpl += pfm->diff(t, exc, n_exc, row,
+				     "libpfm4 %s sets modifiers %llxH", ref,
+				     (unsigned long long)(sel &
+							  EVTSEL_MODIFIERS));
 	}
 	return d;
 }
 
-static void arch_row(struct ref_tally *t, const struct perfmon_event *ev)
+static void arch_row(const struct pmu_referee *pfm, struct ref_tally *t,
+		     const struct perfmon_event *ev)
 {
 	const struct arch_map *m = arch_map_for(ev->name);
 	unsigned d = 0, u = 0;
@@ -157,47 +156,46 @@ static void arch_row(struct ref_tally *t, const struct perfmon_event *ev)
 
 	if (!m) {
 		d++;
-		u += tally_diff(t, arch_exc, N(arch_exc), ev->name,
-				"no libpfm4 name in the checker's map");
-		tally_row(t, d, u);
+		u += pfm->diff(t, arch_exc, N(arch_exc), ev->name,
+			       "no libpfm4 name in the checker's map");
+		pfm->tally_row(t, d, u);
 		return;
 	}
 	for (unsigned i = 0; i < N(m->names) && m->names[i]; i++) {
 		int n = 4;
 
-		if (ref_encode(t->pmu, m->names[i], codes, &n) || n < 1)
+		if (pfm->encode(t->pmu, m->names[i], codes, &n) || n < 1)
 			continue;
-		d += cmp_evtsel(t, arch_exc, N(arch_exc), ev->name,
+		d += cmp_evtsel(pfm, t, arch_exc, N(arch_exc), ev->name,
 				m->names[i], codes[0], ev->event, ev->umask,
 				&u);
-		tally_row(t, d, u);
+		pfm->tally_row(t, d, u);
 		return;
 	}
 	d++;
-	u += tally_diff(t, arch_exc, N(arch_exc), ev->name,
-			"not in libpfm4's table");
-	tally_row(t, d, u);
+	u += pfm->diff(t, arch_exc, N(arch_exc), ev->name,
+		       "not in libpfm4's table");
+	pfm->tally_row(t, d, u);
 }
 
-int check_perfmon(void)
+static int check_perfmon(const struct pmu_referee *pfm)
 {
 	int bad = 0;
 
 	for (unsigned p = 0; p < N(arch_pmus); p++) {
 		struct ref_tally t;
 
-		if (!ref_has_pmu(arch_pmus[p])) {
-			printf("not ok - pfm: libpfm4 has no PMU %s\n",
-			       arch_pmus[p]);
+		if (!pfm->has_pmu(arch_pmus[p])) {
+			pfm->not_ok("libpfm4 has no PMU %s", arch_pmus[p]);
 			bad++;
 			continue;
 		}
-		tally_start(&t, "perfmon", arch_pmus[p], NULL);
+		pfm->tally_start(&t, "perfmon", arch_pmus[p], NULL);
 		for (unsigned i = 0; i < ARCH_EV_NR; i++)
-			arch_row(&t, &perfmon_arch_events[i]);
-		bad += tally_end(&t);
+			arch_row(pfm, &t, &perfmon_arch_events[i]);
+		bad += pfm->tally_end(&t);
 	}
-	return bad + exceptions_unused("perfmon", arch_exc, N(arch_exc));
+	return bad + pfm->exceptions_unused("perfmon", arch_exc, N(arch_exc));
 }
 
 /* ---- the precise events */
@@ -263,7 +261,8 @@ static struct ref_exception pebs_exc[] = {
 		  "marks precise only the events the model tables list" },
 };
 
-static void pebs_row(struct ref_tally *t, const struct pebs_event *ev)
+static void pebs_row(const struct pmu_referee *pfm, struct ref_tally *t,
+		     const struct pebs_event *ev)
 {
 	char name[128], event[128], *dot;
 	unsigned d = 0, u = 0;
@@ -274,28 +273,33 @@ static void pebs_row(struct ref_tally *t, const struct pebs_event *ev)
 	dot = strchr(name, '.');
 	if (dot)
 		*dot = ':';
-	if (ref_encode(t->pmu, name, codes, &n) || n < 1) {
+	if (pfm->encode(t->pmu, name, codes, &n) || n < 1) {
 		d++;
-		u += tally_diff(t, pebs_exc, N(pebs_exc), ev->name,
-				"not in libpfm4's table");
-		tally_row(t, d, u);
+		u += pfm->diff(t, pebs_exc, N(pebs_exc), ev->name,
+			       "not in libpfm4's table");
+		pfm->tally_row(t, d, u);
 		return;
 	}
-	d += cmp_evtsel(t, pebs_exc, N(pebs_exc), ev->name, name, codes[0],
-			ev->event, ev->umask, &u);
+	d += cmp_evtsel(pfm, t, pebs_exc, N(pebs_exc), ev->name, name,
+			codes[0], ev->event, ev->umask, &u);
 	snprintf(event, sizeof(event), "%s", name);
 	dot = strchr(event, ':');
-	prec = dot ? (*dot = 0, ref_umask_precise(t->pmu, event, dot + 1)) : -1;
+	prec = -1;
+	if (dot) {
+		*dot = 0;
+		prec = pfm->umask_precise(t->pmu, event, dot + 1);
+	}
 	if (prec != 1) {
 		d++;
-		u += tally_diff(t, pebs_exc, N(pebs_exc), ev->name,
-				"libpfm4 does not mark %s precise", name);
+		u += pfm->diff(t, pebs_exc, N(pebs_exc), ev->name,
+			       "libpfm4 does not mark %s precise", name);
 	}
-	tally_row(t, d, u);
+	pfm->tally_row(t, d, u);
 }
 
-int check_pebs(void)
+static int check_pebs(const struct pmu_referee *pfm)
 {
+	const struct pebs_event *ev;
 	int bad = 0;
 
 	for (unsigned p = 0; p < N(pebs_pmus); p++) {
@@ -304,11 +308,22 @@ int check_pebs(void)
 
 		snprintf(note, sizeof(note), "(PEBS format %u)",
 			 pebs_pmus[p].fmt);
-		tally_start(&t, "pebs", pebs_pmus[p].pmu, note);
-		for (unsigned i = 0; i < pebs_events_len; i++)
-			if (precise_on(&pebs_events[i], pebs_pmus[p].uarch))
-				pebs_row(&t, &pebs_events[i]);
-		bad += tally_end(&t);
+		pfm->tally_start(&t, "pebs", pebs_pmus[p].pmu, note);
+		/* every row precise on the PMU's microarchitecture, in the
+		 * table's order */
+		for (unsigned i = 0; (ev = pebs_event_nth(pebs_pmus[p].uarch,
+							  i)); i++)
+			pebs_row(pfm, &t, ev);
+		bad += pfm->tally_end(&t);
 	}
-	return bad + exceptions_unused("pebs", pebs_exc, N(pebs_exc));
+	return bad + pfm->exceptions_unused("pebs", pebs_exc, N(pebs_exc));
 }
+
+/* All of libpfm4's Intel x86 PMUs named above are in its x86_64 build. */
+const struct pmu_referee_tables perfmon_referee = {
+	.lib = PMU_REFEREE_LIB64,
+	.table = {
+		{ "perfmon", check_perfmon },
+		{ "pebs", check_pebs },
+	},
+};
