@@ -26,13 +26,14 @@ redrawn in place; otherwise one line per port at the start.  At the end,
 one line per port: the log and its counts (stdout), or why the capture is
 incomplete or the port could not be opened (stderr).
 
-Exit status: 0 every capture complete and no test failed; 77 none failed
-but a run was untested (its summary's verdict=untested: no PMU test ran);
-1 a test failed;
-3 a capture incomplete (timeout, end of file or port closed before the
-summary; the partial log is kept) or a captured log damaged; 2 bad
+Each complete log is judged as every lab tool judges it
+(tools/lab/verdict.py); its line ends with the verdict.  Exit status,
+the worst over the ports: the run's status of each log's verdict (0
+PASSED, 1 FAILED, BAIL OUT, ERRORS or NO TESTS, 77 UNTESTED, 3 HUNG, CUT
+or DAMAGED); 3 also for a capture incomplete (timeout, end of file or
+port closed before the summary; the partial log is kept); 2 bad
 arguments or a port that could not be opened (the other ports are still
-captured).
+captured); 130 ^C (docs/lab.md, "Verdicts and exit statuses").
 """
 
 import errno
@@ -45,7 +46,8 @@ import threading
 import time
 from pathlib import Path
 
-from . import common, pmulog
+from . import common, pmulog, verdict as lverdict
+from . import parse as lparse
 from .serialclean import Cleaner
 
 PROG = "capture"
@@ -551,7 +553,8 @@ def verdict(c: Capture, timeout):
         return common.EXIT_USAGE, c.detail, True
     if c.log_path is None:
         return common.EXIT_USAGE, f"{c.port}: {c.detail}", True
-    log = common.load(c.log_path)
+    a = lparse.analyse(c.log_path)
+    log, v = a.log, lverdict.judge(a)
     where = f"{c.port}: {c.log_path}"
     if c.outcome != "complete":
         why = _incomplete_why(c, timeout)
@@ -562,23 +565,14 @@ def verdict(c: Capture, timeout):
             what = f"{_counts_text(log)}, no summary"
         status = EXIT_INTERRUPTED if c.outcome == "interrupted" else \
             common.EXIT_DAMAGED
-        return status, f"{where}: incomplete: {why}: {what}", True
-    if log.parse_errors:
-        common.report_damage(PROG, log)
+        return status, f"{where}: incomplete: {why}: {what}: {v.word}", \
+            True
+    lparse.report_damage(PROG, a)
     s = log.summary
-    failed = any(r.status == "not ok" for r in log.results) or \
-        (s is not None and s.failed > 0)
     text = f"passed={s.passed} failed={s.failed} skipped={s.skipped}" \
         if s else "summary unreadable"
-    if log.bail_outs:
-        text += f" bail out: {log.bail_outs[0].text}"
-    untested = common.untested_reason(log)
-    if untested is not None and not failed:
-        text += f" untested: {untested}"
-    status = common.EXIT_DAMAGED if log.parse_errors else \
-        common.EXIT_FAIL if failed else \
-        common.EXIT_UNTESTED if untested is not None else common.EXIT_OK
-    return status, f"{where}: {text}", False
+    text += f": {v.word}" if v.green else f": {v.word}: {v.why}"
+    return v.status, f"{where}: {text}", False
 
 
 _RANK = {common.EXIT_OK: 0, common.EXIT_UNTESTED: 1, common.EXIT_FAIL: 2,
@@ -595,9 +589,14 @@ def add_parser(sub):
         "--timeout or --idle; writes per port NAME.raw (every byte "
         "received) and NAME.log (the harness's log: firmware output, CRs "
         "and escape sequences removed), NAME from the machine's '# cpu:' "
-        "line and the start time.  Exit status: 0 all complete and "
-        "passed, 1 a test failed, 2 bad arguments or a port that cannot "
-        "be opened, 3 a capture incomplete (the partial log is kept).")
+        "line and the start time; each log judged as every lab tool "
+        "judges it.  Exit status, the worst over the ports: 0 every log "
+        "PASSED, 1 a run FAILED (or BAIL OUT, ERRORS, NO TESTS), 77 a run "
+        "UNTESTED (nothing failed, no PMU test ran), 3 a capture "
+        "incomplete (the partial log is kept) or a log that cannot be "
+        "trusted (HUNG, CUT, DAMAGED), 2 bad arguments or a port that "
+        "cannot be opened, 130 ^C.  The words and statuses: docs/lab.md, "
+        "\"Verdicts and exit statuses\".")
     p.add_argument("--port", action="append", required=True, metavar="DEV",
                    help="serial device, pty, URL, file or FIFO (repeat "
                    "for a row of machines)")

@@ -26,10 +26,14 @@ def build_parser(only=None):
     p = _Parser(prog="pmu-harness",
                 description="Host tools for pmu-harness logs: capture "
                 "serial logs, parse, JUnit XML, an HTML report, compare "
-                "runs; and the events the harness knows for a CPU.  Exit "
-                "status: 0 all well, 1 a test failed or a regression, 2 "
-                "bad arguments or unreadable input, 3 a damaged log (its "
-                "readable part was still used).")
+                "runs; and the events the harness knows for a CPU.  Every "
+                "subcommand judges a log alike (tools/lab/verdict.py).  "
+                "Exit status: 0 all well, 1 a run failed or is no pass "
+                "(compare: a regression), 77 a run tested no PMU, 3 a log "
+                "that cannot be trusted (its readable part was still "
+                "used), 2 bad arguments or unreadable input, 70 an "
+                "internal error; which subcommand exits with which: "
+                "docs/lab.md, \"Verdicts and exit statuses\".")
     sub = p.add_subparsers(dest="command", metavar="SUBCOMMAND",
                            parser_class=_Parser)
     for name in SUBCOMMANDS:
@@ -53,6 +57,13 @@ def main(argv):
         return 130
     except BrokenPipeError:
         return common.EXIT_OK
+    except Exception as e:          # noqa: BLE001 -- a bug, said as one
+        # Python's own status for an uncaught exception is 1, which here
+        # means "a run failed" or "a regression": a crash must not read
+        # as a verdict on the logs.
+        print(f"pmu-harness {args.command}: internal error: "
+              f"{type(e).__name__}: {e}", file=sys.stderr)
+        return common.EXIT_INTERNAL
 
 
 if __name__ == "__main__":      # tools/lab/pmu-harness runs this

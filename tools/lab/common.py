@@ -21,6 +21,9 @@ EXIT_DAMAGED = 3        # a damaged log: its readable part was used
 # verdict=untested (docs/log-format.md "Verdicts"); automake's SKIP,
 # as qemu-boot.sh exits.
 EXIT_UNTESTED = 77
+# A bug of the tool (an exception nobody caught): sysexits' EX_SOFTWARE,
+# never 1, which would read as a verdict on the logs.
+EXIT_INTERNAL = 70
 
 
 def load(path) -> pmulog.Log:
@@ -34,17 +37,6 @@ def warn(prog, msg):
     print(f"pmu-harness {prog}: {msg}", file=sys.stderr)
 
 
-def report_damage(prog, log) -> None:
-    """One stderr line per parse error, with the file and line."""
-    for e in log.parse_errors:
-        where = f"{log.path}:{e.line}" if e.line else f"{log.path}"
-        warn(prog, f"{where}: {e.message}")
-
-
-def is_damaged(log) -> bool:
-    return bool(log.parse_errors)
-
-
 def untested_reason(log) -> Optional[str]:
     """The reason of an untested run (its summary's verdict=untested
     reason="..."), or None: such a run is not a pass."""
@@ -52,16 +44,6 @@ def untested_reason(log) -> Optional[str]:
     if s is None or s.fields.get("verdict") != "untested":
         return None
     return s.fields.get("reason", "")
-
-
-def exit_status(logs, failed=False) -> int:
-    """The status for a set of logs: unreadable beats damaged beats a
-    failed test."""
-    if any(l.read_error for l in logs):
-        return EXIT_USAGE
-    if any(is_damaged(l) for l in logs):
-        return EXIT_DAMAGED
-    return EXIT_FAIL if failed else EXIT_OK
 
 
 def cpu_fields(log) -> dict:

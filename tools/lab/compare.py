@@ -10,9 +10,13 @@ command per pair (a row of machines against last week's, or `make
 check`'s lab stage comparing every log with itself in one process): one
 text block per pair, the blocks separated by an empty line; with --json
 one object {"comparisons": [one pair's object...], "exit_status": N} when
-there is more than one pair.  The exit status is the worst over the
-pairs: a log that cannot be read (2: nothing is compared), else a
-regression (1), else a damaged log (3), else 0.
+there is more than one pair.  Each log's verdict (tools/lab/verdict.py,
+the one every tool gives) heads its side.  compare judges changes, not
+runs: a pair's exit status is 1 for a regression, else the worse of its
+logs' own statuses (verdict.log_status: 3 a log that cannot be trusted),
+else 0; over the pairs, a log that cannot be read (2: nothing is
+compared), else a regression (1), else 3, else 0 (docs/lab.md,
+"Verdicts and exit statuses").
 
 Offers add_parser(sub) and run(args) for lab.cli, and for tools:
 compare_logs(a, b, tol) -> Comparison (entries, counts), to_json(),
@@ -33,6 +37,8 @@ import yaml
 
 from . import common
 from . import deltas as ldeltas
+from . import parse as lparse
+from . import verdict as lverdict
 from .compare_tolerances import ToleranceError, Tolerances, load as \
     load_tolerances
 
@@ -87,6 +93,7 @@ class Comparison:
     only_b: int = 0
     backends: tuple = (None, None)      # common.backend() of A and B
     deltas: tuple = (None, None)        # deltas.LogDeltas of A and B
+    verdicts: tuple = (None, None)      # verdict.Verdict of A and B
 
     def add(self, e: Entry):
         self.entries.append(e)
@@ -494,9 +501,12 @@ def _header_view(tol, h):
                       if not tol.header_ignored(h.key, k)})
 
 
-def compare_logs(a, b, tol: Tolerances) -> Comparison:
-    """Compares two parsed logs (pmulog.Log); A is the reference."""
+def compare_logs(a, b, tol: Tolerances, verdicts=None) -> Comparison:
+    """Compares two parsed logs (pmulog.Log); A is the reference.
+    verdicts: theirs (verdict.judge of their parse.Analysis), else
+    judged from the logs alone (verdict.of)."""
     cmp = Comparison(a, b, tol)
+    cmp.verdicts = verdicts or (lverdict.of(a), lverdict.of(b))
     cmp.backends = (common.backend(a), common.backend(b))
     cmp.deltas = (ldeltas.of_log(a), ldeltas.of_log(b))
     compare_headers(cmp)
@@ -514,17 +524,11 @@ def _kind(log) -> str:
                 be, be or "no backend")
 
 
-def _side(name, log) -> str:
-    s = f"{name}: {common.log_label(log)} ({_kind(log)})"
-    if log.parse_errors:
-        first = min((e.line for e in log.parse_errors if e.line),
-                    default=0)
-        at = f", first at line {first}" if first else ""
-        s += f", DAMAGED: {len(log.parse_errors)} problem(s){at}"
-    untested = common.untested_reason(log)
-    if untested is not None:
-        s += f", UNTESTED (no pass): {untested}"
-    return s
+def _side(name, log, v) -> str:
+    """"A: label (kind), VERDICT: why": the log's verdict, as every
+    tool gives it."""
+    return f"{name}: {common.log_label(log)} ({_kind(log)}), {v.word}: " \
+        f"{v.why}"
 
 
 # ----------------------------------------------------------- model deltas
@@ -609,7 +613,8 @@ def summary_line(cmp) -> str:
 
 
 def text_lines(cmp, show_all=False) -> List[str]:
-    out = [_side("A", cmp.a), _side("B", cmp.b),
+    out = [_side("A", cmp.a, cmp.verdicts[0]),
+           _side("B", cmp.b, cmp.verdicts[1]),
            f"tolerances: {cmp.tolerances.path}"]
     out += [e.text() for e in cmp.sorted_entries(ORDER if show_all
                                                  else SHOWN)]
@@ -618,19 +623,21 @@ def text_lines(cmp, show_all=False) -> List[str]:
     return out
 
 
-def _log_json(log) -> dict:
+def _log_json(log, v) -> dict:
     return {"path": log.path, "label": common.log_label(log),
             "machine": common.machine_name(log),
             "backend": common.backend(log),
             "hardware": common.backend(log) == "hw",
-            "damaged": bool(log.parse_errors),
-            "untested": common.untested_reason(log),
+            "verdict": v.word, "why": v.why,
+            "damaged": not v.trusted,
+            "untested": v.untested,
             "parse_errors": [{"line": e.line, "message": e.message}
                              for e in log.parse_errors]}
 
 
 def to_json(cmp, status, show_all=False) -> dict:
-    return {"a": _log_json(cmp.a), "b": _log_json(cmp.b),
+    return {"a": _log_json(cmp.a, cmp.verdicts[0]),
+            "b": _log_json(cmp.b, cmp.verdicts[1]),
             "tolerances": cmp.tolerances.path,
             "entries": [asdict(e) for e in
                         cmp.sorted_entries(ORDER if show_all else SHOWN)],
@@ -663,21 +670,20 @@ def deltas_json(cmp) -> dict:
 
 
 def newly_untested(cmp) -> bool:
-    """B is untested (verdict=untested: no PMU test ran) and A was not:
-    B tested less, a regression whatever its tests say."""
-    return common.untested_reason(cmp.b) is not None and \
-        common.untested_reason(cmp.a) is None
+    """B is untested (no PMU test ran: verdict=untested, or every result
+    skipped) and A was not: B tested less, a regression whatever its
+    tests say."""
+    va, vb = cmp.verdicts
+    return vb.untested is not None and va.untested is None
 
 
 def exit_status(cmp) -> int:
-    """A regression (1) before a damaged log (3): a damaged log must not
-    hide a regression found in what could be read."""
+    """A regression (1) before a log that cannot be trusted (3): a
+    damaged log must not hide a regression found in what could be read;
+    a failed run that did not get worse is no regression (0)."""
     if cmp.regressions or newly_untested(cmp):
         return common.EXIT_FAIL
-    if cmp.a.parse_errors or cmp.b.parse_errors or \
-            cmp.deltas[0].damage or cmp.deltas[1].damage:
-        return common.EXIT_DAMAGED
-    return common.EXIT_OK
+    return lverdict.worst_status(v.log_status for v in cmp.verdicts)
 
 
 # ------------------------------------------------------------------- CLI
@@ -690,11 +696,14 @@ def add_parser(sub):
         "(A is the reference); more pairs A2.log B2.log ... are each "
         "compared on their own (one text block per pair, an empty line "
         "between; with --json one object {\"comparisons\": [...], "
-        "\"exit_status\": N}).  Exit status, the worst over the pairs: "
-        "0 nothing regressed, 1 a regression (even when a log is "
-        "damaged), 2 bad arguments, an unreadable log (nothing is "
-        "compared) or a bad tolerance file, 3 a damaged log and no "
-        "regression.  A file name starting with '-' goes after '--'.")
+        "\"exit_status\": N}); each side is headed by its log's verdict.  "
+        "Exit status, the worst over the pairs (compare judges changes, "
+        "not runs): 0 nothing regressed, 1 a regression (even when a log "
+        "is damaged), 2 bad arguments, an unreadable log (nothing is "
+        "compared) or a bad tolerance file, 3 a log that cannot be "
+        "trusted (HUNG, CUT, DAMAGED) and no regression.  The words and "
+        "statuses: docs/lab.md, \"Verdicts and exit statuses\".  A file "
+        "name starting with '-' goes after '--'.")
     p.add_argument("a", metavar="A.log", help="the reference log")
     p.add_argument("b", metavar="B.log", help="the log compared with it")
     p.add_argument("more", nargs="*", metavar="A2.log B2.log",
@@ -731,15 +740,17 @@ def run(args) -> int:
         common.warn(PROG, str(e))
         return common.EXIT_USAGE
     names = [args.a, args.b] + args.more
-    logs = [common.load(n) for n in names]
-    for log in logs:
-        common.report_damage(PROG, log)
-    if any(log.read_error for log in logs):
+    analyses = [lparse.analyse(n) for n in names]
+    for an in analyses:
+        lparse.report_damage(PROG, an)
+    if any(an.unreadable for an in analyses):
         return common.EXIT_USAGE        # nothing compared, as for one pair
-    pairs = list(zip(logs[::2], logs[1::2]))
+    pairs = list(zip(analyses[::2], analyses[1::2]))
     docs, statuses = [], []
-    for i, (a, b) in enumerate(pairs):
-        cmp = compare_logs(a, b, tol)
+    for i, (an_a, an_b) in enumerate(pairs):
+        a, b = an_a.log, an_b.log
+        cmp = compare_logs(a, b, tol, (lverdict.judge(an_a),
+                                       lverdict.judge(an_b)))
         status = exit_status(cmp)
         statuses.append(status)
         if args.json:
@@ -750,9 +761,10 @@ def run(args) -> int:
             for line in text_lines(cmp, args.all):
                 print(line)
             sys.stdout.flush()          # before this pair's stderr lines
-        for name, log in (("A", a), ("B", b)):
-            if log.parse_errors:
-                common.warn(PROG, f"{log.path}: {name} is damaged; what "
+        for name, log, v in (("A", a, cmp.verdicts[0]),
+                             ("B", b, cmp.verdicts[1])):
+            if not v.trusted:
+                common.warn(PROG, f"{log.path}: {name} is {v.word}; what "
                             "could be read was compared")
     worst = worst_status(statuses)
     if args.json:

@@ -11,7 +11,12 @@ gets a "log/damaged" testcase whose <error> lists every damage with its
 line, and "log/missing-results" for the results its plan promised but
 the log never reached, so that a cut run shows as broken, not green; the
 test in flight when the log stops (its last "# running" line, no result
-after it) is a testcase of its own name with <error type="hung">.
+after it) is a testcase of its own name with <error type="hung">; a run
+with "# error:" lines gets "log/errors", an untested one "log/untested"
+and one without a result "log/no-tests".  The suite's properties carry
+the log's verdict (tools/lab/verdict.py), and the exit status is the
+run's status of the worst verdict (docs/lab.md, "Verdicts and exit
+statuses").
 
 The output is valid against the schemas CI servers validate with:
 Jenkins xUnit's junit-10.xsd and Ant's JUnit.xsd (windyroad/JUnit-Schema),
@@ -27,7 +32,7 @@ import xml.etree.ElementTree as ET
 from datetime import datetime
 from pathlib import Path
 
-from . import common
+from . import common, verdict
 from . import parse as lparse
 
 PROG = "junit"
@@ -109,11 +114,12 @@ def _counts_note(log) -> str:
             "none": "no counters (backend none)"}.get(b, "unknown backend")
 
 
-def _properties(suite, a):
+def _properties(suite, a, v):
     log = a.log
     props = _el(suite, "properties")
     b = log.header("backend")
-    rows = [("backend", common.backend(log) or "unknown"),
+    rows = [("verdict", v.word), ("verdict-why", v.why),
+            ("backend", common.backend(log) or "unknown"),
             ("counts", _counts_note(log)),
             ("machine", common.machine_name(log)),
             ("log", a.path)]
@@ -177,17 +183,37 @@ def _testcase(suite, a, r, out):
     return case
 
 
-def _untested_case(suite, a):
-    """An untested run (verdict=untested: no PMU test ran) is no pass: a
-    log/untested testcase in error, with the summary's reason (errors
-    added)."""
-    why = common.untested_reason(a.log)
-    if why is None or a.counted[1]:
-        return 0
-    case = _case(suite, "log/untested", "log")
-    _el(case, "error", {"message": f"untested: {why}", "type": "untested"},
-        "the run tested no PMU (docs/log-format.md, Verdicts)\n")
-    return 1
+def _run_cases(suite, a, v):
+    """The testcases that make a run no pass though none of its tests
+    failed: an untested run (no PMU test ran: the summary's
+    verdict=untested, or every result skipped), "# error:" lines (the run
+    may not be the one asked for), no result at all.  Returns the errors
+    added."""
+    n = 0
+    if v.untested is not None:
+        case = _case(suite, "log/untested", "log")
+        _el(case, "error", {"message": f"untested: {v.untested}",
+                            "type": "untested"},
+            "the run tested no PMU (docs/log-format.md, Verdicts)\n")
+        n += 1
+    if a.log.error_lines:
+        first = a.log.error_lines[0]
+        case = _case(suite, "log/errors", "log")
+        _el(case, "error", {
+            "message": f"{len(a.log.error_lines)} '# error:' line(s), first "
+                       f"at line {first.line}: {first.text}",
+            "type": "errors"},
+            "".join(f"{a.path}:{e.line}: # error: {e.text}\n"
+                    for e in a.log.error_lines))
+        n += 1
+    if not a.log.results and v.word == "NO TESTS":
+        case = _case(suite, "log/no-tests", "log")
+        _el(case, "error", {"message": "the run has no result",
+                            "type": "no-tests"},
+            "a run without a result fails (docs/log-format.md, "
+            "Verdicts)\n")
+        n += 1
+    return n
 
 
 def _damage_cases(suite, a):
@@ -239,27 +265,29 @@ def _damage_cases(suite, a):
 IN_FLIGHT_UNNAMED = "log/in-flight-unnamed"
 
 
-def testsuite(root, a, index):
-    """One <testsuite> for one log; returns (tests, failures, errors,
-    skipped).  Attributes and children as both CI schemas require
+def testsuite(root, a, index, v=None):
+    """One <testsuite> for one log (v: its verdict.Verdict, judged here
+    when not given); returns (tests, failures, errors, skipped).  Attributes and children as both CI schemas require
     (tools/lab/tests/data/junit-schemas/README.md): properties,
     testcase*, system-out, system-err, in that order, each present."""
     log = a.log
+    v = v or verdict.judge(a)
     suite = _el(root, "testsuite", {
         "name": suite_name(a), "package": PACKAGE, "id": str(index),
         "hostname": hostname(a), "timestamp": suite_timestamp(a)})
     out, err = [], ""
     if a.unreadable:
-        _el(suite, "properties")
+        props = _el(suite, "properties")
+        _el(props, "property", {"name": "verdict", "value": v.word})
         case = _case(suite, "log/unreadable", "log")
         _el(case, "error", {"message": log.read_error,
                             "type": "unreadable"})
         counts = (1, 0, 1, 0)
     else:
-        _properties(suite, a)
+        _properties(suite, a, v)
         for r in log.results:
             _testcase(suite, a, r, out)
-        errors = _damage_cases(suite, a) + _untested_case(suite, a)
+        errors = _damage_cases(suite, a) + _run_cases(suite, a, v)
         p, f, s = a.counted
         counts = (len(log.results) + errors, f, errors, s)
         err = "".join(f"{a.path}:{e.line}: # error: {e.text}\n"
@@ -279,23 +307,16 @@ def testsuite(root, a, index):
     return counts
 
 
-def render(analyses) -> bytes:
-    """The JUnit XML document for these logs (UTF-8 bytes).  The root
-    has no attributes: Ant's schema allows none (the totals are the
-    suites' sums)."""
+def render(analyses, verdicts=None) -> bytes:
+    """The JUnit XML document for these logs (UTF-8 bytes); verdicts:
+    theirs, judged here when not given.  The root has no attributes:
+    Ant's schema allows none (the totals are the suites' sums)."""
     root = ET.Element("testsuites")
-    for i, a in enumerate(analyses):
-        testsuite(root, a, i)
+    verdicts = verdicts or [verdict.judge(a) for a in analyses]
+    for i, (a, v) in enumerate(zip(analyses, verdicts)):
+        testsuite(root, a, i, v)
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
-
-
-def failed(analyses) -> bool:
-    """A test failed, or a log has an error testcase (bail out, damage,
-    missing results, untested)."""
-    return any(a.counted[1] or a.log.bail_outs or a.damage or a.missing
-               or common.untested_reason(a.log) is not None
-               for a in analyses if not a.unreadable)
 
 
 def add_parser(sub):
@@ -304,10 +325,14 @@ def add_parser(sub):
         description="Writes JUnit XML: one testsuite per log, one testcase "
         "per result; a damaged log adds an erroring log/damaged testcase "
         "(every damage with its line) and log/missing-results, an "
-        "untested run (verdict=untested) log/untested. Exit "
-        "status: 0 all passed, 1 a test failed or errored, 3 a log is "
-        "damaged, 2 a file cannot be read or bad arguments; the XML is "
-        "written whenever any log could be read.")
+        "untested run log/untested, '# error:' lines log/errors; each "
+        "suite's properties name its verdict.  Exit status: the run's "
+        "status of the worst verdict: 0 PASSED, 1 a test failed or the "
+        "run is no pass (BAIL OUT, ERRORS, NO TESTS), 77 UNTESTED, 3 a "
+        "log cannot be trusted (HUNG, CUT, DAMAGED), 2 a file cannot be "
+        "read or bad arguments; the XML is written whenever any log "
+        "could be read.  The words and statuses: docs/lab.md, "
+        "\"Verdicts and exit statuses\".")
     p.add_argument("logs", nargs="+", metavar="LOG")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the XML here (default: standard output)")
@@ -322,7 +347,8 @@ def run(args) -> int:
     if all(a.unreadable for a in analyses):
         common.warn(PROG, "no log could be read: no XML written")
         return common.EXIT_USAGE
-    doc = render(analyses)
+    verdicts = [verdict.judge(a) for a in analyses]
+    doc = render(analyses, verdicts)
     if args.output:
         try:
             with open(args.output, "wb") as f:
@@ -334,4 +360,4 @@ def run(args) -> int:
     else:
         sys.stdout.buffer.write(doc)
         sys.stdout.flush()
-    return lparse.exit_status(analyses, failed=failed(analyses))
+    return verdict.worst_status(v.status for v in verdicts)

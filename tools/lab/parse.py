@@ -10,6 +10,7 @@ What this module offers the other subcommands:
     a.missing                         # results the plan promised, not in the log
     a.in_flight                       # the test the log stops in, or None
     a.to_dict()                       # the JSON object `parse` prints
+    parse.of_log(log)                 # the Analysis of a pmulog.Log
     parse.exit_status(analyses)       # 0 intact, 3 damaged, 2 unreadable
 
 Damage is every pmulog parse error, classified by kind (DAMAGE_KINDS), and
@@ -18,6 +19,12 @@ was cut mid-line), control characters and bytes that are not UTF-8 inside
 the harness's lines, a summary that disagrees with the results counted,
 and a plan that disagrees with the number of results.  A missing plan or
 summary is reported at the input's last line (where the log stops).
+Model deltas that do not add up (tools/lab/deltas.py) are damage too:
+the harness never writes them so.
+
+A log's verdict, in the JSON and in every other tool, is
+tools/lab/verdict.py's judgement of its Analysis; parse exits with the
+log's status (docs/lab.md, "Verdicts and exit statuses").
 
 The log format is docs/log-format.md; the manual docs/lab.md (parse, junit).
 """
@@ -30,7 +37,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from typing import Dict, List, Optional
 
-from . import common, pmulog
+from . import common, pmulog, verdict
+from . import deltas as ldeltas
 
 PROG = "parse"
 
@@ -51,6 +59,7 @@ DAMAGE_KINDS = (
                         # control characters, bytes that are not UTF-8
     "summary-mismatch",  # the summary's counts are not the results counted
     "plan-mismatch",    # the plan is not the number of results
+    "model-delta",      # a model count or delta that does not add up
 )
 
 # pmulog's messages (tools/lab/pmulog.py) -> kind.  First match wins.
@@ -211,7 +220,7 @@ def _judge(a) -> Analysis:
     log = a.log
     a.time = common.run_time(log)
     a.damage = _classify(a) + _cut_line(a) + _bad_chars(a) + \
-        _disagreements(a)
+        _disagreements(a) + _model_deltas(a)
     a.damage.sort(key=lambda d: d.line)
     return a
 
@@ -234,6 +243,17 @@ def _classify(a) -> List[Damage]:
             e = pmulog.ParseError(0, e.message + " (the file is empty)")
         out.append(Damage(line, kind, e.message))
     return out
+
+
+def of_log(log) -> Analysis:
+    """The Analysis of a log pmulog already parsed (from text, or a file
+    read before): its damage but what only the file's bytes show (a last
+    line without its end, bytes that are not UTF-8, control bytes)."""
+    a = Analysis(log.path or "(input)", log, last_line=log.last_line)
+    if log.read_error is not None:
+        a.damage = [Damage(0, "unreadable", log.read_error)]
+        return a
+    return _judge(a)
 
 
 def _at_end(a, line):
@@ -299,6 +319,13 @@ def _disagreements(a) -> List[Damage]:
     return out
 
 
+def _model_deltas(a) -> List[Damage]:
+    """A model count or delta the harness would not have written
+    (deltas.of_log): what the log says of its counts cannot be trusted."""
+    return [Damage(d.line, "model-delta", f"{d.test} {d.key}: {d.message}")
+            for d in ldeltas.of_log(a.log).damage]
+
+
 def _short(text, n=60):
     s = repr(text)
     return s if len(s) <= n else s[:n - 4] + "...'"
@@ -328,27 +355,12 @@ def _result(a, r) -> dict:
             "elapsed_s": a.elapsed(r)}
 
 
-def verdict(a) -> str:
-    """The run's verdict as the harness ends it (docs/log-format.md,
-    "Verdicts"): broken (Bail out!), fail (a not ok, or no result),
-    untested (verdict=untested: no PMU test ran; no pass), pass; damaged
-    or unfinished logs: incomplete."""
-    log = a.log
-    if log.bail_outs:
-        return "broken"
-    if a.counted[1] or (log.summary and log.summary.failed) or \
-            not log.results:
-        return "fail"
-    if a.damage or log.summary is None:
-        return "incomplete"
-    return "untested" if common.untested_reason(log) is not None else "pass"
-
-
 def to_dict(a) -> dict:
     """The JSON object of one log (docs/lab.md (parse, junit))."""
     log = a.log
     s = log.summary
     p, f, k = a.counted
+    v = verdict.judge(a)
     return {
         "path": a.path,
         "machine": common.machine_name(log),
@@ -362,7 +374,8 @@ def to_dict(a) -> dict:
         "summary": None if s is None else {
             "passed": s.passed, "failed": s.failed, "skipped": s.skipped,
             "fields": s.fields, "line": s.line},
-        "verdict": verdict(a),
+        "verdict": v.word,
+        "why": v.why,
         "counts": {"passed": p, "failed": f, "skipped": k,
                    "results": len(log.results), "missing": a.missing},
         "time": a.time,
@@ -384,24 +397,25 @@ def report_damage(prog, a) -> None:
         common.warn(prog, f"{where}: {d.message}")
 
 
-def exit_status(analyses, failed=False) -> int:
-    """Unreadable (2) beats damaged (3) beats failed (1, when `failed`)."""
-    if any(a.unreadable for a in analyses):
-        return common.EXIT_USAGE
-    if any(a.damage for a in analyses):
-        return common.EXIT_DAMAGED
-    return common.EXIT_FAIL if failed else common.EXIT_OK
+def exit_status(analyses) -> int:
+    """parse's status: the worst of the logs' own (verdict.log_status):
+    2 a log cannot be read, 3 one cannot be trusted, else 0."""
+    return verdict.worst_status(verdict.judge(a).log_status
+                                for a in analyses)
 
 
 def add_parser(sub):
     p = sub.add_parser(
         "parse", help="print logs as JSON, with their damage",
         description="Prints the logs as one JSON object {\"logs\": [...]}: "
-        "headers, plan, summary, results with their YAML, timing, and "
-        "the damage found (one line each also on stderr). Exit status: "
-        "0 every log intact (whatever its tests did), 3 a log is damaged "
-        "(its readable part is in the JSON), 2 a file cannot be read or "
-        "bad arguments.")
+        "headers, plan, summary, verdict, results with their YAML, "
+        "timing, and the damage found (one line each also on stderr). "
+        "Exit status: the log's (parse reads logs, it does not judge "
+        "runs): 0 every log can be trusted, whatever its tests did; 3 a "
+        "log cannot be trusted (HUNG, CUT, DAMAGED: its readable part is "
+        "in the JSON); 2 a file cannot be read or bad arguments.  The "
+        "verdict words and exit statuses of every subcommand: "
+        "docs/lab.md, \"Verdicts and exit statuses\".")
     p.add_argument("logs", nargs="+", metavar="LOG")
     p.add_argument("--indent", type=int, default=2, metavar="N",
                    help="JSON indent (default 2; 0: one line)")

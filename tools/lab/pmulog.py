@@ -113,10 +113,13 @@ class Result:
 
     @property
     def status(self) -> str:
-        """"ok", "not ok" or "skip" (the harness's three outcomes)."""
-        if self.directive == "SKIP":
+        """"ok", "not ok" or "skip" (the harness's three outcomes), as
+        TAP (and prove) reads the line: a SKIP directive skips only an
+        ok line ("not ok ... # SKIP" is a failure), and a TODO result
+        never fails (an expected failure, or an unexpected pass)."""
+        if self.directive == "SKIP" and self.ok:
             return "skip"
-        return "ok" if self.ok else "not ok"
+        return "ok" if self.ok or self.directive == "TODO" else "not ok"
 
 
 @dataclass

@@ -32,12 +32,13 @@ its control bytes made visible first (svg.clean); the SVG plots are
 svg.py's markup, escaped there (svg.esc).
 
 Offers add_parser(sub) for tools/lab/cli.py and render(logs) -> str.
-Exit status: 0 the page was written; 3 it was written but a log is
-damaged (each problem on stderr with its line); 2 bad arguments, a log
-that cannot be read (the page is still written from the others), an
-output file that cannot be written, or no python3-jinja2 (one line
-says so; no page).  A failed test is not an error of the report: it is
-on the page.
+Exit status: the run's status of the worst verdict on the page
+(docs/lab.md, "Verdicts and exit statuses": 0 every log PASSED, 1 a
+failure, 77 untested, 3 a log that cannot be trusted, each problem on
+stderr with its line), the page written all the same; 2 bad arguments,
+a log that cannot be read (the page is still written from the others),
+an output file that cannot be written, or no python3-jinja2 (one line
+says so; no page).
 """
 
 import functools
@@ -50,6 +51,7 @@ from typing import Dict, List
 from . import common, verdict
 from . import compare as lcompare
 from . import deltas as ldeltas
+from . import parse as lparse
 from .compare_tolerances import ToleranceError, load as load_tolerances
 from .svg import PlotRow, clean, count_plot, cut
 
@@ -67,9 +69,13 @@ def add_parser(sub):
         "report", help="one self-contained HTML page for a set of logs",
         description="Writes one HTML page (no network, no script needed): "
         "a summary per log, the tests x logs matrix, and per PMU test the "
-        "counts read against the oracle as SVG plots.  Exit 0 when it was "
-        "written, 3 when a log is damaged (its readable part is shown), 2 "
-        "for bad arguments or an unreadable log or output.")
+        "counts read against the oracle as SVG plots, and a verdict per "
+        "log.  Exit status (the page is written all the same): the run's "
+        "status of the worst verdict, 0 every log PASSED, 1 a failure, "
+        "77 untested, 3 a log cannot be trusted (its readable part is "
+        "shown); 2 bad arguments, an unreadable log or output.  The "
+        "words and statuses: docs/lab.md, \"Verdicts and exit "
+        "statuses\".")
     p.add_argument("logs", nargs="+", metavar="LOG",
                    help="serial captures or boot-volume log files")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
@@ -122,14 +128,10 @@ def run(args):
     except MissingJinja as e:
         common.warn("report", str(e))
         return common.EXIT_USAGE
-    logs = [common.load(p) for p in args.logs]
-    bad_deltas = False
-    for log in logs:
-        common.report_damage("report", log)
-        for d in ldeltas.of_log(log).damage:
-            bad_deltas = True
-            common.warn("report", f"{log.path}:{d.line}: {d.test} {d.key}: "
-                                  f"{d.message}")
+    analyses = [lparse.analyse(p) for p in args.logs]
+    logs = [a.log for a in analyses]
+    for a in analyses:
+        lparse.report_damage("report", a)
     baseline = None
     if args.baseline is not None:
         try:
@@ -144,17 +146,15 @@ def run(args):
             return common.EXIT_USAGE
         baseline = (args.baseline,
                     compare_with_baseline(logs, base_logs, tol))
-    page = render(logs, title=args.title, baseline=baseline)
+    ents = entries(analyses, baseline[1] if baseline else None)
+    page = render(ents, title=args.title, baseline=baseline)
     try:
         _write(args.output, page)
     except OSError as e:
         common.warn("report", f"cannot write {args.output}: "
                               f"{e.strerror or e}")
         return common.EXIT_USAGE
-    status = common.exit_status(logs)
-    if status == common.EXIT_OK and bad_deltas:
-        return common.EXIT_DAMAGED
-    return status
+    return verdict.worst_status(e.verdict.status for e in ents)
 
 
 def _write(path, text):
@@ -180,7 +180,8 @@ def _write(path, text):
 class Entry:
     """A log and its place on the page."""
     n: int                          # 1-based, the argument's position
-    log: object                     # pmulog.Log
+    analysis: object                # parse.Analysis
+    log: object                     # pmulog.Log, analysis.log
     stem: str
     label: str
     model: bool
@@ -188,7 +189,7 @@ class Entry:
     verdict: object = None          # verdict.Verdict
     base: object = None             # the baseline log compared, or None
     cmp: object = None              # its compare.Comparison, or None
-    finished: bool = True           # verdict.finished(log)
+    finished: bool = True           # verdict.finished(analysis)
     deltas: object = None           # deltas.LogDeltas
 
 
@@ -201,16 +202,20 @@ def _stem(log):
 
 
 def entries(logs, baseline=None) -> List[Entry]:
-    """The logs as entries, worst verdict first (argument order within a
-    verdict); baseline: [(base, comparison)] per log, or None."""
+    """The logs (parse.Analysis, or pmulog.Log: judged without their
+    bytes, parse.of_log) as entries, worst verdict first (argument order
+    within a verdict); baseline: [(base, comparison)] per log, or None."""
     out = []
-    for n, log in enumerate(logs, 1):
-        e = Entry(n, log, _stem(log), common.log_label(log),
+    for n, a in enumerate(logs, 1):
+        if not isinstance(a, lparse.Analysis):
+            a = lparse.of_log(a)
+        log = a.log
+        e = Entry(n, a, log, _stem(log), common.log_label(log),
                   common.is_model(log))
         if baseline is not None:
             e.base, e.cmp = baseline[n - 1]
-        e.verdict = verdict.of(log, e.cmp.regressions if e.cmp else 0)
-        e.finished = verdict.finished(log)
+        e.verdict = verdict.judge(a, e.cmp.regressions if e.cmp else 0)
+        e.finished = verdict.finished(a)
         e.deltas = ldeltas.of_log(log)
         for r in log.results:
             e.by_name.setdefault(r.name, []).append(r)
@@ -274,17 +279,19 @@ def template():
 
 
 def render(logs, title="pmu-harness report", baseline=None) -> str:
-    """The whole page for a list of pmulog.Log; baseline: (DIR, [(base
-    log, compare.Comparison)] per log) or None.  Raises MissingJinja."""
+    """The whole page for a list of parse.Analysis or pmulog.Log, or of
+    the Entry list entries() made of them; baseline: (DIR, [(base log,
+    compare.Comparison)] per log) or None.  Raises MissingJinja."""
     page = template()
-    ents = entries(logs, baseline[1] if baseline else None)
+    ents = logs if logs and isinstance(logs[0], Entry) else \
+        entries(logs, baseline[1] if baseline else None)
     groups = test_groups(ents)
     return page.render(
         title=title, logs=len(ents),
         tests=sum(len(v) for v in groups.values()),
         regressions=regressions(ents, baseline[0]) if baseline else None,
         verdicts=verdicts(ents),
-        damaged=[_damaged(e) for e in ents if common.is_damaged(e.log)],
+        damaged=[_damaged(e) for e in ents if e.analysis.damage],
         models=[(e.n, e.stem) for e in ents if e.model],
         machines=[_machine(e) for e in ents],
         matrix=matrix(ents, groups),
@@ -352,7 +359,7 @@ def _problem(e):
 
 def _damaged(e):
     """A log that is damaged or unreadable: its problems, with the lines."""
-    errs = e.log.parse_errors
+    errs = e.analysis.damage
     return {"n": e.n, "label": e.label, "path": e.log.path,
             "unreadable": bool(e.log.read_error), "count": len(errs),
             "problems": _first(errs, MAX_PROBLEMS, _problem)}
@@ -406,10 +413,10 @@ def _notes(e):
     log, notes = e.log, []
     if log.read_error:
         notes.append({"kind": "unreadable", "text": log.read_error})
-    elif common.is_damaged(log):
-        notes.append({"kind": "damaged", "count": len(log.parse_errors),
-                      "first": next((pe.line for pe in log.parse_errors
-                                     if pe.line), 0)})
+    elif e.analysis.damage:
+        damage = e.analysis.damage
+        notes.append({"kind": "damaged", "count": len(damage),
+                      "first": next((d.line for d in damage if d.line), 0)})
     for b in log.bail_outs:
         notes.append({"kind": "bail-out", "text": cut(b.text, 200),
                       "line": b.line})
@@ -419,7 +426,7 @@ def _notes(e):
                       "failed": s.failed, "skipped": s.skipped})
     if s and s.logfile_error:
         notes.append({"kind": "log-file", "text": cut(s.logfile_error, 200)})
-    untested = common.untested_reason(log)
+    untested = e.verdict.untested
     if untested is not None:
         notes.append({"kind": "untested", "text": cut(untested, 200)})
     inj = log.header("inject")
@@ -433,7 +440,7 @@ def _machine(e):
     p, f, s = e.log.counts()
     return {"n": e.n, "label": e.label, "path": e.log.path,
             "cls": " ".join(c for c in ("log", "m" if e.model else "",
-                                        "damaged" if common.is_damaged(e.log)
+                                        "damaged" if e.analysis.damage
                                         else "") if c),
             "badge": _badge(e.verdict), "model": e.model,
             "cpu": _cpu(e.log), "pmu": _pmu(e.log),

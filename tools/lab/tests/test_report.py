@@ -242,10 +242,12 @@ class Page(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
-    def test_written_exit_0(self):
-        # failed tests are on the page, not an error of the report
-        self.assertEqual(self.status, 0, self.output)
-        self.assertEqual(self.output, "")
+    def test_written_exit_status_of_the_worst_verdict(self):
+        # the page is written whatever the logs' verdicts; the status is
+        # the worst one's: the evil log's ESC inside a line is damage (3)
+        self.assertEqual(self.status, 3, self.output)
+        self.assertEqual([l for l in self.output.splitlines()
+                          if "evil" not in l], [])
         self.assertTrue(self.html.startswith("<!DOCTYPE html>"))
 
     def test_no_external_references(self):
@@ -303,7 +305,7 @@ class Statuses(unittest.TestCase):
         for line in junk:
             self.assertIn(f"pmu-harness report: {bad}:{line}: not a TAP line",
                           out)
-        self.assertIn("truncated-kill.log: no plan '1..N'", out)
+        self.assertRegex(out, r"truncated-kill\.log:\d+: no plan '1\.\.N'")
         page = tree(self.out.read_text())
         banner = page.one("section", id="damage")
         self.assertIn(f"line {junk[0]}: not a TAP line", banner.text())
@@ -554,8 +556,10 @@ class Rendered(unittest.TestCase):
 
     def test_damage_banner(self):
         banner = self.page.one("section", id="damage")
+        # 7: the evil log's ESC inside its "# cpu:" line (control bytes
+        # in a line are damage: docs/lab.md, parse, "garbage")
         self.assertEqual({d.attrs["id"] for d in banner.all("div")},
-                         {"damage-5", "damage-6"})
+                         {"damage-5", "damage-6", "damage-7"})
         t = banner.one("div", id="damage-6").text()
         self.assertIn(f"line {self.junk[0]}: not a TAP line", t)
         self.assertIn(f"line {self.junk[1]}: not a TAP line: "
@@ -744,7 +748,7 @@ class Verdicts(unittest.TestCase):
         cur.write_text(now.replace("passed=136 failed=0",
                                    "passed=135 failed=1"))
         page = self.page([LAB / "skylake-model.serial.log", cur],
-                         ["--baseline", base], want=0)
+                         ["--baseline", base], want=1)     # cur failed
         sec = page.one("section", id="regressions")
         # the first section of the page
         self.assertEqual(self.html.index('<section'),
@@ -774,7 +778,7 @@ class Verdicts(unittest.TestCase):
         cur.write_text(text.replace("  cpl0_ctr0: 806\n  cpl0_ctr0_oracle: "
                                     "806\n", "  cpl0_ctr0: 807\n  "
                                     "cpl0_ctr0_oracle: 806\n", 1))
-        page = self.page([cur], ["--baseline", base], want=0)
+        page = self.page([cur], ["--baseline", base], want=1)
         li = page.one("section", id="verdicts").one("li", class_="v")
         self.assertEqual(li.attrs["data-verdict"], "REGRESSED")
 
@@ -785,7 +789,7 @@ class Verdicts(unittest.TestCase):
         n = 100_000
         p = self.tmp / "big.log"
         p.write_text(big_log(n, 100))
-        page = self.page([p], want=0)
+        page = self.page([p], want=1)             # 100 tests failed
         rows = page.one("table", class_="mx").all("tr")
         listed = [r for r in rows if "data-test" in r.attrs]
         # the 100 failing tests are listed, the others fold
