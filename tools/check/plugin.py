@@ -6,8 +6,10 @@ in every pytest-xdist worker.
   start, so that they share the build, the snapshots and the boots.
 - The order tests start in: the build, then the tests that need no build
   (they run beside it), the Bochs boots (the longest), the other boots,
-  the SIGKILL points, the host tools' own tests, and the lab tools last
-  (they read every log).
+  the SIGKILL points, the lab tools (they read every log: their worker
+  waits for the last boots), then the host tools' own tests, which fill
+  the other workers meanwhile
+
 - pytest-xdist hands each worker one test at a time (and the next one it
   will run), so that no worker holds a queue of boots while another
   idles: `Queue`, the scheduler of `--dist load` given two tests per
@@ -34,7 +36,7 @@ SUITE = "tools/check/suite/"
 
 # Lower first; a stage not named here starts with the boots.
 ORDER = ("build", "host", "pfm", "pt", "bench", "layers", "table",
-         "snapshot", "boots-bochs", "boots", "kill", "py", "lab")
+         "snapshot", "boots-bochs", "boots", "kill", "lab", "py")
 
 
 def stage_of(nodeid):
@@ -101,6 +103,8 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     report.user_properties.append(("span", (call.when, call.start,
                                             call.stop)))
+    report.user_properties.append(("worker", os.environ.get(
+        "PYTEST_XDIST_WORKER", "main")))
     if report.skipped and not hasattr(report, "wasxfail"):
         why = report.longrepr[2] if isinstance(report.longrepr, tuple) \
             else str(report.longrepr)
@@ -109,12 +113,19 @@ def pytest_runtest_makereport(item, call):
 
 
 class StageTimes:
-    """Per stage: first start, last end, summed durations, checks."""
+    """Per stage: first start, last end, summed durations, checks; and
+    every test's worker, start and end (the timeline)."""
 
     def __init__(self):
         self.stages = {}
+        self.timeline = []
 
     def add(self, report):
+        props = dict(report.user_properties)
+        if report.when == "call" and "span" in props:
+            _, start, stop = props["span"]
+            self.timeline.append((start, stop, props.get("worker", "?"),
+                                  report.nodeid))
         st = self.stages.setdefault(stage_of(report.nodeid),
                                     {"start": None, "stop": None, "sum": 0.0,
                                      "tests": 0, "checks": 0})
@@ -161,6 +172,24 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     terminalreporter.section("make check: stage times")
     for line in _times.lines(time.monotonic() - _started):
         terminalreporter.write_line(line)
+    _write_timeline(_times.timeline)
+
+
+def _write_timeline(timeline):
+    """build/check/timeline.txt: one line per test, by start: seconds from
+    the first start to its start and end, its worker, its id (where a
+    run's time went)."""
+    if not timeline:
+        return
+    t0 = min(t[0] for t in timeline)
+    try:
+        once.OUT.mkdir(parents=True, exist_ok=True)
+        with open(once.OUT / "timeline.txt", "w") as f:
+            for start, stop, worker, nodeid in sorted(timeline):
+                f.write(f"{start - t0:8.2f} {stop - t0:8.2f} {worker:>5} "
+                        f"{nodeid}\n")
+    except OSError:
+        pass
 
 
 @pytest.hookimpl(optionalhook=True)

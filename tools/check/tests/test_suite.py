@@ -136,10 +136,10 @@ class Plugin(unittest.TestCase):
         self.assertFalse(plugin.needs_build(
             "tools/check/suite/test_pfm.py::test_pfm"))
 
-    def test_order_build_first_lab_last(self):
+    def test_order_build_first_boots_before_lab(self):
         order = [plugin.ORDER.index(s) for s in
-                 ("build", "host", "boots-bochs", "boots", "kill", "py",
-                  "lab")]
+                 ("build", "host", "boots-bochs", "boots", "kill", "lab",
+                  "py")]
         self.assertEqual(order, sorted(order))
 
 
