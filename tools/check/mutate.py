@@ -166,7 +166,28 @@ def copy_tree(dst):
     build = ROOT / "build"
     if build.is_dir():
         shutil.copytree(build, dst / "build", symlinks=True,
-                        ignore=shutil.ignore_patterns("mutate", "check"))
+                        ignore=build_ignored)
+
+
+# What of build/ the copy leaves out: the mutants' own trees, make check's
+# outputs, and make fresh-check's Debian root (gigabytes, and device nodes
+# such as dev/zero, which a copy would read without end).
+BUILD_IGNORED = ("mutate", "check", "fresh")
+
+
+def build_ignored(directory, names):
+    """shutil.copytree's ignore: BUILD_IGNORED at build/'s top, and
+    anything that is not a directory, a regular file or a symbolic link
+    (a device node, a FIFO, a socket) wherever it is."""
+    out = set()
+    top = Path(directory).name == "build"
+    for n in names:
+        p = Path(directory) / n
+        if top and n in BUILD_IGNORED:
+            out.add(n)
+        elif not (p.is_symlink() or p.is_dir() or p.is_file()):
+            out.add(n)
+    return out
 
 
 def apply(tree, m):

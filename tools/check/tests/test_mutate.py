@@ -39,5 +39,35 @@ class List(unittest.TestCase):
                 self.assertIn(what, str(e.exception))
 
 
+class CopyTree(unittest.TestCase):
+    """The private copy leaves out make fresh-check's root and anything
+    that is no directory, file or link: a FIFO stands in for the root's
+    dev/zero, which a copy would read without end."""
+
+    def test_build_ignored(self):
+        import os
+        import tempfile
+        from pathlib import Path
+        tmp = Path(tempfile.mkdtemp(prefix="pmu-mutate-"))
+        self.addCleanup(__import__("shutil").rmtree, tmp, True)
+        build = tmp / "build"
+        (build / "fresh" / "root").mkdir(parents=True)
+        (build / "pmu").mkdir()
+        os.mkfifo(build / "pmu" / "fifo")
+        (build / "pmu" / "a.o").write_bytes(b"x")
+        os.symlink("a.o", build / "pmu" / "link")
+        self.assertEqual(mutate.build_ignored(str(build),
+                                              ["fresh", "check", "mutate",
+                                               "pmu"]),
+                         {"fresh", "check", "mutate"})
+        self.assertEqual(mutate.build_ignored(str(build / "pmu"),
+                                              ["fifo", "a.o", "link"]),
+                         {"fifo"})
+        # fresh below build/'s top is an ordinary name
+        (build / "pmu" / "fresh").mkdir()
+        self.assertEqual(mutate.build_ignored(str(build / "pmu"),
+                                              ["fresh"]), set())
+
+
 if __name__ == "__main__":
     unittest.main()
