@@ -295,7 +295,7 @@ fresh_make() {
 	fi
 }
 fresh_make run '^# summary: '
-fresh_make check '^=+ [0-9]+ (passed|failed|errors?)[ ,].* in [0-9.]+s'
+fresh_make check '^=+ [0-9]+ (passed|failed|errors?)\b.* in [0-9.]+s'
 if [ "$failed" -ne 0 ]; then
 	say "FAILED on a fresh $SUITE"
 	exit 1
