@@ -6,8 +6,15 @@ boots is the list of valid Boot entries, in table order; errors is a list
 of TableError (boot is the entry's name, or None for the table as a whole).
 A table with errors is never partly trusted in silence: an entry with any
 error is left out of boots and named in errors; an error of the table as a
-whole (YAML syntax, top-level keys) leaves boots empty.  docs/check.md
-describes the format.
+whole (YAML syntax, top-level keys, a golden file that cannot be read)
+leaves boots empty.  docs/check.md describes the format.
+
+The table says how each boot is run, its verdict and its PMU kind; what
+its log must show comes from the golden files its 'golden' key names
+(tests/GROUP/golden.yaml beside the tests they pin, and
+tools/check/suite/golden.yaml), merged here into the same Boot.  A table
+without 'golden' (the host tests' small tables) holds its expectations in
+its entries, under the same keys.
 """
 
 import re
@@ -77,9 +84,13 @@ class Boot:
     name: str
     cpu: str                            # QEMU -cpu, or the Bochs CPU model
     verdict: str                        # pass, fail, shutdown, bail, untested
-    expect_cpu: Dict[str, object]       # vendor, family, model, stepping[, name]
-    expect_pmu: Dict[str, object]       # kind and other "# pmu:" fields
-    backend: str                        # hw, model or none
+    # What the header lines must say (from tests/detect/golden.yaml, and
+    # the table's 'pmu' for the kind)
+    expect_cpu: Dict[str, object] = field(default_factory=dict)
+                                        # vendor, family, model, stepping[, name]
+    expect_pmu: Dict[str, object] = field(default_factory=dict)
+                                        # kind and other "# pmu:" fields
+    backend: Optional[str] = None       # hw, model, emulated or none
     backend_reason: Optional[re.Pattern] = None
     options: str = ""                   # harness options
     smp: Optional[str] = None           # QEMU -smp (qemu-boot.sh --smp)
@@ -213,13 +224,34 @@ class _Entry:
         return out
 
 
-TOP_KEYS = ("boots",)
-BOOT_KEYS = ("name", "boot", "cpu", "smp", "options", "verdict", "com4", "vga",
-             "no_hpet", "no_acpi",
-             "nvram", "timeout", "memory", "cfg_file", "volume_free_kib",
-             "volume_logdir_file", "volume_readonly", "volume_log",
-             "write_iops", "expect_cpu", "expect_pmu", "expect_backend", "require_results",
-             "forbid_results", "require_lines", "forbid_lines")
+TOP_KEYS = ("golden", "boots")
+# How a boot is run: the keys of a table entry.
+HOW_KEYS = ("name", "boot", "cpu", "smp", "options", "verdict", "com4", "vga",
+            "no_hpet", "no_acpi",
+            "nvram", "timeout", "memory", "cfg_file", "volume_free_kib",
+            "volume_logdir_file", "volume_readonly", "volume_log",
+            "write_iops")
+# What its log must show: the keys of a golden file's entry (or of an
+# entry of a table without golden files).  The header lines detection
+# writes, then the rules over results and lines.
+HEADER_KEYS = ("expect_cpu", "expect_pmu", "expect_backend")
+RULE_KEYS = ("require_results", "forbid_results", "require_lines",
+             "forbid_lines")
+EXPECT_KEYS = HEADER_KEYS + RULE_KEYS
+BOOT_KEYS = HOW_KEYS + EXPECT_KEYS      # an entry of a table without golden
+TABLE_KEYS = HOW_KEYS + ("pmu",)        # an entry of a table with golden
+# The golden file that pins detection's header lines: the only one that
+# takes HEADER_KEYS, and every boot must have its expect_cpu and
+# expect_backend there.
+DETECT_GOLDEN = "tests/detect/golden.yaml"
+# A test group's golden file: tests/GROUP/golden.yaml.  Its results are
+# GROUP's (GROUP/... or GROUP-.../..., as selftest-hang/* for selftest),
+# its lines those of their result blocks; forbid_lines, searched in every
+# line of the log, are the run's (GOLDEN_RUN_KEYS), in any other golden
+# file, such as tools/check/suite/golden.yaml.
+GROUP_GOLDEN_RE = re.compile(r"^tests/([a-z0-9_-]+)/golden\.yaml$")
+GOLDEN_GROUP_KEYS = ("require_results", "forbid_results", "require_lines")
+GOLDEN_RUN_KEYS = RULE_KEYS
 CPU_KEYS = ("vendor", "family", "model", "stepping", "name")
 BACKEND_KEYS = ("name", "reason")
 
@@ -315,15 +347,9 @@ def _volume_keys(e, raw, root):
     return out
 
 
-def validate_entry(raw, root: Path = ROOT) -> Tuple[Optional[Boot],
-                                                     List[str]]:
-    """Validates one entry (a parsed YAML value); cfg_file is looked up
-    in the repository at root.  Returns (Boot or None, error messages)."""
-    e = _Entry()
-    if type(raw) is not dict:
-        return None, [f"an entry must be a mapping, not {_tname(raw)} "
-                      f"{raw!r}"]
-    e.unknown(raw, BOOT_KEYS)
+def _how_to_boot(e, raw, root):
+    """The keys of a table entry that say how the boot is run, as Boot
+    fields (every Boot field but the expectations)."""
     name = e.take(raw, "name", (str,), True)
     if name is not None and not NAME_RE.match(name):
         e.err(f"'name' {name!r} must match {NAME_RE.pattern} (it names "
@@ -380,10 +406,25 @@ def validate_entry(raw, root: Path = ROOT) -> Tuple[Optional[Boot],
     if timeout is not None and timeout <= 0:
         e.err(f"'timeout' must be positive, not {timeout}")
     volume = _volume_keys(e, raw, root)
+    fields = dict(name=name, cpu=cpu, verdict=verdict,
+                  options=options or "", smp=smp, com4=bool(com4),
+                  vga=bool(vga), no_hpet=bool(no_hpet),
+                  no_acpi=bool(no_acpi), nvram=nvram or "warm",
+                  timeout=timeout if timeout is not None else 180,
+                  boot=kind, **volume)
+    if kind != "uefi":
+        fields["volume_log"] = "none"   # a BIOS boot has no boot volume
+    return fields
 
-    ecpu = e.take(raw, "expect_cpu", (dict,), True)
-    expect_cpu = {}
+
+def _header_expectations(e, raw, required):
+    """expect_cpu, expect_pmu and expect_backend of raw (a table entry or
+    a golden entry) as Boot fields; required: each must be there (a table
+    without golden files).  expect_pmu's kind is required with it."""
+    out = {}
+    ecpu = e.take(raw, "expect_cpu", (dict,), required)
     if ecpu is not None:
+        out["expect_cpu"] = {}
         e.unknown(ecpu, CPU_KEYS, "expect_cpu.")
         for k, kinds, req in (("vendor", (str,), True),
                               ("family", (int,), True),
@@ -392,56 +433,259 @@ def validate_entry(raw, root: Path = ROOT) -> Tuple[Optional[Boot],
                               ("name", (str,), False)):
             v = e.take(ecpu, k, kinds, req, "expect_cpu.")
             if v is not None:
-                expect_cpu[k] = v
+                out["expect_cpu"][k] = v
 
-    epmu = e.take(raw, "expect_pmu", (dict,), True)
-    expect_pmu = {}
+    epmu = e.take(raw, "expect_pmu", (dict,), required)
     if epmu is not None:
-        if "kind" not in epmu:
+        out["expect_pmu"] = {}
+        if required and "kind" not in epmu:
             e.err("missing field 'expect_pmu.kind'")
+        if not required and "kind" in epmu:
+            e.err("'expect_pmu.kind' is the table's 'pmu' key (the boot "
+                  "says what PMU it has)")
         for k in epmu:
             if type(k) is not str or not FIELD_RE.match(k):
                 e.err(f"'expect_pmu' key {k!r} is not a field name")
                 continue
             v = e.take(epmu, k, (str, int), False, "expect_pmu.")
             if v is not None:
-                expect_pmu[k] = v
+                out["expect_pmu"][k] = v
 
-    eback = e.take(raw, "expect_backend", (dict,), True)
-    backend = reason = None
+    eback = e.take(raw, "expect_backend", (dict,), required)
     if eback is not None:
         e.unknown(eback, BACKEND_KEYS, "expect_backend.")
         backend = e.take(eback, "name", (str,), True, "expect_backend.")
         if backend is not None and backend not in BACKENDS:
             e.err(f"'expect_backend.name' is {backend!r}, expected one of "
                   + ", ".join(BACKENDS))
+        out["backend"] = backend
         r = e.take(eback, "reason", (str,), False, "expect_backend.")
         if r is not None:
-            reason = e.regex(r, "expect_backend.reason")
+            out["backend_reason"] = e.regex(r, "expect_backend.reason")
+    return out
 
-    req_res = e.result_list(raw, "require_results")
-    forbid_res = e.result_list(raw, "forbid_results")
-    req_lines = e.regex_list(raw, "require_lines")
-    forbid_lines = e.regex_list(raw, "forbid_lines")
+
+def _rule_expectations(e, raw):
+    """The result and line rules of raw, as Boot fields."""
+    return {"require_results": e.result_list(raw, "require_results"),
+            "forbid_results": e.result_list(raw, "forbid_results"),
+            "require_lines": e.regex_list(raw, "require_lines"),
+            "forbid_lines": e.regex_list(raw, "forbid_lines")}
+
+
+def _table_pmu(e, raw):
+    """A table entry's 'pmu' key (the golden files' tables): the "# pmu:"
+    line's kind, as expect_pmu's first field."""
+    kind = e.take(raw, "pmu", (str,), True)
+    if "pmu" not in raw:
+        e.errors[-1] += (" (the PMU kind, the '# pmu:' line's kind=; the "
+                         f"rest of that line is pinned in {DETECT_GOLDEN})")
+    if kind is not None and not kind:
+        e.err("'pmu' is empty")
+    return {"expect_pmu": {"kind": kind}} if kind else {}
+
+
+def validate_entry(raw, root: Path = ROOT, golden: bool = False
+                   ) -> Tuple[Optional[Boot], List[str]]:
+    """Validates one entry (a parsed YAML value); cfg_file is looked up
+    in the repository at root.  golden: the table has golden files, which
+    hold the entry's expectations (merge_golden() adds them); the entry
+    then names its PMU kind ('pmu') and holds no expectation.  Returns
+    (Boot or None, error messages)."""
+    e = _Entry()
+    if type(raw) is not dict:
+        return None, [f"an entry must be a mapping, not {_tname(raw)} "
+                      f"{raw!r}"]
+    if golden:
+        for k in raw:
+            if k in EXPECT_KEYS:
+                e.err(f"'{k}' is an expectation: it belongs in a golden "
+                      "file (tests/GROUP/golden.yaml beside the tests it "
+                      f"pins; {DETECT_GOLDEN} for the header lines), not "
+                      "in the table")
+        e.unknown({k: v for k, v in raw.items() if k not in EXPECT_KEYS},
+                  TABLE_KEYS)
+    else:
+        e.unknown(raw, BOOT_KEYS)
+    how = _how_to_boot(e, raw, root)
+    if golden:
+        expect = _table_pmu(e, raw)
+    else:
+        expect = _header_expectations(e, raw, True)
+        expect.update(_rule_expectations(e, raw))
     if e.errors:
         return None, e.errors
-    return Boot(name=name, cpu=cpu, verdict=verdict, expect_cpu=expect_cpu,
-                expect_pmu=expect_pmu, backend=backend,
-                backend_reason=reason, options=options or "", smp=smp,
-                com4=bool(com4), vga=bool(vga), no_hpet=bool(no_hpet),
-                no_acpi=bool(no_acpi),
-                nvram=nvram or "warm",
-                timeout=timeout if timeout is not None else 180,
-                require_results=req_res, forbid_results=forbid_res,
-                require_lines=req_lines, forbid_lines=forbid_lines,
-                boot=kind, **volume,
-                **({} if kind == "uefi" else {"volume_log": "none"})), []
+    return Boot(**how, **expect), []
 
 
-def loads(text: str, root: Path = ROOT) -> Tuple[List[Boot],
-                                                 List[TableError]]:
-    """Validates a table given as YAML text (cfg_file paths are relative
-    to root, the repository)."""
+def _golden_globs(doc):
+    """The table's 'golden' key: its globs (relative to the repository),
+    or an error message."""
+    globs = doc.get("golden")
+    if type(globs) is not list or not globs or \
+            not all(type(g) is str and g for g in globs):
+        return None, ("'golden' must be a non-empty list of globs of "
+                      f"golden files, not {_tname(globs)} {globs!r}")
+    for g in globs:
+        p = PurePosixPath(g)
+        if p.is_absolute() or ".." in p.parts:
+            return None, f"'golden' glob {g!r} leads out of the repository"
+    return globs, None
+
+
+def read_golden(globs, root: Path = ROOT):
+    """The golden files the globs name below root: ({label: text}, errors),
+    label the file's path relative to root."""
+    files, errors = {}, []
+    for g in globs:
+        paths = sorted(root.glob(g))
+        if not paths:
+            errors.append(TableError(None, f"'golden' glob {g!r} matches no "
+                                     f"file below {root}"))
+        for p in paths:
+            label = p.relative_to(root).as_posix()
+            try:
+                files[label] = p.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                errors.append(TableError(None, f"cannot read golden file "
+                                         f"{label}: {e}"))
+    return files, errors
+
+
+def golden_keys(label):
+    """The keys a golden file's entries may hold, and the test group
+    whose results it holds (None: results of any group)."""
+    m = GROUP_GOLDEN_RE.match(label)
+    if not m:
+        return GOLDEN_RUN_KEYS, None
+    keys = GOLDEN_GROUP_KEYS
+    if label == DETECT_GOLDEN:
+        keys = HEADER_KEYS + keys
+    return keys, m.group(1)
+
+
+def _in_group(glob, group):
+    """Whether a result glob names tests of group: GROUP/... or, for a
+    group's variants (selftest-hang/* in tests/selftest/), GROUP-.../..."""
+    head = glob.split("/", 1)[0]
+    return "/" in glob and (head == group or head.startswith(group + "-"))
+
+
+def _parse_golden(label, text):
+    """A golden file's boots: ({boot: entry}, None) or (None, error)."""
+    try:
+        doc = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as e:
+        return None, f"{label}: not valid YAML: " + " ".join(str(e).split())
+    if type(doc) is not dict or set(doc) != {"boots"} or \
+            type(doc["boots"]) is not dict:
+        return None, (f"{label}: a golden file is a mapping with the one "
+                      "key 'boots', a mapping of boot names to their "
+                      "expectations")
+    return doc["boots"], None
+
+
+def _golden_entry(label, raw):
+    """Validates one boot's entry of a golden file: (Boot fields, errors)."""
+    e = _Entry()
+    if type(raw) is not dict or not raw:
+        return {}, [f"an entry must be a non-empty mapping of "
+                    f"expectations, not {_tname(raw)} {raw!r}"]
+    keys, group = golden_keys(label)
+    for k in raw:
+        if k not in keys:
+            where = (f"{DETECT_GOLDEN}'s" if k in HEADER_KEYS else
+                     "tools/check/suite/golden.yaml's (it searches every "
+                     "line)" if k == "forbid_lines" else "no golden file's")
+            e.err(f"key '{k}' is {where}, not this file's (known here: "
+                  f"{', '.join(keys)})")
+    fields = _header_expectations(e, raw, False)
+    fields.update(_rule_expectations(e, raw))
+    for key in ("require_results", "forbid_results"):
+        for rule in fields[key]:
+            if group is not None and not _in_group(rule.name, group):
+                e.err(f"'{key}' row {rule.name!r} is not a {group}/* "
+                      f"result: it belongs in the golden file of its "
+                      "group, or tools/check/suite/golden.yaml")
+    return fields, e.errors
+
+
+def _merge(boot, fields):
+    """Adds a golden entry's fields to the boot."""
+    for key in RULE_KEYS:
+        getattr(boot, key).extend(fields.get(key, []))
+    boot.expect_cpu.update(fields.get("expect_cpu", {}))
+    boot.expect_pmu.update(fields.get("expect_pmu", {}))
+    for key in ("backend", "backend_reason"):
+        if key in fields:
+            setattr(boot, key, fields[key])
+
+
+def _header_gaps(boot):
+    """What a boot lacks of the header expectations every boot has."""
+    missing = [k for k, v in (("expect_cpu", boot.expect_cpu),
+                              ("expect_backend", boot.backend)) if not v]
+    return [f"no {k} for this boot in {DETECT_GOLDEN} (every boot pins "
+            "its '# cpu:' and '# backend:' lines there)" for k in missing]
+
+
+def merge_golden(boots, table_names, golden):
+    """Merges the golden files ({label: text}) into boots (the valid
+    entries of a table with golden files; table_names every name the
+    table has).  Returns (the boots still valid, errors)."""
+    errors, bad = [], set()
+    by_name = {b.name: b for b in boots}
+    for label, text in sorted(golden.items()):
+        entries, why = _parse_golden(label, text)
+        if why:
+            return [], [TableError(None, why)]
+        for name, raw in entries.items():
+            if name not in table_names:
+                errors.append(TableError(str(name), f"{label}: no boot "
+                                         f"{name!r} in the table"))
+                continue
+            fields, errs = _golden_entry(label, raw)
+            errors.extend(TableError(name, f"{label}: {m}") for m in errs)
+            if errs:
+                bad.add(name)
+            elif name in by_name:
+                _merge(by_name[name], fields)
+    kept = []
+    for b in boots:
+        gaps = _header_gaps(b)
+        errors.extend(TableError(b.name, m) for m in gaps)
+        if not gaps and b.name not in bad:
+            kept.append(b)
+    return kept, errors
+
+
+def _entries(raw, root, golden):
+    """Validates the table's entries: (valid boots, every name, errors)."""
+    boots, names, errors = [], set(), []
+    for i, entry in enumerate(raw):
+        where = f"boots[{i}]"
+        if type(entry) is dict and type(entry.get("name")) is str and \
+                entry["name"]:
+            where = entry["name"]
+            names.add(where)
+        boot, errs = validate_entry(entry, root, golden)
+        errors.extend(TableError(where, m) for m in errs)
+        if boot is None:
+            continue
+        if boot.name in {b.name for b in boots}:
+            errors.append(TableError(where, f"boot name {boot.name!r} used "
+                                     "twice"))
+            continue
+        boots.append(boot)
+    return boots, names, errors
+
+
+def loads(text: str, root: Path = ROOT, golden: Optional[Dict[str, str]] =
+          None) -> Tuple[List[Boot], List[TableError]]:
+    """Validates a table given as YAML text (cfg_file paths and golden
+    globs are relative to root, the repository).  golden, {label: text}:
+    the golden files to merge instead of those the table's 'golden' key
+    names (a table with neither holds its expectations in its entries)."""
     try:
         doc = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as e:
@@ -458,30 +702,27 @@ def loads(text: str, root: Path = ROOT) -> Tuple[List[Boot],
         errors.append(TableError(None, "'boots' must be a non-empty list, "
                                  f"not {_tname(raw)}"))
         return [], errors
+    if "golden" in doc and golden is None:
+        globs, why = _golden_globs(doc)
+        if why:
+            errors.append(TableError(None, why))
+        else:
+            golden, errs = read_golden(globs, root)
+            errors.extend(errs)
     if errors:
         return [], errors
-    boots, seen = [], set()
-    for i, entry in enumerate(raw):
-        where = f"boots[{i}]"
-        if type(entry) is dict and type(entry.get("name")) is str and \
-                entry["name"]:
-            where = entry["name"]
-        boot, errs = validate_entry(entry, root)
-        errors.extend(TableError(where, m) for m in errs)
-        if boot is None:
-            continue
-        if boot.name in seen:
-            errors.append(TableError(where, f"boot name {boot.name!r} used "
-                                     "twice"))
-            continue
-        seen.add(boot.name)
-        boots.append(boot)
-    return boots, errors
+    boots, names, errors = _entries(raw, root, golden is not None)
+    if golden is None:
+        return boots, errors
+    boots, more = merge_golden(boots, names, golden)
+    if any(e.boot is None for e in more):
+        return [], more
+    return boots, errors + more
 
 
 def load(path, root: Path = ROOT) -> Tuple[List[Boot], List[TableError]]:
-    """Validates the table in the file at path (cfg_file paths relative to
-    root, the repository)."""
+    """Validates the table in the file at path (cfg_file paths and golden
+    globs relative to root, the repository), its golden files merged."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()

@@ -377,6 +377,159 @@ class Validation(unittest.TestCase):
 
 
 
+# A table with golden files: how to boot here, what to expect in
+# GOLDEN_FILES (docs/check.md, "Golden files").
+GOLDEN_TABLE = """
+golden: [tests/*/golden.yaml]
+boots:
+  - name: one
+    cpu: Nehalem
+    verdict: pass
+    pmu: arch-perfmon
+"""
+GOLDEN_DETECT = """
+boots:
+  one:
+    expect_cpu: {vendor: GenuineIntel, family: 6, model: 26, stepping: 3}
+    expect_pmu: {version: 3}
+    expect_backend: {name: model}
+"""
+GOLDEN_P5 = """
+boots:
+  one:
+    forbid_results:
+      - {name: p5/*, status: ok}
+    require_lines: ['^  rdpmc_exists: 0']
+"""
+
+
+class GoldenFiles(unittest.TestCase):
+    def load(self, table=GOLDEN_TABLE, **files):
+        golden = {"tests/detect/golden.yaml": GOLDEN_DETECT,
+                  "tests/p5/golden.yaml": GOLDEN_P5}
+        golden.update({k.replace("__", "/") + "/golden.yaml": v
+                       for k, v in files.items()})
+        boots, errors = boottable.loads(table, golden=golden)
+        return boots, [str(e) for e in errors]
+
+    def assertError(self, fragment, table=GOLDEN_TABLE, **files):
+        boots, msgs = self.load(table, **files)
+        self.assertTrue(any(fragment in m for m in msgs),
+                        f"{fragment!r} not in {msgs}")
+        self.assertEqual(boots, [], "a boot with errors is left out")
+
+    def test_merged_into_the_boot(self):
+        boots, msgs = self.load()
+        self.assertEqual(msgs, [])
+        b = boots[0]
+        self.assertEqual(b.expect_pmu, {"kind": "arch-perfmon",
+                                        "version": 3})
+        self.assertEqual(b.expect_cpu["model"], 26)
+        self.assertEqual(b.backend, "model")
+        self.assertEqual([(r.name, r.status) for r in b.forbid_results],
+                         [("p5/*", "ok")])
+        self.assertEqual([r.pattern for r in b.require_lines],
+                         ["^  rdpmc_exists: 0"])
+
+    def test_unknown_boot(self):
+        boots, msgs = self.load(tests__p5=GOLDEN_P5 + "  two:\n    "
+                                "require_lines: ['x']\n")
+        self.assertEqual(msgs, ["two: tests/p5/golden.yaml: no boot 'two' "
+                                "in the table"])
+        # the table's boots keep their own expectations
+        self.assertEqual([b.name for b in boots], ["one"])
+
+    def test_unknown_key(self):
+        self.assertError("one: tests/p5/golden.yaml: key 'require_line' is "
+                         "no golden file's",
+                         tests__p5=GOLDEN_P5 + "    require_line: ['x']\n")
+        # forbid_lines search every line: the run's file, not a group's
+        self.assertError("key 'forbid_lines' is tools/check/suite/",
+                         tests__p5=GOLDEN_P5 + "    forbid_lines: ['x']\n")
+        # the header lines only in tests/detect/golden.yaml
+        self.assertError("key 'expect_backend' is tests/detect/golden.yaml's",
+                         tests__p5=GOLDEN_P5 +
+                         "    expect_backend: {name: hw}\n")
+
+    def test_bad_row_and_regex(self):
+        self.assertError("tests/p5/golden.yaml: bad regex in "
+                         "'require_lines[0]'",
+                         tests__p5=GOLDEN_P5.replace("rdpmc_exists: 0",
+                                                     "(x"))
+        self.assertError("tests/p5/golden.yaml: 'forbid_results[0].status' "
+                         "is 'fine'",
+                         tests__p5=GOLDEN_P5.replace("status: ok",
+                                                     "status: fine"))
+        # a group's file holds its group's results
+        self.assertError("'forbid_results' row 'p6/*' is not a p5/* result",
+                         tests__p5=GOLDEN_P5.replace("p5/*", "p6/*"))
+        self.assertError("tests/detect/golden.yaml: 'expect_pmu.kind' is the "
+                         "table's 'pmu' key",
+                         tests__detect=GOLDEN_DETECT.replace(
+                             "{version: 3}", "{kind: p5}"))
+
+    def test_not_a_golden_file(self):
+        boots, msgs = self.load(tests__p5="boots: [one]\n")
+        self.assertEqual(boots, [])
+        self.assertTrue(any(m.startswith("tests/p5/golden.yaml: a golden "
+                                         "file is a mapping") for m in msgs),
+                        msgs)
+        boots, msgs = self.load(tests__p5="boots: {one: [\n")
+        self.assertEqual(boots, [])
+        self.assertIn("tests/p5/golden.yaml: not valid YAML", msgs[0])
+
+    def test_expectations_left_in_the_table(self):
+        self.assertError("one: 'require_lines' is an expectation: it belongs "
+                         "in a golden file",
+                         GOLDEN_TABLE + "    require_lines: ['x']\n")
+        self.assertError("one: 'expect_cpu' is an expectation",
+                         GOLDEN_TABLE + "    expect_cpu: {vendor: V}\n")
+
+    def test_an_entry_needs_pmu_cpu_and_backend(self):
+        self.assertError("one: missing field 'pmu' (the PMU kind",
+                         GOLDEN_TABLE.replace("    pmu: arch-perfmon\n", ""))
+        self.assertError("one: missing field 'verdict'",
+                         GOLDEN_TABLE.replace("    verdict: pass\n", ""))
+        self.assertError("one: no expect_cpu for this boot in "
+                         "tests/detect/golden.yaml",
+                         tests__detect=GOLDEN_DETECT.replace(
+                             "    expect_cpu: {vendor: GenuineIntel, family: "
+                             "6, model: 26, stepping: 3}\n", ""))
+        self.assertError("one: no expect_backend for this boot in "
+                         "tests/detect/golden.yaml",
+                         tests__detect=GOLDEN_DETECT.replace(
+                             "    expect_backend: {name: model}\n", ""))
+
+    def test_golden_key_of_the_table(self):
+        root = Path(tempfile.mkdtemp(prefix="pmu-golden-"))
+        self.addCleanup(shutil.rmtree, root, True)
+        for name, text in (("detect", GOLDEN_DETECT), ("p5", GOLDEN_P5)):
+            (root / "tests" / name).mkdir(parents=True)
+            (root / "tests" / name / "golden.yaml").write_text(text)
+        boots, errors = boottable.loads(GOLDEN_TABLE, root)
+        self.assertEqual([str(e) for e in errors], [])
+        self.assertEqual(boots[0].backend, "model")
+        _, errors = boottable.loads(GOLDEN_TABLE.replace(
+            "tests/*/golden.yaml", "tools/none/golden.yaml"), root)
+        self.assertIn("'golden' glob 'tools/none/golden.yaml' matches no "
+                      "file", str(errors[0]))
+        _, errors = boottable.loads(GOLDEN_TABLE.replace(
+            "tests/*/golden.yaml", "../x.yaml"), root)
+        self.assertIn("leads out of the repository", str(errors[0]))
+
+    def test_real_golden_files_name_their_groups(self):
+        """Each group's golden file of the repository holds its group's
+        rows only (the loader refuses others), and the real table loads
+        with every golden file."""
+        files = sorted(p.relative_to(ROOT).as_posix()
+                       for p in ROOT.glob("tests/*/golden.yaml"))
+        self.assertIn("tests/detect/golden.yaml", files)
+        boots, errors = boottable.load(TOOLS / "check" / "matrix.yaml")
+        self.assertEqual([str(e) for e in errors], [])
+        for b in boots:
+            self.assertTrue(b.expect_cpu and b.backend, b.name)
+
+
 class ReliabilityKeys(unittest.TestCase):
     """The keys of issue 11: memory, cfg_file, volume_free_kib,
     volume_logdir_file, volume_readonly, volume_log and verdict bail."""

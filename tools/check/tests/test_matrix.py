@@ -670,3 +670,53 @@ class WatchdogStops(unittest.TestCase):
         e = self.errs(limit_s="1.000", watchdog_stop_s="1.000",
                       stopped=self.ROOT)
         self.assertIn("a root stop without grace_s", e[0])
+
+
+class SkipReasons(unittest.TestCase):
+    """The generic must-not-skip rule (logcheck.SKIP_REASONS): a SKIP is
+    accepted only when its reason says the test does not apply here."""
+
+    def bad(self, *reasons):
+        from tools.check import logcheck
+        from tools.lab import pmulog
+        lines = [f"ok {i} - g/t{i} # SKIP {r}"
+                 for i, r in enumerate(reasons, 1)]
+        log = pmulog.parse("TAP version 13\n" + "\n".join(lines) +
+                           f"\n1..{len(lines)}\n")
+        return logcheck.skip_reason_errors(log.results)
+
+    def test_does_not_apply_forms(self):
+        self.assertEqual(self.bad(
+            "kind=netburst: this CPU has no p5 PMU",
+            "no sibling logical processor: BIOS boot: no firmware MP service",
+            "no Intel PT: CPUID.07H:EBX[25] (Intel PT) is clear",
+            "no PEBS: IA32_MISC_ENABLE bit 12 (PEBS unavailable) is set",
+            "PEBS format 4: adaptive records came with format 4",
+            "needs architectural perfmon v2, CPUID.0AH:EAX[7:0] = 1",
+            "LLC Misses not modelled: the trace has no caches",
+            "pointer-chase: needs 8 MiB, 3 MiB free",
+            "no HT (CPUID.01H EDX.HTT=0, EBX[23:16]=1): T1 bits"), [])
+
+    def test_other_reasons_fail(self):
+        self.assertEqual(self.bad("no memory", "not implemented yet",
+                                  "", "LLC Misses not modelled"),
+                         ["1 - g/t1 # SKIP no memory",
+                          "2 - g/t2 # SKIP not implemented yet",
+                          "3 - g/t3 # SKIP ",
+                          "4 - g/t4 # SKIP LLC Misses not modelled"])
+
+    def test_every_boot_checks_them(self):
+        from tools.check import logcheck
+        from tools.lab import pmulog
+        boots, errors = boottable.loads(
+            "boots:\n - name: x\n   cpu: Nehalem\n   verdict: pass\n"
+            "   expect_cpu: {vendor: V, family: 1, model: 2, stepping: 3}\n"
+            "   expect_pmu: {kind: none}\n   expect_backend: {name: none}\n")
+        self.assertEqual(errors, [])
+        log = pmulog.parse("TAP version 13\nok 1 - a/b # SKIP broke\n1..1\n")
+        checks = logcheck.check_boot(boots[0], log, 0, logcheck.Missing("x"))
+        bad = [c.what for c in checks if not c.ok
+               and c.what.startswith("skip reasons")]
+        self.assertEqual(bad, ["skip reasons not of a 'does not apply' form "
+                               "(logcheck.SKIP_REASONS): 1 - a/b # SKIP "
+                               "broke"])
