@@ -209,7 +209,7 @@ $(HB)/ptdecode: tools/pt/ptdecode.c $(PT_LIB) $(PT_HDRS) $(PT_TOOL) \
 		| deps-build
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) tools/pt/ptdecode.c tools/pt/tool.c $(PT_LIB) \
-		-o $@
+		-o $@.$$$$ && mv -f $@.$$$$ $@
 
 # The referee, the model's streams, the fuzz target and the speed test
 # (tools/pt/; make check's pt stage, tools/check/pt.py, runs them).
@@ -330,12 +330,17 @@ $(HB)/pfm-check-i386: $(PFM_SRCS) $(PFM_HDRS) | deps-pfm
 EVENTS_SRCS := tools/lab/pmu_events.c $(PMU_TABLE_SRCS) \
 	       $(wildcard pmu/*/listing.c)
 
+# ptdecode and pmu-events are linked to a file of their own and renamed
+# into place: the tools and their tests build them on demand, and under
+# make check's pytest workers two makes of one of them may run at once,
+# while a third process runs it; it must never see a half-written file.
 pmu-events: $(HB)/pmu-events
 $(HB)/pmu-events: $(EVENTS_SRCS) $(PMU_TABLE_HDRS) | deps-build
 	@mkdir -p $(dir $@)
 	@echo "  HOSTCC  $@"
 	@$(CC) $(HOST_CFLAGS) -DHOST_TEST -DPMU_GENERATION_NO_OPS \
-		-DPMU_GENERATION_WITH_EVENTS $(EVENTS_SRCS) -o $@
+		-DPMU_GENERATION_WITH_EVENTS $(EVENTS_SRCS) -o $@.$$$$ && \
+		mv -f $@.$$$$ $@
 
 # The host unit tests (cmocka), each module compiled once
 # (tools/check/host-test.sh builds them with make -j and runs them).
