@@ -143,6 +143,20 @@ class Plugin(unittest.TestCase):
         self.assertEqual(order, sorted(order))
 
 
+class Units(unittest.TestCase):
+    def test_a_host_tools_module_is_one_unit(self):
+        from tools.check.queue import unit_size
+        coll = ["tools/check/suite/test_boots.py::test_boot[a]",
+                "tools/lab/tests/test_a.py::A::test_1",
+                "tools/lab/tests/test_a.py::A::test_2",
+                "tools/lab/tests/test_a.py::B::test_3",
+                "tools/lab/tests/test_b.py::B::test_1"]
+        self.assertEqual(unit_size(coll, [0, 1, 2, 3, 4]), 1)
+        self.assertEqual(unit_size(coll, [1, 2, 3, 4]), 3)
+        self.assertEqual(unit_size(coll, [4]), 1)
+        self.assertEqual(unit_size(coll, []), 0)
+
+
 class Pytest(unittest.TestCase):
     """The plugin and the queue in a pytest run of their own."""
 
