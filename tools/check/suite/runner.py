@@ -57,9 +57,16 @@ def clean_env(extra=None):
     return env
 
 
-def run(argv, name, limit, env=None):
+# The niceness of what runs beside the build and needs none of it (host,
+# pt, pfm, bench): every boot waits for the build, so the build comes
+# first when the processors are short; these take what it leaves.
+BESIDE_THE_BUILD = 10
+
+
+def run(argv, name, limit, env=None, nice=0):
     """Runs argv to its end (or limit seconds); its output in
-    build/check/NAME.txt."""
+    build/check/NAME.txt.  nice: its niceness (os.nice), 0 or
+    BESIDE_THE_BUILD."""
     path = OUT / f"{name}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     ran = Ran(argv=[str(a) for a in argv], path=path)
@@ -71,7 +78,9 @@ def run(argv, name, limit, env=None):
                                     stderr=subprocess.STDOUT, text=True,
                                     errors="replace",
                                     env=clean_env(env),
-                                    start_new_session=True)
+                                    start_new_session=True,
+                                    preexec_fn=(lambda: os.nice(nice))
+                                    if nice else None)
         except OSError as e:
             ran.why = str(e)
             return ran

@@ -119,6 +119,13 @@ class Runner(unittest.TestCase):
         self.assertIn("killed at its time limit", runner.judge_lines(ran))
         self.assertIn("killed at its time limit", runner.judge_status(ran))
 
+    def test_nice(self):
+        ran = runner.run([PY, "-c", "import os; print(os.nice(0))"], "t",
+                         30, nice=runner.BESIDE_THE_BUILD)
+        base = os.nice(0)
+        self.assertEqual(ran.lines,
+                         [str(min(19, base + runner.BESIDE_THE_BUILD))])
+
     def test_cannot_start(self):
         ran = runner.run([str(self.tmp / "absent")], "t", 5)
         self.assertIn("could not run", runner.judge_status(ran))
@@ -192,23 +199,23 @@ class Pytest(unittest.TestCase):
         self.assertIn("make check: stage times", r.stdout)
 
     def test_queue_holds_two(self):
-        # Test 0 takes 3 s; its worker holds test 1 behind it and no
-        # more, so the other worker runs tests 2 to 39.
+        # Test 0 takes 2 s; its worker holds test 1 behind it and no
+        # more, so the other worker runs tests 2 to 19.
         r = self.pytest("""
             import os, time, pytest
-            @pytest.mark.parametrize("i", range(40))
+            @pytest.mark.parametrize("i", range(20))
             def test_n(i):
                 if i == 0:
-                    time.sleep(3)
+                    time.sleep(2)
                 with open(os.environ["SEEN"], "a") as f:
                     f.write(f"{i} {os.environ['PYTEST_XDIST_WORKER']}\\n")
             """, "-n", "2")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         seen = dict(l.split() for l in
                     (self.tmp / "seen").read_text().splitlines())
-        self.assertEqual(len(seen), 40)
+        self.assertEqual(len(seen), 20)
         slow = seen["0"]
-        self.assertEqual([i for i in range(2, 40) if seen[str(i)] == slow],
+        self.assertEqual([i for i in range(2, 20) if seen[str(i)] == slow],
                          [], "tests held behind the slow one")
 
 
