@@ -17,10 +17,12 @@ starts the workers (they inherit it), so that a second run never reads
 the first one's values.
 """
 
+import contextlib
 import fcntl
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -36,6 +38,32 @@ def run_dir():
     d = RUN_DIR / run
     d.mkdir(parents=True, exist_ok=True)
     return d
+
+
+def done(key):
+    """Whether key's value has been produced in this run."""
+    return (run_dir() / f"{key}.json").is_file()
+
+
+@contextlib.contextmanager
+def slot(name, until_done, poll=0.2):
+    """Held by one process at a time, or by any number once until_done's
+    value has been produced: the work that runs beside the build (one of
+    it at a time until the build has ended)."""
+    path = run_dir() / f"{name}.slot"
+    with open(path, "w") as f:
+        while not done(until_done):
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                time.sleep(poll)
+                continue
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+            return
+        yield
 
 
 def run(key, produce):

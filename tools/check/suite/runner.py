@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import once
 from .once import OUT, ROOT
 
 OK = re.compile(r"^ok - ")
@@ -57,16 +58,25 @@ def clean_env(extra=None):
     return env
 
 
-# The niceness of what runs beside the build and needs none of it (host,
-# pt, pfm, bench): every boot waits for the build, so the build comes
-# first when the processors are short; these take what it leaves.
+# What needs no build (host, pt, pfm, bench) runs beside it, but one
+# command at a time while it lasts, at this niceness: every boot waits
+# for the build, so it comes first when the processors are short
+# (make -jN keeps them all busy).
 BESIDE_THE_BUILD = 10
 
 
 def run(argv, name, limit, env=None, nice=0):
     """Runs argv to its end (or limit seconds); its output in
     build/check/NAME.txt.  nice: its niceness (os.nice), 0 or
-    BESIDE_THE_BUILD."""
+    BESIDE_THE_BUILD (then it also waits for the one place beside a
+    build still running: once.slot)."""
+    if not nice:
+        return _run(argv, name, limit, env, nice)
+    with once.slot("beside-the-build", "build"):
+        return _run(argv, name, limit, env, nice)
+
+
+def _run(argv, name, limit, env, nice):
     path = OUT / f"{name}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     ran = Ran(argv=[str(a) for a in argv], path=path)

@@ -63,6 +63,32 @@ class Once(unittest.TestCase):
             with mock.patch.dict(os.environ, {once.RUN_ENV: "run-b"}):
                 self.assertEqual(once.run("k", lambda: 2), 2)
 
+    def test_slot_one_at_a_time_until_done(self):
+        with mock.patch.object(once, "RUN_DIR", self.tmp):
+            d = once.run_dir()
+            held = []
+
+            def hold():
+                with once.slot("s", "build", poll=0.01):
+                    held.append(1)
+                    time.sleep(0.3)
+                    held.append(-1)
+            import threading
+            # Threads share no flock (one open file each): two holders
+            # at once would interleave their marks.
+            ts = [threading.Thread(target=hold) for _ in range(3)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            self.assertEqual(held, [1, -1] * 3)
+            (d / "build.json").write_text("{}")
+            start = time.monotonic()
+            with once.slot("s", "build"):
+                with once.slot("s", "build"):      # no wait once done
+                    pass
+            self.assertLess(time.monotonic() - start, 1)
+
     def test_bad_key(self):
         with mock.patch.object(once, "RUN_DIR", self.tmp):
             for k in ("", "../x", "a b", "a/b"):
