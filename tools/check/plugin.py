@@ -24,6 +24,7 @@ in every pytest-xdist worker.
 """
 
 import os
+import resource
 import time
 from pathlib import Path
 
@@ -97,6 +98,21 @@ def pytest_runtest_setup(item):
         build.require()
 
 
+def _cpu_seconds():
+    """User + system CPU of this process and of the children it waited
+    for."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    start = _cpu_seconds()
+    yield
+    item.user_properties.append(("cpu", _cpu_seconds() - start))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
@@ -128,7 +144,7 @@ class StageTimes:
                                   report.nodeid))
         st = self.stages.setdefault(stage_of(report.nodeid),
                                     {"start": None, "stop": None, "sum": 0.0,
-                                     "tests": 0, "checks": 0})
+                                     "cpu": 0.0, "tests": 0, "checks": 0})
         for key, value in report.user_properties:
             if key == "span":
                 _, start, stop = value
@@ -138,23 +154,28 @@ class StageTimes:
                     else max(st["stop"], stop)
             elif key == "checks" and report.when == "call":
                 st["checks"] += int(value)
+            elif key == "cpu" and report.when == "call":
+                st["cpu"] += float(value)
         st["sum"] += report.duration
         if report.when == "call":
             st["tests"] += 1
 
     def lines(self, wall):
         out = ["stage times (wall: first start to last end; the tests' "
-               "summed time; tests; checks inside them):"]
+               "summed time; their CPU, user + system, with the processes "
+               "they ran; tests; checks inside them):"]
         for name in sorted(self.stages, key=lambda n: self.stages[n]["start"]
                            or 0):
             st = self.stages[name]
             span = (st["stop"] or 0) - (st["start"] or 0)
             out.append(f"  {name:<8} {span:7.1f} s  sum {st['sum']:7.1f} s  "
-                       f"{st['tests']:5d} tests  {st['checks']:5d} checks")
+                       f"cpu {st['cpu']:7.1f} s  {st['tests']:5d} tests  "
+                       f"{st['checks']:5d} checks")
         total = sum(s["sum"] for s in self.stages.values())
+        cpu = sum(s["cpu"] for s in self.stages.values())
         checks = sum(s["checks"] for s in self.stages.values())
         out.append(f"  {'total':<8} {wall:7.1f} s  sum {total:7.1f} s  "
-                   f"{'':11} {checks:5d} checks")
+                   f"cpu {cpu:7.1f} s  {'':11} {checks:5d} checks")
         return out
 
 
