@@ -190,6 +190,81 @@ class Units(unittest.TestCase):
         self.assertEqual(unit_size(coll, []), 0)
 
 
+class FakeNode:
+    """What the scheduler asks of a pytest-xdist worker."""
+
+    def __init__(self, name):
+        self.name, self.shutting_down, self.got = name, False, []
+        self.gateway = mock.Mock(id=name)
+
+    def send_runtest_some(self, indices):
+        self.got.extend(indices)
+
+    def shutdown(self):
+        self.shutting_down = True
+
+
+class QueueScheduling(unittest.TestCase):
+    """queue.Queue driven as xdist's DSession drives it, with fake
+    workers: each holds two units at most and gets one more per test it
+    ends; xdist's own LoadScheduling hands out a quarter of the share at
+    once."""
+
+    def queue(self, collection, cls=None):
+        from tools.check.queue import Queue
+        config = mock.Mock()
+        config.getvalue.return_value = ["2*popen"]     # --tx of -n 2
+        config.option.maxworkerrestart = None
+        q = (cls or Queue)(config, log=mock.Mock())
+        nodes = [FakeNode("gw0"), FakeNode("gw1")]
+        for n in nodes:
+            q.add_node(n)
+        for n in nodes:
+            q.add_node_collection(n, collection)
+        q.schedule()
+        return q, nodes
+
+    def test_two_held_one_more_per_test(self):
+        coll = [f"tools/check/suite/test_boots.py::test_boot[b{i}]"
+                for i in range(40)]
+        q, (a, b) = self.queue(coll)
+        self.assertEqual((a.got, b.got), ([0, 1], [2, 3]))
+        # gw0 is stuck in test 0; gw1 ends its tests one by one and
+        # gets every other one.
+        for i in (2, 3):
+            q.mark_test_complete(b, i)
+        for _ in range(30):
+            q.mark_test_complete(b, q.node2pending[b][0])
+        self.assertEqual(a.got, [0, 1])
+        self.assertEqual(len(b.got), 2 + 2 + 30)
+
+    def test_xdists_own_holds_more(self):
+        # The same start under xdist's LoadScheduling: gw0 holds a
+        # quarter of its share behind its first test (why Queue exists).
+        from xdist.scheduler.load import LoadScheduling
+        coll = [f"tools/check/suite/test_boots.py::test_boot[b{i}]"
+                for i in range(40)]
+        q, (a, b) = self.queue(coll, LoadScheduling)
+        self.assertGreater(len(a.got), 2)
+
+    def test_a_host_tools_module_goes_whole(self):
+        coll = ["tools/check/suite/test_boots.py::test_boot[a]",
+                "tools/lab/tests/test_a.py::A::test_1",
+                "tools/lab/tests/test_a.py::A::test_2",
+                "tools/lab/tests/test_b.py::B::test_1",
+                "tools/lab/tests/test_b.py::B::test_2",
+                "tools/check/suite/test_lab.py::test_lab"]
+        q, (a, b) = self.queue(coll)
+        self.assertEqual(a.got, [0, 1, 2])      # one test, one module
+        self.assertEqual(b.got, [3, 4])         # one module: two held
+        q.mark_test_complete(a, 0)              # still holds two
+        self.assertEqual(a.got, [0, 1, 2])
+        q.mark_test_complete(b, 3)
+        self.assertEqual(b.got, [3, 4, 5])
+        q.mark_test_complete(b, 4)
+        self.assertTrue(b.shutting_down)        # nothing left to send
+
+
 class Pytest(unittest.TestCase):
     """The plugin and the queue in a pytest run of their own."""
 
@@ -223,26 +298,6 @@ class Pytest(unittest.TestCase):
         self.assertIn("make check allows no skip: Skipped: not here",
                       r.stdout)
         self.assertIn("make check: stage times", r.stdout)
-
-    def test_queue_holds_two(self):
-        # Test 0 takes 2 s; its worker holds test 1 behind it and no
-        # more, so the other worker runs tests 2 to 19.
-        r = self.pytest("""
-            import os, time, pytest
-            @pytest.mark.parametrize("i", range(20))
-            def test_n(i):
-                if i == 0:
-                    time.sleep(2)
-                with open(os.environ["SEEN"], "a") as f:
-                    f.write(f"{i} {os.environ['PYTEST_XDIST_WORKER']}\\n")
-            """, "-n", "2")
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        seen = dict(l.split() for l in
-                    (self.tmp / "seen").read_text().splitlines())
-        self.assertEqual(len(seen), 20)
-        slow = seen["0"]
-        self.assertEqual([i for i in range(2, 20) if seen[str(i)] == slow],
-                         [], "tests held behind the slow one")
 
 
 if __name__ == "__main__":
