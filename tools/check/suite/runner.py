@@ -108,6 +108,12 @@ def _run(argv, name, limit, env, nice):
                 out.write(line)
                 ran.lines.append(line.rstrip("\n"))
             ran.status = proc.wait()
+        except BaseException:
+            # Interrupted (^C, the worker stopped): the command's group
+            # has a session of its own, so no terminal signal reaches it.
+            kill()
+            proc.wait()
+            raise
         finally:
             timer.cancel()
     return ran

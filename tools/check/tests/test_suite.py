@@ -33,6 +33,21 @@ def _produce_in(args):
         return once.run(key, produce)["by"]
 
 
+def _ends(pid, seconds=5):
+    """Whether process pid is gone (or a zombie nobody reaps: this
+    container's init may not) within seconds."""
+    for _ in range(int(seconds * 10)):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.1)
+    os.kill(pid, 9)
+    return False
+
+
 class Once(unittest.TestCase):
     def setUp(self):
         self.tmp = Path(tempfile.mkdtemp(prefix="pmu-once-"))
@@ -151,6 +166,32 @@ class Runner(unittest.TestCase):
         base = os.nice(0)
         self.assertEqual(ran.lines,
                          [str(min(19, base + runner.BESIDE_THE_BUILD))])
+
+    def test_interrupted_kills_the_group(self):
+        # An exception while the command runs (^C in a worker) ends its
+        # process group, which no terminal signal reaches.
+        pidfile = self.tmp / "child.pid"
+        code = ("import subprocess, time; "
+                "p = subprocess.Popen(['sleep', '60']); "
+                f"open({str(pidfile)!r}, 'w').write(str(p.pid)); "
+                "print('started', flush=True); time.sleep(60)")
+
+        class Stop(Exception):
+            pass
+
+        class Raising(list):
+            def append(self_, line):
+                raise Stop()
+        init = runner.Ran.__init__
+
+        def ran_that_stops(self_, *a, **k):
+            init(self_, *a, **k)
+            self_.lines = Raising()
+        with mock.patch.object(runner.Ran, "__init__", ran_that_stops):
+            with self.assertRaises(Stop):
+                runner.run([PY, "-c", code], "t", 30)
+        pid = int(pidfile.read_text())
+        self.assertTrue(_ends(pid), "the command's child outlived it")
 
     def test_cannot_start(self):
         ran = runner.run([str(self.tmp / "absent")], "t", 5)
