@@ -9,6 +9,9 @@
 #                at the blocks xorriso reports for it
 #   KIND floppy  IMG is mkfloppy.sh's floppy: \syslinux.cfg replaced
 # WORDS are data: they go into the APPEND line, nowhere else.
+case ${1:-} in	# -h, --help: the text above
+-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -eu
 here=$(dirname "$0")
 kind=$1 img=$2 words=$3

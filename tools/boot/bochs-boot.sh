@@ -51,6 +51,9 @@
 # qemu-boot.sh), 3 Bochs ended without a verdict (no "# summary:" line: it
 # failed to start, the guest hung up or Bochs panicked; the end of Bochs's
 # log follows on stderr) or a bad argument, 124 the time limit ran out.
+case ${1:-} in	# -h, --help: the text above
+-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -u
 image= medium= cpu= args= log= limit=300 keep= mem=128
 usage() { echo "bochs-boot: $*" >&2; exit 3; }

@@ -18,6 +18,9 @@
 # The menu shows on the screen and on COM1 at 115200 8N1 (SERIAL 0), the
 # harness's own port and speed, so a serial terminal alone can pick an
 # entry; unattended, the default runs after 5 s.
+case ${1:-} in	# -h, --help: the text above
+-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -eu
 export LC_ALL=C		# sizes in bytes
 kernel=${1:?usage: bootmenu.sh KERNEL [WORDS [SIZE]]}

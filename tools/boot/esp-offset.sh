@@ -11,6 +11,9 @@
 # C12A7328-F81F-11D2-BA4B-00A0C93EC93B (UEFI 2.10, sections 5.2.2 and
 # 5.3.3).  Sectors are 512 bytes.  Exit status 1, with a message, when
 # there is none.
+case ${1:-} in	# -h, --help: the text above
+-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -eu
 img=${1:?usage: esp-offset.sh IMG}
 [ -f "$img" ] && [ -r "$img" ] || { echo "esp-offset: $img: not a readable file" >&2; exit 1; }

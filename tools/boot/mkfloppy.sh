@@ -6,6 +6,9 @@
 # nor CD (docs/legacy-boot.md).  No root needed: mkfs.fat, mtools and
 # Debian's syslinux (the mtools installer) work on plain files.
 # Write it to a floppy with: dd if=IMG of=/dev/fd0 bs=512 conv=fsync
+case ${1:-} in	# -h, --help: the text above
+-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -eu
 here=$(dirname "$0")
 img=$1 elf=$2

@@ -13,6 +13,9 @@
 # disk.  tools/boot/esp-offset.sh finds it for mtools.
 # No root needed: xorriso, mkfs.fat and mtools work on plain files.
 # Write it to a USB stick with: dd if=IMG of=/dev/sdX bs=1M conv=fsync
+case ${1:-} in	# -h, --help: the text above
+-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -eu
 here=$(dirname "$0")
 img=$1 efi=$2 elf=$3 cfg=${4:-}

@@ -88,6 +88,9 @@
 # machine powered off, or its exit status disagrees with the log's
 # "# summary:" line; QEMU's own messages then follow on stderr; or a bad
 # argument), 124 the time limit ran out or QEMU was killed (SIGKILL).
+case ${1:-} in	# -h, --help: the text above
+-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+esac
 set -u
 image= cpu=qemu64 smp=1 args= log= stream=0 limit=120 keep= com4=0 vga=none
 mem=256 cfg_file= have_args=0 volume_free= logdir_file=0 readonly=0 pidfile=
