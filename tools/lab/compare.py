@@ -127,7 +127,7 @@ def raw_values(result) -> Dict[str, str]:
         return out
     try:
         node = common.pmulog.compose_yaml(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, common.pmulog.LimitError):
         node = None
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:

@@ -60,10 +60,14 @@ DAMAGE_KINDS = (
     "summary-mismatch",  # the summary's counts are not the results counted
     "plan-mismatch",    # the plan is not the number of results
     "model-delta",      # a model count or delta that does not add up
+    "limit",            # over a limit of the parser (pmulog.MAX_*): a line
+                        # too long, a YAML block too large, nested too
+                        # deep, too many values or too long a value
 )
 
 # pmulog's messages (tools/lab/pmulog.py) -> kind.  First match wins.
 _CLASSES = [
+    (re.compile(r"over the limit of \d+ \(MAX_[A-Z_]+\)"), "limit"),
     (re.compile(r"^cannot read "), "unreadable"),
     (re.compile(r"^no 'TAP version 13' line"), "no-tap"),
     (re.compile(r"^second 'TAP version 13' line"), "restart"),

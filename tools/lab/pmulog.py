@@ -19,6 +19,10 @@ its lines only with keep_lines (log.lines, log.tap_text).  In a YAML block
 a line of serial noise costs only its own entry, and YAML anchors and
 aliases (never written by the harness; an alias bomb) are rejected as
 damage, never expanded.
+It reads within limits (MAX_LINE_CHARS, MAX_BLOCK_CHARS, MAX_YAML_DEPTH,
+MAX_VALUES, MAX_VALUE_CHARS; docs/lab.md, "Limits"): a line or a YAML block
+over one is damage named at its line, and such a block is never handed to
+the YAML loader (which recurses) and reads as empty.
 
 CLI (for debugging): `python3 -m tools.lab.pmulog LOG` prints the structure
 as JSON; exit status 1 when the log has parse errors, 2 when it cannot be
@@ -40,8 +44,73 @@ import yaml
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# Limits of what the parser reads (docs/lab.md, "Limits"), each far above
+# anything the harness writes (measured on the 433 files of the golden
+# logs and tools/testing/fixtures: the longest line 3,730 characters, the
+# largest YAML block 11,127, nesting 2 levels, 290 values in one result,
+# the longest value 222 characters).  A log over one is damage, named at
+# its line, and the block is never handed to the YAML loader, which
+# recurses (PyYAML's composer in Python, libyaml's through Cython: a list
+# nested 100,000 deep is a segfault).
+MAX_LINE_CHARS = 65536          # a line of the log (after TAP version 13)
+MAX_BLOCK_CHARS = 1048576       # one result's YAML block, as written
+MAX_YAML_DEPTH = 32             # lists and mappings inside one another
+MAX_VALUES = 10000              # scalars, lists and mappings in one block
+MAX_VALUE_CHARS = 65536         # one scalar value (a key too)
+
+
+class LimitError(Exception):
+    """YAML text over one of the limits; line is the 0-based line of the
+    text where the limit is passed."""
+
+    def __init__(self, line, message):
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def check_limits(text):
+    """Raises LimitError when the YAML text nests deeper than
+    MAX_YAML_DEPTH, holds more than MAX_VALUES values or a scalar longer
+    than MAX_VALUE_CHARS.  It reads the parser's events (libyaml's and
+    PyYAML's parsers are state machines: no recursion) and stops at the
+    first limit passed, so its cost is bounded by the limits; text that is
+    not YAML stops it at the error (the loader then fails at the same
+    place, having read no more)."""
+    depth = values = 0
+    try:
+        for ev in yaml.parse(text, Loader=_FAST_LOADER):
+            if isinstance(ev, yaml.CollectionStartEvent):
+                depth += 1
+                values += 1
+                if depth > MAX_YAML_DEPTH:
+                    raise LimitError(ev.start_mark.line,
+                                     f"nested more than {MAX_YAML_DEPTH} "
+                                     "deep, over the limit of "
+                                     f"{MAX_YAML_DEPTH} (MAX_YAML_DEPTH)")
+            elif isinstance(ev, yaml.CollectionEndEvent):
+                depth -= 1
+            elif isinstance(ev, yaml.ScalarEvent):
+                values += 1
+                if len(ev.value) > MAX_VALUE_CHARS:
+                    raise LimitError(ev.start_mark.line,
+                                     f"a value of {len(ev.value)} "
+                                     "characters, over the limit of "
+                                     f"{MAX_VALUE_CHARS} (MAX_VALUE_CHARS)")
+            elif isinstance(ev, yaml.AliasEvent):
+                values += 1
+            if values > MAX_VALUES:
+                raise LimitError(ev.start_mark.line,
+                                 f"more than {MAX_VALUES} values, over the "
+                                 f"limit of {MAX_VALUES} (MAX_VALUES)")
+    except yaml.YAMLError:
+        pass
+
+
 def load_yaml(text):
-    """yaml.safe_load(text), through libyaml where it is there."""
+    """yaml.safe_load(text), through libyaml where it is there; raises
+    LimitError (check_limits) before loading text over a limit."""
+    check_limits(text)
     try:
         return yaml.load(text, Loader=_FAST_LOADER)
     except yaml.YAMLError:
@@ -50,7 +119,8 @@ def load_yaml(text):
 
 def compose_yaml(text):
     """yaml.compose(text, SafeLoader): the node tree, through libyaml
-    where it is there."""
+    where it is there; raises LimitError as load_yaml does."""
+    check_limits(text)
     try:
         return yaml.compose(text, Loader=_FAST_LOADER)
     except yaml.YAMLError:
@@ -284,7 +354,9 @@ class Parser:
         self.keep_lines = keep_lines
         self._prefix: List[str] = []
         self._input_line = 0
-        self._yaml = None       # (result, start line, [(line, text)])
+        # [result, start line, [(line, text)], characters, refused]:
+        # refused, a block over a limit, is never loaded
+        self._yaml = None
         self._seen_result = False
 
     def _err(self, line, message):
@@ -304,13 +376,28 @@ class Parser:
             self._prefix = []
             log.first_line = self._input_line
             line = line[at:]
+            if len(line) > MAX_LINE_CHARS:
+                self._too_long(line)
+                return
             if line != TAP_VERSION:
                 self._err(self._input_line, f"text after '{TAP_VERSION}': "
                                             f"{line!r}")
             self._keep(line)
             return
         self._keep(line)
+        if len(line) > MAX_LINE_CHARS:
+            self._too_long(line)
+            return
         self._tap_line(line, self._input_line)
+
+    def _too_long(self, line):
+        """A line over MAX_LINE_CHARS: damage, and not read (a YAML block
+        it is in is refused)."""
+        self._err(self._input_line,
+                  f"line of {len(line)} characters, over the limit of "
+                  f"{MAX_LINE_CHARS} (MAX_LINE_CHARS); not read")
+        if self._yaml is not None:
+            self._yaml[4] = True
 
     def _keep(self, line):
         self.log.last_line = self._input_line
@@ -340,7 +427,21 @@ class Parser:
                 self._close_yaml(lineno, True)
                 return
             if line.startswith("  ") and line != "  ---":
-                self._yaml[2].append((lineno, line[2:]))
+                y = self._yaml
+                if y[4]:
+                    return
+                y[3] += len(line) - 1
+                if y[3] > MAX_BLOCK_CHARS:
+                    y[4] = True
+                    y[2].clear()
+                    self._err(lineno, f"YAML block of result "
+                                      f"{y[0].number} (opened on line "
+                                      f"{y[1]}) is more than "
+                                      f"{MAX_BLOCK_CHARS} characters, over "
+                                      f"the limit of {MAX_BLOCK_CHARS} "
+                                      "(MAX_BLOCK_CHARS); not read")
+                    return
+                y[2].append((lineno, line[2:]))
                 return
             if not _is_tap(line):
                 # serial noise inside the block: the block goes on
@@ -357,9 +458,10 @@ class Parser:
             if not log.results or log.results[-1].yaml_text is not None:
                 self._err(lineno, "YAML block without a result line "
                                   "before it")
-                self._yaml = (Result(None, False, "(none)"), lineno, [])
+                self._yaml = [Result(None, False, "(none)"), lineno, [], 0,
+                              False]
             else:
-                self._yaml = (log.results[-1], lineno, [])
+                self._yaml = [log.results[-1], lineno, [], 0, False]
             return
         m = RESULT_LINE.match(line)
         if m:
@@ -390,12 +492,15 @@ class Parser:
         self.log.parse_errors.append(e)
 
     def _close_yaml(self, lineno, terminated):
-        res, start, body = self._yaml
+        res, start, body, _, refused = self._yaml
         self._yaml = None
         res.yaml_text = "".join(t + "\n" for _, t in body)
         if not terminated:
             self._err(lineno, f"YAML block of result {res.number} (opened "
                               f"on line {start}) is not closed by '  ...'")
+        if refused:         # over a limit (reported): read as empty
+            res.yaml_text, res.yaml = "", {}
+            return
         res.yaml = _yaml_block(res, start, body, self._errf)
 
 
@@ -418,6 +523,12 @@ def _yaml_block(res, start, body, err):
     if not _anchor(text):
         try:
             doc = load_yaml(text)
+        except LimitError as e:
+            err(ParseError(body[min(e.line, len(body) - 1)][0],
+                           f"YAML block of result {res.number}: "
+                           f"{e.message}; not read"))
+            res.yaml_text = ""
+            return {}
         except yaml.YAMLError as e:
             whole = " ".join(str(e).split())
         else:
@@ -431,8 +542,8 @@ def _yaml_block(res, start, body, err):
         whole = None
     entries, damaged = _entries(res, body, err)
     doc = {}
-    for first, entry in entries:
-        value = _load_entry(res, first, entry, err)
+    for first, entry, lines in entries:
+        value = _load_entry(res, first, entry, err, lines)
         if value is None:
             damaged = True
         else:
@@ -461,15 +572,17 @@ def _anchor(text):
 
 
 def _entries(res, body, err):
-    """The block's top-level entries, [(line of the key, [text lines])],
+    """The block's top-level entries, [(line of the key, [text lines],
+    [their line numbers])],
     and whether a line was damage (one that neither starts an entry nor
     continues one)."""
     entries, damaged = [], False
     for lineno, text in body:
         if _YAML_KEY.match(text):
-            entries.append((lineno, [text]))
+            entries.append((lineno, [text], [lineno]))
         elif text.startswith(" ") and entries:
             entries[-1][1].append(text)
+            entries[-1][2].append(lineno)
         else:
             damaged = True
             err(ParseError(lineno, f"{_where(res, text)}: {text!r} is "
@@ -490,7 +603,7 @@ def _where(res, text):
     return f"YAML block of result {res.number}"
 
 
-def _load_entry(res, lineno, entry, err):
+def _load_entry(res, lineno, entry, err, lines=None):
     """One entry as a one-key mapping, or None (reported) when it is not
     YAML or holds an anchor or alias."""
     text = "".join(t + "\n" for t in entry)
@@ -503,6 +616,10 @@ def _load_entry(res, lineno, entry, err):
         return None
     try:
         doc = load_yaml(text)
+    except LimitError as e:
+        at = lines[min(e.line, len(lines) - 1)] if lines else lineno
+        err(ParseError(at, f"{where}: {e.message}; its value is lost"))
+        return None
     except yaml.YAMLError as e:
         err(ParseError(lineno, f"{where}: " + " ".join(str(e).split())
                        + "; its value is lost"))
