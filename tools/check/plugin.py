@@ -19,12 +19,15 @@ in every pytest-xdist worker.
 - No SKIP: a skipped test fails (the harness's checks must all run).
 - The per-stage times at the end: per stage (a suite module, or "py"
   for the host tools' own tests), the wall time from its first test's
-  start to its last one's end, the tests' summed time, and the checks the
-  tests counted inside them (a boot's log checks, a checker's ok lines).
+  start to its last one's end, the tests' summed time, their CPU (with
+  the processes they ran), and the checks the tests counted inside them
+  (a boot's log checks, a checker's ok lines); build/check/timeline.txt
+  has each test's worker, start and end.
 """
 
 import os
 import resource
+import shutil
 import time
 from pathlib import Path
 
@@ -79,12 +82,7 @@ def pytest_configure(config):
         # The values of earlier runs, never read again.
         for old in once.RUN_DIR.glob("*") if once.RUN_DIR.is_dir() else ():
             if old.name != os.environ[once.RUN_ENV]:
-                _remove_tree(old)
-
-
-def _remove_tree(path):
-    import shutil
-    shutil.rmtree(path, ignore_errors=True)
+                shutil.rmtree(old, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(session, config, items):
