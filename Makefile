@@ -15,7 +15,9 @@ BOCHS_PKGS := bochs bochsbios vgabios
 # capture, xmllint for the JUnit schema, Chromium for the HTML report,
 # Perl's prove for TAP consumers, jinja2 for the report's page
 # (tools/lab/templates/) and the LAVA device template's render tests
-# (tools/lab/tests/test_lava.py).
+# (tools/lab/tests/test_lava.py); fontconfig's fc-list and DejaVu, which
+# Chromium draws the report's marks with (test_report.py Glyphs: every
+# mark in an installed font).  pytest and pytest-xdist run make check.
 # Intel PT's host tools (docs/pt.md): libipt as the referee decoder, clang's
 # libFuzzer for the fuzz target.
 PT_PKGS    := libipt-dev clang libclang-rt-14-dev
@@ -26,6 +28,7 @@ PFM_PKGS   := libpfm4-dev libpfm4:i386
 CHECK_PKGS := $(RUN_PKGS) libcmocka-dev pkg-config gawk python3 python3-yaml \
 	      python3-pytest python3-pytest-xdist \
 	      python3-serial python3-jinja2 libxml2-utils chromium perl \
+	      fontconfig fonts-dejavu-core \
 	      $(BOCHS_PKGS) \
 	      $(PT_PKGS) $(PFM_PKGS)
 # make lava: LAVA's dispatcher runs a job on QEMU locally (tools/lab/lava).

@@ -492,7 +492,7 @@ def _kind(results) -> str:
     return "p" if "ok" in statuses else "s"
 
 
-_MARKS = {"p": "\u2713", "f": "\u2717", "s": "\u2013", "t": "\u23f1",
+_MARKS = {"p": "\u2713", "f": "\u2717", "s": "\u2013", "t": "\u25f4",
           "n": "\u2205", "h": "!", "l": "?"}
 
 

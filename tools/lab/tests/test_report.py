@@ -732,7 +732,7 @@ class Verdicts(unittest.TestCase):
         self.assertEqual((c.classes(), c.text(), c.attrs), (set(), "", {}))
         # timed out, not run for the whole-run limit, skipped
         c = cell("selftest-hang/cpl3", 3)
-        self.assertEqual((c.classes(), c.text()), ({"t"}, "\u23f1"))
+        self.assertEqual((c.classes(), c.text()), ({"t"}, "\u25f4"))
         c = cell("selftest-hang/traced-benchmark", 3)
         self.assertEqual((c.classes(), c.text()), ({"n"}, "\u2205"))
 
@@ -861,6 +861,31 @@ class Browser(unittest.TestCase):
         self.assertIn("<body>x</body>", dom)
         self.assertTrue(browser.text_in_dom(dom, "x"))
         self.assertFalse(browser.text_in_dom(dom, "body"))
+
+
+
+class Glyphs(unittest.TestCase):
+    """Every character the page draws a cell or its legend with is in a
+    font this machine's Chromium has (fontconfig's fonts, DejaVu among
+    them: make check's packages): issue 43 found the timed-out mark,
+    U+23F1 STOPWATCH, drawn as an empty box."""
+
+    def test_marks_have_a_font(self):
+        import re
+        import subprocess
+        legend = (Path(report.__file__).parent / "templates" /
+                  "report.html.j2").read_text()
+        legend = re.search(r'<p class="legend">(.*?)</p>', legend).group(1)
+        chars = set("".join(report._MARKS.values())) | \
+            {c for c in re.sub(r"<[^>]*>", "", legend) if ord(c) > 0x7e}
+        self.assertIn("\u2713", chars)
+        for c in sorted(chars):
+            with self.subTest(char=f"U+{ord(c):04X}"):
+                r = subprocess.run(["fc-list", f":charset={ord(c):x}",
+                                    "file"], capture_output=True, text=True)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertTrue(r.stdout.strip(),
+                                f"no installed font has U+{ord(c):04X}")
 
 
 if __name__ == "__main__":
