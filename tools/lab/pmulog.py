@@ -231,6 +231,9 @@ class Log:
     error_lines: List[Comment] = field(default_factory=list)
     comments: List[Comment] = field(default_factory=list)
     parse_errors: List[ParseError] = field(default_factory=list)
+    # The number the next result should have: one more than the last
+    # result's (or the number a result without one stood for).
+    next_number: int = 1
 
     def header(self, key: str) -> Optional[Header]:
         """The header line "# key: ...", or None."""
@@ -260,6 +263,7 @@ class Log:
 
     def to_dict(self):
         d = asdict(self)
+        d.pop("next_number")        # the parser's state, not the log's
         for r, rd in zip(self.results, d["results"]):
             rd["status"] = r.status
         return d
@@ -640,8 +644,13 @@ def _result(log, m, lineno, err):
             d.group(3) or ""
     elif "#" in rest:
         err(ParseError(lineno, f"unknown directive in {rest!r}"))
-    expect = len(log.results) + 1
+    # The number the result should have: one more than the one before it
+    # (its own number, or for a result without one the number it stood
+    # for).  So one result numbered out of order is one error, not one
+    # for each result after it (a number given twice made 177 lines).
+    expect = log.next_number
     num = int(number) if number is not None else None
+    log.next_number = (num if num is not None else expect) + 1
     if num is None:
         err(ParseError(lineno, f"result without a number (expected {expect})"))
     elif num != expect:

@@ -227,6 +227,24 @@ class Malformed(unittest.TestCase):
         self.assertIn("result after the summary", msgs)
         self.assertTrue(any(m.startswith("second plan") for m in msgs))
 
+    def test_one_misnumbered_result_is_one_error(self):
+        # Issue 43: one number given twice made every later result an
+        # error (177 lines).  TAP numbers count up by one (TAP 13,
+        # "Test number"): each result is judged against the one before.
+        nums = list(range(1, 6)) + [5] + list(range(6, 180))
+        body = "".join(f"ok {n} - t{i}\n" for i, n in enumerate(nums))
+        log = pmulog.parse(self.HEAD + body + f"1..{len(nums)}\n")
+        numbering = [m for m in messages(log) if m.startswith("result ")]
+        self.assertEqual(numbering, ["result numbered 5, expected 6",
+                                     "result numbered 6, expected 6"][:1])
+        # A gap is one error too, and so is a missing number.
+        log = pmulog.parse(self.HEAD + "ok 1 - a\nok 3 - b\nok 4 - c\n"
+                           "ok - d\nok 6 - e\n1..5\n")
+        self.assertEqual([m for m in messages(log)
+                          if m.startswith("result ")],
+                         ["result numbered 3, expected 2",
+                          "result without a number (expected 5)"])
+
     def test_yaml_not_a_mapping_and_stray_block(self):
         log = pmulog.parse(self.HEAD + "  ---\n  a: 1\n  ...\n"
                            "ok 1 - a\n  ---\n  - x\n  ...\n"
