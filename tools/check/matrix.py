@@ -49,6 +49,18 @@ MEDIUM_OF = {"uefi": "image", "bios-kernel": "kernel", "bios-disk": "image",
              "bochs-floppy": "floppy"}
 
 
+# What makes each medium (main's message for one that is missing).
+MADE_BY = {"image": "make image", "kernel": "make i386",
+           "floppy": "make floppy", "vars": "make ovmf-vars"}
+
+
+def media_needed(boot):
+    """The media (MEDIUM_OF's names, and "vars") a boot needs: its
+    medium, and a UEFI boot from the warm variable store that store."""
+    return [MEDIUM_OF[boot.boot]] + (["vars"] if boot.boot == "uefi" and
+                                     boot.nvram == "warm" else [])
+
+
 def boot_argv(boot, media, out, snapshot=None):
     """The boot script's arguments for one boot: a list, never a shell
     line (the table's strings are data).  media maps "image", "kernel"
@@ -472,21 +484,16 @@ def main(argv=None):
         jobs = jobs_from_env()
         media = {"image": Path(a.image), "kernel": Path(a.kernel),
                  "floppy": Path(a.floppy), "vars": Path(a.vars)}
-        made_by = {"image": "make image", "kernel": "make i386",
-                   "floppy": "make floppy", "vars": "make ovmf-vars"}
         if jobs is None:
             say(False, "matrix", f"JOBS={os.environ.get('JOBS')!r} is not a "
                                  "positive number")
             boots = []
-        def needs(b):
-            return [MEDIUM_OF[b.boot]] + (["vars"] if b.boot == "uefi" and
-                                          b.nvram == "warm" else [])
-        missing = {m for b in boots for m in needs(b)
+        missing = {m for b in boots for m in media_needed(b)
                    if not media[m].is_file()}
         for m in sorted(missing):
-            say(False, "matrix", f"no {m} {media[m]} ({made_by[m]}): its "
+            say(False, "matrix", f"no {m} {media[m]} ({MADE_BY[m]}): its "
                                  "boots are left out")
-        boots = [b for b in boots if not missing & set(needs(b))]
+        boots = [b for b in boots if not missing & set(media_needed(b))]
         if boots:
             logs.mkdir(parents=True, exist_ok=True)
             print(f"# boot matrix: {len(boots)} boots, {jobs} at a time",

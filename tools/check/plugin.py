@@ -135,28 +135,26 @@ class StageTimes:
         self.timeline = []
 
     def add(self, report):
+        # One span per phase (a test may wait in its setup: the build);
+        # its checks and CPU on the call's report.
         props = dict(report.user_properties)
-        if report.when == "call" and "span" in props:
-            _, start, stop = props["span"]
-            self.timeline.append((start, stop, props.get("worker", "?"),
-                                  report.nodeid))
         st = self.stages.setdefault(stage_of(report.nodeid),
                                     {"start": None, "stop": None, "sum": 0.0,
                                      "cpu": 0.0, "tests": 0, "checks": 0})
-        for key, value in report.user_properties:
-            if key == "span":
-                _, start, stop = value
-                st["start"] = start if st["start"] is None \
-                    else min(st["start"], start)
-                st["stop"] = stop if st["stop"] is None \
-                    else max(st["stop"], stop)
-            elif key == "checks" and report.when == "call":
-                st["checks"] += int(value)
-            elif key == "cpu" and report.when == "call":
-                st["cpu"] += float(value)
         st["sum"] += report.duration
-        if report.when == "call":
-            st["tests"] += 1
+        if "span" in props:
+            _, start, stop = props["span"]
+            st["start"] = start if st["start"] is None \
+                else min(st["start"], start)
+            st["stop"] = stop if st["stop"] is None else max(st["stop"], stop)
+        if report.when != "call":
+            return
+        st["tests"] += 1
+        st["checks"] += int(props.get("checks", 0))
+        st["cpu"] += float(props.get("cpu", 0.0))
+        if "span" in props:
+            self.timeline.append((start, stop, props.get("worker", "?"),
+                                  report.nodeid))
 
     def lines(self, wall):
         out = ["stage times (wall: first start to last end; the tests' "

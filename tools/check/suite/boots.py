@@ -17,8 +17,6 @@ MEDIA = {"image": once.ROOT / "build" / "pmu-harness.img",
          "kernel": once.ROOT / "build" / "i386" / "pmu-harness.elf",
          "floppy": once.ROOT / "build" / "pmu-harness-floppy.img",
          "vars": matrix.WARM_VARS}
-MADE_BY = {"image": "make image", "kernel": "make i386",
-           "floppy": "make floppy", "vars": "make ovmf-vars"}
 
 
 @functools.lru_cache(maxsize=None)
@@ -44,24 +42,29 @@ def shapes():
     return list(matrix.shared_shapes(table()[0]).items())
 
 
-def snapshot(index):
-    """{"ok", "text", "path"} of shape index's snapshot, saved once."""
-    shape, members = shapes()[index]
-
+def save_snapshot(key, path, cpu, machine, limit, point):
+    """{"ok", "text", "path"}: a firmware snapshot of the image saved to
+    path once per run (matrix.save_snapshot's arguments), after the
+    build."""
     def produce():
         build.require()
-        where = once.OUT / "snapshots"
-        where.mkdir(parents=True, exist_ok=True)
-        path = where / f"shape-{index}.state"
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.unlink(missing_ok=True)
         path.with_suffix(".stderr").unlink(missing_ok=True)
-        first = members[0]
-        ok, text = matrix.save_snapshot(
-            MEDIA["image"], first.cpu,
-            matrix.shape_argv(matrix.boot_argv(first, MEDIA, once.OUT)),
-            path, first.timeout, matrix.snapshot_point(members))
+        ok, text = matrix.save_snapshot(MEDIA["image"], cpu, machine, path,
+                                        limit, point)
         return {"ok": ok, "text": text, "path": str(path)}
-    return once.run(f"snapshot-{index}", produce)
+    return once.run(key, produce)
+
+
+def snapshot(index):
+    """{"ok", "text", "path"} of shape index's snapshot, saved once."""
+    _, members = shapes()[index]
+    first = members[0]
+    return save_snapshot(
+        f"snapshot-{index}", once.OUT / "snapshots" / f"shape-{index}.state",
+        first.cpu, matrix.shape_argv(matrix.boot_argv(first, MEDIA, once.OUT)),
+        first.timeout, matrix.snapshot_point(members))
 
 
 def snapshot_of(boot):
@@ -77,11 +80,8 @@ def snapshot_of(boot):
 
 def missing_media(boot):
     """What boot needs that the build did not leave, as text, or None."""
-    needs = [matrix.MEDIUM_OF[boot.boot]]
-    if boot.boot == "uefi" and boot.nvram == "warm":
-        needs.append("vars")
-    gone = [f"no {m} {MEDIA[m]} ({MADE_BY[m]})" for m in needs
-            if not MEDIA[m].is_file()]
+    gone = [f"no {m} {MEDIA[m]} ({matrix.MADE_BY[m]})"
+            for m in matrix.media_needed(boot) if not MEDIA[m].is_file()]
     return "; ".join(gone) or None
 
 

@@ -4,7 +4,7 @@ they share (docs/check.md, stage kill)."""
 
 import os
 
-from tools.check import kill, matrix
+from tools.check import kill
 
 from . import boots, build, once
 
@@ -25,18 +25,9 @@ def snapshot():
     None when snapshots are off (SNAPSHOTS=0)."""
     if not snapshots_on():
         return None
-
-    def produce():
-        build.require()
-        OUT.mkdir(parents=True, exist_ok=True)
-        path = OUT / "firmware.state"
-        path.unlink(missing_ok=True)
-        path.with_suffix(".stderr").unlink(missing_ok=True)
-        ok, text = matrix.save_snapshot(boots.MEDIA["image"], kill.CPU,
-                                        kill.machine_args(vars_file()), path,
-                                        kill.BOOT_LIMIT, "console")
-        return {"ok": ok, "text": text, "path": str(path)}
-    return once.run("kill-snapshot", produce)
+    return boots.save_snapshot("kill-snapshot", OUT / "firmware.state",
+                               kill.CPU, kill.machine_args(vars_file()),
+                               kill.BOOT_LIMIT, "console")
 
 
 def point(n):

@@ -65,15 +65,15 @@ def clean_env(extra=None):
 BESIDE_THE_BUILD = 10
 
 
-def run(argv, name, limit, env=None, nice=0):
+def run(argv, name, limit, env=None, beside_build=False):
     """Runs argv to its end (or limit seconds); its output in
-    build/check/NAME.txt.  nice: its niceness (os.nice), 0 or
-    BESIDE_THE_BUILD (then it also waits for the one place beside a
-    build still running: once.slot)."""
-    if not nice:
-        return _run(argv, name, limit, env, nice)
+    build/check/NAME.txt.  beside_build: a command that needs no build;
+    it waits for the one place beside a build still running (once.slot)
+    and runs at niceness BESIDE_THE_BUILD."""
+    if not beside_build:
+        return _run(argv, name, limit, env, 0)
     with once.slot("beside-the-build", "build"):
-        return _run(argv, name, limit, env, nice)
+        return _run(argv, name, limit, env, BESIDE_THE_BUILD)
 
 
 def _run(argv, name, limit, env, nice):
@@ -135,6 +135,13 @@ def judge_status(ran):
         return why
     tail = "\n".join(ran.lines[-40:])
     return f"exit status {ran.status} ({ran.path}):\n{tail}"
+
+
+def judge_counted(ran, record_property):
+    """judge_lines, with the command's ok and not ok lines recorded as the
+    test's checks (the stage table counts them)."""
+    record_property("checks", len(ran.oks) + len(ran.not_oks))
+    return judge_lines(ran)
 
 
 def judge_lines(ran):

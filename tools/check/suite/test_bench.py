@@ -14,7 +14,7 @@ SUMMARY = re.compile(r"^bench-host: passed=(\d+) failed=(\d+)$")
 @pytest.mark.parametrize("mode", ["x86_64", "i386"])
 def test_bench(mode, record_property):
     ran = runner.run([SCRIPT, "--mode", mode], f"bench-{mode}", 900,
-                     nice=runner.BESIDE_THE_BUILD)
+                     beside_build=True)
     counts = [SUMMARY.match(l) for l in ran.lines if SUMMARY.match(l)]
     if counts:
         record_property("checks", int(counts[-1][1]) + int(counts[-1][2]))

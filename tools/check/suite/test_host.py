@@ -20,7 +20,7 @@ def built():
     fail their own tests (--no-build says so)."""
     def produce():
         ran = runner.run([SCRIPT, "--build-only"], "host-build", 900,
-                         nice=runner.BESIDE_THE_BUILD)
+                         beside_build=True)
         return {"last": ran.last()}
     return once.run("host-build", produce)
 
@@ -33,7 +33,7 @@ def test_host_suites_found():
 def test_host(name, record_property):
     built()
     ran = runner.run([SCRIPT, "--no-build", name],
-                     f"host/{name}", 600, nice=runner.BESIDE_THE_BUILD)
+                     f"host/{name}", 600, beside_build=True)
     counts = [SUMMARY.match(l) for l in ran.lines if SUMMARY.match(l)]
     why = runner.judge_status(ran)
     if counts:

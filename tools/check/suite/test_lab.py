@@ -17,6 +17,5 @@ def test_lab(record_property):
         kill_points.point(n)
     ran = runner.run([sys.executable, "-m", "tools.check.lab", "--logs",
                       once.OUT, "--out", once.OUT / "lab"], "lab", 600)
-    record_property("checks", len(ran.oks) + len(ran.not_oks))
-    why = runner.judge_lines(ran)
+    why = runner.judge_counted(ran, record_property)
     assert why is None, why

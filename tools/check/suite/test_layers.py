@@ -8,6 +8,5 @@ from . import runner
 def test_layers(record_property):
     ran = runner.run([sys.executable, "-m", "tools.check.layers"], "layers",
                      120)
-    record_property("checks", len(ran.oks) + len(ran.not_oks))
-    why = runner.judge_lines(ran)
+    why = runner.judge_counted(ran, record_property)
     assert why is None, why

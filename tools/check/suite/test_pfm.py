@@ -15,7 +15,7 @@ def built():
     """make pfm-check, once per run: None, or why it failed."""
     def produce():
         ran = runner.run(["make", "--no-print-directory", "pfm-check"],
-                         "pfm-build", 300, nice=runner.BESIDE_THE_BUILD)
+                         "pfm-build", 300, beside_build=True)
         return {"failed": runner.judge_status(ran)}
     return once.run("pfm-build", produce)["failed"]
 
@@ -25,7 +25,6 @@ def test_pfm(lib, record_property):
     why = built()
     assert why is None, f"make pfm-check failed: {why}"
     ran = runner.run([once.ROOT / "build" / "host" / CHECKERS[lib]],
-                     f"pfm-{lib}", 300, nice=runner.BESIDE_THE_BUILD)
-    record_property("checks", len(ran.oks) + len(ran.not_oks))
-    why = runner.judge_lines(ran)
+                     f"pfm-{lib}", 300, beside_build=True)
+    why = runner.judge_counted(ran, record_property)
     assert why is None, why

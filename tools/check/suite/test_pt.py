@@ -11,7 +11,6 @@ from . import once, runner
 def test_pt(record_property):
     ran = runner.run([sys.executable, "-m", "tools.check.pt", "--out",
                       once.OUT / "pt"], "pt", 300,
-                     nice=runner.BESIDE_THE_BUILD)
-    record_property("checks", len(ran.oks) + len(ran.not_oks))
-    why = runner.judge_lines(ran)
+                     beside_build=True)
+    why = runner.judge_counted(ran, record_property)
     assert why is None, why

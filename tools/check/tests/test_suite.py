@@ -7,7 +7,6 @@ import multiprocessing
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import textwrap
 import time
@@ -162,7 +161,7 @@ class Runner(unittest.TestCase):
 
     def test_nice(self):
         ran = runner.run([PY, "-c", "import os; print(os.nice(0))"], "t",
-                         30, nice=runner.BESIDE_THE_BUILD)
+                         30, beside_build=True)
         base = os.nice(0)
         self.assertEqual(ran.lines,
                          [str(min(19, base + runner.BESIDE_THE_BUILD))])
@@ -339,6 +338,9 @@ class Pytest(unittest.TestCase):
         self.assertIn("make check allows no skip: Skipped: not here",
                       r.stdout)
         self.assertIn("make check: stage times", r.stdout)
+        # The stage's row: wall, summed, CPU, its two tests, no checks.
+        self.assertRegex(r.stdout, r"\n  other +\d+\.\d s  sum +\d+\.\d s  "
+                                   r"cpu +\d+\.\d s +2 tests +0 checks\n")
 
 
 if __name__ == "__main__":
