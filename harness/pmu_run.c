@@ -5,6 +5,7 @@
 #include "../pmu/backend.h"
 #include "../pmu/generation.h"
 #include "../pmu/inject.h"
+#include "../pmu/window.h"
 #include "../arch/x86/cpu.h"
 #include "../lib/fmt.h"
 #include "../lib/string.h"
@@ -109,10 +110,14 @@ static int setup(struct tcase *t, const struct pmu_driver *d,
 			   "counter %u: %s", c, e.msg))
 			return 0;
 	}
-	for (unsigned c = 0; c < r->n_ctrs; c++)
-		if (in_run(r, c) && !check(t, d->start(c, &e) == 0, "start "
-					   "counter %u: %s", c, e.msg))
+	for (unsigned c = 0; c < r->n_ctrs; c++) {
+		if (!in_run(r, c))
+			continue;
+		if (!check(t, d->start(c, &e) == 0, "start counter %u: %s", c,
+			   e.msg))
 			return 0;
+		r->seg_from[c] = window_segment();	/* its last write's */
+	}
 	return !r->started || r->started(t, r);
 }
 
@@ -121,10 +126,14 @@ static int finish(struct tcase *t, const struct pmu_driver *d,
 {
 	struct pmu_err e;
 
-	for (unsigned c = 0; c < r->n_ctrs; c++)
-		if (in_run(r, c) && !check(t, d->stop(c, &e) == 0, "stop "
-					   "counter %u: %s", c, e.msg))
+	for (unsigned c = 0; c < r->n_ctrs; c++) {
+		if (!in_run(r, c))
+			continue;
+		r->seg_to[c] = window_segment();	/* its first write ends it */
+		if (!check(t, d->stop(c, &e) == 0, "stop counter %u: %s", c,
+			   e.msg))
 			return 0;
+	}
 	for (unsigned c = 0; c < r->n_ctrs; c++)
 		if (in_run(r, c) && !check(t, d->read(c, &r->got[c], &e) == 0,
 					   "read counter %u: %s", c, e.msg))
@@ -228,20 +237,6 @@ static void log_window(struct tcase *t, const struct pmu_run *r)
 	      w.after[3]), r->cpl ? PMU_RING3_EDGES : 0);
 }
 
-uint64_t pmu_window_near(unsigned cpls)
-{
-	struct trace_window_counts w;
-	uint64_t n = 0;
-
-	if (backend_current()->id != BE_EMULATED)
-		return 0;
-	trace_window_counts(&w);
-	for (unsigned c = 0; c < 4; c++)
-		if (cpls & PMU_CPL(c))
-			n += w.near_before[c] + w.near_after[c];
-	return n;
-}
-
 /* backend=hw and emulated: the model's count of the same run (pmu_run.h).
  * The run's setup writes are replayed in their order (the model judges a
  * write hardware refused as it would), then the benchmark is traced into
@@ -307,6 +302,8 @@ int pmu_run(struct tcase *t, struct pmu_run *r)
 		return 0;
 	trace_window_range((struct trace_range){ (const void *)b->fn,
 						 b->end });
+	r->window_run = backend_current()->id == BE_EMULATED ?
+			window_begin((uintptr_t)b->fn, (uintptr_t)b->end) : 0;
 	r->tsc_span = rdtsc();
 	be_log_open(&log, acc, sizeof(acc) / sizeof(acc[0]));
 	ok = setup(t, d, r);
@@ -431,6 +428,26 @@ struct pmu_expect pmu_expect_sem(uint64_t n, uint32_t sem_mask,
 	return expect_edges(n, cpls, counters, pmu_ring3_sem_edges(sem_mask));
 }
 
+struct pmu_expect pmu_expect_counter(const struct pmu_run *r, unsigned ctr,
+				     uint64_t n, uint32_t sem_mask,
+				     unsigned cpls)
+{
+	struct pmu_expect x = pmu_expect_sem(n, sem_mask, cpls,
+					     pmu_run_counters(r));
+	const char *why = "the run was not made by pmu_run()";
+	uint64_t drv;
+
+	if (backend_current()->id != BE_EMULATED)
+		return x;
+	if (r->window_run && ctr < PMU_MAX_COUNTERS &&
+	    !window_sum(r->window_run, r->seg_from[ctr], r->seg_to[ctr], cpls,
+			sem_mask, &drv, &why))
+		return (struct pmu_expect){ .lo = n + drv, .hi = n + drv,
+					    .traced = 1, .driver = drv };
+	x.window_why = why;
+	return x;
+}
+
 struct pmu_expect pmu_expect_events(uint64_t n, unsigned cpls)
 {
 	return pmu_expect_window(n, cpls, PMU_MAX_COUNTERS);
@@ -477,6 +494,20 @@ void pmu_log_model(struct tcase *t, const struct pmu_run *r, unsigned ctr)
 	pmu_log_model_as(t, r, ctr, counted);
 }
 
+int pmu_check_window(struct tcase *t, const char *counted, unsigned ctr,
+		     const struct pmu_expect *x)
+{
+	char k[64];
+
+	if (x->traced) {
+		fmt_snprintf(k, sizeof(k), "%s_window_driver", counted);
+		value(t, k, "%llu", (unsigned long long)x->driver);
+	}
+	return check(t, !x->window_why, "counter %u: under backend=emulated "
+		     "its count is held exactly, but what the window traced "
+		     "for it is unknown: %s", ctr, x->window_why);
+}
+
 void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
 		       const struct pmu_run *r, unsigned ctr,
 		       const struct pmu_expect *x)
@@ -495,6 +526,8 @@ void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
 		value(t, key(r, name), "increment %llu..%llu (%s)",
 		      (unsigned long long)x->lo, (unsigned long long)x->hi,
 		      x->tolerance);
+	fmt_snprintf(name, sizeof(name), "ctr%u", ctr);
+	pmu_check_window(t, key(r, name), ctr, x);
 	pmu_log_model(t, r, ctr);
 	check(t, inc >= x->lo && inc <= x->hi, "counter %u: read %llu (+%llu "
 	      "over its preset), oracle %llu..%llu", ctr,

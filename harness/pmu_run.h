@@ -52,6 +52,12 @@ struct pmu_run {
 	uint64_t model[PMU_MAX_COUNTERS];
 	int predicted;
 	char model_why[112];
+	/* backend=emulated: the window's segments (pmu/window.h) in which
+	 * each counter counted: from the one its driver's start() opened
+	 * with its last write to the one its stop() closed with its
+	 * first (pmu/driver.h) */
+	unsigned seg_from[PMU_MAX_COUNTERS], seg_to[PMU_MAX_COUNTERS];
+	unsigned window_run;	/* window_begin()'s number; 0: none */
 };
 
 /* The driver of this CPU's PMU when it is of kind k and a backend can
@@ -83,6 +89,13 @@ int pmu_exec(struct tcase *t, const char *bench, uint64_t n,
 struct pmu_expect {
 	uint64_t lo, hi;
 	const char *tolerance;		/* why a range; NULL when exact */
+	/* backend=emulated (pmu_expect_counter): lo == hi is the oracle's
+	 * count plus `driver`, what the window traced for this counter
+	 * besides the benchmark; or window_why says why that is unknown
+	 * (a failed check: the emulated path is held exactly) */
+	int traced;
+	uint64_t driver;
+	const char *window_why;
 };
 
 /*
@@ -143,11 +156,21 @@ struct pmu_expect pmu_expect_events(uint64_t n_oracle, unsigned cpls);
  * idle ones). */
 struct pmu_expect pmu_expect_window(uint64_t n_oracle, unsigned cpls,
 				    unsigned counters);
-/* backend=emulated: the instructions at the CPLs of cpls that the last
- * run's window traced next to the benchmark, which every counter of the
- * run counts (arch/x86/trace.h, near_*): a lower bound above the oracle's
- * count for Instruction Retired.  0 on other backends. */
-uint64_t pmu_window_near(unsigned cpls);
+/*
+ * The rule for counter ctr of run r (run by pmu_run()) counting the
+ * semantic counts in sem_mask at the CPLs of cpls, n being the oracle's
+ * count of the benchmark where the counter counts at the run's CPL (0
+ * where it does not): exact on the model; on hardware the range of
+ * pmu_expect_sem(); under backend=emulated exact again, n plus what the
+ * counting window traced of everything else at those CPLs from the
+ * counter's enabling write to its disabling one, classified step by step
+ * by the oracle's decoder (pmu/window.h), never by the model (issue 39:
+ * a pass on the emulated path must mean the PMU counted right).
+ */
+struct pmu_expect pmu_expect_counter(const struct pmu_run *r, unsigned ctr,
+				     uint64_t n, uint32_t sem_mask,
+				     unsigned cpls);
+
 /* What a USR counter of instructions or branches counts in a CPL 3 run
  * besides the benchmark: PMU_RING3_EDGES on hardware and under
  * backend=emulated, 0 on the model (which counts the benchmark alone). */
@@ -160,6 +183,13 @@ unsigned pmu_run_counters(const struct pmu_run *r);
 void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
 		       const struct pmu_run *r, unsigned ctr,
 		       const struct pmu_expect *x);
+/* What pmu_check_counter() logs and checks of an expectation made by
+ * pmu_expect_counter(), beside the count logged as `counted` (e.g.
+ * "cpl0_ctr1"): under backend=emulated <counted>_window_driver, what the
+ * window traced for the counter besides the benchmark, or a failed check
+ * when that is unknown.  Returns the check's result. */
+int pmu_check_window(struct tcase *t, const char *counted, unsigned ctr,
+		     const struct pmu_expect *x);
 /* What pmu_check_counter() logs of the model's count (for tests that
  * check a run's counter themselves): ctrN_model, the model's count of
  * the run, and ctrN_model_delta, counted minus model modulo the

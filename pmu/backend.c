@@ -3,6 +3,7 @@
 #include "inject.h"
 #include "generation.h"
 #include "model.h"
+#include "window.h"
 #include "../arch/x86/safe.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/trap.h"
@@ -87,7 +88,7 @@ static void window_follow(void)
 	if (in_handler())
 		return;
 	if (want && !trace_window_active())
-		trace_window_open(model_feed, NULL);
+		trace_window_open(window_feed, NULL);
 	else if (!want && trace_window_active())
 		trace_window_close();
 }
@@ -112,6 +113,7 @@ static int emulated_wrmsr(uint32_t msr, uint64_t v)
 {
 	trace_window_hold(1);
 	trace_window_wrmsr();
+	window_wrmsr();
 	return retire(model_wrmsr(msr, v), insn_wrmsr);
 }
 

@@ -9,7 +9,16 @@
  * the generation's regs.h: pmu/p5/regs.h for the P5), then started,
  * stopped, read and reset.  program() follows the SDM's order for changing an event:
  * the counter is stopped and cleared before its event changes, and it is
- * left stopped; start() enables what program() set up. */
+ * left stopped; start() enables what program() set up.
+ *
+ * When counting begins and ends, which tests under backend=emulated hold
+ * exactly (harness/pmu_run.h pmu_expect_counter, pmu/window.h): start(c)
+ * makes counter c count with its last register write and no earlier one,
+ * and stop(c) stops it with its first (a read-modify-write of a shared
+ * register, P5's CESR or P6's PerfEvtSel0.EN, is one write).  A counter
+ * another counter's start() or stop() starts or stops breaks this; the
+ * drivers keep a counter's CPL bits clear until its own start() for that
+ * (pmu/p6/driver.c). */
 #ifndef PMU_DRIVER_H
 #define PMU_DRIVER_H
 

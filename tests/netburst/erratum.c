@@ -106,7 +106,7 @@ static int control(struct tcase *t, struct job *j)
 {
 	static struct nbt_trail tr;
 	uint64_t v = 0, cccr = 0;
-	struct pmu_expect x;
+	struct pmu_expect x = { 0 };
 	struct pmu_err e = { "", 0 };
 	long pmis;
 	int ok;
@@ -141,7 +141,7 @@ static void test_erratum(struct tcase *t)
 	const struct cpu_sig *s = nbt_sig();
 	int erratum = nbt_cascade_pmi_erratum(s);
 	uint64_t vx = 0, vy = 0, cx = 0, cy = 0;
-	struct pmu_expect x;
+	struct pmu_expect x = { 0 };
 	struct pmu_err e = { "", 0 };
 	long pmis, want = erratum ? 0 : 1;
 	int ok;

@@ -57,6 +57,9 @@ int nbt_check_count(struct tcase *t, const char *label, unsigned ctr,
 		value(t, k, "increment %llu..%llu (%s)",
 		      (unsigned long long)x->lo, (unsigned long long)x->hi,
 		      x->tolerance);
+	fmt_snprintf(name, sizeof(name), "ctr%u", ctr);
+	nbt_key(k, sizeof(k), label, name);
+	pmu_check_window(t, k, ctr, x);
 	return check(t, inc >= x->lo && inc <= x->hi, "%s%scounter %u: read "
 		     "%llu (+%llu over its preset 0x%llx), expected +%llu.."
 		     "%llu", label ? label : "", label ? ": " : "", ctr,

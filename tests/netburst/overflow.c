@@ -37,7 +37,7 @@ static void test_sticky(struct tcase *t)
 	static struct nbt_trail tr;
 	static struct oracle_counts a, b, c;
 	uint64_t va = 0, vb = 0, vc = 0, ca = 0, ca2 = 0, cb = 0, cc = 0;
-	struct pmu_expect x;
+	struct pmu_expect x = { 0 };
 	struct pmu_err e = { "", 0 };
 	unsigned ctr = 12;
 	int ok;
@@ -104,7 +104,7 @@ static void test_force(struct tcase *t)
 						     .active = NBT_ANY });
 	uint64_t v12a = 0, v4a = 0, v12b = 0, v4b = 0;
 	uint64_t c12a = 0, c4a = 0, c12b = 0, c4b = 0;
-	struct pmu_expect x;
+	struct pmu_expect x = { 0 };
 	struct pmu_err e = { "", 0 };
 	int ok;
 

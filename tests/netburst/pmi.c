@@ -161,12 +161,14 @@ static int run_armed(struct tcase *t, struct job *j)
 /* Counter ctr after the run: wrapped past its preset by the oracle's
  * count of the event, OVF set (sticky). */
 static void after_wrap(struct tcase *t, const struct job *j, unsigned ctr,
-		       uint64_t events)
+		       enum sem sem)
 {
 	/* T0_USR alone: "a CPL of 1, 2, or 3" (§18.16.1), no CPL 0 */
-	struct pmu_expect x = pmu_expect_window(events, PMU_CPL(1) |
-						PMU_CPL(2) | PMU_CPL(3),
-						pmu_run_counters(&j->r));
+	uint64_t events = j->r.oc.c[3][sem];
+	struct pmu_expect x = pmu_expect_counter(&j->r, ctr, events,
+						 SEM_BIT(sem),
+						 PMU_CPL(1) | PMU_CPL(2) |
+						 PMU_CPL(3));
 	uint64_t cccr = 0;
 
 	nbt_check_count(t, NULL, ctr, j->r.preset[ctr], j->r.got[ctr], &x);
@@ -237,8 +239,8 @@ static void test_ovf_t0(struct tcase *t)
 	if (!run_armed(t, &j))
 		return;
 	check_pmi(t, &j, &k);
-	after_wrap(t, &j, 12, j.r.oc.c[3][SEM_INSTRUCTIONS]);
-	after_wrap(t, &j, 14, j.r.oc.c[3][SEM_INSTRUCTIONS]);
+	after_wrap(t, &j, 12, SEM_INSTRUCTIONS);
+	after_wrap(t, &j, 14, SEM_INSTRUCTIONS);
 }
 
 TEST(nb_pmi_ovf_t0, "netburst/pmi-ovf-t0",
@@ -267,7 +269,7 @@ static void test_skid(struct tcase *t)
 	      "from branch %u to the next: no skid to see",
 	      (unsigned long long)k.insns_between, K);
 	check_pmi(t, &j, &k);
-	after_wrap(t, &j, 13, j.r.oc.c[3][SEM_BRANCHES]);
+	after_wrap(t, &j, 13, SEM_BRANCHES);
 }
 
 TEST(nb_pmi_skid, "netburst/pmi-skid",
@@ -289,8 +291,8 @@ static void test_none(struct tcase *t)
 	j.seen.ctr = 12;
 	if (!run_armed(t, &j))
 		return;
-	after_wrap(t, &j, 12, j.r.oc.c[3][SEM_INSTRUCTIONS]);
-	after_wrap(t, &j, 13, j.r.oc.c[3][SEM_BRANCHES]);
+	after_wrap(t, &j, 12, SEM_INSTRUCTIONS);
+	after_wrap(t, &j, 13, SEM_BRANCHES);
 	check(t, pmi_count() == 0 && j.seen.calls == 0, "%llu PMIs without "
 	      "OVF_PMI bits", (unsigned long long)pmi_count());
 }

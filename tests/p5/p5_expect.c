@@ -128,14 +128,14 @@ static struct pmu_expect p5_expect(const struct pmu_driver *d,
 	struct p5_half h = sdm_p5_half(&r->cfg[ctr]);
 	unsigned cpls = sdm_cc_cpls(h.cc);
 	int here = sdm_cc_counts_at(h.cc, r->cpl);
-	struct pmu_expect x;
+	struct pmu_expect x = { 0 };
 	uint64_t n;
 
 	*modelled = 1;
 	if (!sdm_cc[h.cc].clocks) {
 		n = here ? p5_event_count(r, ctr, modelled) : 0;
-		return pmu_expect_sem(n, sdm_p5_sem(h.es, ctr, sdm_p5_mmx()),
-				      cpls, pmu_run_counters(r));
+		return pmu_expect_counter(r, ctr, n, sdm_p5_sem(h.es, ctr,
+					  sdm_p5_mmx()), cpls);
 	}
 	n = here ? p5_duration(r, ctr, modelled) : 0;
 	x = (struct pmu_expect){ n, n, NULL };

@@ -77,7 +77,7 @@ static enum sem p6_single_sem(uint32_t sem)
  */
 static struct pmu_expect p6_clock_bounds(const struct pmu_run *r, int here)
 {
-	struct pmu_expect x;
+	struct pmu_expect x = { 0 };
 
 	x.lo = here ? r->oc.c[r->cpl][SEM_INSTRUCTIONS] / 3 : 0;
 	x.hi = r->tsc_span;
@@ -130,7 +130,6 @@ static struct pmu_expect p6_expect(const struct pmu_driver *d,
 	uint64_t n;
 
 	(void)d;
-	(void)ctr;
 	*modelled = sem != 0;
 	if (sel >> 24 & 0xff || sel >> 18 & 1)
 		return p6_filtered(r, sel, s, here, modelled);
@@ -139,7 +138,7 @@ static struct pmu_expect p6_expect(const struct pmu_driver *d,
 		*modelled = 1;
 		return p6_clock_bounds(r, here);
 	}
-	return pmu_expect_sem(n, sem, cpls, pmu_run_counters(r));
+	return pmu_expect_counter(r, ctr, n, sem, cpls);
 }
 
 void p6_check(struct tcase *t, const struct pmu_driver *d,

@@ -66,23 +66,15 @@ pm_config_event(const struct pmu_run *r, unsigned ctr, unsigned *os,
 	return pm_event_for(s.event, s.umask);
 }
 
-/* Hardware's range for an event count (pmu_run.h); under
- * backend=emulated, Instruction Retired (C0H/00H, Table 18-1: every
- * instruction retired) counts at least the instructions the window traced
- * next to the benchmark at the counted CPLs (pmu_window_near). */
+/* Hardware's range for counter ctr's event count; exact under
+ * backend=emulated: the window's trace of the counter's own span
+ * (pmu_run.h pmu_expect_counter). */
 static struct pmu_expect pm_expect_window(const struct pmu_run *r,
+					  unsigned ctr,
 					  const struct pm_event *ev,
 					  uint64_t n, unsigned cpls)
 {
-	struct pmu_expect x = pmu_expect_window(n, cpls,
-						pmu_run_counters(r));
-	uint64_t near = pmu_window_near(cpls);
-
-	if (ev == &pm_events[PM_EV_INSTRUCTIONS] && near) {
-		x.lo = n + near;
-		x.hi = x.hi < x.lo ? x.lo : x.hi;
-	}
-	return x;
+	return pmu_expect_counter(r, ctr, n, ev->sem, cpls);
 }
 
 /* No core retires more than this many instructions per cycle (the
@@ -101,12 +93,14 @@ static struct pmu_expect pm_expect_window(const struct pmu_run *r,
  * with fewer (INV): up to the core clocks' bound, 4 TSC spans.
  */
 static struct pmu_expect pm_filtered_hw(const struct pmu_run *r,
+					unsigned ctr,
 					const struct pm_event *ev,
 					struct sdm_filter f, unsigned cpls)
 {
 	uint64_t all = sem_sum(ev->sem, r->oc.c[r->cpl]);
-	struct pmu_expect u = pm_expect_window(r, ev, cpls & PMU_CPL(r->cpl) ?
-					       all : 0, cpls);
+	struct pmu_expect u = pm_expect_window(r, ctr, ev,
+					       cpls & PMU_CPL(r->cpl) ? all :
+					       0, cpls);
 	unsigned c = f.cmask ? f.cmask : 1;
 
 	if (f.inv)
@@ -156,7 +150,7 @@ static struct pmu_expect pm_expect(const struct pmu_run *r, unsigned ctr,
 	if (pmu_on_model() || !*modelled)
 		return (struct pmu_expect){ n, n, NULL };
 	if (!pm_is_clock(ev->sem) && (f.cmask || f.edge))
-		return pm_filtered_hw(r, ev, f, sdm_cpls(os, usr));
+		return pm_filtered_hw(r, ctr, ev, f, sdm_cpls(os, usr));
 	if (pm_is_clock(ev->sem) && (os || usr)) {
 		/* the benchmark's instructions, if it counts at their CPL */
 		uint64_t ins = sdm_counts_at(os, usr, r->cpl) ?
@@ -168,7 +162,7 @@ static struct pmu_expect pm_expect(const struct pmu_run *r, unsigned ctr,
 		return (struct pmu_expect){ ins / 8, 4 * r->tsc_span + 1,
 			"instructions/8 <= core clocks <= 4 TSC spans" };
 	}
-	return pm_expect_window(r, ev, n, sdm_cpls(os, usr));
+	return pm_expect_window(r, ctr, ev, n, sdm_cpls(os, usr));
 }
 
 void pm_check(struct tcase *t, const struct pmu_driver *d,

@@ -1,0 +1,73 @@
+/* window: the composition of the counting window (window.h). */
+#include "window.h"
+#include "model.h"
+
+static struct {
+	uint64_t start, end;
+	unsigned run;		/* window_begin()s so far */
+	unsigned seg;		/* the current segment */
+	int overflowed;		/* more writes than WINDOW_SEGMENTS */
+	uint64_t n[WINDOW_SEGMENTS][4][SEM_NR];
+} w;
+
+unsigned window_begin(uint64_t start, uint64_t end)
+{
+	w.run++;
+	w.start = start;
+	w.end = end;
+	w.seg = 0;
+	w.overflowed = 0;
+	for (unsigned c = 0; c < 4; c++)
+		for (unsigned s = 0; s < SEM_NR; s++)
+			w.n[0][c][s] = 0;
+	return w.run;
+}
+
+void window_wrmsr(void)
+{
+	if (w.seg + 1 >= WINDOW_SEGMENTS) {
+		w.overflowed = 1;
+		return;
+	}
+	w.seg++;
+	for (unsigned c = 0; c < 4; c++)
+		for (unsigned s = 0; s < SEM_NR; s++)
+			w.n[w.seg][c][s] = 0;
+}
+
+unsigned window_segment(void)
+{
+	return w.seg;
+}
+
+void window_feed(const struct insn_event *e, void *ctx)
+{
+	if (e->rip < w.start || e->rip >= w.end)
+		for (unsigned s = 0; s < SEM_NR; s++)
+			w.n[w.seg][e->cpl & 3][s] += sem_step((enum sem)s, e);
+	model_feed(e, ctx);
+}
+
+int window_sum(unsigned run, unsigned first, unsigned last, unsigned cpls,
+	       uint32_t sem_mask, uint64_t *n, const char **why)
+{
+	*n = 0;
+	if (run != w.run) {
+		*why = "a later run took the window's record";
+		return -1;
+	}
+	if (w.overflowed) {
+		*why = "the run wrote more MSRs than the window keeps "
+		       "segments (WINDOW_SEGMENTS)";
+		return -1;
+	}
+	if (first > last || last > w.seg) {
+		*why = "no such segments of the window";
+		return -1;
+	}
+	for (unsigned g = first; g <= last; g++)
+		for (unsigned c = 0; c < 4; c++)
+			if (cpls >> c & 1)	/* PMU_CPL(c), pmu/driver.h */
+				*n += sem_sum(sem_mask, w.n[g][c]);
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* window: what the counting window of backend=emulated traced besides the
+ * benchmark, cut at every WRMSR, so a test knows exactly what a counter
+ * counted of the driver's and the harness's own code (issue 39 item 1).
+ *
+ * On silicon a counter counts from the WRMSR that enables it to the one
+ * that disables it (docs/emulators.md "Tolerances").  Under
+ * backend=emulated that whole span is single-stepped (arch/x86/trace.h,
+ * the counting window); this module sorts each traced step outside the
+ * benchmark into the segment since the last WRMSR, by CPL and by the
+ * semantic counts of pmu/sem.h, the oracle's classification of the step
+ * (arch/x86/decode.h), never the model's.  A counter's share is then the
+ * sum of the segments from its enabling write to its disabling one: the
+ * harness marks them around the driver's start() and stop() (pmu/driver.h
+ * says which write of each enables and disables).
+ *
+ * The benchmark's own steps are not here: the oracle counts them.  The
+ * WRMSR, RDMSR and RDPMC the model stands for are steps like any other
+ * (trace_window_emit), in the segment their own write opens (an enabling
+ * WRMSR counts, a disabling one does not, SDM Vol. 3B §18.2.1.1 "counting
+ * begins ... following the execution of a WRMSR"). */
+#ifndef PMU_WINDOW_H
+#define PMU_WINDOW_H
+
+#include <stdint.h>
+#include "sem.h"
+
+/* The most segments a run keeps; a run that writes more is "unknown". */
+#define WINDOW_SEGMENTS 96
+
+/* A new run of the benchmark [start, end): no segment yet (index 0).
+ * Returns the run's number, which window_sum() asks for: one run's
+ * segments are kept at a time. */
+unsigned window_begin(uint64_t start, uint64_t end);
+/* A WRMSR is about to take effect: the steps after it (its own first)
+ * are the next segment's. */
+void window_wrmsr(void);
+/* The current segment's index. */
+unsigned window_segment(void);
+/* The trace sink of backend=emulated: sorts the step, then feeds the
+ * model (model_feed). */
+void window_feed(const struct insn_event *e, void *ctx);
+
+/* The steps of run `run`'s segments first..last (inclusive) at the CPLs
+ * of cpls (pmu/driver.h's PMU_CPL() set), summed over the semantic counts
+ * in sem_mask, into *n.  Returns 0, or -1 with why said (a later run
+ * began, too many writes, no such segments). */
+int window_sum(unsigned run, unsigned first, unsigned last, unsigned cpls,
+	       uint32_t sem_mask, uint64_t *n, const char **why);
+
+#endif

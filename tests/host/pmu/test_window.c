@@ -1,0 +1,163 @@
+/* Host tests for pmu/window.c: how the counting window of
+ * backend=emulated sorts what it traced (pmu/window.h), on hand-made
+ * steps.  The rules restated from window.h and docs/emulators.md "Exact
+ * under emulation": a step outside the benchmark [start, end) goes to
+ * the segment since the last WRMSR, at its CPL; a step inside it goes to
+ * no segment (the oracle counts the benchmark); every step, inside or
+ * not, reaches the model once; a counter's share is the sum of the
+ * segments from its first to its last, at its CPLs, over its semantic
+ * counts; a later run, or more writes than the window keeps, make the
+ * share unknown.  The expected sums are worked out here by hand. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "pmu/window.h"
+#include "pmu/driver.h"
+#include "tests/host/arch/x86/dec_flags.h"
+
+/* host-sources: pmu/window.c pmu/sem.c */
+
+/* pmu/model.h's sink, which window_feed() hands every step on to. */
+static unsigned fed;
+void model_feed(const struct insn_event *e, void *ctx);
+void model_feed(const struct insn_event *e, void *ctx)
+{
+	(void)e;
+	(void)ctx;
+	fed++;
+}
+
+#define BENCH 0x1000u
+#define BENCH_END 0x1100u
+#define DRIVER 0x8000u
+
+/* One retired step at rip and cpl, of class flags. */
+static void step(uint64_t rip, unsigned cpl, uint16_t flags)
+{
+	struct insn_event e = { .rip = rip, .next_rip = rip + 2,
+				.cpl = (uint8_t)cpl, .retired = 1,
+				.flags = flags };
+
+	window_feed(&e, NULL);
+}
+
+static uint64_t share(unsigned run, unsigned first, unsigned last,
+		      unsigned cpls, uint32_t sem)
+{
+	uint64_t n = 99;
+	const char *why = NULL;
+
+	assert_int_equal(window_sum(run, first, last, cpls, sem, &n, &why), 0);
+	return n;
+}
+
+/* Segment 0: 3 driver steps at CPL 0 (one a taken branch); a WRMSR;
+ * segment 1: 2 driver steps at CPL 0, the trampoline's CALL at CPL 3,
+ * 5 benchmark steps at CPL 3, its INT at CPL 3 (a far transfer); a WRMSR;
+ * segment 2: 4 driver steps at CPL 0. */
+static unsigned three_segments(void)
+{
+	unsigned run = window_begin(BENCH, BENCH_END);
+
+	step(DRIVER, 0, 0);
+	step(DRIVER + 2, 0, BR | TK);
+	step(DRIVER + 4, 0, 0);
+	window_wrmsr();
+	step(DRIVER + 6, 0, 0);
+	step(DRIVER + 8, 0, 0);
+	step(DRIVER + 10, 3, BR | CL | TK);
+	for (unsigned i = 0; i < 5; i++)
+		step(BENCH + 2 * i, 3, 0);
+	step(DRIVER + 12, 3, FAR);
+	window_wrmsr();
+	for (unsigned i = 0; i < 4; i++)
+		step(DRIVER + 14 + 2 * i, 0, 0);
+	return run;
+}
+
+static void test_segments_by_cpl_and_count(void **state)
+{
+	unsigned run;
+
+	(void)state;
+	fed = 0;
+	run = three_segments();
+	assert_int_equal(window_segment(), 2);
+	/* every step reached the model, the benchmark's too: 3+2+1+5+1+4 */
+	assert_int_equal(fed, 16);
+	/* a counter of instructions at CPL 0 from segment 1 to 1: 2 */
+	assert_int_equal(share(run, 1, 1, PMU_CPL0,
+			       SEM_BIT(SEM_INSTRUCTIONS)), 2);
+	/* at CPL 3 the trampoline's 2, never the benchmark's 5 */
+	assert_int_equal(share(run, 1, 1, PMU_CPLS_1_3,
+			       SEM_BIT(SEM_INSTRUCTIONS)), 2);
+	/* segments 0..2 at every CPL: 3 + 2 + 2 + 4 */
+	assert_int_equal(share(run, 0, 2, PMU_CPLS_ALL,
+			       SEM_BIT(SEM_INSTRUCTIONS)), 11);
+	/* near branches: the CPL 0 JMP in segment 0, the CALL in 1; INT is
+	 * a far transfer, not a near branch */
+	assert_int_equal(share(run, 0, 2, PMU_CPLS_ALL,
+			       SEM_BIT(SEM_BRANCHES)), 2);
+	assert_int_equal(share(run, 1, 2, PMU_CPLS_ALL, SEM_BIT(SEM_FAR)), 1);
+	/* a mask sums its counts: branches + far in segment 1 */
+	assert_int_equal(share(run, 1, 1, PMU_CPLS_ALL,
+			       SEM_BIT(SEM_BRANCHES) | SEM_BIT(SEM_FAR)), 2);
+}
+
+static void test_unknown_shares(void **state)
+{
+	unsigned run, later;
+	uint64_t n;
+	const char *why = NULL;
+
+	(void)state;
+	run = three_segments();
+	/* a segment not yet opened */
+	assert_int_equal(window_sum(run, 1, 3, PMU_CPL0,
+				    SEM_BIT(SEM_INSTRUCTIONS), &n, &why), -1);
+	assert_non_null(why);
+	/* first after last */
+	why = NULL;
+	assert_int_equal(window_sum(run, 2, 1, PMU_CPL0,
+				    SEM_BIT(SEM_INSTRUCTIONS), &n, &why), -1);
+	assert_non_null(why);
+	/* a later run took the record */
+	later = window_begin(BENCH, BENCH_END);
+	assert_int_not_equal(later, run);
+	why = NULL;
+	assert_int_equal(window_sum(run, 0, 0, PMU_CPL0,
+				    SEM_BIT(SEM_INSTRUCTIONS), &n, &why), -1);
+	assert_non_null(why);
+	/* the new run starts empty */
+	assert_int_equal(share(later, 0, 0, PMU_CPLS_ALL,
+			       SEM_BIT(SEM_INSTRUCTIONS)), 0);
+}
+
+static void test_too_many_writes(void **state)
+{
+	unsigned run = window_begin(BENCH, BENCH_END);
+	uint64_t n;
+	const char *why = NULL;
+
+	(void)state;
+	for (unsigned i = 0; i < WINDOW_SEGMENTS; i++)
+		window_wrmsr();
+	step(DRIVER, 0, 0);
+	assert_int_equal(window_sum(run, 0, 1, PMU_CPL0,
+				    SEM_BIT(SEM_INSTRUCTIONS), &n, &why), -1);
+	assert_non_null(why);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_segments_by_cpl_and_count),
+		cmocka_unit_test(test_unknown_shares),
+		cmocka_unit_test(test_too_many_writes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
