@@ -377,6 +377,14 @@ static const uint8_t ring3_sem_edges[SEM_ARCH_NR] = {
 	[SEM_LOADS] = 0, [SEM_STORES] = 6, [SEM_SEGLOADS] = 2,
 };
 
+uint64_t pmu_ring3_lead(enum sem s)
+{
+	if (pmu_on_model())
+		return 0;
+	return s == SEM_INSTRUCTIONS || s == SEM_BRANCHES || s == SEM_TAKEN ||
+	       s == SEM_CALLS || s == SEM_STORES;
+}
+
 uint64_t pmu_ring3_sem_edges(uint32_t sem_mask)
 {
 	uint64_t n = 0;

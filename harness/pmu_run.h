@@ -147,6 +147,13 @@ unsigned pmu_per_counter(void);
  * instructions, loads and stores under the assumption docs/emulators.md
  * states (INT counts at the CPL it starts at).  0 on the model. */
 uint64_t pmu_ring3_sem_edges(uint32_t sem_mask);
+/* What the ring-3 trampoline counts before the benchmark's first
+ * instruction, of semantic count s: its CALL, 1 instruction, 1 near
+ * branch, taken, a call, 1 store (the return address); 0 otherwise and on
+ * the model.  A CPL 3 counter preset to overflow at its K-th event
+ * overflows at the benchmark's (K - lead)-th under backend=emulated and
+ * on hardware, where the counter counts from its enabling write. */
+uint64_t pmu_ring3_lead(enum sem s);
 /* pmu_expect_window() for an event counting the semantics in sem_mask:
  * the ring-3 allowance is pmu_ring3_sem_edges(sem_mask). */
 struct pmu_expect pmu_expect_sem(uint64_t n_oracle, uint32_t sem_mask,

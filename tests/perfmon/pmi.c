@@ -127,7 +127,7 @@ static void at_kth(struct tcase *t, const struct seen *s, const char *ovf)
 	value(t, "witness_at_pmi", "%llu instructions, the overflow is at the "
 	      "%u-th", (unsigned long long)w, K);
 	value(t, "overflowing_at_pmi", "0x%llx", (unsigned long long)o);
-	if (pmu_on_model()) {
+	if (backend_model_backed()) {	/* the model's PMI: no skid */
 		check(t, w == K, "the PMI came after instruction %llu, the "
 		      "counter wraps at the %u-th", (unsigned long long)w, K);
 		check(t, o == 0, "%s read 0x%llx in the handler: expected 0, "
@@ -138,6 +138,17 @@ static void at_kth(struct tcase *t, const struct seen *s, const char *ovf)
 	check(t, w >= K && w < K + SKID && o == w - K, "the PMI came after "
 	      "instruction %llu (%s 0x%llx), the counter wraps at the %u-th",
 	      (unsigned long long)w, ovf, (unsigned long long)o, K);
+}
+
+/* The overflowing counter after the run: the run's count less the K that
+ * wrapped it; exact on the model and under backend=emulated (the
+ * trampoline's CALL and INT counted too, pmu_ring3_edges()), at least
+ * that on hardware (the trampoline and the PMI's own effects). */
+static int after_wrap(uint64_t v, const struct seen *s)
+{
+	uint64_t n = s->oc.c[3][SEM_INSTRUCTIONS] + pmu_ring3_edges() - K;
+
+	return backend_model_backed() ? v == n : v >= n - pmu_ring3_edges();
 }
 
 static void after(struct tcase *t, struct seen *s, uint64_t bit)
@@ -187,10 +198,9 @@ static void test_gp(struct tcase *t)
 	      (unsigned long long)s.oc.c[3][SEM_INSTRUCTIONS], K);
 	after(t, &s, 1);
 	at_kth(t, &s, "PMC0");
-	check(t, pmu_on_model() ? v == s.oc.c[3][SEM_INSTRUCTIONS] - K :
-	      v >= s.oc.c[3][SEM_INSTRUCTIONS] - K, "PMC0 %llu after the "
-	      "wrap, oracle %llu", (unsigned long long)v,
-	      (unsigned long long)(s.oc.c[3][SEM_INSTRUCTIONS] - K));
+	check(t, after_wrap(v, &s), "PMC0 %llu after the wrap, oracle %llu",
+	      (unsigned long long)v, (unsigned long long)(s.oc.c[3]
+	      [SEM_INSTRUCTIONS] + pmu_ring3_edges() - K));
 }
 
 TEST(perfmon_pmi_gp, "perfmon/pmi-gp-overflow",
@@ -230,10 +240,9 @@ static void test_fixed(struct tcase *t)
 	value(t, "fixed_ctr0", "%llu", (unsigned long long)v);
 	after(t, &s, PM_GLOBAL_FIXED(0));
 	at_kth(t, &s, "FIXED_CTR0");
-	check(t, pmu_on_model() ? v == s.oc.c[3][SEM_INSTRUCTIONS] - K :
-	      v >= s.oc.c[3][SEM_INSTRUCTIONS] - K, "FIXED_CTR0 %llu after "
-	      "the wrap, oracle %llu", (unsigned long long)v,
-	      (unsigned long long)(s.oc.c[3][SEM_INSTRUCTIONS] - K));
+	check(t, after_wrap(v, &s), "FIXED_CTR0 %llu after the wrap, oracle "
+	      "%llu", (unsigned long long)v, (unsigned long long)(s.oc.c[3]
+	      [SEM_INSTRUCTIONS] + pmu_ring3_edges() - K));
 }
 
 TEST(perfmon_pmi_fixed, "perfmon/pmi-fixed-overflow",
@@ -277,7 +286,8 @@ static void test_freeze(struct tcase *t)
 	value(t, "global_ctrl_in_handler", "0x%llx",
 	      (unsigned long long)s.global);
 	value(t, "status_in_handler", "0x%llx", (unsigned long long)s.status);
-	check(t, pmu_on_model() ? v1 == K : v1 >= K && v1 < K + 64, "PMC1 "
+	check(t, backend_model_backed() ? v1 == K : v1 >= K && v1 < K + SKID,
+	      "PMC1 "
 	      "counted %llu: the freeze should stop it at the %u-th "
 	      "instruction", (unsigned long long)v1, K);
 	if (c->version < 4) {
@@ -295,7 +305,7 @@ static void test_freeze(struct tcase *t)
 	if (!pmu_exec(t, PMI_BENCH, PMI_BENCH_N, &oc))
 		goto out;
 	(void)be_rdmsr(PM_MSR_PMC(1), &v1b);
-	check(t, v1b == v1 || !pmu_on_model(), "PMC1 went from %llu to %llu "
+	check(t, v1b == v1 || !backend_model_backed(), "PMC1 went from %llu to %llu "
 	      "while frozen", (unsigned long long)v1, (unsigned long long)v1b);
 	(void)be_wrmsr(PM_MSR_GLOBAL_STATUS_RESET, PM_STATUS_CTR_FRZ);
 	(void)be_rdmsr(PM_MSR_GLOBAL_STATUS, &status);
