@@ -7,6 +7,8 @@ static struct {
 	unsigned run;		/* window_begin()s so far */
 	unsigned seg;		/* the current segment */
 	int overflowed;		/* more writes than WINDOW_SEGMENTS */
+	trace_sink tap;
+	void *tap_ctx;
 	uint64_t n[WINDOW_SEGMENTS][4][SEM_NR];
 } w;
 
@@ -46,6 +48,14 @@ void window_feed(const struct insn_event *e, void *ctx)
 		for (unsigned s = 0; s < SEM_NR; s++)
 			w.n[w.seg][e->cpl & 3][s] += sem_step((enum sem)s, e);
 	model_feed(e, ctx);
+	if (w.tap)
+		w.tap(e, w.tap_ctx);
+}
+
+void window_tap(trace_sink sink, void *ctx)
+{
+	w.tap = sink;
+	w.tap_ctx = ctx;
 }
 
 int window_sum(unsigned run, unsigned first, unsigned last, unsigned cpls,

@@ -40,6 +40,12 @@ unsigned window_segment(void);
  * model (model_feed). */
 void window_feed(const struct insn_event *e, void *ctx);
 
+/* A second sink that sees every step the window traces, after the model
+ * (NULL: none): a test's own reading of the SDM (the PEBS tests' tap,
+ * tests/pebs/pebs_run.c) applied to the whole window, so what the model
+ * wrote can be held exactly against it.  The caller removes it. */
+void window_tap(trace_sink sink, void *ctx);
+
 /* The steps of run `run`'s segments first..last (inclusive) at the CPLs
  * of cpls (pmu/driver.h's PMU_CPL() set), summed over the semantic counts
  * in sem_mask, into *n.  Returns 0, or -1 with why said (a later run

@@ -9,6 +9,7 @@
 #include "../../bench/oracle.h"
 #include "../../lib/string.h"
 #include "../../pmu/backend.h"
+#include "../../pmu/window.h"
 #include "../../pmu/perfmon/caps.h"
 #include "../../pmu/perfmon/sample.h"
 
@@ -122,10 +123,8 @@ static void exec_bench(void *arg)
 	pmi_set_callback(on_pmi, 0);
 	if (x->r->xmm)
 		xmm_load_all(x->r->xmm);
-	x->r->tsc0 = rdtsc();
 	x->ok = bench_exec(x->b, x->r->n, x->r->cpl, 0, sink ? tap_sink : 0,
 			   x->tap, &f) == 0;
-	x->r->tsc1 = rdtsc();
 }
 
 /* Every guard byte past the absolute maximum as written before the run;
@@ -160,6 +159,7 @@ static void finish(struct tcase *t, struct pebs_run *r,
 		      "RDMSR MSR_PEBS_DATA_CFG");
 	check(t, pebs_sample_end(s, r->count_after, &r->index, &e) == 0,
 	      "DS remove: %s", e.msg);
+	r->tsc1 = rdtsc();	/* the counters stopped */
 	value(t, "pebs_records", "%u expected by the trace, %u fit, index "
 	      "+0x%llx, record %u bytes", r->n_exp, pebs_run_written(r),
 	      (unsigned long long)(r->index - r->base), r->record_size);
@@ -173,6 +173,7 @@ int pebs_run(struct tcase *t, struct pebs_run *r)
 	const struct perfmon_caps *c = perfmon_caps(0);
 	const struct bench *b = bench_find(r->bench);
 	trace_sink sink = backend_current()->sink;
+	int emulated = backend_current()->id == BE_EMULATED;
 	struct tap tap;
 	struct exec x = { t, r, b, &tap, 0 };
 	struct pebs_sample s;
@@ -189,11 +190,18 @@ int pebs_run(struct tcase *t, struct pebs_run *r)
 	r->range_lo = (uintptr_t)b->fn;
 	r->range_hi = (uintptr_t)b->end;
 	tap_start(&tap, r, sink);
-	/* hardware: the trace first, while nothing counts */
-	if (!sink && !check(t, bench_exec(b, r->n, r->cpl, 0, tap_sink, &tap,
-					  &f) == 0, "trace of %s", b->name))
+	/* backend=emulated: the tap reads the counting window, everything
+	 * the counters count (pmu/window.h), so the model's records are held
+	 * exactly; hardware: the trace first, while nothing counts */
+	if (emulated)
+		window_tap(tap_sink, &tap);
+	else if (!sink && !check(t, bench_exec(b, r->n, r->cpl, 0, tap_sink,
+					       &tap, &f) == 0, "trace of %s",
+				 b->name))
 		return 0;
+	r->tsc0 = rdtsc();	/* the counters start in arm() */
 	if (!arm(t, r, &s)) {
+		window_tap(NULL, NULL);
 		(void)pebs_sample_abort(&e);
 		return 0;
 	}
@@ -202,6 +210,7 @@ int pebs_run(struct tcase *t, struct pebs_run *r)
 	for (unsigned k = 0; k < r->n_ctr; k++)
 		r->left_after[k] = tap.x.left[k];
 	finish(t, r, &s);
+	window_tap(NULL, NULL);
 	(void)pebs_sample_reset(&e);
 	if (rc == 0 && x.ok)
 		pebs_predict(t, r);

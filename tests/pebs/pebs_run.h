@@ -50,7 +50,8 @@ struct pebs_run {
 	unsigned pmis;
 	uint64_t status_in_pmi;	/* GLOBAL_STATUS in the first PMI */
 	uint32_t lvtpc_in_pmi;
-	uint64_t tsc0, tsc1;	/* TSC before and after the run */
+	uint64_t tsc0, tsc1;	/* TSC before the counters start and
+				 * after they stop */
 	uint64_t count_after[PEBS_RUN_CTRS];	/* the counters after it */
 	uint64_t status_after;	/* IA32_PERF_GLOBAL_STATUS after it, before
 				 * the DS area is taken away (v2+; else 0) */
