@@ -12,7 +12,8 @@
 static const struct pmu_model *live;
 static uint64_t clock;
 static int (*rdpmc_answer)(uint32_t idx, uint64_t *v);
-static int pmi_again;	/* EF_PMI_TWICE: one more at the next step */
+static int pmi_again;	/* EF_PMI_TWICE: 1 + mask_after of the PMI
+			 * owed at the next step, 0: none */
 
 static void pmi_twice_step(void);
 
@@ -205,22 +206,19 @@ void model_predict_end(void)
 	emufault_hold(0);
 }
 
-/* EF_PMI_TWICE: the interrupt of the last PMI again, at the next step
- * (the first has been taken by then, IRET having set IF), as an emulator
- * that raises its overflow line once per check would.  The LVTPC mask
- * that the first delivery set is passed over, as such an emulator does,
- * and given back. */
+/* EF_PMI_TWICE: the PMI again at the next step (the first has been
+ * taken by then, IRET having set IF), as an emulator that raises its
+ * overflow interrupt once per check would; the first delivery leaves the
+ * LVTPC unmasked so that the second gets through, and the second masks
+ * it as the first should have (model_raise_pmi). */
 static void pmi_twice_step(void)
 {
-	uint32_t lvt;
+	int mask_after = pmi_again - 1;
 
 	if (!pmi_again || smp_on_sibling())
 		return;
 	pmi_again = 0;
-	lvt = apic_lvtpc();
-	apic_set_lvtpc(lvt & ~LVT_MASKED);
-	(void)apic_lvtpc_deliver(0);
-	apic_set_lvtpc(lvt);
+	(void)apic_lvtpc_deliver(mask_after);
 }
 
 int model_raise_pmi(int mask_after)
@@ -231,8 +229,10 @@ int model_raise_pmi(int mask_after)
 		return 0;	/* the predicted run's PMI is not raised */
 	if (emufault_on(EF_PMI_LOST))
 		return 1;	/* the emulator says it raised it */
-	r = apic_lvtpc_deliver(mask_after);
-	if (r > 0 && emufault_on(EF_PMI_TWICE))
-		pmi_again = 1;
+	if (!emufault_on(EF_PMI_TWICE))
+		return apic_lvtpc_deliver(mask_after);
+	r = apic_lvtpc_deliver(0);
+	if (r > 0)
+		pmi_again = 1 + !!mask_after;
 	return r;
 }
