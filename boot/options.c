@@ -5,7 +5,7 @@
 #include "../lib/fmt.h"
 #include "../lib/string.h"
 
-/* The longest word: the longest key ("run_timeout=") and a value as long
+/* The longest word: the longest key ("emulated_fault=") and a value as long
  * as the longest option value, NUL included. */
 #define KEY_MAX 16
 #define WORD_MAX (KEY_MAX + OPT_TESTS_MAX)
@@ -24,6 +24,7 @@ void options_defaults(struct options *o)
 	o->timeout_s = OPT_TIMEOUT_DEFAULT;
 	o->run_timeout_s = OPT_RUN_TIMEOUT_DEFAULT;
 	o->inject[0] = 0;
+	o->emulated_fault[0] = 0;
 }
 
 static const char *const backend_names[] = { "auto", "hw", "model",
@@ -263,10 +264,20 @@ static void apply(struct parse *p, const char *key, const char *v)
 			       (unsigned)sizeof(o->inject) - 1);
 		else
 			str_copy(o->inject, v, sizeof(o->inject));
+	} else if (!str_cmp(key, "emulated_fault")) {
+		/* The names (pmu/emufault.h checks them, and the session
+		 * arms them under backend=emulated alone). */
+		if (str_len(v) >= sizeof(o->emulated_fault))
+			report(p, "emulated_fault=: value of %u characters is "
+			       "too long (at most %u)", (unsigned)str_len(v),
+			       (unsigned)sizeof(o->emulated_fault) - 1);
+		else
+			str_copy(o->emulated_fault, v,
+				 sizeof(o->emulated_fault));
 	} else {
 		report(p, "unknown option \"%s\" (known: tests, backend, "
-		       "serial, exit, verbose, timeout, run_timeout, inject)",
-		       show(p, key));
+		       "serial, exit, verbose, timeout, run_timeout, inject, "
+		       "emulated_fault)", show(p, key));
 	}
 }
 

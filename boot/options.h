@@ -13,6 +13,8 @@
  * lab's list of test names, INJECT_MAX full-length inject= items. */
 #define OPT_TESTS_MAX SELECT_GLOBS_MAX
 #define OPT_INJECT_MAX 4097
+/* emulated_fault= values: every fault's name once, with its comma. */
+#define OPT_EMUFAULT_MAX 512
 /* timeout= and run_timeout= bounds, in seconds (README "Options"). */
 #define OPT_TIMEOUT_DEFAULT 60
 #define OPT_RUN_TIMEOUT_DEFAULT 3600
@@ -34,6 +36,7 @@ struct options {
 	unsigned timeout_s;		/* per-test limit, seconds */
 	unsigned run_timeout_s;		/* whole-run limit, seconds */
 	char inject[OPT_INJECT_MAX];	/* model fault injection spec */
+	char emulated_fault[OPT_EMUFAULT_MAX];	/* pmu/emufault.h names */
 };
 
 typedef void (*opt_error_fn)(void *ctx, const char *msg);

@@ -17,6 +17,7 @@
 #include "../pmu/backend.h"
 #include "../pmu/detect.h"
 #include "../pmu/driver.h"
+#include "../pmu/emufault.h"
 #include "../pmu/inject.h"
 #include "../harness/clock.h"
 #include "../harness/runner.h"
@@ -145,6 +146,37 @@ static void write_inject_header(void)
 		    why);
 }
 
+/* emulated_fault= (pmu/emufault.h): the live model misbehaves as an
+ * emulator's PMU might, so only under backend=emulated, where the tests
+ * take their hardware path; the "# emulated_fault:" line labels every
+ * result below. */
+static void write_emufault_header(void)
+{
+	char names[EMUFAULT_NAMES_MAX];
+	uint32_t set;
+
+	emufault_arm(0);
+	if (!opts.emulated_fault[0])
+		return;
+	if (backend_current()->id != BE_EMULATED) {
+		tap_comment(&tap, "error: option emulated_fault=: refused: the "
+			    "backend is %s, and emulator faults act in the "
+			    "live model of backend=emulated only; the run goes "
+			    "on without them", backend_current()->name);
+		return;
+	}
+	if (emufault_parse(&set, opts.emulated_fault, inject_error, NULL)) {
+		tap_comment(&tap, "emulated_fault: none reason=\"emulated_"
+			    "fault= has errors: no fault armed\"");
+		return;
+	}
+	emufault_arm(set);
+	emufault_describe(set, names, sizeof(names));
+	tap_comment(&tap, "emulated_fault: active %s reason=\"the emulated "
+		    "PMU misbehaves on purpose: results below are not the "
+		    "model's own\"", names);
+}
+
 /* The options line: a tests= list of up to 4 KiB does not fit a log line
  * (TAP_LINE_MAX), so a long one shows its first HEADER_TESTS_MAX
  * characters and tests_cut= the number left out; the fields after it
@@ -176,6 +208,7 @@ static void write_header(const struct cpu_info *ci, const char *fw_name)
 	write_pmu_header(ci);
 	write_backend_header(ci);
 	write_inject_header();
+	write_emufault_header();
 	tap_comment(&tap, "platform: qemu=%s evidence=\"%s\" "
 		    "smbios_manufacturer=\"%s\" hypervisor=\"%s\" "
 		    "bochs=%s firmware=%s", plat.qemu ? "yes" : "no",

@@ -1,6 +1,7 @@
 /* model: the model of a kind (its generation's), the model clock, the
  * event feed and the RDPMC instruction under the model (model.h). */
 #include "model.h"
+#include "emufault.h"
 #include "generation.h"
 #include "../arch/x86/apic.h"
 #include "../arch/x86/cpu.h"
@@ -11,6 +12,10 @@
 static const struct pmu_model *live;
 static uint64_t clock;
 static int (*rdpmc_answer)(uint32_t idx, uint64_t *v);
+static int pmi_again;	/* EF_PMI_TWICE: 1 + mask_after of the PMI
+			 * owed at the next step, 0: none */
+
+static void pmi_twice_step(void);
 
 const struct pmu_model *model_for(enum pmu_kind k)
 {
@@ -70,6 +75,7 @@ void model_activate(const struct pmu_model *m)
 {
 	live = m;
 	clock = 0;
+	pmi_again = 0;
 	trap_set_hook(VEC_UD, m ? rdpmc_insn : 0);
 	trap_set_hook(VEC_GP, m ? rdpmc_insn : 0);
 	if (m)
@@ -109,6 +115,7 @@ void model_feed(const struct insn_event *e, void *ctx)
 	(void)ctx;
 	if (!smp_on_sibling())
 		clock++;
+	pmi_twice_step();
 	if (live)
 		live->event(e);
 }
@@ -180,6 +187,7 @@ const char *model_predict_begin(enum pmu_kind k, const struct cpu_info *ci)
 	pred.was_live = live;
 	pred.was_clock = clock;
 	pred.on = 1;
+	emufault_hold(1);	/* the prediction is the model's own */
 	live = m;
 	clock = 0;
 	m->reset();
@@ -195,11 +203,36 @@ void model_predict_end(void)
 	live = pred.was_live;
 	clock = pred.was_clock;
 	pred.on = 0;
+	emufault_hold(0);
+}
+
+/* EF_PMI_TWICE: the PMI again at the next step (the first has been
+ * taken by then, IRET having set IF), as an emulator that raises its
+ * overflow interrupt once per check would; the first delivery leaves the
+ * LVTPC unmasked so that the second gets through, and the second masks
+ * it as the first should have (model_raise_pmi). */
+static void pmi_twice_step(void)
+{
+	int mask_after = pmi_again - 1;
+
+	if (!pmi_again || smp_on_sibling())
+		return;
+	pmi_again = 0;
+	(void)apic_lvtpc_deliver(mask_after);
 }
 
 int model_raise_pmi(int mask_after)
 {
+	int r;
+
 	if (pred.on)
 		return 0;	/* the predicted run's PMI is not raised */
-	return apic_lvtpc_deliver(mask_after);
+	if (emufault_on(EF_PMI_LOST))
+		return 1;	/* the emulator says it raised it */
+	if (!emufault_on(EF_PMI_TWICE))
+		return apic_lvtpc_deliver(mask_after);
+	r = apic_lvtpc_deliver(0);
+	if (r > 0)
+		pmi_again = 1 + !!mask_after;
+	return r;
 }

@@ -140,6 +140,7 @@
 #include "model.h"
 #include "../backend.h"
 #include "../detect.h"
+#include "../emufault.h"
 #include "../../arch/x86/trap.h"
 #include "../../arch/x86/smp.h"
 
@@ -156,6 +157,9 @@ static struct {
 	uint8_t pmi_pending[NB_COUNTERS];	/* PMI_TO() bits */
 	uint8_t pmi_line[NB_COUNTERS];	/* PMI_TO() bits: raised, OVF not
 					 * yet cleared (the level) */
+	uint32_t late;			/* EF_OVERFLOW_LATE: counters whose
+					 * overflow waits for their next
+					 * event */
 	struct cpu_sig sig;
 	int ht;
 	unsigned bsp_thread;	/* nb_bsp_thread(): the BSP's T0/T1 */
@@ -237,6 +241,9 @@ static int nbm_rdmsr(uint32_t msr, uint64_t *v)
 	}
 	if (in_bank(msr, NB_MSR_CCCR0, &n)) {
 		*v = m.cccr[n];
+		/* EF_STATUS_READ_CLEARS: OVF (bit 31) gone once read */
+		if (emufault_on(EF_STATUS_READ_CLEARS))
+			m.cccr[n] &= ~NB_CCCR_OVF;
 		return 0;
 	}
 	if (is_escr_range(msr)) {
@@ -254,10 +261,19 @@ static int nbm_rdmsr(uint32_t msr, uint64_t *v)
 	return BE_NOT_MODELLED;
 }
 
+static uint64_t ctr_mask(void)
+{
+	return emufault_width(NB_CTR_MASK);
+}
+
 static int cccr_write(unsigned c, uint64_t v)
 {
 	if (v & cccr_reserved(c))
 		return VEC_GP;
+	/* EF_ENABLE_PLUS_ONE: the counter gains 1 when ENABLE is set */
+	if (emufault_on(EF_ENABLE_PLUS_ONE) && (v & NB_CCCR_ENABLE) &&
+	    !(m.cccr[c] & NB_CCCR_ENABLE))
+		m.ctr[c] = (m.ctr[c] + 1) & ctr_mask();
 	m.cccr[c] = v;
 	m.edge[c] = (struct nb_edge){ 0 };
 	if (!(v & NB_CCCR_OVF)) {
@@ -273,7 +289,8 @@ static int nbm_wrmsr(uint32_t msr, uint64_t v)
 	int slot;
 
 	if (in_bank(msr, NB_MSR_COUNTER0, &n)) {
-		m.ctr[n] = v & NB_CTR_MASK;
+		m.ctr[n] = v & ctr_mask();
+		m.late &= ~(1u << n);
 		return 0;
 	}
 	if (in_bank(msr, NB_MSR_CCCR0, &n))
@@ -305,6 +322,27 @@ static unsigned field(uint64_t v, uint64_t mask, unsigned shift)
 	return (unsigned)((v & mask) >> shift);
 }
 
+/* The ESCR as the model reads its thread bits: under
+ * EF_ESCR_THREADS_SWAPPED T0_OS/T0_USR (bits 3:2) and T1_OS/T1_USR (1:0)
+ * trade places (the ESCR with Hyper-Threading, SDM Vol. 3B §18.16.1,
+ * Figure 18-47, as regs.h cites it). */
+static uint64_t escr_threads(uint64_t escr)
+{
+	if (!emufault_on(EF_ESCR_THREADS_SWAPPED))
+		return escr;
+	return (escr & ~(NB_ESCR_T0_BITS | NB_ESCR_T1_BITS)) |
+	       (escr & NB_ESCR_T0_BITS) >> 2 | (escr & NB_ESCR_T1_BITS) << 2;
+}
+
+/* Does the ESCR count thread's events at cpl (with the filter faults). */
+static int escr_counts(uint64_t escr, unsigned thread, unsigned cpl)
+{
+	escr = escr_threads(escr);
+	return emufault_filter(nb_escr_counts_at(escr, thread, cpl, m.ht),
+			       nb_escr_counts_at(escr, thread, 0, m.ht),
+			       nb_escr_counts_at(escr, thread, 3, m.ht), cpl);
+}
+
 /* What counter c's ESCR delivers in one clock of step e on thread. */
 static uint64_t delivered(unsigned c, const struct insn_event *e,
 			  unsigned thread)
@@ -324,13 +362,13 @@ static uint64_t delivered(unsigned c, const struct insn_event *e,
 	ev = nb_event_for(x->msr, field(escr, NB_ESCR_EVENT_MASK,
 					NB_ESCR_EVENT_SHIFT));
 	if (!ev || !nb_emask_modelled(ev, emask) ||
-	    !nb_escr_counts_at(escr, thread, e->cpl, m.ht))
+	    !escr_counts(escr, thread, e->cpl))
 		return 0;
 	if (!e->more)
-		return nb_event_step(ev, emask, e);
+		return emufault_count(nb_event_step(ev, emask, e), e->cpl);
 	one = *e;	/* the count of one clock of an aggregated step */
 	one.more = 0;
-	return nb_event_step(ev, emask, &one);
+	return emufault_count(nb_event_step(ev, emask, &one), e->cpl);
 }
 
 static int active_passes(uint64_t cccr, unsigned active)
@@ -352,6 +390,10 @@ static int counting(unsigned c, uint32_t ovf, unsigned active)
 {
 	uint64_t cccr = m.cccr[c];
 	int from = nb_cascade_from(c), ext = nb_ext_cascade_from(c);
+
+	/* EF_CASCADE_IGNORED: a cascade never starts its counter */
+	if (emufault_on(EF_CASCADE_IGNORED))
+		from = ext = -1;
 	int started = (cccr & NB_CCCR_ENABLE) ||
 		      ((cccr & NB_CCCR_CASCADE) && from >= 0 &&
 		       (ovf >> from & 1)) ||
@@ -417,9 +459,18 @@ static unsigned add(unsigned c, uint64_t inc)
 	m.pmi_pending[c] = 0;
 	m.pmi_line[c] |= (uint8_t)due;
 	sum = m.ctr[c] + inc;
-	m.ctr[c] = sum & NB_CTR_MASK;
-	if (sum > NB_CTR_MASK || (m.cccr[c] & NB_CCCR_FORCE_OVF))
+	m.ctr[c] = sum & ctr_mask();
+	if (m.late >> c & 1) {
+		m.late &= ~(1u << c);
 		overflowed(c);
+	}
+	if (sum > ctr_mask() || (m.cccr[c] & NB_CCCR_FORCE_OVF)) {
+		/* EF_OVERFLOW_LATE: OVF and the PMI at the next event */
+		if (emufault_on(EF_OVERFLOW_LATE))
+			m.late |= 1u << c;
+		else
+			overflowed(c);
+	}
 	return due;
 }
 

@@ -30,6 +30,7 @@
 #include "model.h"
 #include "../backend.h"
 #include "../detect.h"
+#include "../emufault.h"
 #include "../../arch/x86/trap.h"
 
 static struct {
@@ -55,19 +56,38 @@ static int p5m_rdmsr(uint32_t msr, uint64_t *v)
 	}
 }
 
+/* Does CESR half c count at some CPL (CC not 000 or 100, §18.23.1)? */
+static int half_counts(uint32_t cesr, unsigned c)
+{
+	unsigned cc = cesr_get_half(cesr, c).cc;
+
+	return p5_cc_counts_at(cc, 0) || p5_cc_counts_at(cc, 3);
+}
+
+/* EF_ENABLE_PLUS_ONE: a half that starts counting gains 1. */
+static void enabled(uint32_t was, uint32_t now)
+{
+	if (!emufault_on(EF_ENABLE_PLUS_ONE))
+		return;
+	for (unsigned c = 0; c < P5_COUNTERS; c++)
+		if (!half_counts(was, c) && half_counts(now, c))
+			m.ctr[c] = (m.ctr[c] + 1) & emufault_width(P5_CTR_MASK);
+}
+
 static int p5m_wrmsr(uint32_t msr, uint64_t v)
 {
 	switch (msr) {
 	case P5_MSR_CESR:
 		if (cesr_reserved(v))
 			return VEC_GP;
+		enabled(m.cesr, (uint32_t)v);
 		m.cesr = (uint32_t)v;
 		return 0;
 	case P5_MSR_CTR0:
 	case P5_MSR_CTR1:
 		if (v & ~P5_CTR_MASK)
 			return VEC_GP;
-		m.ctr[msr - P5_MSR_CTR0] = v;
+		m.ctr[msr - P5_MSR_CTR0] = v & emufault_width(P5_CTR_MASK);
 		return 0;
 	default:
 		return BE_NOT_MODELLED;
@@ -91,7 +111,9 @@ static void p5m_event(const struct insn_event *e)
 		const struct p5_event *ev;
 		uint64_t inc;
 
-		if (!p5_cc_counts_at(h.cc, e->cpl))
+		if (!emufault_filter(p5_cc_counts_at(h.cc, e->cpl),
+				     p5_cc_counts_at(h.cc, 0),
+				     p5_cc_counts_at(h.cc, 3), e->cpl))
 			continue;
 		ev = p5_event_for(h.es, c, m.mmx);
 		if (h.cc & P5_CC_CLOCKS)
@@ -99,7 +121,8 @@ static void p5m_event(const struct insn_event *e)
 			      sem_steps_with(p5_duration_sem(ev), e) : 0;
 		else
 			inc = ev ? sem_step_mask(ev->sem, e) : 0;
-		m.ctr[c] = (m.ctr[c] + inc) & P5_CTR_MASK;
+		inc = emufault_count(inc, e->cpl);
+		m.ctr[c] = (m.ctr[c] + inc) & emufault_width(P5_CTR_MASK);
 	}
 }
 
@@ -116,12 +139,9 @@ static unsigned p5m_parts(struct model_part *p)
  * (§18.23.1).  backend=emulated traces while this holds. */
 static int p5m_counting(void)
 {
-	for (unsigned c = 0; c < P5_COUNTERS; c++) {
-		unsigned cc = cesr_get_half(m.cesr, c).cc;
-
-		if (p5_cc_counts_at(cc, 0) || p5_cc_counts_at(cc, 3))
+	for (unsigned c = 0; c < P5_COUNTERS; c++)
+		if (half_counts(m.cesr, c))
 			return 1;
-	}
 	return 0;
 }
 

@@ -45,6 +45,7 @@
 #include "model.h"
 #include "../backend.h"
 #include "../detect.h"
+#include "../emufault.h"
 #include "../sem.h"
 #include "../../arch/x86/trap.h"
 
@@ -53,6 +54,8 @@ static struct {
 	uint64_t ctr[P6_COUNTERS];
 	struct evtsel_edge edge[P6_COUNTERS];
 	unsigned gen;
+	uint8_t late[P6_COUNTERS];	/* EF_OVERFLOW_LATE: a PMI owed at
+					 * the counter's next event */
 } m;
 
 static void p6m_reset(void)
@@ -60,6 +63,7 @@ static void p6m_reset(void)
 	for (unsigned c = 0; c < P6_COUNTERS; c++) {
 		m.sel[c] = 0;
 		m.ctr[c] = 0;
+		m.late[c] = 0;
 		evtsel_idle(&m.edge[c]);
 	}
 	m.gen = p6_gen_of(&cpu_info()->sig);
@@ -81,6 +85,32 @@ static int p6m_rdmsr(uint32_t msr, uint64_t *v)
 	}
 }
 
+static uint64_t ctr_mask(void)
+{
+	return emufault_width(P6_CTR_MASK);
+}
+
+/* EF_ENABLE_PLUS_ONE: PerfEvtSel0's EN enables both counters (§18.22.1),
+ * so each with OS or USR gains 1 when it is set. */
+static void enabled(uint64_t sel0)
+{
+	if (!emufault_on(EF_ENABLE_PLUS_ONE) || (m.sel[0] & EVTSEL_EN) ||
+	    !(sel0 & EVTSEL_EN))
+		return;
+	for (unsigned c = 0; c < P6_COUNTERS; c++)
+		if ((c ? m.sel[c] : sel0) & (EVTSEL_OS | EVTSEL_USR))
+			m.ctr[c] = (m.ctr[c] + 1) & ctr_mask();
+}
+
+/* The value a PerfCtr write leaves: EAX sign-extended from bit 31
+ * (§18.22.2), or under EF_NO_SIGN_EXTEND EAX alone. */
+static uint64_t written(uint64_t v)
+{
+	if (emufault_on(EF_NO_SIGN_EXTEND))
+		return (uint32_t)v & ctr_mask();
+	return p6_ctr_written(v) & ctr_mask();
+}
+
 static int p6m_wrmsr(uint32_t msr, uint64_t v)
 {
 	unsigned c;
@@ -91,12 +121,15 @@ static int p6m_wrmsr(uint32_t msr, uint64_t v)
 		if (v & P6_EVTSEL_RESERVED)
 			return VEC_GP;
 		c = msr - P6_MSR_PERFEVTSEL0;
+		if (!c)
+			enabled(v);
 		m.sel[c] = v;
 		evtsel_idle(&m.edge[c]);
 		return 0;
 	case P6_MSR_PERFCTR0:
 	case P6_MSR_PERFCTR1:
-		m.ctr[msr - P6_MSR_PERFCTR0] = p6_ctr_written(v);
+		m.ctr[msr - P6_MSR_PERFCTR0] = written(v);
+		m.late[msr - P6_MSR_PERFCTR0] = 0;
 		return 0;
 	default:
 		return BE_NOT_MODELLED;
@@ -113,7 +146,8 @@ static int p6m_rdpmc(uint32_t idx, uint64_t *v)
 
 static int counts_at(const struct evtsel *s, unsigned cpl)
 {
-	return cpl == 0 ? s->os : s->usr;
+	return emufault_filter(cpl == 0 ? s->os : s->usr, s->os, s->usr,
+			       cpl);
 }
 
 /* The step's event count n for a counted event (one single step: the
@@ -131,9 +165,17 @@ static int64_t step_count(const struct evtsel *s, unsigned ctr,
 static void add(unsigned c, uint64_t inc, int intr)
 {
 	uint64_t sum = m.ctr[c] + inc;
+	int wrapped = sum > ctr_mask(), late = m.late[c] && inc;
 
-	m.ctr[c] = sum & P6_CTR_MASK;
-	if (intr && (sum >> P6_CTR_BITS))
+	m.ctr[c] = sum & ctr_mask();
+	if (inc)
+		m.late[c] = 0;
+	/* EF_OVERFLOW_LATE: the wrap's PMI waits for the next event */
+	if (wrapped && emufault_on(EF_OVERFLOW_LATE)) {
+		m.late[c] = 1;
+		wrapped = 0;
+	}
+	if (intr && (wrapped || late))
 		(void)model_raise_pmi(p6_masks_lvtpc(m.gen));
 }
 
@@ -146,8 +188,9 @@ static void count(unsigned c, const struct insn_event *e)
 		evtsel_idle(&m.edge[c]);
 		return;
 	}
-	add(c, evtsel_cycles(&s, &m.edge[c], (uint64_t)n,
-			     1 + (uint64_t)e->more), s.intr);
+	add(c, emufault_count(evtsel_cycles(&s, &m.edge[c], (uint64_t)n,
+					    1 + (uint64_t)e->more), e->cpl),
+	    s.intr);
 }
 
 static void p6m_event(const struct insn_event *e)

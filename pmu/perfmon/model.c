@@ -91,9 +91,11 @@
 #include "../pt/model.h"
 #include "model.h"
 #include "../backend.h"
+#include "../emufault.h"
 #include "../sem.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/trap.h"
+#include "../../lib/string.h"
 
 static struct {
 	const struct perfmon_caps *c;
@@ -109,6 +111,9 @@ static struct {
 					 * step: the step's assist */
 	struct step_regs before;	/* the state the last step left */
 	int have_before;
+	uint64_t late;			/* EF_OVERFLOW_LATE: counters whose
+					 * wrap is signalled at their next
+					 * event (GLOBAL numbering) */
 	int pmi_owed;			/* raised in a step of the sibling:
 					 * this processor's PMI, delivered at
 					 * its next PMU access or step */
@@ -194,6 +199,35 @@ static uint64_t status_extra_bits(int set)
 	return v;
 }
 
+/* Counter widths as the model keeps them (EF_WRAP_32: 32 bits). */
+static uint64_t gp_mask(void)
+{
+	return emufault_width(m.gp_mask);
+}
+
+static uint64_t fixed_mask(void)
+{
+	return emufault_width(m.fixed_mask);
+}
+
+/* EF_ENABLE_PLUS_ONE: a counter gains 1 when it is enabled. */
+static void plus_one(uint64_t *ctr, uint64_t mask, int was, int now)
+{
+	if (emufault_on(EF_ENABLE_PLUS_ONE) && !was && now)
+		*ctr = (*ctr + 1) & mask;
+}
+
+/* The fixed counters a FIXED_CTR_CTRL write enables (OS or USR). */
+static void fixed_enabled(uint64_t v)
+{
+	const unsigned at = FIXED_CTRL_OS | FIXED_CTRL_USR;
+
+	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
+		plus_one(&m.fixed[i], fixed_mask(),
+			 !!(FIXED_CTRL_FIELD(m.fixed_ctrl, i) & at),
+			 !!(FIXED_CTRL_FIELD(v, i) & at));
+}
+
 /* The v2+ global registers: 0 and *v, #GP, or 1 when msr is not one. */
 static int global_rd(uint32_t msr, uint64_t *v)
 {
@@ -202,7 +236,12 @@ static int global_rd(uint32_t msr, uint64_t *v)
 	switch (msr) {
 	case MSR_IA32_FIXED_CTR_CTRL: *v = m.fixed_ctrl; return 0;
 	case MSR_IA32_PERF_GLOBAL_CTRL: *v = m.global_ctrl; return 0;
-	case MSR_IA32_PERF_GLOBAL_STATUS: *v = m.status; return 0;
+	case MSR_IA32_PERF_GLOBAL_STATUS:
+		*v = m.status;
+		/* EF_STATUS_READ_CLEARS: the counters' overflow bits */
+		if (emufault_on(EF_STATUS_READ_CLEARS))
+			m.status &= ~perfmon_global_counters(m.c);
+		return 0;
 	case MSR_IA32_PERF_GLOBAL_OVF_CTRL: *v = 0; return 0;
 	case MSR_IA32_PERF_GLOBAL_STATUS_SET: *v = 0; return v4 ? 0 : VEC_GP;
 	case MSR_IA32_PERF_GLOBAL_INUSE: *v = v4 ? inuse() : 0;
@@ -220,6 +259,7 @@ static int global_wr(uint32_t msr, uint64_t v)
 	case MSR_IA32_FIXED_CTR_CTRL:
 		if (v & ~perfmon_fixed_ctrl_valid(m.c))
 			return VEC_GP;
+		fixed_enabled(v);
 		m.fixed_ctrl = v;
 		return 0;
 	case MSR_IA32_PERF_GLOBAL_CTRL:
@@ -327,6 +367,8 @@ static int evtsel_wr(unsigned n, uint64_t v)
 {
 	if (n >= m.c->gp || (v & ~perfmon_evtsel_valid(m.c)))
 		return VEC_GP;
+	plus_one(&m.pmc[n], gp_mask(), !!(m.evtsel[n] & EVTSEL_EN),
+		 !!(v & EVTSEL_EN));
 	m.evtsel[n] = v;
 	evtsel_idle(&m.edge[n]);
 	return 0;
@@ -354,23 +396,29 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 	if (is_gp(msr, MSR_IA32_PMC(0), &n)) {
 		if (n >= m.c->gp)
 			return VEC_GP;
-		m.pmc[n] = (uint64_t)(int64_t)(int32_t)(uint32_t)v & m.gp_mask;
+		/* EAX sign-extended (§18.2.6); EF_NO_SIGN_EXTEND: EAX */
+		m.pmc[n] = emufault_on(EF_NO_SIGN_EXTEND) ? (uint32_t)v :
+			   (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+		m.pmc[n] &= gp_mask();
 		m.pebs_armed &= ~(1ull << n);
+		m.late &= ~(1ull << n);
 		return 0;
 	}
 	if (is_gp(msr, MSR_IA32_A_PMC(0), &n)) {
 		if (!perfmon_full_width(m.c) || n >= m.c->gp ||
 		    (v & ~m.gp_mask))
 			return VEC_GP;
-		m.pmc[n] = v;
+		m.pmc[n] = v & gp_mask();
 		m.pebs_armed &= ~(1ull << n);
+		m.late &= ~(1ull << n);
 		return 0;
 	}
 	if (fixed_index(msr, &n)) {
 		if (!perfmon_fixed_exists(m.c, n) || (v & ~m.fixed_mask))
 			return VEC_GP;
-		m.fixed[n] = v;
+		m.fixed[n] = v & fixed_mask();
 		m.pebs_armed &= ~(1ull << (GLOBAL_FIXED_SHIFT + n));
+		m.late &= ~(1ull << (GLOBAL_FIXED_SHIFT + n));
 		return 0;
 	}
 	if (msr == MSR_IA32_PERF_CAPABILITIES || msr == MSR_PERF_METRICS)
@@ -415,16 +463,27 @@ static int frozen(void)
 
 static int global_on(unsigned bit)
 {
-	return m.c->version < 2 || (m.global_ctrl >> bit & 1);
+	return m.c->version < 2 || (m.global_ctrl >> bit & 1) ||
+	       emufault_on(EF_GLOBAL_CTRL_IGNORED);
 }
 
-/* Adds inc to *ctr of width mask; 1 when it wrapped. */
-static int add(uint64_t *ctr, uint64_t inc, uint64_t mask)
+/* Adds inc to *ctr of width mask; 1 when it wrapped.  Counter bit (GLOBAL
+ * numbering) under EF_OVERFLOW_LATE: a wrap is held, and signalled at
+ * the counter's next event. */
+static int add(uint64_t *ctr, uint64_t inc, uint64_t mask, unsigned bit)
 {
-	uint64_t before = *ctr;
+	uint64_t before = *ctr & mask;
+	int late = inc && (m.late >> bit & 1), wrapped;
 
 	*ctr = (before + inc) & mask;
-	return inc && (inc > mask - before);
+	wrapped = inc && (inc > mask - before);
+	if (inc)
+		m.late &= ~(1ull << bit);
+	if (wrapped && emufault_on(EF_OVERFLOW_LATE)) {
+		m.late |= 1ull << bit;
+		wrapped = 0;
+	}
+	return wrapped || late;
 }
 
 /* What an event select / unit mask counts: an architectural event, or a
@@ -455,7 +514,8 @@ static void overflowed(unsigned bit, int sibling, uint64_t value, int pdir)
 	if (sibling || !(pebs_model_enable() >> bit & 1))
 		return;
 	m.pebs_armed |= 1ull << bit;
-	if (value || pdir)
+	/* EF_PEBS_EARLY: the record at the overflowing event itself */
+	if (value || pdir || emufault_on(EF_PEBS_EARLY))
 		m.pebs_fire |= 1ull << bit;
 }
 
@@ -484,7 +544,7 @@ static void pebs_next_event(unsigned bit, uint64_t inc, int sibling)
 static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 {
 	struct evtsel s = evtsel_decode(m.evtsel[n]);
-	int at = e->cpl ? s.usr : s.os;
+	int at = emufault_filter(e->cpl ? s.usr : s.os, s.os, s.usr, e->cpl);
 	uint64_t inc;
 
 	if (sibling && !s.any)
@@ -495,27 +555,41 @@ static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 	}
 	inc = evtsel_cycles(&s, &m.edge[n], sem_once_mask(event_sem(&s, 0), e),
 			    1 + (uint64_t)e->more);
+	inc = emufault_count(inc, e->cpl);
 	pebs_next_event(n, inc, sibling);
-	if (!add(&m.pmc[n], inc, m.gp_mask))
+	if (!add(&m.pmc[n], inc, gp_mask(), n))
 		return 0;
 	overflowed(n, sibling, m.pmc[n], pdir_counter(n, &s));
 	return s.intr;
 }
 
+/* The event fixed counter i counts: EF_FIXED_SWAPPED gives counter 1
+ * the reference clock and counter 2 the core clock (SDM Vol. 3B
+ * §18.2.2, Table 18-2: 1 is CPU_CLK_UNHALTED.CORE, 2 .REF). */
+static const struct perfmon_event *fixed_event(unsigned i)
+{
+	if (emufault_on(EF_FIXED_SWAPPED) && (i == 1 || i == 2))
+		i = 3 - i;
+	return perfmon_fixed_event(i);
+}
+
 static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
 {
 	unsigned f = FIXED_CTRL_FIELD(m.fixed_ctrl, i);
-	const struct perfmon_event *ev = perfmon_fixed_event(i);
-	unsigned at = e->cpl ? FIXED_CTRL_USR : FIXED_CTRL_OS;
+	const struct perfmon_event *ev = fixed_event(i);
+	int at = emufault_filter(!!(f & (e->cpl ? FIXED_CTRL_USR :
+					      FIXED_CTRL_OS)),
+				 !!(f & FIXED_CTRL_OS),
+				 !!(f & FIXED_CTRL_USR), e->cpl);
 	uint64_t inc;
 
-	if (!perfmon_fixed_exists(m.c, i) || !(f & at) || frozen() ||
+	if (!perfmon_fixed_exists(m.c, i) || !at || frozen() ||
 	    !global_on(GLOBAL_FIXED_SHIFT + i) ||
 	    (sibling && !(f & FIXED_CTRL_ANY)))
 		return 0;
-	inc = sem_step_mask(ev->sem, e);
+	inc = emufault_count(sem_step_mask(ev->sem, e), e->cpl);
 	pebs_next_event(GLOBAL_FIXED_SHIFT + i, inc, sibling);
-	if (!add(&m.fixed[i], inc, m.fixed_mask))
+	if (!add(&m.fixed[i], inc, fixed_mask(), GLOBAL_FIXED_SHIFT + i))
 		return 0;
 	overflowed(GLOBAL_FIXED_SHIFT + i, sibling, m.fixed[i], 0);
 	return !!(f & FIXED_CTRL_PMI);
@@ -531,7 +605,8 @@ static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
  * processor's). */
 static void pmi(int sibling)
 {
-	if (m.debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) {
+	if ((m.debugctl & DEBUGCTL_FREEZE_PERFMON_ON_PMI) &&
+	    !emufault_on(EF_FREEZE_IGNORED)) {
 		if (m.c->version >= 4)
 			m.status |= GLOBAL_STATUS_CTR_FRZ;
 		else
@@ -613,14 +688,20 @@ static int pebs_assist(const struct insn_event *e)
 		.data = data_of(hit),
 		.tsc = rdtsc(),
 	};
-	int full = pebs_model_assist(&a, m.pmc, m.fixed);
+	uint64_t gp[PERFMON_MAX_GP], fixed[PERFMON_MAX_FIXED];
+	int keep = emufault_on(EF_PEBS_NO_RELOAD);
+	int full;
 
+	/* EF_PEBS_NO_RELOAD: the record is written, the reload is lost */
+	memcpy(gp, m.pmc, sizeof(gp));
+	memcpy(fixed, m.fixed, sizeof(fixed));
+	full = pebs_model_assist(&a, keep ? gp : m.pmc, keep ? fixed : m.fixed);
 	if (full == PEBS_ASSIST_DROPPED)
 		return 0;
 	for (unsigned n = 0; n < m.c->gp; n++)
-		m.pmc[n] &= m.gp_mask;
+		m.pmc[n] &= gp_mask();
 	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
-		m.fixed[i] &= m.fixed_mask;
+		m.fixed[i] &= fixed_mask();
 	m.status &= ~hit;
 	m.pebs_armed &= ~hit;
 	return full;

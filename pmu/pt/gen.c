@@ -139,12 +139,24 @@ static void emit(struct pt_gen *g, const uint8_t *p, unsigned n)
 	g->bytes += n;
 }
 
+/* The low n bits of bits in reverse order. */
+static uint64_t reversed(uint64_t bits, unsigned n)
+{
+	uint64_t r = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		r |= (bits >> i & 1) << (n - 1 - i);
+	return r;
+}
+
 static void flush_tnt(struct pt_gen *g)
 {
 	uint8_t b[PT_PKT_MAX];
 
 	if (!g->tnt_count)
 		return;
+	if (g->tnt_reversed)
+		g->tnt_bits = reversed(g->tnt_bits, g->tnt_count);
 	emit(g, b, pt_enc_tnt8(b, g->tnt_bits, g->tnt_count));
 	g->tnt_bits = 0;
 	g->tnt_count = 0;

@@ -87,6 +87,8 @@ struct pt_gen {
 	uint64_t last_clock;		/* clock of the last step (or start) */
 	uint64_t next_ip;		/* next RIP of the last step */
 	uint64_t tnt_bits;		/* pending TNT, oldest bit highest */
+	int tnt_reversed;		/* an emulator's fault: oldest bit
+					 * lowest (pmu/emufault.h) */
 	unsigned tnt_count;
 	unsigned tnt_last;		/* its newest bit */
 	uint64_t tnt_clock;		/* the clock of its newest bit */

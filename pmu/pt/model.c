@@ -63,6 +63,7 @@
 #include "caps.h"
 #include "gen.h"
 #include "../backend.h"
+#include "../emufault.h"
 #include "../model.h"
 #include "../../arch/x86/cpu.h"
 #include "../../arch/x86/paging.h"
@@ -396,6 +397,11 @@ int pt_model_wrmsr(uint32_t msr, uint64_t v)
 
 void pt_model_step(const struct insn_event *e, uint64_t clock)
 {
-	if (p.tracing)
-		pt_gen_step(&p.g, e, clock);
+	if (!p.tracing)
+		return;
+	/* EF_PT_TNT_REVERSED: each TNT packet's bits newest first, where
+	 * the first bit is the oldest branch (SDM Vol. 3C Table 36-16, as
+	 * gen.c cites it) */
+	p.g.tnt_reversed = emufault_on(EF_PT_TNT_REVERSED);
+	pt_gen_step(&p.g, e, clock);
 }

@@ -25,6 +25,7 @@
 #include "model.h"
 #include "../ds/model.h"
 #include "../ds/regs.h"
+#include "../../emufault.h"
 #include "../../../arch/x86/paging.h"
 #include "../../../lib/string.h"
 
@@ -111,6 +112,8 @@ int bts_model_step(const struct insn_event *e, uint64_t debugctl)
 		return 0;
 	r = (struct bts_record){ .from = e->rip, .to = e->next_rip,
 				 .flags = 0 };
+	if (emufault_on(EF_BTS_SWAPPED))
+		r = (struct bts_record){ .from = e->next_rip, .to = e->rip };
 	bts_write(at, &r, l);
 	b.index = at + l->bts_record;
 	ds_put(area, l, DS_BTS_INDEX, b.index);

@@ -8,6 +8,7 @@
 #include "model.h"
 #include "../regs.h"
 #include "../ds/model.h"
+#include "../../emufault.h"
 
 #define LBR_MODEL_DEPTH 32
 
@@ -28,9 +29,15 @@ void lbr_model_reset(void)
 
 void lbr_model_step(const struct insn_event *e, uint64_t debugctl)
 {
+	/* EF_LBR_TOS_BACKWARDS: the TOS steps down, not up, so reading
+	 * back from it (TOS, TOS-1, ..., SDM Vol. 3B §17.4.8) finds stale
+	 * entries after the newest */
+	unsigned step = emufault_on(EF_LBR_TOS_BACKWARDS) ?
+			LBR_MODEL_DEPTH - 1 : 1;
+
 	if (!(debugctl & DEBUGCTL_LBR) || !ds_model_branch(e))
 		return;
-	lbr.top = (lbr.top + 1) % LBR_MODEL_DEPTH;
+	lbr.top = (lbr.top + step) % LBR_MODEL_DEPTH;
 	lbr.from[lbr.top] = e->rip;
 	lbr.to[lbr.top] = e->next_rip;
 	if (lbr.n < LBR_MODEL_DEPTH)

@@ -62,7 +62,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/pt/model.c pmu/pt/gen.c lib/pt/encode.c lib/pt/decode.c arch/x86/decode.c pmu/perfmon/caps_table.c pmu/perfmon/regs.c lib/fmt.c */
+/* host-sources: pmu/pt/model.c pmu/pt/gen.c lib/pt/encode.c lib/pt/decode.c arch/x86/decode.c pmu/perfmon/caps_table.c pmu/perfmon/regs.c lib/fmt.c pmu/emufault.c lib/escape.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -33,7 +33,7 @@
 
 #include "tests/host/arch/x86/dec_flags.h"
 
-/* host-sources: pmu/perfmon/bts/model.c pmu/perfmon/ds/regs.c pmu/sem.c lib/fmt.c */
+/* host-sources: pmu/perfmon/bts/model.c pmu/perfmon/ds/regs.c pmu/sem.c lib/fmt.c pmu/emufault.c lib/escape.c lib/string.c */
 
 #define REC 24u
 #define K 4u			/* records in the buffer */

@@ -28,7 +28,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/perfmon/lbr/model.c */
+/* host-sources: pmu/perfmon/lbr/model.c pmu/emufault.c lib/escape.c lib/fmt.c lib/string.c */
 
 #define SDM_DEBUGCTL_LBR 1ull	/* bit 0 */
 #define SDM_LBR_DEPTH 32u

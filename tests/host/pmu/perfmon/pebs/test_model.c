@@ -37,7 +37,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/perfmon/pebs/model.c pmu/perfmon/lbr/model.c pmu/perfmon/ds/regs.c pmu/perfmon/pebs/regs.c lib/fmt.c */
+/* host-sources: pmu/perfmon/pebs/model.c pmu/perfmon/lbr/model.c pmu/perfmon/ds/regs.c pmu/perfmon/pebs/regs.c lib/fmt.c pmu/emufault.c lib/escape.c lib/string.c */
 
 #define CAP 3u			/* records the buffer holds */
 #define GUARD 64u		/* bytes past it that must stay 0xa5 */
