@@ -149,9 +149,18 @@ struct pebs_want {
 	uint64_t status_extra;	/* bits GLOBAL_STATUS also holds */
 };
 
+/* PEBS's hardware tolerance (docs/pebs.md "On hardware"), for
+ * backend=hw only: the records in r's buffer of `size` bytes each number
+ * at least `expected` less expected/8 + 2 and at most the capacity (a
+ * CPL 0 run's driver code may add records), and each
+ * eventing IP (formats 2 on, 64-bit DS format) lies in the benchmark, in
+ * a CPL 3 run also the ring-3 trampoline, in a CPL 0 run the harness's
+ * code (pebs_tolerance.c). */
+void pebs_check_hw(struct tcase *t, const struct pebs_run *r, unsigned fmt,
+		   unsigned size, unsigned expected);
 /* Checks the number of records and the index, then every field of every
- * record against the trace (the model: exactly; hardware: count and IP
- * range, the tolerances said in the log). */
+ * record against the trace (the model and backend=emulated: exactly;
+ * hardware: pebs_check_hw()). */
 void pebs_check_records(struct tcase *t, const struct pebs_run *r,
 			const struct pebs_want *w);
 

@@ -7,7 +7,6 @@
  * has been written, the processor also updates this field with the
  * address of the next PEBS record to be written"). */
 #include "pebs_test.h"
-#include "../../arch/x86/ring3.h"
 #include "../../bench/gpr_values.h"
 #include "../../lib/string.h"
 
@@ -257,45 +256,6 @@ static void check_adaptive(struct tcase *t, const struct pebs_run *r,
 	check_groups(t, r, w, i, a);
 }
 
-/* Where a hardware record's eventing instruction may be: in the
- * benchmark; in a CPL 3 run also the ring-3 trampoline's CALL and INT,
- * which retire at CPL 3 around it (arch/x86/ring3.h); in a CPL 0 run
- * anywhere in the harness's code, whose CPL 0 instructions between the
- * counters' start and stop count too (harness/pmu_run.h, the driver's
- * CPL 0 code). */
-extern const char _text[], _etext[];
-
-static int hw_eventing_ip_ok(const struct pebs_run *r, uint64_t ip)
-{
-	if (ip >= r->range_lo && ip < r->range_hi)
-		return 1;
-	if (r->cpl)
-		return ring3_trampoline_has(ip);
-	return ip >= (uintptr_t)_text && ip < (uintptr_t)_etext;
-}
-
-static void check_hw(struct tcase *t, const struct pebs_run *r,
-		     const struct pebs_want *w, unsigned size)
-{
-	uint64_t got = (r->index - r->base) / size;
-	uint64_t slack = r->n_exp / 8 + 2;
-
-	value(t, "tolerance", "hardware: skid and, before format 3, records "
-	      "for several counters at once: count within %llu of the "
-	      "trace's", (unsigned long long)slack);
-	check(t, got + slack >= pebs_run_written(r) && got <= r->capacity,
-	      "%llu records, the trace asks for %u", (unsigned long long)got,
-	      pebs_run_written(r));
-	for (unsigned i = 0; i < got && w->fmt >= 2 && !pebs_ds32(); i++) {
-		uint64_t ip = fld(r, i, w->fmt >= 4 ? 8 : 0xb0);
-
-		check(t, hw_eventing_ip_ok(r, ip), "record %u eventing IP "
-		      "0x%llx outside the benchmark%s", i,
-		      (unsigned long long)ip, r->cpl ? " and the ring-3 "
-		      "trampoline" : " and the harness's code");
-	}
-}
-
 void pebs_check_records(struct tcase *t, const struct pebs_run *r,
 			const struct pebs_want *w)
 {
@@ -308,8 +268,8 @@ void pebs_check_records(struct tcase *t, const struct pebs_run *r,
 	if (!r->log_settings_only)
 		value(t, "not_modelled", "data source, latency, TSX and LBR "
 		      "info are written 0 by the model");
-	if (!backend_model_backed()) {	/* hardware: pebs_check_hw() */
-		check_hw(t, r, w, size);
+	if (!backend_model_backed()) {	/* hardware: docs/pebs.md */
+		pebs_check_hw(t, r, w->fmt, size, pebs_run_written(r));
 		return;
 	}
 	if (!check(t, r->index == r->base + (uint64_t)n * size, "PEBS index "

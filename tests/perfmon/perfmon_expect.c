@@ -151,6 +151,12 @@ static struct pmu_expect pm_expect(const struct pmu_run *r, unsigned ctr,
 		return (struct pmu_expect){ n, n, NULL };
 	if (!pm_is_clock(ev->sem) && (f.cmask || f.edge))
 		return pm_filtered_hw(r, ctr, ev, f, sdm_cpls(os, usr));
+	/* backend=emulated: the emulated PMU's clock is the model clock, one
+	 * cycle per traced step (pmu/sem.h SEM_CLOCKS, SEM_REF_PER_CLOCK
+	 * reference clocks each), so clocks are exact there too */
+	if (pm_is_clock(ev->sem) && !f.cmask && !f.edge && !f.inv &&
+	    backend_current()->id == BE_EMULATED)
+		return pm_expect_window(r, ctr, ev, n, sdm_cpls(os, usr));
 	if (pm_is_clock(ev->sem) && (os || usr)) {
 		/* the benchmark's instructions, if it counts at their CPL */
 		uint64_t ins = sdm_counts_at(os, usr, r->cpl) ?
