@@ -9,7 +9,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from . import pmulog
 
@@ -80,6 +80,19 @@ def backend(log) -> Optional[str]:
     backend line."""
     h = log.header("backend")
     return h.words[0] if h and h.words else None
+
+
+def counter_widths(log) -> Tuple[int, ...]:
+    """The counters' widths in bits the "# pmu:" line states (width=,
+    fixed_width=): the harness writes each model delta modulo its
+    counter's width (docs/log-format.md).  () without such a line."""
+    h = log.header("pmu")
+    out = []
+    for k in ("width", "fixed_width"):
+        v = h.fields.get(k, "") if h else ""
+        if v.isdigit() and 0 < int(v) <= 64:
+            out.append(int(v))
+    return tuple(out)
 
 
 def is_model(log) -> bool:

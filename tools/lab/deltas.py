@@ -15,7 +15,9 @@ has neither: its counts are the model's own, there is nothing to diff.
     d.deltas, d.none                  # those the model predicted, or not
     deltas.by_event(d.counters)       # [EventStats], worst first
 
-A value that is not a number, a delta that is not counted minus model, a
+A value that is not a number, a delta that is not counted minus model
+(exactly, or modulo a counter width of the log's "# pmu:" line, as the
+harness writes it when a counter wrapped), a
 delta line without a model line or beside "none": each is a Damage (the
 test, its result line, the key, what is wrong); that counter is left out
 of the statistics, the rest of the log is still read.  Deltas are
@@ -134,8 +136,10 @@ def _counter_key(key):
     return base if common._CTR_KEY.match(base) else None
 
 
-def of_result(result):
-    """([Delta], [Damage]) of one result's YAML block, in its order."""
+def of_result(result, widths=()):
+    """([Delta], [Damage]) of one result's YAML block, in its order.
+    widths: the counters' widths (common.counter_widths), modulo which
+    the harness may have written a delta."""
     y = result.yaml if isinstance(result.yaml, dict) else {}
     keys = {str(k): v for k, v in y.items()}
     out, bad = [], []
@@ -152,7 +156,7 @@ def of_result(result):
         base = _counter_key(key)
         if base is None:
             continue
-        d = _one(result, keys, base, damage)
+        d = _one(result, keys, base, damage, widths)
         if d is not None:
             out.append(d)
     return out, bad
@@ -170,7 +174,15 @@ def _config_of(keys, base):
         else NO_CONFIG
 
 
-def _one(result, keys, base, damage):
+def _signed_mod(v, width):
+    """v modulo 2^width, as the signed number the harness writes
+    (harness/pmu_run.c pmu_log_model_as: above half the range is
+    negative)."""
+    r = v % (1 << width)
+    return r - (1 << width) if r > ((1 << width) - 1) // 2 else r
+
+
+def _one(result, keys, base, damage, widths=()):
     """The Delta of counter key base, or None (damage reported)."""
     m = common._CTR_KEY.match(base)
     model_v, delta_k = keys[base + MODEL], base + DELTA
@@ -203,7 +215,8 @@ def _one(result, keys, base, damage):
     if delta is None:
         damage(delta_k, f"delta {keys[delta_k]!r} is not a signed number")
         return None
-    if delta != counted - model:
+    if delta != counted - model and \
+            all(delta != _signed_mod(counted - model, w) for w in widths):
         damage(delta_k, f"delta {signed(delta)} is not counted minus model "
                f"({counted} - {model} = {signed(counted - model)})")
         return None
@@ -217,7 +230,7 @@ def of_log(log) -> LogDeltas:
     be = common.backend(log)
     out = LogDeltas(be, be in ("hw", "emulated"))
     for r in log.results:
-        ds, bad = of_result(r)
+        ds, bad = of_result(r, common.counter_widths(log))
         out.damage += bad
         if ds and not out.applicable:
             out.damage.append(Damage(r.name, r.line, ds[0].key + MODEL,

@@ -220,6 +220,36 @@ class Damaged(unittest.TestCase):
                     if r.name == INS)
         self.assertEqual(x.line, line)
 
+    # A counter that wrapped: the harness writes the delta modulo the
+    # counter's width, signed (docs/log-format.md).  Counted 790 and a
+    # model of 2^48 - 10 on a 48-bit counter (the "# pmu:" line's width=48)
+    # are 790 + 10 = 800 apart modulo 2^48.
+    def test_delta_modulo_the_width_of_the_pmu_line(self):
+        text = edit(edit(emu_text(), INS, "cpl3_ctr1_model",
+                         str(2**48 - 10)), INS, "cpl3_ctr1_model_delta",
+                    "+800")
+        d = deltas.of_log(parsed(text))
+        self.assertEqual(d.damage, [])
+        self.assertIn(800, [c.delta for c in d.counters])
+
+    def test_delta_modulo_no_width_said_is_damage(self):
+        text = edit(edit(emu_text(), INS, "cpl3_ctr1_model",
+                         str(2**48 - 10)), INS, "cpl3_ctr1_model_delta",
+                    "+800")
+        text = text.replace(" width=48 ", " ").replace(" fixed_width=48 ",
+                                                        " ")
+        d = deltas.of_log(parsed(text))
+        self.assertEqual([x.key for x in d.damage],
+                         ["cpl3_ctr1_model_delta"])
+
+    def test_delta_modulo_off_by_one_is_damage(self):
+        text = edit(edit(emu_text(), INS, "cpl3_ctr1_model",
+                         str(2**48 - 10)), INS, "cpl3_ctr1_model_delta",
+                    "+799")
+        d = deltas.of_log(parsed(text))
+        self.assertEqual([x.key for x in d.damage],
+                         ["cpl3_ctr1_model_delta"])
+
     def test_delta_sign_reversed(self):
         x = self.damaged(INS, "cpl0_ctr1_model_delta", "+3")
         self.assertIn("(566 - 569 = -3)", x.message)
