@@ -25,6 +25,7 @@ void options_defaults(struct options *o)
 	o->run_timeout_s = OPT_RUN_TIMEOUT_DEFAULT;
 	o->inject[0] = 0;
 	o->emulated_fault[0] = 0;
+	o->emulated_noise = 0;
 }
 
 static const char *const backend_names[] = { "auto", "hw", "model",
@@ -274,10 +275,18 @@ static void apply(struct parse *p, const char *key, const char *v)
 		else
 			str_copy(o->emulated_fault, v,
 				 sizeof(o->emulated_fault));
+	} else if (!str_cmp(key, "emulated_noise")) {
+		/* silicon's documented noise (pmu/noise.h), armed by the
+		 * session under backend=emulated alone */
+		if (str_cmp(v, "0") && str_cmp(v, "1"))
+			report(p, "emulated_noise=\"%s\": expected 0 or 1",
+			       show(p, v));
+		else
+			o->emulated_noise = v[0] == '1';
 	} else {
 		report(p, "unknown option \"%s\" (known: tests, backend, "
 		       "serial, exit, verbose, timeout, run_timeout, inject, "
-		       "emulated_fault)", show(p, key));
+		       "emulated_fault, emulated_noise)", show(p, key));
 	}
 }
 

@@ -37,6 +37,7 @@ struct options {
 	unsigned run_timeout_s;		/* whole-run limit, seconds */
 	char inject[OPT_INJECT_MAX];	/* model fault injection spec */
 	char emulated_fault[OPT_EMUFAULT_MAX];	/* pmu/emufault.h names */
+	int emulated_noise;		/* pmu/noise.h: 0 or 1 */
 };
 
 typedef void (*opt_error_fn)(void *ctx, const char *msg);

@@ -18,6 +18,7 @@
 #include "../pmu/detect.h"
 #include "../pmu/driver.h"
 #include "../pmu/emufault.h"
+#include "../pmu/noise.h"
 #include "../pmu/inject.h"
 #include "../harness/clock.h"
 #include "../harness/runner.h"
@@ -177,6 +178,28 @@ static void write_emufault_header(void)
 		    "model's own\"", names);
 }
 
+/* emulated_noise=1 (pmu/noise.h): silicon's documented noise in the live
+ * model, under backend=emulated alone; the "# emulated_noise:" line labels
+ * every result below. */
+static void write_noise_header(void)
+{
+	noise_arm(0);
+	if (!opts.emulated_noise)
+		return;
+	if (backend_current()->id != BE_EMULATED) {
+		tap_comment(&tap, "error: option emulated_noise=1: refused: the "
+			    "backend is %s, and the noise acts in the live model "
+			    "of backend=emulated only; the run goes on without "
+			    "it", backend_current()->name);
+		return;
+	}
+	noise_arm(1);
+	tap_comment(&tap, "emulated_noise: on skid_max=%u reason=\"silicon's "
+		    "documented noise added to the emulated PMU: PMI skid, "
+		    "one retired instruction per interrupt taken while "
+		    "counting\"", NOISE_SKID_MAX);
+}
+
 /* The options line: a tests= list of up to 4 KiB does not fit a log line
  * (TAP_LINE_MAX), so a long one shows its first HEADER_TESTS_MAX
  * characters and tests_cut= the number left out; the fields after it
@@ -209,6 +232,7 @@ static void write_header(const struct cpu_info *ci, const char *fw_name)
 	write_backend_header(ci);
 	write_inject_header();
 	write_emufault_header();
+	write_noise_header();
 	tap_comment(&tap, "platform: qemu=%s evidence=\"%s\" "
 		    "smbios_manufacturer=\"%s\" hypervisor=\"%s\" "
 		    "bochs=%s firmware=%s", plat.qemu ? "yes" : "no",

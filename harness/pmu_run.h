@@ -58,6 +58,11 @@ struct pmu_run {
 	 * first (pmu/driver.h) */
 	unsigned seg_from[PMU_MAX_COUNTERS], seg_to[PMU_MAX_COUNTERS];
 	unsigned window_run;	/* window_begin()'s number; 0: none */
+	/* PMIs taken from the first start to the last stop (arch/x86/pmi.h
+	 * pmi_count): maskable interrupts are off in every run, so these
+	 * are the interrupts silicon may count as retired instructions
+	 * (pmu/noise.h) */
+	uint64_t interrupts;
 };
 
 /* The driver of this CPU's PMU when it is of kind k and a backend can
@@ -147,6 +152,10 @@ unsigned pmu_per_counter(void);
  * instructions, loads and stores under the assumption docs/emulators.md
  * states (INT counts at the CPL it starts at).  0 on the model. */
 uint64_t pmu_ring3_sem_edges(uint32_t sem_mask);
+/* Does the PMI come exactly at the boundary after the overflowing event?
+ * On the model, and under backend=emulated without emulated_noise=1
+ * (pmu/noise.h adds silicon's skid); never on hardware. */
+int pmu_pmi_exact(void);
 /* What the ring-3 trampoline counts before the benchmark's first
  * instruction, of semantic count s: its CALL, 1 instruction, 1 near
  * branch, taken, a call, 1 store (the return address); 0 otherwise and on

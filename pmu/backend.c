@@ -89,8 +89,10 @@ static void window_follow(void)
 		return;
 	if (want && !trace_window_active())
 		trace_window_open(window_feed, NULL);
-	else if (!want && trace_window_active())
+	else if (!want && trace_window_active()) {
 		trace_window_close();
+		model_pmi_flush();
+	}
 }
 
 /* The access ran untraced; it retires as insn when it did not fault. */

@@ -3,6 +3,7 @@
 #include "model.h"
 #include "emufault.h"
 #include "generation.h"
+#include "noise.h"
 #include "../arch/x86/apic.h"
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/smp.h"
@@ -15,7 +16,13 @@ static int (*rdpmc_answer)(uint32_t idx, uint64_t *v);
 static int pmi_again;	/* EF_PMI_TWICE: 1 + mask_after of the PMI
 			 * owed at the next step, 0: none */
 
+static unsigned interrupts;	/* PMIs delivered (model_interrupts) */
 static void pmi_twice_step(void);
+static void pmi_skid_step(void);
+/* emulated_noise=1: a PMI waiting out its skid (pmu/noise.h), delivered
+ * after that many more traced steps of this processor. */
+static unsigned skid_left;
+static int skid_mask_after;
 
 const struct pmu_model *model_for(enum pmu_kind k)
 {
@@ -76,6 +83,7 @@ void model_activate(const struct pmu_model *m)
 	live = m;
 	clock = 0;
 	pmi_again = 0;
+	skid_left = 0;
 	trap_set_hook(VEC_UD, m ? rdpmc_insn : 0);
 	trap_set_hook(VEC_GP, m ? rdpmc_insn : 0);
 	if (m)
@@ -116,6 +124,7 @@ void model_feed(const struct insn_event *e, void *ctx)
 	if (!smp_on_sibling())
 		clock++;
 	pmi_twice_step();
+	pmi_skid_step();
 	if (live)
 		live->event(e);
 }
@@ -188,6 +197,7 @@ const char *model_predict_begin(enum pmu_kind k, const struct cpu_info *ci)
 	pred.was_clock = clock;
 	pred.on = 1;
 	emufault_hold(1);	/* the prediction is the model's own */
+	noise_hold(1);
 	live = m;
 	clock = 0;
 	m->reset();
@@ -204,6 +214,7 @@ void model_predict_end(void)
 	clock = pred.was_clock;
 	pred.on = 0;
 	emufault_hold(0);
+	noise_hold(0);
 }
 
 /* EF_PMI_TWICE: the PMI again at the next step (the first has been
@@ -218,21 +229,63 @@ static void pmi_twice_step(void)
 	if (!pmi_again || smp_on_sibling())
 		return;
 	pmi_again = 0;
-	(void)apic_lvtpc_deliver(mask_after);
+	if (apic_lvtpc_deliver(mask_after) > 0)
+		interrupts++;
+}
+
+/* The PMI through the LVTPC, once (or, EF_PMI_TWICE, twice); each
+ * delivery an interrupt taken (model_interrupts). */
+static int deliver(int mask_after)
+{
+	int r;
+
+	if (!emufault_on(EF_PMI_TWICE)) {
+		r = apic_lvtpc_deliver(mask_after);
+	} else {
+		r = apic_lvtpc_deliver(0);
+		if (r > 0)
+			pmi_again = 1 + !!mask_after;
+	}
+	if (r > 0)
+		interrupts++;
+	return r;
+}
+
+
+static void pmi_skid_step(void)
+{
+	if (!skid_left || smp_on_sibling() || --skid_left)
+		return;
+	(void)deliver(skid_mask_after);
 }
 
 int model_raise_pmi(int mask_after)
 {
-	int r;
-
 	if (pred.on)
 		return 0;	/* the predicted run's PMI is not raised */
 	if (emufault_on(EF_PMI_LOST))
 		return 1;	/* the emulator says it raised it */
-	if (!emufault_on(EF_PMI_TWICE))
-		return apic_lvtpc_deliver(mask_after);
-	r = apic_lvtpc_deliver(0);
-	if (r > 0)
-		pmi_again = 1 + !!mask_after;
-	return r;
+	if (skid_left)
+		return 1;	/* one is on its way: the same interrupt */
+	/* the sibling's PMI comes at once: its steps are traced apart
+	 * (arch/x86/smp.h), and the skid counts this processor's */
+	if (noise_on() && !smp_on_sibling() &&
+	    (skid_left = noise_pmi_skid())) {
+		skid_mask_after = mask_after;
+		return 1;
+	}
+	return deliver(mask_after);
+}
+
+void model_pmi_flush(void)
+{
+	if (!skid_left)
+		return;
+	skid_left = 0;
+	(void)deliver(skid_mask_after);
+}
+
+unsigned model_interrupts(void)
+{
+	return interrupts;
 }

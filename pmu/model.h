@@ -46,6 +46,11 @@ struct pmu_model {
 	 * i.e. would an instruction retiring now be counted at some CPL?
 	 * The emulated backend traces exactly while this holds. */
 	int (*counting)(void);
+	/* Does the generation's silicon count an interrupt taken while a
+	 * counter counts as one more retired instruction?  "x86 in general"
+	 * does, the Pentium 4 does not (pmu/noise.h, Weaver et al.);
+	 * emulated_noise=1 adds it where this is 1. */
+	int interrupt_retires;
 	/* optional: the parts of its state (at most MODEL_MAX_PARTS), so a
 	 * prediction can run beside the live model and leave it as it was;
 	 * without it a model predicts only where it is not the backend */
@@ -83,6 +88,14 @@ int model_on_sibling(void);
  * model's event hook, inside the tracer.  Returns 1 delivered, 0 masked,
  * -1 no usable APIC. */
 int model_raise_pmi(int mask_after);
+/* The interrupts the live model has delivered so far (its PMIs: NMIs or
+ * LVTPC vectors), for the counting window's account of interrupts taken
+ * while counters count (pmu/window.c, pmu/noise.h). */
+unsigned model_interrupts(void);
+/* A PMI still waiting out its skid (emulated_noise=1) is taken now: the
+ * counting window closes, and silicon's skid ends within the code that
+ * stopped the counters, not in some later test. */
+void model_pmi_flush(void);
 
 /*
  * A prediction (issue 30 section 2; harness/pmu_run.c): the reference

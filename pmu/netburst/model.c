@@ -581,5 +581,7 @@ const struct pmu_model netburst_model = {
 	.event = nbm_event,
 	.cannot_model = nbm_cannot,
 	.counting = nbm_counting,
+	/* the Pentium 4 counts no interrupt as an instruction (pmu/noise.h) */
+	.interrupt_retires = 0,
 	.parts = nbm_parts,
 };

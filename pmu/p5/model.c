@@ -154,5 +154,6 @@ const struct pmu_model p5_model = {
 	.rdpmc = p5m_rdpmc,
 	.event = p5m_event,
 	.counting = p5m_counting,
+	.interrupt_retires = 1,	/* pmu/noise.h */
 	.parts = p5m_parts,
 };

@@ -238,5 +238,6 @@ const struct pmu_model p6_model = {
 	.rdpmc = p6m_rdpmc,
 	.event = p6m_event,
 	.counting = p6m_counting,
+	.interrupt_retires = 1,	/* pmu/noise.h */
 	.parts = p6m_parts,
 };

@@ -806,6 +806,7 @@ const struct pmu_model perfmon_model = {
 	.rdpmc = pm_rdpmc,
 	.event = pm_event,
 	.counting = pm_counting,
+	.interrupt_retires = 1,	/* pmu/noise.h */
 	.cannot_model = pm_cannot,
 	.parts = pm_parts,
 };

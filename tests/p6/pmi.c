@@ -148,7 +148,7 @@ static void test_int(struct tcase *t)
 	check(t, j.seen.read && j.seen.ctr0 < 1000, "the handler read "
 	      "PerfCtr0 = %llu: not wrapped", (unsigned long long)j.seen.ctr0);
 	check(t, p.cpl == 3, "PMI at CPL %u, expected 3", p.cpl);
-	if (backend_model_backed())	/* the model's PMI: no skid */
+	if (pmu_pmi_exact())	/* the model's PMI: no skid */
 		check(t, p.rip == want_rip && j.seen.ctr0 == 0, "PMI at rip "
 		      "0x%llx with PerfCtr0 %llu, expected 0x%llx (after "
 		      "instruction %u) and 0", (unsigned long long)p.rip,

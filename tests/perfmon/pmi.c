@@ -127,7 +127,7 @@ static void at_kth(struct tcase *t, const struct seen *s, const char *ovf)
 	value(t, "witness_at_pmi", "%llu instructions, the overflow is at the "
 	      "%u-th", (unsigned long long)w, K);
 	value(t, "overflowing_at_pmi", "0x%llx", (unsigned long long)o);
-	if (backend_model_backed()) {	/* the model's PMI: no skid */
+	if (pmu_pmi_exact()) {	/* the model's PMI: no skid */
 		check(t, w == K, "the PMI came after instruction %llu, the "
 		      "counter wraps at the %u-th", (unsigned long long)w, K);
 		check(t, o == 0, "%s read 0x%llx in the handler: expected 0, "
@@ -148,7 +148,7 @@ static int after_wrap(uint64_t v, const struct seen *s)
 {
 	uint64_t n = s->oc.c[3][SEM_INSTRUCTIONS] + pmu_ring3_edges() - K;
 
-	return backend_model_backed() ? v == n : v >= n - pmu_ring3_edges();
+	return pmu_pmi_exact() ? v == n : v >= n - pmu_ring3_edges();
 }
 
 static void after(struct tcase *t, struct seen *s, uint64_t bit)
@@ -286,7 +286,7 @@ static void test_freeze(struct tcase *t)
 	value(t, "global_ctrl_in_handler", "0x%llx",
 	      (unsigned long long)s.global);
 	value(t, "status_in_handler", "0x%llx", (unsigned long long)s.status);
-	check(t, backend_model_backed() ? v1 == K : v1 >= K && v1 < K + SKID,
+	check(t, pmu_pmi_exact() ? v1 == K : v1 >= K && v1 < K + SKID,
 	      "PMC1 "
 	      "counted %llu: the freeze should stop it at the %u-th "
 	      "instruction", (unsigned long long)v1, K);

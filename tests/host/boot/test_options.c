@@ -85,6 +85,33 @@ static void test_defaults(void **state)
 	assert_int_equal(o.verbose, 0);
 }
 
+/* emulated_noise= (README "Options", pmu/noise.h): 0 (the default) or
+ * 1; anything else is one error naming the value, and the option keeps
+ * what it had. */
+static void test_emulated_noise(void **state)
+{
+	struct options o;
+	struct errors e;
+
+	options_defaults(&o);
+	assert_int_equal(o.emulated_noise, 0);
+	assert_int_equal(parse(&o, "emulated_noise=1", &e), 0);
+	assert_int_equal(e.n, 0);
+	assert_int_equal(o.emulated_noise, 1);
+	assert_int_equal(parse(&o, "emulated_noise=1 emulated_noise=0", &e),
+			 0);
+	assert_int_equal(o.emulated_noise, 0);
+	options_defaults(&o);
+	assert_int_equal(parse(&o, "emulated_noise=1", &e), 0);
+	assert_int_not_equal(parse(&o, "emulated_noise=yes", &e), 0);
+	assert_int_equal(e.n, 1);
+	assert_string_equal(e.msg[0], SRC ": emulated_noise=\"yes\": "
+			    "expected 0 or 1");
+	assert_int_equal(o.emulated_noise, 1);
+	assert_int_not_equal(parse(&o, "emulated_noise=", &e), 0);
+	assert_int_equal(e.n, 1);
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(options_backend_name(BACKEND_AUTO), "auto");
@@ -806,6 +833,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_emulated_noise),
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_tests_longest),
 		cmocka_unit_test(test_inject_longest),

@@ -15,19 +15,34 @@
 #include <cmocka.h>
 
 #include "pmu/window.h"
+#include "pmu/model.h"
+#include "pmu/noise.h"
 #include "pmu/driver.h"
 #include "tests/host/arch/x86/dec_flags.h"
 
-/* host-sources: pmu/window.c pmu/sem.c */
+/* host-sources: pmu/window.c pmu/sem.c pmu/noise.c */
 
-/* pmu/model.h's sink, which window_feed() hands every step on to. */
+/* pmu/model.h's sink, which window_feed() hands every step on to, and
+ * the live model's interrupts (none here: no PMI). */
 static unsigned fed;
-void model_feed(const struct insn_event *e, void *ctx);
 void model_feed(const struct insn_event *e, void *ctx)
 {
 	(void)e;
 	(void)ctx;
 	fed++;
+}
+
+static unsigned interrupts;
+static const struct pmu_model *live;
+
+unsigned model_interrupts(void)
+{
+	return interrupts;
+}
+
+const struct pmu_model *model_active(void)
+{
+	return live;
 }
 
 #define BENCH 0x1000u
@@ -151,12 +166,64 @@ static void test_too_many_writes(void **state)
 	assert_non_null(why);
 }
 
+/* emulated_noise=1 (pmu/noise.h): an interrupt taken after a step is one
+ * more retired instruction at that step's CPL, fed to the model, and kept
+ * apart from the traced code; not where the model says its silicon counts
+ * no interrupt (NetBurst), nor without the noise. */
+static void test_interrupt_noise(void **state)
+{
+	static const struct pmu_model retires = { .interrupt_retires = 1 };
+	static const struct pmu_model p4 = { .interrupt_retires = 0 };
+	uint64_t n;
+	const char *why = NULL;
+	unsigned run;
+
+	(void)state;
+	live = &retires;
+	noise_arm(1);
+	run = window_begin(BENCH, BENCH_END);
+	fed = 0;
+	step(DRIVER, 3, 0);
+	interrupts++;		/* taken after the next step */
+	step(DRIVER + 2, 3, 0);
+	assert_int_equal(fed, 3);	/* two steps and the interrupt's */
+	assert_int_equal(share(run, 0, 0, PMU_CPLS_ALL,
+			       SEM_BIT(SEM_INSTRUCTIONS)), 2);
+	assert_int_equal(window_noise_sum(run, 0, 0, PMU_CPLS_1_3,
+					  SEM_BIT(SEM_INSTRUCTIONS), &n, &why),
+			 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(window_noise_sum(run, 0, 0, PMU_CPL0,
+					  SEM_BIT(SEM_INSTRUCTIONS), &n, &why),
+			 0);
+	assert_int_equal(n, 0);
+	/* no near branch for it */
+	assert_int_equal(window_noise_sum(run, 0, 0, PMU_CPLS_ALL,
+					  SEM_BIT(SEM_BRANCHES), &n, &why), 0);
+	assert_int_equal(n, 0);
+	/* the Pentium 4, and no noise: nothing added */
+	live = &p4;
+	interrupts++;
+	step(DRIVER + 4, 0, 0);
+	live = &retires;
+	noise_arm(0);
+	interrupts++;
+	step(DRIVER + 6, 0, 0);
+	assert_int_equal(fed, 5);
+	assert_int_equal(window_noise_sum(run, 0, 0, PMU_CPLS_ALL,
+					  SEM_BIT(SEM_INSTRUCTIONS), &n, &why),
+			 0);
+	assert_int_equal(n, 1);
+	live = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_segments_by_cpl_and_count),
 		cmocka_unit_test(test_unknown_shares),
 		cmocka_unit_test(test_too_many_writes),
+		cmocka_unit_test(test_interrupt_noise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

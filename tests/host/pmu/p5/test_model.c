@@ -43,7 +43,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/pmu/p5/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p5/regs.c pmu/p5/events.c pmu/sem.c pmu/emufault.c lib/escape.c lib/fmt.c lib/string.c */
+/* host-sources: tests/host/pmu/p5/stub_model.c pmu/model.c pmu/noise.c tests/host/arch/x86/stub_smp.c pmu/p5/regs.c pmu/p5/events.c pmu/sem.c pmu/emufault.c lib/escape.c lib/fmt.c lib/string.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

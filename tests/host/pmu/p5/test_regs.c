@@ -42,7 +42,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/pmu/p5/stub_model.c pmu/model.c tests/host/arch/x86/stub_smp.c pmu/p5/regs.c pmu/p5/events.c pmu/p5/driver.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c pmu/p5/generation.c tests/host/pmu/p6/stub_generation.c pmu/emufault.c lib/escape.c */
+/* host-sources: tests/host/pmu/p5/stub_model.c pmu/model.c pmu/noise.c tests/host/arch/x86/stub_smp.c pmu/p5/regs.c pmu/p5/events.c pmu/p5/driver.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c pmu/p5/generation.c tests/host/pmu/p6/stub_generation.c pmu/emufault.c lib/escape.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define CTR_TOP (1ull << 40)
