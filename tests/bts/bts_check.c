@@ -49,7 +49,7 @@ void bts_check_records(struct tcase *t, const char *what,
 {
 	unsigned i, j = 0;
 
-	if (!pmu_on_model()) {
+	if (!backend_model_backed()) {	/* hardware */
 		for (i = 0; i < n && j < nwant; i++)
 			j += bts_same_hw(&r[i], &want[j], j == nwant - 1);
 		check(t, j == nwant, "%s: only the first %u of the trace's %u "

@@ -134,7 +134,7 @@ static void test_wrap(struct tcase *t)
 	check(t, !(st & GLOBAL_STATUS_OVF_BUF), "GLOBAL_STATUS 0x%llx: "
 	      "OvfBuffer set with BTINT clear", (unsigned long long)st);
 	bts_check_guard(t, &v, k);
-	if (!pmu_on_model()) {
+	if (!backend_model_backed()) {	/* hardware */
 		struct bts_record ring[WRAP_K];
 		unsigned head = (unsigned)((index - v.base) / BTS_REC) % k;
 
@@ -210,7 +210,7 @@ static void test_threshold(struct tcase *t)
 	if (s.calls) {
 		check(t, s.lvtpc & LVT_MASKED, "LVTPC 0x%x in the handler: "
 		      "not masked on delivery", s.lvtpc);
-		check(t, pmu_on_model() ? s.index == thresh :
+		check(t, pmu_pmi_exact() ? s.index == thresh :
 		      s.index >= thresh && s.index <= max, "index base+%lld "
 		      "in the handler, threshold base+%llu",
 		      (long long)(s.index - v.base),
@@ -230,7 +230,7 @@ static void test_threshold(struct tcase *t)
 	      (unsigned long long)(max - v.base));
 	bts_check_guard(t, &v, k);
 	bts_check_records(t, "the first k records", v.m->rec, k, want,
-			  pmu_on_model() ? k : k - BTS_HW_EDGE);
+			  backend_model_backed() ? k : k - BTS_HW_EDGE);
 out:
 	clear_ovf_buf(&v);
 	bts_end(&v);
