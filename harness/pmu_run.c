@@ -209,6 +209,44 @@ static void log_writes(struct tcase *t, const struct pmu_run *r,
 /* backend=emulated: what the counting window traced outside the
  * benchmark, retired instructions by CPL, before its first step and after
  * its last: the code a silicon counter counts besides the benchmark. */
+/* The semantic counts the composition line names (pmu/sem.h). */
+static const enum sem composed[] = {
+	SEM_INSTRUCTIONS, SEM_BRANCHES, SEM_TAKEN, SEM_CALLS, SEM_RETURNS,
+	SEM_FAR, SEM_LOADS, SEM_STORES,
+};
+
+/* What the whole window traced besides the benchmark, per CPL (0; 1-3)
+ * and semantic count: "cpl0 instructions=995 branches=102 ...; cpl3
+ * instructions=2 ...", the code each counter's window_driver share is
+ * taken from. */
+static void log_composition(struct tcase *t, const struct pmu_run *r)
+{
+	static const unsigned sides[2] = { PMU_CPL0, PMU_CPLS_1_3 };
+	char line[300];
+	unsigned len = 0;
+	const char *why;
+	uint64_t n;
+
+	for (unsigned c = 0; c < 2; c++) {
+		len += (unsigned)fmt_snprintf(line + len, sizeof(line) - len,
+					      "%scpl%s", c ? "; " : "",
+					      c ? "3" : "0");
+		for (unsigned i = 0; i < sizeof(composed) / sizeof(composed[0]);
+		     i++) {
+			if (window_sum(r->window_run, 0, window_segment(),
+				       sides[c], SEM_BIT(composed[i]), &n,
+				       &why))
+				return;
+			len += (unsigned)fmt_snprintf(line + len,
+						      sizeof(line) - len,
+						      " %s=%llu",
+						      sem_name(composed[i]),
+						      (unsigned long long)n);
+		}
+	}
+	value(t, key(r, "window_composition"), "%s", line);
+}
+
 static void log_window(struct tcase *t, const struct pmu_run *r)
 {
 	struct trace_window_counts w;
@@ -219,6 +257,7 @@ static void log_window(struct tcase *t, const struct pmu_run *r)
 	if (!w.before[0] && !w.after[0] && !w.before[3] && !w.after[3] &&
 	    !w.inside[r->cpl & 3])
 		return;		/* no counter counted: no window opened */
+	log_composition(t, r);
 	value(t, key(r, "window"), "counters=%u cpl0 before=%llu after=%llu "
 	      "near=%llu+%llu, cpl3 before=%llu after=%llu, benchmark cpl%d "
 	      "%llu (traced)", pmu_run_counters(r),
