@@ -297,7 +297,8 @@ static void harness_fault(const struct fault *f)
 	finish_tap();
 	console_close();
 	watchdog_restore();
-	bench_release();
+	if (!leave_ends_machine(&plat, opts.exit))
+		bench_release();
 	ring3_teardown();
 	apic_restore();
 	trap_restore();
@@ -367,7 +368,8 @@ int session_run(const struct firmware *fw)
 	console_sync();		/* the header survives a hang in test 1 */
 	run_suite(fw);
 	watchdog_restore();
-	bench_release();
+	if (!leave_ends_machine(&plat, opts.exit))
+		bench_release();
 	ring3_teardown();
 	apic_restore();
 	trap_restore();

@@ -4,6 +4,15 @@
 #include "../../lib/tap.h"
 #include "../../arch/x86/cpu.h"
 
+/* Under QEMU, exit=auto writes isa-debug-exit, which ends QEMU when the
+ * device is there (tools/boot/qemu-boot.sh adds it); without it the run
+ * returns to the firmware with its buffers still allocated. */
+int leave_ends_machine(const struct platform *p, enum opt_exit mode)
+{
+	return mode == EXIT_SHUTDOWN || mode == EXIT_REBOOT ||
+	       (mode == EXIT_AUTO && p->qemu);
+}
+
 void leave(int verdict, const struct platform *p, enum opt_exit mode)
 {
 	EFI_STATUS st = verdict == TAP_VERDICT_UNTESTED ? EFI_UNSUPPORTED :
