@@ -139,6 +139,8 @@ const struct cpu_info *cpu_detect(void)
 	ci->f1_ebx = r.ebx;
 	if (ci->max_leaf >= 7)
 		ci->f7_ebx = cpuid_count(7, 0).ebx;
+	ci->cores_per_package = ci->max_leaf >= 4 ?
+				(cpuid_count(4, 0).eax >> 26) + 1 : 1;
 	ci->model_name = cpu_model_name(ci->vendor, ci->sig.family,
 					ci->sig.model, ci->model_buf,
 					sizeof(ci->model_buf));

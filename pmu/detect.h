@@ -37,6 +37,13 @@ struct cpu_info {
 	int microcode_valid;
 	uint32_t microcode;
 	uint32_t f1_ebx, f1_ecx, f1_edx, f7_ebx;
+	/* Cores per package: CPUID.04H (subleaf 0) EAX[31:26] + 1, "maximum
+	 * number of addressable IDs for processor cores in the physical
+	 * package" (SDM Vol. 2A CPUID; Vol. 3A §8.6.2), 1 below leaf 4.  The
+	 * logical processors of CPUID.01H:EBX[23:16] divided by it are the
+	 * threads per core: a Pentium D reports 2 logical processors and 2
+	 * cores, no Hyper-Threading (Linux detect_ht() divides the same way) */
+	unsigned cores_per_package;
 	int misc_enable_valid;
 	uint64_t misc_enable;
 	struct pmu_cpu_report report;	/* of the generation of pmu */

@@ -236,8 +236,11 @@ int nb_has_ht(const struct cpu_info *ci)
 unsigned nb_threads(const struct cpu_info *ci)
 {
 	unsigned n = (ci->f1_ebx >> 16) & 0xff;
+	unsigned cores = ci->cores_per_package ? ci->cores_per_package : 1;
 
-	return (ci->f1_edx & (1u << 28)) && n ? n : 1;
+	if (!(ci->f1_edx & (1u << 28)) || !n)
+		return 1;
+	return n / cores ? n / cores : 1;
 }
 
 unsigned nb_bsp_thread(const struct cpu_info *ci)

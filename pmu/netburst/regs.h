@@ -206,11 +206,13 @@ int nb_cascade_pmi_erratum(const struct cpu_sig *s);
 
 /* ---- Hyper-Threading */
 
-/* CPUID.01H:EDX.HTT and EBX[23:16] >= 2: two logical processors share
- * this PMU (SDM Vol. 3A §8.6 / Vol. 2A CPUID). */
+/* Two logical processors share this core's PMU: nb_threads() >= 2. */
 int nb_has_ht(const struct cpu_info *ci);
-/* Logical processors per package as CPUID.01H:EBX[23:16] says (1 without
- * HTT). */
+/* Logical processors per core: CPUID.01H:EBX[23:16] (with EDX.HTT; else
+ * 1) divided by the cores per package of CPUID.04H (cpu_info's
+ * cores_per_package; SDM Vol. 3A §8.6.2, Vol. 2A CPUID).  A Pentium D
+ * (2 logical processors, 2 cores) has 1: no Hyper-Threading; its second
+ * core has a PMU of its own. */
 unsigned nb_threads(const struct cpu_info *ci);
 /* The logical processor (0 or 1: T0 or T1 of the ESCR and CCCR) that ci's
  * processor is: the SMT ID, the lowest bit of its initial APIC ID

@@ -109,12 +109,21 @@ static inline unsigned nbt_cccr_sel(uint64_t cccr)
  * processor (§18.15.5.7: netburst_regs.c)? */
 int nbt_ext_cascade_bit(unsigned ctr, const struct cpu_sig *s);
 
-/* ---- Hyper-Threading: CPUID.01H:EDX bit 28 (HTT) with CPUID.01H:EBX
- * bits 23:16 (logical processors per package) at least 2 (SDM Vol. 2A
- * CPUID; Vol. 3A §8.6). */
+/* ---- Hyper-Threading: CPUID.01H:EDX bit 28 (HTT), and CPUID.01H:EBX
+ * bits 23:16 (addressable logical processors per package) over
+ * CPUID.04H:EAX[31:26] + 1 (addressable cores per package; 1 below leaf
+ * 4) at least 2 (SDM Vol. 2A CPUID; Vol. 3A §8.6.2): logical processors
+ * per core.  Read here, not taken from cpu_info: a Pentium D has 2
+ * logical processors and 2 cores, no HT. */
+static inline unsigned nbt_cores_per_package(void)
+{
+	return cpuid(0).eax >= 4 ? (cpuid_count(4, 0).eax >> 26) + 1 : 1;
+}
+
 static inline int nbt_has_ht(const struct cpu_info *ci)
 {
-	return (ci->f1_edx >> 28 & 1) && (ci->f1_ebx >> 16 & 0xff) >= 2;
+	return (ci->f1_edx >> 28 & 1) &&
+	       (ci->f1_ebx >> 16 & 0xff) / nbt_cores_per_package() >= 2;
 }
 
 /* ---- blocks and halves (§18.15.2, Table 18-63) */

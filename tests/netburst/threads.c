@@ -153,10 +153,11 @@ static const struct pmu_driver *ht_ready(struct tcase *t)
 	if (!d)
 		return NULL;
 	if (!nbt_has_ht(cpu_info())) {
-		skip(t, "no HT (CPUID.01H EDX.HTT=%u, EBX[23:16]=%u): T1 bits, "
-		     "OVF_PMI_T1 reserved, active thread 11B only (see "
-		     "netburst/reserved-no-ht)", cpu_info()->f1_edx >> 28 & 1,
-		     cpu_info()->f1_ebx >> 16 & 0xff);
+		skip(t, "no HT (CPUID.01H EDX.HTT=%u, EBX[23:16]=%u, %u cores "
+		     "per package (CPUID.04H)): T1 bits, OVF_PMI_T1 reserved, "
+		     "active thread 11B only (see netburst/reserved-no-ht)",
+		     cpu_info()->f1_edx >> 28 & 1,
+		     cpu_info()->f1_ebx >> 16 & 0xff, nbt_cores_per_package());
 		return NULL;
 	}
 	return sibling_ready(t) ? d : NULL;

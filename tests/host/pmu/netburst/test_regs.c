@@ -620,23 +620,56 @@ static void test_ext_cascade_exists(void **state)
 	assert_false(nb_ext_cascade_exists(12, &p6));
 }
 
+/* Real NetBurst parts, their CPUID as the InstLatx64 collection dumped it
+ * (github.com/InstLatx64/InstLatx64, GenuineIntel/<file>, logical CPU #0):
+ * CPUID.01H EBX and EDX, and the cores per package worked out by hand
+ * from CPUID.04H subleaf 0 EAX[31:26] + 1 (1 where the maximum leaf is
+ * below 4).  Threads per core = EBX[23:16] / cores when EDX.HTT (bit 28)
+ * is set (SDM Vol. 2A CPUID, Vol. 3A §8.6.2; Linux detect_ht()). */
+struct ht_part {
+	const char *file;
+	uint32_t ebx, edx;
+	unsigned cores;
+	unsigned threads;	/* per core */
+};
+
+static const struct ht_part ht_parts[] = {
+	/* Pentium D 820: 2 logical, leaf 4 EAX 04000121h: 2 cores; no HT */
+	{ "GenuineIntel0000F44_P4_Smithfield_CPUID.txt", 0x00020800,
+	  0xbfebfbff, 2, 1 },
+	/* Pentium 4 640 (Prescott, HT): 2 logical, EAX 00004121h: 1 core */
+	{ "GenuineIntel0000F43_P4_Prescott_CPUID.txt", 0x00020800,
+	  0xbfebfbff, 1, 2 },
+	/* Pentium Extreme Edition 955 (Presler, HT): 4 logical, EAX
+	 * 04004121h: 2 cores, 2 threads each */
+	{ "GenuineIntel0000F62_P4_Presler_CPUID.txt", 0x00040800,
+	  0xbfebfbff, 2, 2 },
+	/* Pentium 4 2.8 (Northwood, HT): 2 logical, maximum leaf 2 */
+	{ "GenuineIntel0000F29_P4_Northwood_CPUID.txt", 0x00020809,
+	  0xbfebfbff, 1, 2 },
+	/* Pentium 4 1.6 (Northwood): EDX 3FEBFBFFh, HTT clear */
+	{ "GenuineIntel0000F24_P4_Northwood_CPUID.txt", 0x00010809,
+	  0x3febfbff, 1, 1 },
+};
+
 static void test_hyperthreading(void **state)
 {
-	struct cpu_info ci;
-
 	(void)state;
-	memset(&ci, 0, sizeof(ci));
-	/* CPUID.01H EDX.HTT (bit 28) and EBX[23:16] logical processors */
-	ci.f1_edx = 1u << 28;
-	ci.f1_ebx = 2u << 16;
-	assert_true(nb_has_ht(&ci));
-	assert_int_equal(nb_threads(&ci), 2);
-	ci.f1_ebx = 1u << 16;
-	assert_false(nb_has_ht(&ci));
-	ci.f1_edx = 0;
-	ci.f1_ebx = 2u << 16;
-	assert_false(nb_has_ht(&ci));
-	assert_int_equal(nb_threads(&ci), 1);
+	for (unsigned i = 0; i < sizeof(ht_parts) / sizeof(ht_parts[0]);
+	     i++) {
+		const struct ht_part *p = &ht_parts[i];
+		struct cpu_info ci;
+
+		memset(&ci, 0, sizeof(ci));
+		ci.f1_ebx = p->ebx;
+		ci.f1_edx = p->edx;
+		ci.cores_per_package = p->cores;
+		if (nb_threads(&ci) != p->threads ||
+		    nb_has_ht(&ci) != (p->threads >= 2))
+			fail_msg("%s: %u threads per core (ht %d), the dump "
+				 "gives %u", p->file, nb_threads(&ci),
+				 nb_has_ht(&ci), p->threads);
+	}
 }
 
 /* ---- the event table --------------------------------------------------- */
