@@ -1,10 +1,13 @@
 /* pmu/perfmon/listing.c: architectural perfmon's events for the host's
  * `events` tool (listing.h).  What a CPU reports in CPUID.0AH and
  * IA32_PERF_CAPABILITIES only the CPU can answer: the listing takes the
- * capability row of its model (caps_table.c) and refuses a CPU without
- * one.  Then the architectural events CPUID.0AH:EBX of the row leaves
- * available (events.c), the fixed counters the row has, and the precise
- * events of the row's PEBS format (pebs/events.c). */
+ * capability row of its model (caps_table.c).  Then the architectural
+ * events CPUID.0AH:EBX of the row leaves available (events.c), the fixed
+ * counters the row has, and the precise events of the row's PEBS format
+ * (pebs/events.c).  A CPU without a row (Kaby Lake, Alder Lake, Granite
+ * Rapids ...: issue 40) gets the architectural events of Table 18-1
+ * alone, each as CPUID.0AH may offer it: counters, availability and
+ * precision unknown ("counters": null), since only the CPU can say. */
 #include "listing.h"
 #include "caps_table.h"
 #include "events.h"
@@ -107,6 +110,35 @@ static void precise_events(const struct pmu_listing *out,
 	}
 }
 
+/* No capability row: Table 18-1's architectural events, every one that
+ * CPUID.0AH:EBX may report available (SDM Vol. 3B §18.2.1.2), on the GP
+ * counters CPUID.0AH:EAX[15:8] counts. */
+static void arch_events_unknown(const struct pmu_listing *out)
+{
+	out->null("caps");
+	out->str("caps_unknown", "no capability row for this model "
+		 "(pmu/perfmon/caps_table.c): the architectural events of "
+		 "Table 18-1 (SDM Vol. 3B 18.2.1.2) as CPUID.0AH may offer "
+		 "them; its EAX (counters, EBX length), EBX (events "
+		 "unavailable) and EDX (fixed counters) and "
+		 "IA32_PERF_CAPABILITIES (PEBS) only the CPU can answer");
+	out->events_begin();
+	for (unsigned i = 0; i < ARCH_EV_NR; i++) {
+		const struct perfmon_event *e = &perfmon_arch_events[i];
+
+		out->event_begin(e->name);
+		out->num("event", e->event);
+		out->num("umask", e->umask);
+		out->null("counters");
+		out->null("precise");
+		out->flag("architectural", 1);
+		out->num("cpuid_0ah_ebx_bit", e->arch);
+		pmu_listing_model(out, e->sem, e->why_not);
+		out->event_end();
+	}
+	out->events_end();
+}
+
 int perfmon_list_events(const struct pmu_listing *out,
 			const struct cpu_sig *sig, const char **why)
 {
@@ -116,12 +148,10 @@ int perfmon_list_events(const struct pmu_listing *out,
 	uint64_t capable = 0;
 	int pebs;
 
+	(void)why;
 	if (!row) {
-		*why = "architectural perfmon, but the capability table "
-		       "(pmu/perfmon/caps_table.c) has no row for this model: "
-		       "on hardware the harness reads CPUID.0AH, which only "
-		       "the CPU can answer";
-		return -1;
+		arch_events_unknown(out);
+		return 0;
 	}
 	perfmon_caps_of_row(row, &c);
 	caps_object(out, row, &c);

@@ -77,9 +77,12 @@ def listing(family, model, stepping, vendor="GenuineIntel"):
         what = {"none": "no PMU",
                 "unsupported": "a PMU the harness has no driver for"}.get(
                     doc["pmu"], f"{doc['pmu']}, not listed")
+        # a signature no generation matches is not known to lack a PMU
+        why = doc["why"]
+        lead = f"{what}: " if not why.startswith("unknown CPU") else ""
         raise EventsError(
             f"{cpu['vendor']} family {cpu['family']} model {cpu['model']} "
-            f"({cpu['name']}): {what}: {doc['why']}")
+            f"({cpu['name']}): {lead}{why}")
     return doc
 
 
@@ -93,6 +96,8 @@ def _counters(ev):
     if "fixed" in ev:
         return f"FIXED_CTR{ev['fixed']}"
     c = ev["counters"]
+    if c is None:               # no capability row: CPUID.0AH says
+        return "CPUID.0AH"
     if c and c == list(range(c[0], c[-1] + 1)) and len(c) > 2:
         return f"{c[0]}-{c[-1]}"
     return ",".join(str(n) for n in c) or "-"
@@ -128,6 +133,8 @@ def format_table(doc):
            f"{cpu['model']} (0x{cpu['model']:02x}) stepping "
            f"{cpu['stepping']}: {cpu['name']}",
            f"PMU: {doc['pmu']}"]
+    if doc.get("caps_unknown"):
+        out.append(doc["caps_unknown"])
     caps = doc.get("caps")
     if caps:
         out.append(f"capability row {caps['row']}: version "
@@ -147,7 +154,8 @@ def format_table(doc):
         head = ["event", "evsel", "umask", "counters", "precise",
                 "model counts"]
         rows = [[ev["name"], _hex(ev["event"]), _hex(ev["umask"]),
-                 _counters(ev), "PEBS" if ev["precise"] else "",
+                 _counters(ev), "?" if ev["precise"] is None else
+                 "PEBS" if ev["precise"] else "",
                  _model(ev)] for ev in doc["events"]]
     widths = [max(len(r[i]) for r in rows + [head])
               for i in range(len(head) - 1)]

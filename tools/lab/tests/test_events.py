@@ -341,6 +341,36 @@ class ArchPerfmon(unittest.TestCase):
         return {(e["event"], e["umask"]): e for e in doc["events"]
                 if e["precise"] and "pebs_format" in e}
 
+    def test_without_capability_row(self):
+        """Lab CPUs the capability table has no row for (issue 40): Kaby
+        and Coffee Lake 6-0x9e, Alder Lake 6-0x97, Granite Rapids 6-0xad,
+        Jasper Lake 6-156.  Every architectural event of Table 18-1 [AE]
+        is listed, in its order, with what only CPUID.0AH can say - the
+        counters, and whether it is available or precise - left null:
+        never refused, never guessed."""
+        for cpu in ("6-0x9e", "6-0x97", "6-0xad", "6-156"):
+            with self.subTest(cpu=cpu):
+                doc = listing(cpu)
+                self.assertEqual(doc["pmu"], "arch-perfmon")
+                self.assertIsNone(doc["caps"])
+                self.assertIn("CPUID.0AH", doc["caps_unknown"])
+                got = self.arch_rows(doc)
+                self.assertEqual(
+                    [(e["name"], e["event"], e["umask"]) for e in got],
+                    [(n, ev, um) for n, ev, um, _ in ARCH])
+                self.assertEqual(
+                    [e["cpuid_0ah_ebx_bit"] for e in got],
+                    list(range(len(ARCH))))
+                for e, (name, _, _, counts) in zip(got, ARCH):
+                    self.assertIsNone(e["counters"], name)
+                    self.assertIsNone(e["precise"], name)
+                    if counts is None:
+                        self.assertIn("not_modelled", e, name)
+                    else:
+                        self.assertEqual(sorted(e["counts"]),
+                                         sorted(counts), name)
+                self.assertEqual(self.fixed_rows(doc), [])
+
     def test_core2(self):
         """[C2]: CPUID.0AH v2, EBX length 7, nothing unavailable."""
         for cpu in ("6-15", "6-23"):
@@ -482,11 +512,24 @@ class Errors(unittest.TestCase):
 
     def test_arch_perfmon_without_row(self):
         """Tremont's Jasper Lake (6-156) has arch perfmon, but no
-        capability row (only 6-134, Snow Ridge, has one): its events
-        depend on CPUID.0AH, which only the CPU answers."""
+        capability row (only 6-134, Snow Ridge, has one): listed, exit 0,
+        its counters left to CPUID.0AH (the table says so)."""
         r = self.run_events("--cpu", "6-156")
-        self.assertEqual(r.returncode, 2)
-        self.assertIn("CPUID.0AH", r.stderr)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("CPUID.0AH", r.stdout)
+        self.assertIn("Instruction Retired", r.stdout)
+
+    def test_unknown_cpu(self):
+        """A signature no generation matches is an unknown CPU, not one
+        without a PMU: Intel family 19 (a real family, issue 40), and
+        0-0 and 255-255."""
+        for cpu in ("19-1", "0-0", "255-255"):
+            with self.subTest(cpu=cpu):
+                r = self.run_events("--cpu", cpu)
+                self.assertEqual(r.returncode, 2)
+                self.assertIn("unknown CPU", r.stderr)
+                self.assertNotIn("no PMU", r.stderr)
+                self.assertEqual(r.stdout, "")
 
     def test_bad_vendor(self):
         self.assertEqual(self.run_events("--cpu", "6-94", "--vendor",
