@@ -57,6 +57,9 @@ const struct emufault_info emufault_table[EMUFAULT_COUNT] = {
 		.gens = "perfmon", .what = "the LBR TOS moves backwards" },
 	[EF_PT_TNT_REVERSED] = { .name = "pt-tnt-reversed", .gens = "perfmon",
 		.what = "PT TNT bits in reverse order" },
+	[EF_EXIT_COUNTED] = { .name = "exit-counted", .gens = ALL_GENS,
+		.what = "each PMU access counts 64 instructions of the "
+			"emulator's exit handling at CPL 0" },
 };
 
 static uint32_t armed;

@@ -36,8 +36,17 @@ enum emufault {
 	EF_BTS_SWAPPED,		/* BTS record with FROM and TO swapped */
 	EF_LBR_TOS_BACKWARDS,	/* the LBR TOS moves backwards */
 	EF_PT_TNT_REVERSED,	/* PT TNT bits in reverse order */
+	EF_EXIT_COUNTED,	/* each emulated PMU access counts the
+				 * emulator's exit handling: EMUFAULT_EXIT_COST
+				 * instructions at CPL 0 */
 	EMUFAULT_COUNT
 };
+
+/* EF_EXIT_COUNTED: the instructions one emulated access adds at CPL 0,
+ * as an emulator that counts its own WRMSR/RDMSR/RDPMC exit handling as
+ * the guest's would: a few hundred per counter over a run's accesses,
+ * which the hardware bound of CPL 0 counts (pmu_run.h) lets through. */
+#define EMUFAULT_EXIT_COST 64
 
 struct emufault_info {
 	const char *name;	/* the emulated_fault= word */

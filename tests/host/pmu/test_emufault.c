@@ -49,14 +49,14 @@ static const char *const names[] = {
 	"pmi-twice", "freeze-ignored", "global-ctrl-ignored", "fixed-swapped",
 	"wrap-32", "no-sign-extend", "escr-threads-swapped",
 	"cascade-ignored", "pebs-early", "pebs-no-reload", "bts-swapped",
-	"lbr-tos-backwards", "pt-tnt-reversed",
+	"lbr-tos-backwards", "pt-tnt-reversed", "exit-counted",
 };
 
 static void test_every_name_parses_alone(void **state)
 {
 	(void)state;
-	assert_int_equal(sizeof(names) / sizeof(names[0]), 21);
-	for (unsigned i = 0; i < 21; i++) {
+	assert_int_equal(sizeof(names) / sizeof(names[0]), 22);
+	for (unsigned i = 0; i < 22; i++) {
 		assert_int_equal(parse(names[i]), 0);
 		assert_int_equal(set, 1u << i);
 	}
@@ -89,7 +89,7 @@ static void test_unknown_lists_the_known(void **state)
 			    "fixed-swapped,wrap-32,no-sign-extend,"
 			    "escr-threads-swapped,cascade-ignored,pebs-early,"
 			    "pebs-no-reload,bts-swapped,lbr-tos-backwards,"
-			    "pt-tnt-reversed)");
+			    "pt-tnt-reversed,exit-counted)");
 	assert_non_null(strstr(errs.msg[1], "item 3 \"doubl\": unknown"));
 }
 
