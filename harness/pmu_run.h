@@ -135,9 +135,6 @@ struct pmu_expect {
 unsigned pmu_per_counter(void);
 /* The whole CPL 0 allowance for a run of `counters` counters. */
 #define PMU_HW_CPL0(counters) ((uint64_t)(counters) * pmu_per_counter() + 1)
-/* The old name, for a run whose counters are not known: the most any
- * driver runs (PMU_MAX_COUNTERS, NetBurst's 18). */
-#define PMU_HW_SLACK PMU_HW_CPL0(PMU_MAX_COUNTERS)
 /*
  * What the ring-3 trampoline (arch/x86/<mode>/ring3_entry.S: CALL into
  * the routine, INT 0xF9 back out, both at CPL 3) adds at most to a CPL 3
@@ -167,9 +164,8 @@ uint64_t pmu_ring3_lead(enum sem s);
  * the ring-3 allowance is pmu_ring3_sem_edges(sem_mask). */
 struct pmu_expect pmu_expect_sem(uint64_t n_oracle, uint32_t sem_mask,
 				 unsigned cpls, unsigned counters);
-struct pmu_expect pmu_expect_events(uint64_t n_oracle, unsigned cpls);
-/* The same for a run of `counters` counters (pmu_run's n_ctrs less the
- * idle ones). */
+/* The rule above for instructions and branches, in a run of `counters`
+ * counters (pmu_run's n_ctrs less the idle ones). */
 struct pmu_expect pmu_expect_window(uint64_t n_oracle, unsigned cpls,
 				    unsigned counters);
 /*

@@ -17,6 +17,13 @@ static struct {
 	uint64_t n[WINDOW_SEGMENTS][4][SEM_NR];
 } w;
 
+static void clear_segment(unsigned g)
+{
+	for (unsigned c = 0; c < 4; c++)
+		for (unsigned s = 0; s < SEM_NR; s++)
+			w.n[g][c][s] = w.noise[g][c][s] = 0;
+}
+
 unsigned window_begin(uint64_t start, uint64_t end)
 {
 	w.run++;
@@ -24,9 +31,7 @@ unsigned window_begin(uint64_t start, uint64_t end)
 	w.end = end;
 	w.seg = 0;
 	w.overflowed = 0;
-	for (unsigned c = 0; c < 4; c++)
-		for (unsigned s = 0; s < SEM_NR; s++)
-			w.n[0][c][s] = w.noise[0][c][s] = 0;
+	clear_segment(0);
 	w.interrupts = model_interrupts();
 	return w.run;
 }
@@ -37,10 +42,7 @@ void window_wrmsr(void)
 		w.overflowed = 1;
 		return;
 	}
-	w.seg++;
-	for (unsigned c = 0; c < 4; c++)
-		for (unsigned s = 0; s < SEM_NR; s++)
-			w.n[w.seg][c][s] = w.noise[w.seg][c][s] = 0;
+	clear_segment(++w.seg);
 }
 
 unsigned window_segment(void)

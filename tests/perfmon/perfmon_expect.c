@@ -66,17 +66,6 @@ pm_config_event(const struct pmu_run *r, unsigned ctr, unsigned *os,
 	return pm_event_for(s.event, s.umask);
 }
 
-/* Hardware's range for counter ctr's event count; exact under
- * backend=emulated: the window's trace of the counter's own span
- * (pmu_run.h pmu_expect_counter). */
-static struct pmu_expect pm_expect_window(const struct pmu_run *r,
-					  unsigned ctr,
-					  const struct pm_event *ev,
-					  uint64_t n, unsigned cpls)
-{
-	return pmu_expect_counter(r, ctr, n, ev->sem, cpls);
-}
-
 /* No core retires more than this many instructions per cycle (the
  * bound the clock expectations below use too). */
 #define PM_RETIRE_MAX 8
@@ -85,7 +74,7 @@ static struct pmu_expect pm_expect_window(const struct pmu_run *r,
  * CMASK/INV/E on hardware (evtsel_sdm.h's rule, per real cycle): the
  * oracle's per-step counts are per model cycle, one instruction each,
  * but silicon retires up to PM_RETIRE_MAX per cycle, and the counter
- * sees the driver's code too (pm_expect_window's allowance), so only
+ * sees the driver's code too (pmu_expect_counter's allowance), so only
  * bounds hold.  With N the unfiltered event range (at most one event per
  * instruction): cycles with >= CMASK events: 0 (CMASK > 1) or
  * ceil(N.lo / PM_RETIRE_MAX) (CMASK <= 1) up to N.hi / CMASK; their
@@ -98,9 +87,9 @@ static struct pmu_expect pm_filtered_hw(const struct pmu_run *r,
 					struct sdm_filter f, unsigned cpls)
 {
 	uint64_t all = sem_sum(ev->sem, r->oc.c[r->cpl]);
-	struct pmu_expect u = pm_expect_window(r, ctr, ev,
-					       cpls & PMU_CPL(r->cpl) ? all :
-					       0, cpls);
+	struct pmu_expect u = pmu_expect_counter(r, ctr, cpls &
+						 PMU_CPL(r->cpl) ? all : 0,
+						 ev->sem, cpls);
 	unsigned c = f.cmask ? f.cmask : 1;
 
 	if (f.inv)
@@ -120,7 +109,8 @@ static struct pmu_expect pm_filtered_hw(const struct pmu_run *r,
  * What a counter should count in r: the oracle's count of its event
  * (Table 18-1/18-2 above) at the run's CPL when the config counts there,
  * through CMASK/INV/E by the SDM's rule (evtsel_sdm.h).  Exact on the
- * model.  On hardware: events as pmu_expect_events() says; clocks
+ * model and under backend=emulated (pmu_expect_counter).  On hardware:
+ * events within pmu_expect_counter()'s range; clocks
  * between instructions/8 (no core retires more per cycle) and 4 TSC spans
  * (turbo above the TSC rate), reference clocks at most the TSC span (they
  * tick at or below the TSC rate).  *modelled: 0 when the model cannot
@@ -156,7 +146,8 @@ static struct pmu_expect pm_expect(const struct pmu_run *r, unsigned ctr,
 	 * reference clocks each), so clocks are exact there too */
 	if (pm_is_clock(ev->sem) && !f.cmask && !f.edge && !f.inv &&
 	    backend_current()->id == BE_EMULATED)
-		return pm_expect_window(r, ctr, ev, n, sdm_cpls(os, usr));
+		return pmu_expect_counter(r, ctr, n, ev->sem,
+					  sdm_cpls(os, usr));
 	if (pm_is_clock(ev->sem) && (os || usr)) {
 		/* the benchmark's instructions, if it counts at their CPL */
 		uint64_t ins = sdm_counts_at(os, usr, r->cpl) ?
@@ -168,7 +159,7 @@ static struct pmu_expect pm_expect(const struct pmu_run *r, unsigned ctr,
 		return (struct pmu_expect){ ins / 8, 4 * r->tsc_span + 1,
 			"instructions/8 <= core clocks <= 4 TSC spans" };
 	}
-	return pm_expect_window(r, ctr, ev, n, sdm_cpls(os, usr));
+	return pmu_expect_counter(r, ctr, n, ev->sem, sdm_cpls(os, usr));
 }
 
 void pm_check(struct tcase *t, const struct pmu_driver *d,
