@@ -98,8 +98,10 @@ static int in_run(const struct pmu_run *r, unsigned c)
 	return !(r->idle >> c & 1);
 }
 
+/* Programs, presets and starts the run's counters; with mark, notes the
+ * window's segment each start() left (pmu_run.h seg_from). */
 static int setup(struct tcase *t, const struct pmu_driver *d,
-		 struct pmu_run *r)
+		 struct pmu_run *r, int mark)
 {
 	struct pmu_err e;
 
@@ -118,20 +120,24 @@ static int setup(struct tcase *t, const struct pmu_driver *d,
 		if (!check(t, d->start(c, &e) == 0, "start counter %u: %s", c,
 			   e.msg))
 			return 0;
-		r->seg_from[c] = window_segment();	/* its last write's */
+		if (mark)	/* its last write's */
+			r->seg_from[c] = window_segment();
 	}
 	return !r->started || r->started(t, r);
 }
 
+/* Stops and reads the run's counters; with mark, notes the window's
+ * segment each stop() began in (pmu_run.h seg_to). */
 static int finish(struct tcase *t, const struct pmu_driver *d,
-		  struct pmu_run *r)
+		  struct pmu_run *r, int mark)
 {
 	struct pmu_err e;
 
 	for (unsigned c = 0; c < r->n_ctrs; c++) {
 		if (!in_run(r, c))
 			continue;
-		r->seg_to[c] = window_segment();	/* its first write ends it */
+		if (mark)	/* its first write ends it */
+			r->seg_to[c] = window_segment();
 		if (!check(t, d->stop(c, &e) == 0, "stop counter %u: %s", c,
 			   e.msg))
 			return 0;
@@ -247,35 +253,79 @@ static void log_composition(struct tcase *t, const struct pmu_run *r)
 	value(t, key(r, "window_composition"), "%s", line);
 }
 
-static void log_window(struct tcase *t, const struct pmu_run *r)
+/* The setup's writes as the window cut at them against those the
+ * backend logged: the same registers in the same order (a write that
+ * faulted ends the comparison: the setup failed), else the window's
+ * segments, and every share taken from them, do not describe the run. */
+static void check_cuts(struct tcase *t, const struct pmu_run *r,
+		       const struct be_log *log)
+{
+	unsigned seg = 0;
+	uint32_t msr = 0;
+
+	for (unsigned i = 0; i < log->used && !log->lost; i++) {
+		const struct be_access *a = &log->a[i];
+
+		if (a->op != BE_OP_WRMSR)
+			continue;
+		if (a->vector)
+			return;
+		seg++;
+		if (!check(t, !window_write(r->window_run, seg, &msr) &&
+			   msr == a->reg, "the window's cut %u is not the "
+			   "setup's write %u (WRMSR 0x%x): the shares "
+			   "taken from the window do not describe this run",
+			   seg, seg, a->reg))
+			return;
+	}
+	check(t, seg == r->setup_segs, "the window cut the setup at %u "
+	      "writes, the setup made %u: the shares taken from it do not "
+	      "describe this run", r->setup_segs, seg);
+}
+
+/* What the window traced outside the benchmark, logged beside the run:
+ * under backend=emulated the run's own window, on backend=hw the
+ * rehearsal's (pmu_run.h); either way the cuts must be the setup's
+ * writes and the CPL 3 code the trampoline's. */
+static void log_window(struct tcase *t, const struct pmu_run *r,
+		       const struct be_log *log)
 {
 	struct trace_window_counts w;
+	uint64_t cpl3 = 0;
+	const char *why;
 
-	if (backend_current()->id != BE_EMULATED)
+	if (!r->window_run)
 		return;
-	trace_window_counts(&w);
-	if (!w.before[0] && !w.after[0] && !w.before[3] && !w.after[3] &&
-	    !w.inside[r->cpl & 3])
-		return;		/* no counter counted: no window opened */
-	log_composition(t, r);
-	value(t, key(r, "window"), "counters=%u cpl0 before=%llu after=%llu "
-	      "near=%llu+%llu, cpl3 before=%llu after=%llu, benchmark cpl%d "
-	      "%llu (traced)", pmu_run_counters(r),
-	      (unsigned long long)w.before[0], (unsigned long long)w.after[0],
-	      (unsigned long long)w.near_before[0],
-	      (unsigned long long)w.near_after[0],
-	      (unsigned long long)w.before[3], (unsigned long long)w.after[3],
-	      r->cpl, (unsigned long long)w.inside[r->cpl & 3]);
-	/* the hardware tolerances (pmu_run.h) hold what was traced */
-	check(t, w.before[0] + w.after[0] < PMU_HW_CPL0(pmu_run_counters(r)),
-	      "the driver's CPL 0 code in the window, %llu instructions, "
-	      "exceeds the stated bound %u counters x %u",
-	      (unsigned long long)(w.before[0] + w.after[0]),
-	      pmu_run_counters(r), pmu_per_counter());
-	check(t, w.before[3] + w.after[3] == (r->cpl ? PMU_RING3_EDGES : 0),
-	      "CPL 3 code outside the benchmark: %llu instructions, the "
-	      "trampoline has %u", (unsigned long long)(w.before[3] +
-	      w.after[3]), r->cpl ? PMU_RING3_EDGES : 0);
+	if (backend_current()->id == BE_EMULATED) {
+		trace_window_counts(&w);
+		if (!w.before[0] && !w.after[0] && !w.before[3] &&
+		    !w.after[3] && !w.inside[r->cpl & 3])
+			return;	/* no counter counted: no window opened */
+		log_composition(t, r);
+		value(t, key(r, "window"), "counters=%u cpl0 before=%llu "
+		      "after=%llu near=%llu+%llu, cpl3 before=%llu after=%llu, "
+		      "benchmark cpl%d %llu (traced)", pmu_run_counters(r),
+		      (unsigned long long)w.before[0],
+		      (unsigned long long)w.after[0],
+		      (unsigned long long)w.near_before[0],
+		      (unsigned long long)w.near_after[0],
+		      (unsigned long long)w.before[3],
+		      (unsigned long long)w.after[3], r->cpl,
+		      (unsigned long long)w.inside[r->cpl & 3]);
+	} else {
+		value(t, key(r, "rehearsal"), "the run traced once before it "
+		      "ran, through the same accessors, presets 0: %u writes "
+		      "in the setup, %llu PMI(s)", r->setup_segs,
+		      (unsigned long long)r->rehearsal_pmis);
+		log_composition(t, r);
+	}
+	check_cuts(t, r, log);
+	if (!window_sum(r->window_run, 0, window_segment(), PMU_CPLS_1_3,
+			SEM_BIT(SEM_INSTRUCTIONS), &cpl3, &why))
+		check(t, cpl3 == (r->cpl ? PMU_RING3_EDGES : 0), "CPL 3 code "
+		      "outside the benchmark: %llu instructions, the "
+		      "trampoline has %u", (unsigned long long)cpl3,
+		      r->cpl ? PMU_RING3_EDGES : 0);
 }
 
 /* backend=hw and emulated: the model's count of the same run (pmu_run.h).
@@ -319,11 +369,49 @@ out:
 	backend_predict_end();
 }
 
+/* backend=hw: the run once under the window before it runs on silicon
+ * (pmu_run.h "rehearsed"): the same driver calls, accessors and
+ * benchmark, every step traced and sorted (window_rehearse_feed), the
+ * presets 0 so that no counter overflows into a PMI the real run would
+ * not take; then the driver's init() again, so the real run starts from
+ * the state the rehearsal started from. */
+static int rehearse(struct tcase *t, const struct pmu_driver *d,
+		    const struct bench *b, struct pmu_run *r)
+{
+	uint64_t preset[PMU_MAX_COUNTERS], pmis = pmi_count();
+	struct pmu_err e;
+	struct fault f;
+	int ok;
+
+	memcpy(preset, r->preset, sizeof(preset));
+	memset(r->preset, 0, sizeof(r->preset));
+	r->rehearsal_why = NULL;
+	r->window_run = window_begin((uintptr_t)b->fn, (uintptr_t)b->end);
+	if (trace_window_open(window_rehearse_feed, NULL)) {
+		r->window_run = 0;
+		r->rehearsal_why = "the run could not be rehearsed: a DR7 "
+				   "breakpoint is armed (or a trace runs)";
+		memcpy(r->preset, preset, sizeof(preset));
+		return 1;
+	}
+	ok = setup(t, d, r, 1);
+	r->setup_segs = window_segment();
+	ok = ok && check(t, bench_exec(b, r->n, r->cpl, NULL, NULL, NULL,
+				       &f) == 0, "rehearsal: run of %s failed "
+			 "(vector %u)", b->name, f.vector) &&
+	     finish(t, d, r, 1);
+	trace_window_close();
+	memcpy(r->preset, preset, sizeof(preset));
+	r->rehearsal_pmis = pmi_count() - pmis;
+	return ok && check(t, d->init(&e) == 0, "init after the rehearsal: "
+			   "%s", e.msg);
+}
+
 int pmu_run(struct tcase *t, struct pmu_run *r)
 {
 	static struct be_access acc[64];
 	struct be_log log;
-	int ok;
+	int ok, emulated = backend_current()->id == BE_EMULATED;
 	const struct pmu_driver *d = pmu_driver_for(cpu_info()->pmu);
 	const struct bench *b = bench_find(r->bench);
 	trace_sink sink = backend_current()->sink;
@@ -343,20 +431,27 @@ int pmu_run(struct tcase *t, struct pmu_run *r)
 		return 0;
 	trace_window_range((struct trace_range){ (const void *)b->fn,
 						 b->end });
-	r->window_run = backend_current()->id == BE_EMULATED ?
-			window_begin((uintptr_t)b->fn, (uintptr_t)b->end) : 0;
+	r->window_run = 0;
+	r->rehearsal_why = "the backend traces no window";
+	if (backend_current()->id == BE_HW && !rehearse(t, d, b, r))
+		return 0;
+	if (emulated)
+		r->window_run = window_begin((uintptr_t)b->fn,
+					     (uintptr_t)b->end);
 	r->tsc_span = rdtsc();
 	r->interrupts = pmi_count();
 	be_log_open(&log, acc, sizeof(acc) / sizeof(acc[0]));
-	ok = setup(t, d, r);
+	ok = setup(t, d, r, emulated);
 	be_log_close();
+	if (emulated)
+		r->setup_segs = window_segment();
 	/* Nothing is logged while the counters count: on hardware the
 	 * logging code would count too (backend=emulated measured ~17000
 	 * instructions at CPL 0 for one line, docs/emulators.md). */
 	ok = ok && check(t, bench_exec(b, r->n, r->cpl, &r->oc, sink, NULL,
 				       &f) == 0, "run of %s failed (vector "
 			 "%u)", b->name, f.vector) &&
-	     finish(t, d, r);
+	     finish(t, d, r, emulated);
 	r->tsc_span = rdtsc() - r->tsc_span;
 	r->interrupts = pmi_count() - r->interrupts;
 	log_writes(t, r, &log);
@@ -364,7 +459,7 @@ int pmu_run(struct tcase *t, struct pmu_run *r)
 		return 0;
 	predict(r, d, b, &log);
 	log_run(t, d, r);
-	log_window(t, r);
+	log_window(t, r, &log);
 	return 1;
 }
 
@@ -405,14 +500,6 @@ unsigned pmu_run_counters(const struct pmu_run *r)
 	return n;
 }
 
-/* The live PMU's generation's bound, else the default (pmu_run.h). */
-unsigned pmu_per_counter(void)
-{
-	const struct pmu_generation *g = pmu_generation_for(cpu_info()->pmu);
-
-	return g && g->per_counter ? g->per_counter : PMU_DRIVER_PER_COUNTER;
-}
-
 /* At most, per semantic (pmu_run.h pmu_ring3_sem_edges). */
 static const uint8_t ring3_sem_edges[SEM_ARCH_NR] = {
 	[SEM_INSTRUCTIONS] = 2, [SEM_BRANCHES] = 2, [SEM_TAKEN] = 2,
@@ -449,45 +536,6 @@ uint64_t pmu_ring3_sem_edges(uint32_t sem_mask)
 	return n;
 }
 
-static struct pmu_expect expect_edges(uint64_t n, unsigned cpls,
-				      unsigned counters, uint64_t edges)
-{
-	static char why[200];
-	struct pmu_expect x = { n, n, NULL };
-	unsigned len = 0;
-
-	if (pmu_on_model())
-		return x;
-	if (cpls & PMU_CPL0) {
-		x.hi += PMU_HW_CPL0(counters);
-		len += (unsigned)fmt_snprintf(why, sizeof(why), "+%llu: the "
-			"driver's CPL 0 code, <= %u counters x %u (measured "
-			"under backend=emulated) + 1 disabling WRMSR",
-			(unsigned long long)PMU_HW_CPL0(counters), counters,
-			pmu_per_counter());
-	}
-	if ((cpls & (PMU_CPL(1) | PMU_CPL(2) | PMU_CPL(3))) && edges) {
-		x.hi += edges;
-		fmt_snprintf(why + len, sizeof(why) - len, "%s+%llu: the "
-			     "ring-3 trampoline's CALL and INT", len ? "; " :
-			     "", (unsigned long long)edges);
-	}
-	x.tolerance = x.hi > x.lo ? why : NULL;
-	return x;
-}
-
-struct pmu_expect pmu_expect_window(uint64_t n, unsigned cpls,
-				    unsigned counters)
-{
-	return expect_edges(n, cpls, counters, PMU_RING3_EDGES);
-}
-
-struct pmu_expect pmu_expect_sem(uint64_t n, uint32_t sem_mask,
-				 unsigned cpls, unsigned counters)
-{
-	return expect_edges(n, cpls, counters, pmu_ring3_sem_edges(sem_mask));
-}
-
 /* The allowance for interrupts taken while counting (pmu/noise.h, Weaver
  * et al.): under emulated_noise=1 what the noise added to counter ctr
  * (pmu/window.h); on hardware one retired instruction per interrupt the
@@ -518,31 +566,65 @@ static const char *interrupt_allowance(const struct pmu_run *r, unsigned ctr,
 	return why;
 }
 
+/* backend=hw (pmu_run.h "rehearsed"): n plus the rehearsal's share of
+ * counter ctr, widened only by what silicon leaves open, each said. */
+static struct pmu_expect expect_rehearsed(const struct pmu_run *r,
+					  unsigned ctr, uint64_t n,
+					  uint32_t sem_mask, unsigned cpls)
+{
+	static char why[520];
+	struct pmu_expect x = { .lo = n, .hi = n };
+	const char *err = r->rehearsal_why, *more;
+	uint64_t drv, out, in, wr, extra;
+	unsigned len;
+
+	if (!r->window_run || ctr >= PMU_MAX_COUNTERS ||
+	    window_sum(r->window_run, r->seg_from[ctr], r->seg_to[ctr], cpls,
+		       sem_mask, &drv, &err) ||
+	    window_crossings(r->window_run, r->seg_from[ctr], r->seg_to[ctr],
+			     cpls, sem_mask, &out, &in, &err)) {
+		x.window_why = err ? err : "the run was not made by pmu_run()";
+		return x;
+	}
+	/* the enabling WRMSR is in the share (a step at CPL 0), the
+	 * disabling one is not; an instruction each, nothing else */
+	wr = (cpls & PMU_CPL0) && (sem_mask & SEM_BIT(SEM_INSTRUCTIONS));
+	x.traced = 1;
+	x.driver = drv;
+	x.lo = n + drv - wr - out;
+	x.hi = n + drv + wr + in;
+	len = (unsigned)fmt_snprintf(why, sizeof(why), "%llu + %llu "
+				     "rehearsed", (unsigned long long)n,
+				     (unsigned long long)drv);
+	if (wr)
+		len += (unsigned)fmt_snprintf(why + len, sizeof(why) - len,
+			"; -1 +1: either edge WRMSR may count itself (SDM "
+			"silent)");
+	if (out || in)
+		len += (unsigned)fmt_snprintf(why + len, sizeof(why) - len,
+			"; -%llu +%llu: INT, IRET changing CPL may count at "
+			"either (SDM silent)", (unsigned long long)out,
+			(unsigned long long)in);
+	if ((more = interrupt_allowance(r, ctr, sem_mask, cpls, &extra))) {
+		fmt_snprintf(why + len, sizeof(why) - len, "; %s", more);
+		x.hi += extra;
+	}
+	x.tolerance = x.hi > x.lo ? why : NULL;
+	return x;
+}
+
 struct pmu_expect pmu_expect_counter(const struct pmu_run *r, unsigned ctr,
 				     uint64_t n, uint32_t sem_mask,
 				     unsigned cpls)
 {
-	struct pmu_expect x = pmu_expect_sem(n, sem_mask, cpls,
-					     pmu_run_counters(r));
+	struct pmu_expect x = { .lo = n, .hi = n };
 	const char *why = "the run was not made by pmu_run()";
 	uint64_t drv, extra;
 
 	if (pmu_on_model())
 		return x;
-	if (backend_current()->id != BE_EMULATED) {
-		static char both[320];
-		const char *more = interrupt_allowance(r, ctr, sem_mask, cpls,
-						       &extra);
-
-		if (more) {
-			fmt_snprintf(both, sizeof(both), "%s%s%s",
-				     x.tolerance ? x.tolerance : "",
-				     x.tolerance ? "; " : "", more);
-			x.tolerance = both;
-			x.hi += extra;
-		}
-		return x;
-	}
+	if (backend_current()->id != BE_EMULATED)
+		return expect_rehearsed(r, ctr, n, sem_mask, cpls);
 	if (r->window_run && ctr < PMU_MAX_COUNTERS &&
 	    !window_sum(r->window_run, r->seg_from[ctr], r->seg_to[ctr], cpls,
 			sem_mask, &drv, &why)) {
@@ -607,9 +689,10 @@ int pmu_check_window(struct tcase *t, const char *counted, unsigned ctr,
 		fmt_snprintf(k, sizeof(k), "%s_window_driver", counted);
 		value(t, k, "%llu", (unsigned long long)x->driver);
 	}
-	return check(t, !x->window_why, "counter %u: under backend=emulated "
-		     "its count is held exactly, but what the window traced "
-		     "for it is unknown: %s", ctr, x->window_why);
+	return check(t, !x->window_why, "counter %u: its expectation is the "
+		     "benchmark's count plus what the window traced for it "
+		     "(backend=emulated: the run's own; backend=hw: the "
+		     "rehearsal's), which is unknown: %s", ctr, x->window_why);
 }
 
 void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,

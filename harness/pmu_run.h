@@ -7,7 +7,18 @@
  * Under the model backend the benchmark runs single-stepped and the model
  * counts from the same trace as the oracle, so counts are exact.  On
  * hardware the oracle traces the benchmark first, then the counters are
- * programmed and the benchmark runs at full speed (bench_exec() decides). */
+ * programmed and the benchmark runs at full speed (bench_exec() decides).
+ *
+ * What a counter counts besides the benchmark on silicon, and under
+ * backend=emulated, is the code from its enabling WRMSR to its disabling
+ * one: the driver's, the harness's, the ring-3 trampoline's.  The
+ * counting window (pmu/window.h) traces it.  Under backend=emulated the
+ * window is the run itself.  On backend=hw the run is rehearsed: run
+ * once under the window, through the same driver calls, accessors and
+ * benchmark, the presets 0 (no overflow, no PMI), then the driver's
+ * init() again and the run for real, untraced; the rehearsal's segments
+ * (cut at each traced WRMSR, checked against the setup's logged writes)
+ * give each counter's share of the code the real run executes. */
 #ifndef HARNESS_PMU_RUN_H
 #define HARNESS_PMU_RUN_H
 
@@ -58,6 +69,11 @@ struct pmu_run {
 	 * first (pmu/driver.h) */
 	unsigned seg_from[PMU_MAX_COUNTERS], seg_to[PMU_MAX_COUNTERS];
 	unsigned window_run;	/* window_begin()'s number; 0: none */
+	unsigned setup_segs;	/* the window's segment after the setup */
+	/* backend=hw: why the run has no rehearsal (window_run 0), and
+	 * the PMIs its rehearsal took */
+	const char *rehearsal_why;
+	uint64_t rehearsal_pmis;
 	/* PMIs taken from the first start to the last stop (arch/x86/pmi.h
 	 * pmi_count): maskable interrupts are off in every run, so these
 	 * are the interrupts silicon may count as retired instructions
@@ -94,47 +110,17 @@ int pmu_exec(struct tcase *t, const char *bench, uint64_t n,
 struct pmu_expect {
 	uint64_t lo, hi;
 	const char *tolerance;		/* why a range; NULL when exact */
-	/* backend=emulated (pmu_expect_counter): lo == hi is the oracle's
-	 * count plus `driver`, what the window traced for this counter
-	 * besides the benchmark; or window_why says why that is unknown
-	 * (a failed check: the emulated path is held exactly) */
+	/* backend=emulated and hw (pmu_expect_counter): the oracle's count
+	 * plus `driver`, what the window (hw: the rehearsal's) traced for
+	 * this counter besides the benchmark; or window_why says why that
+	 * is unknown (a failed check) */
 	int traced;
 	uint64_t driver;
 	const char *window_why;
 };
 
-/*
- * The rule for an event count n_oracle (an event of at most one per
- * instruction: instructions, branches) on this backend: exact on the
- * model.  On hardware and backend=emulated a counter counts from the
- * write that enables it to the write that disables it (docs/emulators.md
- * "Tolerances"), so besides the benchmark:
- *   - with CPL 0 in cpls (the CPL set the counter counts at,
- *     pmu/driver.h): the driver's and the harness's CPL 0 code between
- *     the first enabling and the last disabling WRMSR, at most
- *     PMU_DRIVER_PER_COUNTER per counter of the run, plus the disabling
- *     WRMSR itself (which the model leaves out and silicon may count;
- *     WRMSR is serializing, SDM Vol. 3A §8.3 "Serializing
- *     Instructions", order no. 253668, so no other instruction retires
- *     across either write: no skid);
- *   - with CPL 1-3: the ring-3 trampoline's CALL into the routine and
- *     INT back out (arch/x86/<mode>/ring3_entry.S, hand-counted: 2), one
- *     instruction and one branch each, at CPL 3.
- * The bound per counter is measured, not guessed: the counting window of
- * backend=emulated traces that code (the "<run>_window" value: counters,
- * CPL 0 before and after the benchmark) and checks it against the bound
- * on every run.  Each generation's descriptor states its own, the largest
- * per counter over its suite in either build rounded up to a multiple of
- * 64 (`per_counter`, pmu/<gen>/generation.c; docs/emulators.md), and
- * pmu_per_counter() gives the live PMU's; PMU_DRIVER_PER_COUNTER is the
- * bound of a generation that states none.
- */
-#define PMU_DRIVER_PER_COUNTER 896
+/* The ring-3 trampoline's instructions (pmu_ring3_sem_edges below). */
 #define PMU_RING3_EDGES 2
-/* The per-counter bound of this CPU's PMU kind. */
-unsigned pmu_per_counter(void);
-/* The whole CPL 0 allowance for a run of `counters` counters. */
-#define PMU_HW_CPL0(counters) ((uint64_t)(counters) * pmu_per_counter() + 1)
 /*
  * What the ring-3 trampoline (arch/x86/<mode>/ring3_entry.S: CALL into
  * the routine, INT 0xF9 back out, both at CPL 3) adds at most to a CPL 3
@@ -160,24 +146,28 @@ int pmu_pmi_exact(void);
  * overflows at the benchmark's (K - lead)-th under backend=emulated and
  * on hardware, where the counter counts from its enabling write. */
 uint64_t pmu_ring3_lead(enum sem s);
-/* pmu_expect_window() for an event counting the semantics in sem_mask:
- * the ring-3 allowance is pmu_ring3_sem_edges(sem_mask). */
-struct pmu_expect pmu_expect_sem(uint64_t n_oracle, uint32_t sem_mask,
-				 unsigned cpls, unsigned counters);
-/* The rule above for instructions and branches, in a run of `counters`
- * counters (pmu_run's n_ctrs less the idle ones). */
-struct pmu_expect pmu_expect_window(uint64_t n_oracle, unsigned cpls,
-				    unsigned counters);
 /*
  * The rule for counter ctr of run r (run by pmu_run()) counting the
  * semantic counts in sem_mask at the CPLs of cpls, n being the oracle's
  * count of the benchmark where the counter counts at the run's CPL (0
- * where it does not): exact on the model; on hardware the range of
- * pmu_expect_sem(); under backend=emulated exact again, n plus what the
- * counting window traced of everything else at those CPLs from the
- * counter's enabling write to its disabling one, classified step by step
- * by the oracle's decoder (pmu/window.h), never by the model (issue 39:
- * a pass on the emulated path must mean the PMU counted right).
+ * where it does not), plus the counter's share of the window (the steps
+ * from its enabling write to its disabling one, at those CPLs,
+ * classified by the oracle's decoder, never by the model; issue 39):
+ *   - on the model: n, exactly (the model counts the benchmark alone);
+ *   - backend=emulated: n + share, exactly (with emulated_noise=1, up to
+ *     what the noise added: one instruction per interrupt taken);
+ *   - backend=hw: n + the rehearsal's share, widened only where silicon
+ *     is documented to leave it open or the SDM is silent, each named in
+ *     the tolerance (docs/emulators.md "Tolerances on hardware"):
+ *     whether the enabling and the disabling WRMSR count themselves
+ *     (-1 +1 with CPL 0 and instructions; WRMSR is serializing, SDM Vol.
+ *     3A §8.3, order no. 253668, so nothing else retires across either:
+ *     no skid at the edges); at which CPL a step that changes CPL (the
+ *     trampoline's INT, ring3_run's IRET) counts (window_crossings);
+ *     one retired instruction per interrupt taken while counting (Weaver,
+ *     Terpstra and Moore, ISPASS 2013).
+ * An unknown share (no rehearsal, a later run took the window) is an
+ * expectation with window_why set, which pmu_check_window() fails.
  */
 struct pmu_expect pmu_expect_counter(const struct pmu_run *r, unsigned ctr,
 				     uint64_t n, uint32_t sem_mask,
@@ -197,9 +187,9 @@ void pmu_check_counter(struct tcase *t, const struct pmu_driver *d,
 		       const struct pmu_expect *x);
 /* What pmu_check_counter() logs and checks of an expectation made by
  * pmu_expect_counter(), beside the count logged as `counted` (e.g.
- * "cpl0_ctr1"): under backend=emulated <counted>_window_driver, what the
- * window traced for the counter besides the benchmark, or a failed check
- * when that is unknown.  Returns the check's result. */
+ * "cpl0_ctr1"): on backend=emulated and hw <counted>_window_driver, what
+ * the window (hw: the rehearsal's) traced for the counter besides the
+ * benchmark, or a failed check when that is unknown.  Returns the check's result. */
 int pmu_check_window(struct tcase *t, const char *counted, unsigned ctr,
 		     const struct pmu_expect *x);
 /* What pmu_check_counter() logs of the model's count (for tests that

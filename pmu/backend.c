@@ -135,7 +135,7 @@ static int emulated_wrmsr(uint32_t msr, uint64_t v)
 {
 	trace_window_hold(1);
 	trace_window_wrmsr();
-	window_wrmsr();
+	window_wrmsr(msr);
 	return retire(model_wrmsr(msr, v), insn_wrmsr);
 }
 

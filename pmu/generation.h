@@ -78,12 +78,6 @@ struct pmu_generation {
 	unsigned counters, width;
 	void (*cpuid_shape)(const struct cpu_info *ci, unsigned *counters,
 			    unsigned *width);
-	/* The hardware path's bound on the driver's and the harness's own
-	 * CPL 0 instructions a counter counts between its enabling and
-	 * disabling writes, per counter of a run: measured under
-	 * backend=emulated over the generation's suite (harness/pmu_run.h,
-	 * docs/emulators.md).  0: PMU_DRIVER_PER_COUNTER. */
-	unsigned per_counter;
 	/* Its events for one CPU, for the host's `events` tool
 	 * (pmu/listing.h, pmu/<gen>/listing.c): NULL in the image. */
 	int (*list_events)(const struct pmu_listing *out,

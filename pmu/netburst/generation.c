@@ -25,11 +25,6 @@ PMU_GENERATION(netburst,
 	/* 18 counters of 40 bits (SDM Vol. 3B §18.16.2) */
 	.counters = 18,
 	.width = 40,
-	/* backend=emulated over the NetBurst suite (family 15 model 4 with
-	 * HT, model 2): 1043 / 1289, single-counter runs (the started
-	 * hook's ESCR and CCCR read-back: ~420 of them), rounded up the
-	 * same way */
-	.per_counter = 1344,
 	.list_events = PMU_GENERATION_EVENTS(nb_list_events),
 	.referee = PMU_GENERATION_REFEREE(&netburst_referee),
 );

@@ -25,11 +25,5 @@ PMU_GENERATION(p5,
 	/* CTR0 and CTR1, 40 bits (SDM Vol. 3B §18.23) */
 	.counters = 2,
 	.width = 40,
-	/* backend=emulated over the P5 suite (pentium and family 5 model
-	 * 4), largest per counter x86-64 UEFI / i386 BIOS kernel: 768 /
-	 * 903, two-counter runs (the CESR's halves: each start and stop is
-	 * a read-modify-write), rounded up to a multiple of 64
-	 * (harness/pmu_run.h, docs/emulators.md) */
-	.per_counter = 960,
 	.list_events = PMU_GENERATION_EVENTS(p5_list_events),
 );

@@ -26,10 +26,6 @@ PMU_GENERATION(p6,
 	/* PerfCtr0 and PerfCtr1, 40 bits (SDM Vol. 3B §18.22) */
 	.counters = 2,
 	.width = 40,
-	/* backend=emulated over the P6 suite (pentium3 and family 6 model
-	 * 8): 891 / 1090, two-counter runs (EN in PerfEvtSel0 is shared: a
-	 * start or stop rewrites both selects), rounded up the same way */
-	.per_counter = 1152,
 	.list_events = PMU_GENERATION_EVENTS(p6_list_events),
 	.referee = PMU_GENERATION_REFEREE(&p6_referee),
 );

@@ -36,15 +36,6 @@ PMU_GENERATION(perfmon,
 	.match = { { 6, 0x0e, 0xff } },
 	/* CPUID.0AH reports the GP counters and their width (§18.2.1) */
 	.cpuid_shape = perfmon_cpuid_shape,
-	/* backend=emulated over the perfmon suite, single-counter runs,
-	 * Conroe to Sapphire Rapids, after the pebs/, bts/ and pt/ tests
-	 * (which leave the harness running up to 60 more instructions per
-	 * run): largest per counter 697 in the x86-64 UEFI build, 850 in
-	 * the i386 BIOS kernel (64-bit arithmetic in 32-bit code), both on
-	 * the v5 parts (Ice Lake, Sapphire Rapids: fixed counter 3's run);
-	 * the perfmon suite alone 643 and 790; rounded up to a multiple of
-	 * 64 (harness/pmu_run.h) */
-	.per_counter = 896,
 	.list_events = PMU_GENERATION_EVENTS(perfmon_list_events),
 	.referee = PMU_GENERATION_REFEREE(&perfmon_referee),
 );

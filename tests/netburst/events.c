@@ -215,8 +215,10 @@ static struct pmu_expect expect(const struct ev_case *c,
 		return hw_clocks(r, escr);
 	if (!c->mispredicted && c->truth != T_UOPS)
 		return exact_on_emulated(c, r, n, cpls);
-	x = pmu_expect_window(n, cpls, pmu_run_counters(r));
 	if (c->mispredicted) {
+		/* at most the branches of the kind: the benchmark's and those
+		 * of the window's share (with OS, the driver's too) */
+		x = exact_on_emulated(c, r, n, cpls);
 		x.lo = 0;
 		x.tolerance = "mispredictions: at most the branches of the "
 			      "kind (and the driver's code with OS)";
@@ -224,8 +226,9 @@ static struct pmu_expect expect(const struct ev_case *c,
 		/* call-ret has no instruction of more than four uops:
 		 * longer ones come from the microcode ROM (Intel Pentium 4
 		 * optimization reference), none here */
-		x.hi = 4 * n + (cpls & PMU_CPL(0) ?
-				PMU_HW_CPL0(pmu_run_counters(r)) : 0);
+		x = pmu_expect_counter(r, c->ctr, n,
+				       SEM_BIT(SEM_INSTRUCTIONS), cpls);
+		x.hi *= 4;
 		x.tolerance = "instructions <= uops <= 4 per instruction";
 	}
 	return x;

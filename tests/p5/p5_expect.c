@@ -110,9 +110,9 @@ static uint64_t p5_event_count(const struct pmu_run *r, unsigned ctr,
 
 /*
  * What CTRn should count in r.  Events: the oracle's count of the event
- * table's meaning when the CC counts at the run's CPL (pmu_expect_sem()
- * adds hardware's slack for the driver's CPL 0 code and the ring-3
- * trampoline's share of the event).  Clocks: the
+ * table's meaning when the CC counts at the run's CPL, plus the window's
+ * share of it: the driver's and the ring-3 trampoline's code between the
+ * enabling and the disabling write (pmu_expect_counter()).  Clocks: the
  * event's duration, exact on the model (p5_duration()); on hardware the counter sees at most every clock
  * between start and stop, which the TSC counts (on the Pentium the TSC
  * increments with every processor clock, SDM Vol. 3B §17.17), and, when

@@ -114,8 +114,8 @@ static struct pmu_expect p6_filtered(const struct pmu_run *r, uint64_t sel,
 /*
  * What PerfCtrN should count in r (both counters enabled by pmu_run):
  * nothing at a CPL its USR/OS leave out; events: the oracle's count of
- * the table's meaning (pmu_expect_sem() adds hardware's slack for the
- * driver's CPL 0 code and the ring-3 trampoline's share of the event); the clock event: the model clock, bounded on
+ * the table's meaning plus the window's share of it, the driver's and the
+ * ring-3 trampoline's code (pmu_expect_counter()); the clock event: the model clock, bounded on
  * hardware; CMASK or E: p6_filtered().  *modelled is 0 when the trace
  * cannot tell.
  */

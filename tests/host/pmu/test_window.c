@@ -80,14 +80,14 @@ static unsigned three_segments(void)
 	step(DRIVER, 0, 0);
 	step(DRIVER + 2, 0, BR | TK);
 	step(DRIVER + 4, 0, 0);
-	window_wrmsr();
+	window_wrmsr(0x186);
 	step(DRIVER + 6, 0, 0);
 	step(DRIVER + 8, 0, 0);
 	step(DRIVER + 10, 3, BR | CL | TK);
 	for (unsigned i = 0; i < 5; i++)
 		step(BENCH + 2 * i, 3, 0);
 	step(DRIVER + 12, 3, FAR);
-	window_wrmsr();
+	window_wrmsr(0x38f);
 	for (unsigned i = 0; i < 4; i++)
 		step(DRIVER + 14 + 2 * i, 0, 0);
 	return run;
@@ -151,6 +151,75 @@ static void test_unknown_shares(void **state)
 			       SEM_BIT(SEM_INSTRUCTIONS)), 0);
 }
 
+/* The steps after which the CPL changed (window.h window_crossings): in
+ * three_segments(), DRIVER + 8 (CPL 0, then the CALL at CPL 3) and the
+ * INT (CPL 3, then CPL 0), both in segment 1, each sorted at the CPL it
+ * started at.  Seen from CPL 0 the first leaves it and the INT enters it;
+ * from CPL 1-3 the other way round; segment 2 has none. */
+static void test_crossings(void **state)
+{
+	unsigned run = three_segments();
+	uint64_t out = 99, in = 99;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(window_crossings(run, 1, 1, PMU_CPL0,
+					  SEM_BIT(SEM_INSTRUCTIONS), &out,
+					  &in, &why), 0);
+	assert_int_equal(out, 1);
+	assert_int_equal(in, 1);
+	assert_int_equal(window_crossings(run, 0, 2, PMU_CPLS_1_3,
+					  SEM_BIT(SEM_FAR), &out, &in, &why),
+			 0);
+	assert_int_equal(out, 1);	/* the INT is the far transfer */
+	assert_int_equal(in, 0);
+	assert_int_equal(window_crossings(run, 2, 2, PMU_CPL0,
+					  SEM_BIT(SEM_INSTRUCTIONS), &out,
+					  &in, &why), 0);
+	assert_int_equal(out + in, 0);
+	assert_int_equal(window_crossings(run, 1, 1, PMU_CPLS_ALL,
+					  SEM_BIT(SEM_INSTRUCTIONS), &out,
+					  &in, &why), 0);
+	assert_int_equal(out + in, 0);	/* both sides counted: no doubt */
+	assert_int_equal(window_crossings(run, 1, 3, PMU_CPL0,
+					  SEM_BIT(SEM_INSTRUCTIONS), &out,
+					  &in, &why), -1);
+	assert_non_null(why);
+}
+
+/* A rehearsal (window.h window_rehearse_feed): a traced WRMSR (0F 30,
+ * SDM Vol. 2B) opens the next segment, noting ECX, the register it
+ * wrote, and is sorted into it; another instruction (NOP, 90) does not;
+ * no step reaches a model. */
+static void test_rehearsal_cuts_at_traced_wrmsr(void **state)
+{
+	static const uint8_t code[] = { 0x0f, 0x30, 0x90, 0x0f, 0x32 };
+	struct step_regs after = { .gpr = { [1] = 0x186 } };
+	struct insn_event wr = { .rip = (uintptr_t)code, .cpl = 0,
+				 .retired = 1, .after = &after };
+	struct insn_event nop = wr, rd = wr;
+	unsigned run = window_begin(BENCH, BENCH_END);
+	unsigned before = fed;
+	uint32_t msr = 0;
+
+	(void)state;
+	nop.rip = (uintptr_t)(code + 2);
+	rd.rip = (uintptr_t)(code + 3);	/* RDMSR: no cut */
+	window_rehearse_feed(&nop, NULL);
+	window_rehearse_feed(&rd, NULL);
+	assert_int_equal(window_segment(), 0);
+	window_rehearse_feed(&wr, NULL);
+	assert_int_equal(window_segment(), 1);
+	assert_int_equal(window_write(run, 1, &msr), 0);
+	assert_int_equal(msr, 0x186);
+	assert_int_equal(window_write(run, 2, &msr), -1);
+	assert_int_equal(share(run, 0, 0, PMU_CPL0,
+			       SEM_BIT(SEM_INSTRUCTIONS)), 2);
+	assert_int_equal(share(run, 1, 1, PMU_CPL0,
+			       SEM_BIT(SEM_INSTRUCTIONS)), 1);
+	assert_int_equal(fed, before);
+}
+
 static void test_too_many_writes(void **state)
 {
 	unsigned run = window_begin(BENCH, BENCH_END);
@@ -159,7 +228,7 @@ static void test_too_many_writes(void **state)
 
 	(void)state;
 	for (unsigned i = 0; i < WINDOW_SEGMENTS; i++)
-		window_wrmsr();
+		window_wrmsr(0xc1);
 	step(DRIVER, 0, 0);
 	assert_int_equal(window_sum(run, 0, 1, PMU_CPL0,
 				    SEM_BIT(SEM_INSTRUCTIONS), &n, &why), -1);
@@ -223,6 +292,8 @@ int main(void)
 		cmocka_unit_test(test_segments_by_cpl_and_count),
 		cmocka_unit_test(test_unknown_shares),
 		cmocka_unit_test(test_too_many_writes),
+		cmocka_unit_test(test_crossings),
+		cmocka_unit_test(test_rehearsal_cuts_at_traced_wrmsr),
 		cmocka_unit_test(test_interrupt_noise),
 	};
 
