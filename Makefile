@@ -110,7 +110,7 @@ OBJS32   := $(patsubst %,$(B32)/%.o,$(basename $(SRCS32)))
 .PHONY: all i386 deps deps-build deps-run deps-check deps-lava deps-pt \
 	deps-fresh fresh-check \
 	image floppy ovmf-vars run check host-test bench lava clean ptdecode \
-	mutate pt-tools fuzz deps-pfm pfm-check pmu-events
+	mutate pt-tools fuzz deps-pfm pfm-check pmu-events pmu-detect
 
 all: $(B)/pmu-harness.efi $(B32)/pmu-harness.elf $(B)/pmu-generations.txt
 
@@ -348,6 +348,24 @@ $(HB)/pmu-events: $(EVENTS_SRCS) $(PMU_TABLE_HDRS) | deps-build
 	@echo "  HOSTCC  $@"
 	@$(CC) $(HOST_CFLAGS) -DHOST_TEST -DPMU_GENERATION_NO_OPS \
 		-DPMU_GENERATION_WITH_EVENTS $(EVENTS_SRCS) -o $@.$$$$ && \
+		mv -f $@.$$$$ $@
+
+# The lab's detection of a CPU from its CPUID dump (tools/lab/pmu-harness
+# detect, docs/lab.md#detect): the harness's own detection, the drivers'
+# "# pmu:" fields and its topology decoding, built for the host with CPUID
+# answered from the dump (HOST_CPUID, arch/x86/cpu.h) and no model
+# (PMU_GENERATION_NO_MODELS); linked to a file of its own and renamed into
+# place, as pmu-events.
+DETECT_SRCS := tools/lab/pmu_detect.c $(PMU_TABLE_SRCS) pmu/detect.c \
+	       pmu/driver.c pmu/perfmon/report.c pmu/perfmon/caps.c \
+	       pmu/perfmon/ds/format.c pmu/pt/caps.c arch/x86/topology.c \
+	       $(wildcard pmu/*/driver.c)
+pmu-detect: $(HB)/pmu-detect
+$(HB)/pmu-detect: $(DETECT_SRCS) $(PMU_TABLE_HDRS) | deps-build
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	@$(CC) $(HOST_CFLAGS) -DHOST_TEST -DHOST_CPUID \
+		-DPMU_GENERATION_NO_MODELS $(DETECT_SRCS) -o $@.$$$$ && \
 		mv -f $@.$$$$ $@
 
 # The host unit tests (cmocka), each module compiled once

@@ -53,36 +53,14 @@ void session_opt_error(void *ctx, const char *msg)
 		lost_opt_errors++;
 }
 
-/* An IA32_MISC_ENABLE bit as the log shows it ("-" where unreadable). */
-static const char *misc_bit(const struct cpu_info *ci, uint64_t bit)
-{
-	if (!ci->misc_enable_valid)
-		return "-";
-	return ci->misc_enable & bit ? "1" : "0";
-}
-
 static void write_cpu_header(const struct cpu_info *ci)
 {
-	tap_comment(&tap, "cpu: vendor=%s family=%u model=%u stepping=%u "
-		    "signature=0x%x name=\"%s\"", ci->vendor_id,
-		    ci->sig.family, ci->sig.model, ci->sig.stepping,
-		    ci->sig.raw, ci->model_name);
-	tap_comment(&tap, "cpu-extra: brand=\"%s\" microcode=%s%x "
-		    "msr=%d ds=%d dtes64=%d ds_cpl=%d pdcm=%d pt=%d "
-		    "misc_enable=%s%llx perfmon_available=%s "
-		    "pebs_unavailable=%s", ci->brand,
-		    ci->microcode_valid ? "0x" : "unreadable/",
-		    ci->microcode_valid ? ci->microcode : 0,
-		    !!(ci->f1_edx & CPUID1_EDX_MSR),
-		    !!(ci->f1_edx & CPUID1_EDX_DS),
-		    !!(ci->f1_ecx & CPUID1_ECX_DTES64),
-		    !!(ci->f1_ecx & CPUID1_ECX_DSCPL),
-		    !!(ci->f1_ecx & CPUID1_ECX_PDCM),
-		    !!(ci->f7_ebx & CPUID7_EBX_PT),
-		    ci->misc_enable_valid ? "0x" : "unreadable/",
-		    (unsigned long long)ci->misc_enable,
-		    misc_bit(ci, MISC_ENABLE_PERFMON),
-		    misc_bit(ci, MISC_ENABLE_PEBS_UNAVAIL));
+	char line[TAP_LINE_MAX];
+
+	cpu_describe(ci, line, sizeof(line));
+	tap_comment(&tap, "%s", line);
+	cpu_describe_extra(ci, line, sizeof(line));
+	tap_comment(&tap, "%s", line);
 }
 
 static void write_pmu_header(const struct cpu_info *ci)

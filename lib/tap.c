@@ -76,6 +76,23 @@ void tap_result(struct tap *t, enum tap_status st, const char *name,
 	line(t, buf);
 }
 
+void tap_result_todo(struct tap *t, int ok, const char *name,
+		     const char *why)
+{
+	char buf[TAP_LINE_MAX], nm[200], reason[TAP_LINE_MAX / 2];
+
+	if (t->in_yaml)
+		tap_yaml_end(t);
+	t->n++;
+	t->passed++;
+	t->todo++;
+	clean_name(nm, sizeof(nm), name);
+	clean_name(reason, sizeof(reason), why);
+	fmt_snprintf(buf, sizeof(buf), "%s %u - %s # TODO %s",
+		     ok ? "ok" : "not ok", t->n, nm, reason);
+	line(t, buf);
+}
+
 /* Opens the YAML block under the last result, once. */
 static void tap_yaml_begin(struct tap *t)
 {
@@ -288,8 +305,12 @@ void tap_finish(struct tap *t)
 		tap_yaml_end(t);
 	fmt_snprintf(buf, sizeof(buf), "1..%u", t->n);
 	line(t, buf);
-	tap_comment(t, "summary: passed=%u failed=%u skipped=%u%s%s%s",
-		    t->passed, t->failed, t->skipped,
+	if (t->todo)
+		fmt_snprintf(buf, sizeof(buf), " todo=%u", t->todo);
+	else
+		buf[0] = 0;
+	tap_comment(t, "summary: passed=%u failed=%u skipped=%u%s%s%s%s",
+		    t->passed, t->failed, t->skipped, buf,
 		    tap_verdict(t) == TAP_VERDICT_UNTESTED ?
 		    " verdict=untested" : "",
 		    tap_verdict(t) == TAP_VERDICT_UNTESTED ?

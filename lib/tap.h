@@ -15,6 +15,7 @@ struct tap {
 	void *ctx;
 	unsigned n;		/* results written so far */
 	unsigned passed, failed, skipped;
+	unsigned todo;		/* of the passed: results marked TODO */
 	int in_yaml;
 	char summary_extra[TAP_LINE_MAX / 2];	/* tap_summary_field()s */
 	int untested;			/* tap_untested() was called */
@@ -38,6 +39,12 @@ void tap_comment(struct tap *t, const char *fmt, ...)
 /* Writes "ok N - name", "not ok N - name" or "ok N - name # SKIP reason". */
 void tap_result(struct tap *t, enum tap_status st, const char *name,
 		const char *skip_reason);
+/* Writes "ok N - name # TODO why" or "not ok N - name # TODO why" (ok:
+ * whether the test passed): a known defect, here a CPU's erratum
+ * (pmu/errata.h).  TAP counts neither as a failure; the summary counts
+ * both as passed and says how many with ` todo=N` (docs/log-format.md). */
+void tap_result_todo(struct tap *t, int ok, const char *name,
+		     const char *why);
 /* YAML diagnostics under the last result: key/value lines and lists (the
  * first of them opens the block, "  ---"), then tap_yaml_end().  A value
  * is written as is (numbers, hex), quoted if YAML would misread it. */

@@ -223,3 +223,18 @@ const char *pmu_unsupported_reason(enum cpu_vendor v, unsigned family)
 		       "in this harness";
 	return "no driver in this harness";
 }
+
+const char *pmu_none_reason(enum cpu_vendor v, unsigned family)
+{
+	/* The Pentium introduced the counters (SDM Vol. 3B §18.1): an Intel
+	 * family 4 and below has none; any other family no generation
+	 * matches (family 19, a real one; 0; 255) is a CPU the harness does
+	 * not know, which is not the same as one without a PMU. */
+	if (v == VENDOR_INTEL && (family < 1 || family > 4))
+		return "unknown CPU: none of the harness's PMU generations "
+		       "matches this signature (pmu/<gen>/generation.c), so it "
+		       "cannot say whether or which PMU it has";
+	return v == VENDOR_INTEL ? "no performance-monitoring counters "
+	       "(family 4 and below: the Pentium introduced them, SDM Vol. "
+	       "3B 18.1)" : "not an Intel or AMD processor";
+}

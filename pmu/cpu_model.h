@@ -42,5 +42,9 @@ const char *cpu_model_name(enum cpu_vendor v, unsigned family, unsigned model,
 			   char *buf, unsigned size);
 /* For PMU_UNSUPPORTED: which PMU it is and why no driver drives it. */
 const char *pmu_unsupported_reason(enum cpu_vendor v, unsigned family);
+/* Why a CPU of PMU kind none has no PMU the harness drives: "unknown CPU:
+ * ..." for an Intel family the harness does not know (not the same as
+ * one without counters), else why it has none. */
+const char *pmu_none_reason(enum cpu_vendor v, unsigned family);
 
 #endif

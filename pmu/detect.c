@@ -4,6 +4,7 @@
 #include "../arch/x86/cpu.h"
 #include "../arch/x86/safe.h"
 #include "../lib/string.h"
+#include "../lib/fmt.h"
 
 
 static struct cpu_info detected;
@@ -137,8 +138,15 @@ const struct cpu_info *cpu_detect(void)
 	ci->f1_ecx = r.ecx;
 	ci->f1_edx = r.edx;
 	ci->f1_ebx = r.ebx;
-	if (ci->max_leaf >= 7)
-		ci->f7_ebx = cpuid_count(7, 0).ebx;
+	if (ci->max_leaf >= 7) {
+		r = cpuid_count(7, 0);
+		ci->f7_ebx = r.ebx;
+		ci->f7_edx = r.edx;
+	}
+	ci->hybrid = !!(ci->f7_edx & CPUID7_EDX_HYBRID);
+	if (ci->max_leaf >= CPUID_LEAF_HYBRID)
+		ci->core_type = (uint8_t)(cpuid_count(CPUID_LEAF_HYBRID,
+						      0).eax >> 24);
 	ci->cores_per_package = ci->max_leaf >= 4 ?
 				(cpuid_count(4, 0).eax >> 26) + 1 : 1;
 	ci->model_name = cpu_model_name(ci->vendor, ci->sig.family,
@@ -154,4 +162,49 @@ const struct cpu_info *cpu_detect(void)
 	pmu_generation_shape(ci->pmu, ci, &ci->counters, &ci->width);
 	probe_counters(ci);
 	return ci;
+}
+
+const char *cpu_core_type_name(const struct cpu_info *ci)
+{
+	if (!ci->hybrid)
+		return NULL;
+	return ci->core_type == CORE_TYPE_CORE ? "performance" :
+	       ci->core_type == CORE_TYPE_ATOM ? "efficient" : NULL;
+}
+
+void cpu_describe(const struct cpu_info *ci, char *buf, unsigned size)
+{
+	fmt_snprintf(buf, size, "cpu: vendor=%s family=%u model=%u "
+		     "stepping=%u signature=0x%x name=\"%s\"", ci->vendor_id,
+		     ci->sig.family, ci->sig.model, ci->sig.stepping,
+		     ci->sig.raw, ci->model_name);
+}
+
+/* An IA32_MISC_ENABLE bit as the log shows it ("-" where unreadable). */
+static const char *misc_bit(const struct cpu_info *ci, uint64_t bit)
+{
+	if (!ci->misc_enable_valid)
+		return "-";
+	return ci->misc_enable & bit ? "1" : "0";
+}
+
+void cpu_describe_extra(const struct cpu_info *ci, char *buf, unsigned size)
+{
+	fmt_snprintf(buf, size, "cpu-extra: brand=\"%s\" microcode=%s%x "
+		     "msr=%d ds=%d dtes64=%d ds_cpl=%d pdcm=%d pt=%d "
+		     "misc_enable=%s%llx perfmon_available=%s "
+		     "pebs_unavailable=%s hybrid=%d core_type=%s", ci->brand,
+		     ci->microcode_valid ? "0x" : "unreadable/",
+		     ci->microcode_valid ? ci->microcode : 0,
+		     !!(ci->f1_edx & CPUID1_EDX_MSR),
+		     !!(ci->f1_edx & CPUID1_EDX_DS),
+		     !!(ci->f1_ecx & CPUID1_ECX_DTES64),
+		     !!(ci->f1_ecx & CPUID1_ECX_DSCPL),
+		     !!(ci->f1_ecx & CPUID1_ECX_PDCM),
+		     !!(ci->f7_ebx & CPUID7_EBX_PT),
+		     ci->misc_enable_valid ? "0x" : "unreadable/",
+		     (unsigned long long)ci->misc_enable,
+		     misc_bit(ci, MISC_ENABLE_PERFMON),
+		     misc_bit(ci, MISC_ENABLE_PEBS_UNAVAIL), ci->hybrid,
+		     cpu_core_type_name(ci) ? cpu_core_type_name(ci) : "-");
 }

@@ -36,7 +36,12 @@ struct cpu_info {
 	char brand[49];
 	int microcode_valid;
 	uint32_t microcode;
-	uint32_t f1_ebx, f1_ecx, f1_edx, f7_ebx;
+	uint32_t f1_ebx, f1_ecx, f1_edx, f7_ebx, f7_edx;
+	/* A hybrid part (CPUID.07H:EDX[15], SDM Vol. 2A CPUID) and the
+	 * core type of the processor detection ran on: CPUID.1AH:EAX[31:24]
+	 * (20H Intel Atom, 40H Intel Core; 0 where leaf 1AH is absent) */
+	int hybrid;
+	uint8_t core_type;
 	/* Cores per package: CPUID.04H (subleaf 0) EAX[31:26] + 1, "maximum
 	 * number of addressable IDs for processor cores in the physical
 	 * package" (SDM Vol. 2A CPUID; Vol. 3A §8.6.2), 1 below leaf 4.  The
@@ -57,6 +62,17 @@ struct cpu_info {
 const struct cpu_info *cpu_detect(void);
 const struct cpu_info *cpu_info(void);
 
+/* The log's "# cpu:" and "# cpu-extra:" lines, without the "# ": what
+ * the harness says of ci (boot/session.c; the host's `detect` tool,
+ * tools/lab/pmu_detect.c, prints the same for a CPUID dump). */
+void cpu_describe(const struct cpu_info *ci, char *buf, unsigned size);
+void cpu_describe_extra(const struct cpu_info *ci, char *buf,
+			unsigned size);
+/* "performance" (40H, Intel Core), "efficient" (20H, Intel Atom) or NULL
+ * (not hybrid, or another value) for ci's core type (SDM Vol. 2A CPUID
+ * leaf 1AH "Native Model ID Enumeration Leaf"). */
+const char *cpu_core_type_name(const struct cpu_info *ci);
+
 /* Feature bits (SDM Vol. 2A CPUID leaf 01H and 07H). */
 #define CPUID1_EDX_MSR (1u << 5)
 #define CPUID1_EDX_DS (1u << 21)
@@ -65,6 +81,11 @@ const struct cpu_info *cpu_info(void);
 #define CPUID1_ECX_PDCM (1u << 15)
 #define CPUID1_ECX_HYPERVISOR (1u << 31)
 #define CPUID7_EBX_PT (1u << 25)
+#define CPUID7_EDX_HYBRID (1u << 15)
+#define CPUID7_EDX_ARCH_LBR (1u << 19)
+#define CPUID_LEAF_HYBRID 0x1au
+#define CORE_TYPE_ATOM 0x20u
+#define CORE_TYPE_CORE 0x40u
 
 
 #endif

@@ -45,6 +45,9 @@ static void describe_generic(const struct cpu_info *ci, char *buf,
 		fmt_snprintf(buf, size, "vendor=%s reason=\"%s\"",
 			     ci->vendor_id, pmu_unsupported_reason(
 				     ci->vendor, ci->sig.family));
+	else if (ci->pmu == PMU_NONE)
+		fmt_snprintf(buf, size, "counters=0 width=0 reason=\"%s\"",
+			     pmu_none_reason(ci->vendor, ci->sig.family));
 	else
 		fmt_snprintf(buf, size, "counters=%u width=%u", ci->counters,
 			     ci->width);

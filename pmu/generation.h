@@ -42,6 +42,22 @@ struct pmu_presence_probe {
 
 #define PMU_GENERATION_GROUPS 4
 
+/* Tests of a generation's groups that need more of the CPU than its PMU
+ * kind: those whose names start with prefix, and whether the CPU ci
+ * describes has what they need, said in why (size bytes) where it does
+ * not or where only an MSR could tell.  The host's test plan reads it
+ * (tools/lab/pmu_detect.c, `detect --cpuid`); each test still decides
+ * for itself on the machine (and restates its own rule). */
+enum pmu_need_answer { PMU_NEED_MET, PMU_NEED_LACKING, PMU_NEED_UNKNOWN };
+struct pmu_need {
+	const char *prefix;		/* NULL: the end of the list */
+	/* NULL in a build without the generation's code
+	 * (PMU_GENERATION_NO_OPS) */
+	enum pmu_need_answer (*check)(const struct cpu_info *ci, char *why,
+				      unsigned size);
+};
+#define PMU_GENERATION_NEEDS 3
+
 /* Intel CPUs whose PMU a generation is, by CPUID signature: a
  * DisplayFamily and a DisplayModel range (SDM Vol. 2A CPUID.01H). */
 struct pmu_cpu_match {
@@ -62,6 +78,7 @@ struct pmu_generation {
 	struct pmu_presence_probe probe;	/* msr 0: none */
 	/* Test-name prefixes ("p5/") of the groups that need this kind. */
 	const char *groups[PMU_GENERATION_GROUPS];
+	struct pmu_need needs[PMU_GENERATION_NEEDS];
 	/* Whose PMU it is: an Intel CPU that reports it itself, whatever
 	 * its signature; else one whose signature it matches.  detect
 	 * reads what the CPU reports of this PMU (its CPUID leaf and
@@ -90,15 +107,25 @@ struct pmu_generation {
 } __attribute__((aligned(8)));	/* a multiple of the objects' alignment:
 				 * the section is walked as an array */
 
-/* The driver, the model and the detect hook as a descriptor names them:
- * `.driver = PMU_GENERATION_OPS(&p5_driver)`, `.model =
- * PMU_GENERATION_OPS(&p5_model)`.  The host tools that read the
+/* The driver and the detect hook as a descriptor names them:
+ * `.driver = PMU_GENERATION_OPS(&p5_driver)`.  The host tools that read the
  * descriptors (tools/lab/pmu_events.c) link none of them: they build with
  * PMU_GENERATION_NO_OPS, and the pointers are NULL there. */
 #ifdef PMU_GENERATION_NO_OPS
 #define PMU_GENERATION_OPS(ops) NULL
 #else
 #define PMU_GENERATION_OPS(ops) (ops)
+#endif
+
+/* The model as a descriptor names it: `.model =
+ * PMU_GENERATION_MODEL(&p5_model)`.  The host's `detect` tool
+ * (tools/lab/pmu_detect.c) links the drivers and the detect hooks, to
+ * say what the image would of a CPU, but no model: it builds with
+ * PMU_GENERATION_NO_MODELS. */
+#if defined(PMU_GENERATION_NO_OPS) || defined(PMU_GENERATION_NO_MODELS)
+#define PMU_GENERATION_MODEL(model) NULL
+#else
+#define PMU_GENERATION_MODEL(model) (model)
 #endif
 
 /* The event listing as a descriptor names it: `.list_events =

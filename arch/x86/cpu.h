@@ -26,6 +26,16 @@ struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
 };
 
+#ifdef HOST_CPUID
+/* A host tool's CPUID (tools/lab/pmu_detect.c): the leaves of a dump, so
+ * that the harness's own detection code runs on a CPU it is not on. */
+struct cpuid_regs host_cpuid_count(uint32_t leaf, uint32_t sub);
+
+static inline struct cpuid_regs cpuid_count(uint32_t leaf, uint32_t sub)
+{
+	return host_cpuid_count(leaf, sub);
+}
+#else
 static inline struct cpuid_regs cpuid_count(uint32_t leaf, uint32_t sub)
 {
 	struct cpuid_regs r;
@@ -35,6 +45,7 @@ static inline struct cpuid_regs cpuid_count(uint32_t leaf, uint32_t sub)
 			 : "a"(leaf), "c"(sub));
 	return r;
 }
+#endif
 
 static inline struct cpuid_regs cpuid(uint32_t leaf)
 {

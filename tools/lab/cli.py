@@ -10,7 +10,8 @@ import sys
 
 from . import common
 
-SUBCOMMANDS = ("capture", "parse", "junit", "report", "compare", "events")
+SUBCOMMANDS = ("capture", "parse", "junit", "report", "compare", "events",
+               "detect")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -6,6 +6,7 @@ same one `make check` judges every boot with).
 """
 
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -205,3 +206,20 @@ def counts(result) -> List[Count]:
                          config=str(y.get(f"{key}_config", "")),
                          oracle_text=str(oracle)))
     return out
+
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def build_host_tool(target, error):
+    """Path of a host program of the product (build/host/pmu-events,
+    build/host/pmu-detect), (re)built by make when it is missing or older
+    than its sources; error(message) is raised when make cannot."""
+    try:
+        r = subprocess.run(["make", "-s", "--no-print-directory", target],
+                           cwd=ROOT, capture_output=True, text=True)
+    except OSError as e:
+        raise error(f"cannot run make to build {target}: {e}")
+    if r.returncode:
+        raise error(f"make {target} failed:\n{r.stderr.strip()}")
+    return ROOT / target

@@ -53,14 +53,7 @@ def parse_cpu(text):
 
 def build_tool():
     """Path of pmu-events, (re)built by make when needed."""
-    try:
-        r = subprocess.run(["make", "-s", "--no-print-directory", TOOL],
-                           cwd=ROOT, capture_output=True, text=True)
-    except OSError as e:
-        raise EventsError(f"cannot run make to build {TOOL}: {e}")
-    if r.returncode:
-        raise EventsError(f"make {TOOL} failed:\n{r.stderr.strip()}")
-    return ROOT / TOOL
+    return common.build_host_tool(TOOL, EventsError)
 
 
 def listing(family, model, stepping, vendor="GenuineIntel"):

@@ -242,20 +242,8 @@ static const char *no_listing(enum cpu_vendor v, const struct cpu_sig *sig,
 {
 	if (k == PMU_UNSUPPORTED)
 		return pmu_unsupported_reason(v, sig->family);
-	/* The Pentium introduced the counters (SDM Vol. 3B §18.1): an Intel
-	 * family 4 and below has none; any other family no generation
-	 * matches (family 19, a real one; 0; 255) is a CPU the harness does
-	 * not know, which is not the same as one without a PMU. */
-	if (k == PMU_NONE && v == VENDOR_INTEL &&
-	    (sig->family < 1 || sig->family > 4))
-		return "unknown CPU: none of the harness's PMU generations "
-		       "matches this signature (pmu/<gen>/generation.c), so it "
-		       "cannot say whether or which PMU it has";
 	if (k == PMU_NONE)
-		return v == VENDOR_INTEL ? "no performance-monitoring "
-		       "counters (family 4 and below: the Pentium introduced "
-		       "them, SDM Vol. 3B 18.1)" :
-		       "not an Intel or AMD processor";
+		return pmu_none_reason(v, sig->family);
 	return "its generation has no event listing (pmu/<gen>/listing.c)";
 }
 
