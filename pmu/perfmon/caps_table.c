@@ -15,7 +15,9 @@
  *   - CPUID.0AH and CPUID.01H:ECX.PDCM[15] (has_perf_caps): public raw
  *     CPUID dumps of real parts, the CPU-Z/AIDA64/cpuid dumps that
  *     libcpuid keeps as test data (github.com/anrieff/libcpuid
- *     tests/intel/..., at 2d1e0190b189) and Bochs's CPU database
+ *     tests/intel/..., at 2d1e0190b189), InstLatx64's AIDA64 dumps
+ *     (github.com/InstLatx64/InstLatx64 GenuineIntel/..., at
+ *     087af2c7d72c) and Bochs's CPU database
  *     (github.com/bochs-emu/Bochs bochs/cpu/cpudb/intel/..., at
  *     783b58fd6d9b), decoded by the SDM Vol. 2A CPUID leaf 0AH
  *     ("Architectural Performance Monitoring Leaf") and leaf 01H ECX;
@@ -30,7 +32,10 @@
  *     its row says where).
  * "confirmed" in a cite means the CPUID values were read from at least
  * one dump of a part with that family/model; "derived" and "assumed" say
- * what they say.
+ * what they say.  tests/host/pmu/perfmon/test_caps_rows.c restates every
+ * field of every row from those sources (the dumps' words, and each
+ * PERF_CAPABILITIES field with its own source): a row changed here must
+ * be changed there, with its source.
  */
 #include "caps_table.h"
 
@@ -190,11 +195,16 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * subsection): v3, 4 GP + 3 fixed of 48 bits, PEBS format 2,
 	 * LBR_FMT 000100B.  CPUID: Bochs bochs/cpu/cpudb/intel/
 	 * broadwell_ult.cc (Core M-5Y70, 306D4, 2 cores 4 threads; at
-	 * 07166f14b73b), its leaf 0AH: 07300403 0 0 603, PDCM set in 01H:ECX.
-	 * No libcpuid dump of an 06_3DH part was found (theirs is Broadwell-E,
-	 * 06_4FH).  PERF_CAPABILITIES: no dump; derived as the Haswell row. */
+	 * 07166f14b73b), its leaf 0AH: 07300403 0 0 603, PDCM set in 01H:ECX;
+	 * InstLatx64 GenuineIntel00306D4_Broadwell_CPUID.txt (the same Core
+	 * M-5Y70, at 087af2c7d72c) reads the same, 01H:ECX 7FFAFBFF.  No
+	 * libcpuid dump of an 06_3DH part was found (theirs is Broadwell-E,
+	 * 06_4FH).  PERF_CAPABILITIES: no dump; derived as the Haswell row (a
+	 * Linux boot on a Core i7-5557U, 306D4, printed "PEBS fmt2+, 16-deep
+	 * LBR, Broadwell events, full-width counters"). */
 	ROW(6, 0x3d, "Broadwell", HASWELL, 0x07300403, 0, 0, 0x0603, 0x32c4, 1,
-	    "confirmed CPUID (Bochs broadwell_ult 306D4, one dump): v3, 4 GP "
+	    "confirmed CPUID (Bochs broadwell_ult 306D4; InstLatx64 "
+	    "GenuineIntel00306D4_Broadwell 306D4): v3, 4 GP "
 	    "x 48, 3 fixed x 48, EBX 0, PDCM=1; derived: PERF_CAPABILITIES as "
 	    "Haswell (LBR_FMT 4, PEBS fmt 2 + trap + arch regs, SMM freeze, "
 	    "full-width)"),
@@ -251,25 +261,31 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	    "LBR_FMT 5, PEBS fmt 4 + baseline, perf metrics, SMM freeze, "
 	    "full-width; assumed: bit 16 (PEBS via PT) clear"),
 	/* Ice Lake server 06_6AH: same core (Sunny Cove) and chapter as Ice
-	 * Lake client.  No raw CPUID dump was found (libcpuid's ICX dumps,
-	 * sunny-cove/intel-xeon-gold-6330-cpu.test.xz, are stored as Git
-	 * LFS pointers), so the row is assumed equal to the client's.
+	 * Lake client.  CPUID: InstLatx64 GenuineIntel00606A6_ICX_CPUID2.txt,
+	 * _CPUID3.txt and _04_CPUID.txt (606A6, at 087af2c7d72c): 0AH =
+	 * 08300805 0 0000000F 8604, 01H:ECX 7FFEFBFF (PDCM); libcpuid's ICX
+	 * dumps are Git LFS pointers.  PERF_CAPABILITIES: derived as the
+	 * client's (a Linux boot on a Xeon Silver 4314, 606A6, printed "PEBS
+	 * fmt4+-baseline, Icelake events, 32-deep LBR, full-width counters").
 	 * QEMU 7.2's Icelake-Server model reports family 6 model 134 (86H,
 	 * a Tremont signature, the Snowridge row below), not 6AH, so it never
 	 * selects this row; the boot table reaches it with a spoofed qemu64
 	 * signature 606A6H (the production ICX stepping). */
 	ROW(6, 0x6a, "Icelake-Server", ICE_LAKE,
 	    0x08300805, 0, 0xf, 0x8604, 0xf4c5, 1,
-	    "assumed: CPUID and PERF_CAPABILITIES as Icelake-Client (same "
-	    "Sunny Cove core; SDM Ice Lake microarchitecture section: v5, 8 "
-	    "GP, 4 fixed, perf metrics); no ICX CPUID dump found"),
+	    "confirmed CPUID (InstLatx64 GenuineIntel00606A6_ICX 606A6): v5, "
+	    "8 GP x 48, 4 fixed x 48, ECX 0FH, EDX[15], EBX 0, PDCM=1; "
+	    "derived: PERF_CAPABILITIES as Icelake-Client (same Sunny Cove "
+	    "core; SDM Ice Lake microarchitecture section: perf metrics)"),
 	/* Sapphire Rapids 06_8FH: SDM Vol. 3B ch. 18, the section on the 4th
 	 * generation Xeon Scalable processors (Sapphire Rapids
 	 * microarchitecture), and §18.2 version 5: 8 GP + 4 fixed of 48
 	 * bits, architectural LBRs (CPUID.07H:EDX[19]; LBR_FMT then reads
 	 * 111111B), adaptive PEBS with baseline, perf metrics.  CPUID: Bochs
 	 * sapphire_rapids (w9-3475X, 806F8): 08300805 0 0000000F 8604, PDCM
-	 * set; no raw dump seen.
+	 * set; InstLatx64 GenuineIntel00806F8_SapphireRapids_05_CPUID.txt and
+	 * _06_CPUID.txt (806F8, at 087af2c7d72c) read the same, 01H:ECX
+	 * 7FFEFBFF.
 	 * PEBS_FMT 4, derived (no dump of the MSR was found): format 5
 	 * differs from 4 only in the DS counter-reset area, 32 GP + 16
 	 * fixed slots instead of 8 + 4 (Linux commit 2145e77fecfb
@@ -290,7 +306,8 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * (06_C5H with 10 GP counters, 06_C6H). */
 	ROW(6, 0x8f, "SapphireRapids", SAPPHIRE_RAPIDS,
 	    0x08300805, 0, 0xf, 0x8604, 0xf4ff, 1,
-	    "CPUID from Bochs cpudb sapphire_rapids (w9-3475X 806F8): v5, 8 "
+	    "confirmed CPUID (Bochs cpudb sapphire_rapids w9-3475X 806F8; "
+	    "InstLatx64 GenuineIntel00806F8_SapphireRapids 806F8): v5, 8 "
 	    "GP x 48, 4 fixed x 48, ECX 0FH, EDX[15], EBX 0, PDCM=1; seen: "
 	    "PEBS trap + baseline (Linux 6.10 KVM guest on Xeon Gold 6438Y+ "
 	    "806F8: \"PEBS fmt4+-baseline\", which 6.10 prints for fmt 4 "

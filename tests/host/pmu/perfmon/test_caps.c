@@ -2,7 +2,9 @@
  * pmu/perfmon/regs.c and the capability table (pmu/perfmon/caps_table.c):
  * CPUID.0AH decoded per version, the version rules that follow from it,
  * and every row of the table.  caps.c and caps_table.c are included here,
- * for what they keep static (the table, a row's capabilities).
+ * for what they keep static (the table, a row's capabilities).  Every
+ * field of every row, word for word, is restated from its dumps and
+ * sources in test_caps_rows.c.
  *
  * Every expected value is written here by hand from the SDM (Vol. 2A CPUID
  * leaf 0AH "Architectural Performance Monitoring Leaf"; Vol. 3B §18.2
