@@ -42,8 +42,22 @@ static void caps_object(const struct pmu_listing *out,
 	out->object_end();
 }
 
+/* An architectural event's row is precise when PEBS samples it on every
+ * counter the row lists; where it does on fewer (Core 2: PMC0 alone,
+ * SDM Vol. 3B §18.6.2.4), its precise event's own row lists those. */
+static int arch_precise(const struct perfmon_caps *c,
+			const struct perfmon_event *e, uint64_t capable)
+{
+	const struct pebs_event *p = pebs_event_for(pebs_events_uarch(c),
+						    e->event, e->umask);
+
+	return p && (capable & gp_mask(c) & pebs_event_gp_counters(p)) ==
+		    gp_mask(c);
+}
+
 static void arch_events(const struct pmu_listing *out,
-			const struct perfmon_caps *c, int pebs)
+			const struct perfmon_caps *c, int pebs,
+			uint64_t capable)
 {
 	for (unsigned i = 0; i < ARCH_EV_NR; i++) {
 		const struct perfmon_event *e = &perfmon_arch_events[i];
@@ -54,8 +68,7 @@ static void arch_events(const struct pmu_listing *out,
 		out->num("event", e->event);
 		out->num("umask", e->umask);
 		out->counters("counters", gp_mask(c));
-		out->flag("precise", pebs && pebs_event_for(
-				  pebs_events_uarch(c), e->event, e->umask));
+		out->flag("precise", pebs && arch_precise(c, e, capable));
 		out->flag("architectural", 1);
 		pmu_listing_model(out, e->sem, e->why_not);
 		out->event_end();
@@ -100,7 +113,8 @@ static void precise_events(const struct pmu_listing *out,
 		out->event_begin(p->name);
 		out->num("event", p->event);
 		out->num("umask", p->umask);
-		out->counters("counters", capable & gp_mask(c));
+		out->counters("counters", capable & gp_mask(c) &
+			      pebs_event_gp_counters(p));
 		out->flag("precise", 1);
 		out->num("pebs_format", perfmon_pebs_format(c));
 		out->str("data_address", data_word(p->data));
@@ -161,7 +175,7 @@ int perfmon_list_events(const struct pmu_listing *out,
 						c.fixed_mask,
 						perfmon_pebs_baseline(&c));
 	out->events_begin();
-	arch_events(out, &c, pebs);
+	arch_events(out, &c, pebs, capable);
 	fixed_events(out, &c, capable);
 	if (pebs)
 		precise_events(out, &c, capable);

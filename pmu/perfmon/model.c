@@ -519,17 +519,25 @@ static void overflowed(unsigned bit, int sibling, uint64_t value, int pdir)
 		m.pebs_fire |= 1ull << bit;
 }
 
-/* GP counter n counts INST_RETIRED.PREC_DIST on PMC1: precise
- * distribution, whose record is for the instruction that caused the
- * overflow (SDM Vol. 3B §18.9.4.4; pmu/perfmon/pebs/events.c). */
+/* GP counter n's PEBS record is for the instruction that caused the
+ * overflow: INST_RETIRED.PREC_DIST on PMC1, precise distribution (SDM
+ * Vol. 3B §18.9.4.4; pmu/perfmon/pebs/events.c); on Sapphire Rapids every
+ * precise event on PMC0, "PDist": "the PEBS record is generated for the
+ * instruction that caused the overflow", no "wait for next occurrence"
+ * (the SDM's Sapphire Rapids PEBS text, quoted in KVM commit
+ * 974850be0125; Linux spr_get_event_constraints()). */
 static int pdir_counter(unsigned n, const struct evtsel *s)
 {
 	const struct pebs_event *pe;
+	enum perfmon_uarch u;
 
-	if (n != 1 || !pebs_model_has_pebs())
+	if (n > 1 || !pebs_model_has_pebs())
 		return 0;
-	pe = pebs_event_for(pebs_events_uarch(m.c), s->event, s->umask);
-	return pe && pe->pdir;
+	u = pebs_events_uarch(m.c);
+	pe = pebs_event_for(u, s->event, s->umask);
+	if (u == PERFMON_UARCH_SAPPHIRE_RAPIDS)
+		return n == 0 && pe;
+	return n == 1 && pe && pe->pdir;
 }
 
 /* Counter bit counted inc events in the step: an armed PEBS counter's

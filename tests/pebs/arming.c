@@ -76,7 +76,26 @@
  *   (63 = 3 * 20 + 3, the last cmp): 9 of them.  (The next-event rule
  *   instead gives 8, the first at instruction 8: IP the cmp, counter 2.)
  * pebs/refuse-pdir-pmc0: the same event on PMC0 is refused, and
- *   IA32_PEBS_ENABLE stays 0. */
+ *   IA32_PEBS_ENABLE stays 0.
+ *
+ * pebs/arming-pdist-pmc0: Sapphire Rapids and Emerald Rapids make PEBS on
+ * IA32_PMC0 "PDist": "the PEBS record is generated for the instruction
+ * that caused the overflow", with no "wait for next occurrence" (the SDM's
+ * Sapphire Rapids PEBS text as KVM commit 974850be0125 quotes it; Linux
+ * spr_get_event_constraints()), for any precise event (pebs_sdm.c
+ * sdm_pdist_pmc0()).  There pebs/arming-next-event samples on PMC1, which
+ * keeps the next-event rule.  All branches (C4H/00H, adaptive format),
+ * period and reset 7, on PMC0:
+ *   overflow and record at branch 7 (instruction 19, the jb of k = 5,
+ *   taken, counter 5): trap-like IP the add (+0x4, the jb's target),
+ *   eventing IP the jb; fault-like IP the jb; counter 5 both.  Reload,
+ *   overflow and record at branch 14 (the jb of k = 12, counter 12), then
+ *   21 (k = 19, counter 19); branch 28 is past the 23rd, the ret: 3
+ *   records.  (The next-event rule instead gives 2, the first at branch
+ *   8, counter 6: br_trap above.)
+ *   With the trampoline's CALL counted first (backend=hw, emulated): the
+ *   routine's branches 6, 13, 20 (the jbs of k = 4, 11, 18): IP the add,
+ *   counter 4 and 11, 3 records. */
 #include "pebs_test.h"
 #include "../../harness/pmu_run.h"
 #include "../../lib/fmt.h"
@@ -136,6 +155,16 @@ static const struct arming_want br_fault = {
 	.eventing_ip = { CL_JB, CL_JB }, .counter = { 6, 14 },
 };
 
+static const struct arming_want pdist_trap = {
+	.records = 3, .ip = { CL_ADD, CL_ADD },
+	.eventing_ip = { CL_JB, CL_JB }, .counter = { 5, 12 },
+};
+
+static const struct arming_want pdist_fault = {
+	.records = 3, .ip = { CL_JB, CL_JB },
+	.eventing_ip = { CL_JB, CL_JB }, .counter = { 5, 12 },
+};
+
 /*
  * On hardware (and under backend=emulated) a CPL 3 run also counts the
  * ring-3 trampoline's CALL into the routine before its first instruction
@@ -176,6 +205,11 @@ static const struct arming_want br_trap_hw = {
 	.eventing_ip = { CL_JB, CL_JB }, .counter = { 5, 13 },
 };
 
+static const struct arming_want pdist_trap_hw = {
+	.records = 3, .ip = { CL_ADD, CL_ADD },
+	.eventing_ip = { CL_JB, CL_JB }, .counter = { 4, 11 },
+};
+
 /* What the records of a run of w's case are on this backend: w itself
  * on the model (the routine alone); on hardware its _hw twin (fault-like
  * runs need the model: they never get here on hardware). */
@@ -185,7 +219,8 @@ static const struct arming_want *on_backend(const struct arming_want *w)
 		return w;
 	return w == &inst_trap ? &inst_trap_hw :
 	       w == &pdir_trap ? &pdir_trap_hw :
-	       w == &br_trap ? &br_trap_hw : w;
+	       w == &br_trap ? &br_trap_hw :
+	       w == &pdist_trap ? &pdist_trap_hw : w;
 }
 
 /* Nehalem and Westmere, by DisplayFamily_DisplayModel (SDM Vol. 4,
@@ -332,8 +367,10 @@ static void run_arming(struct tcase *t, unsigned fmt, int trap)
 		     "records there", fmt);
 		return;
 	}
-	run_want(t, fmt, trap, &ev, 0, w);
+	/* PMC0 is PDist there: the next-event rule on PMC1 */
+	run_want(t, fmt, trap, &ev, sdm_pdist_pmc0() ? 1 : 0, w);
 }
+
 
 /* The CPU's own record kind (trap-like on every capability row). */
 static void test_arming(struct tcase *t)
@@ -414,6 +451,39 @@ static void test_pdir_fault(struct tcase *t)
 	fault_like(t, run_pdir);
 }
 
+/* PDist on PMC0 where the CPU has it: all branches. */
+static void run_pdist(struct tcase *t, unsigned fmt, int trap)
+{
+	struct sdm_event ev;
+
+	if (!sdm_pdist_pmc0()) {
+		skip(t, "PDist on PMC0 unavailable: CPUID family %u model 0x%x "
+		     "is no Sapphire Rapids or Emerald Rapids (06_8FH, "
+		     "06_CFH)", cpu_info()->sig.family, cpu_info()->sig.model);
+		return;
+	}
+	if (pebs_ds32() || !sdm_branch_event(fmt, &ev)) {
+		skip(t, "the 32-bit DS format (no DTES64, or not IA-32e mode) "
+		     "has no adaptive records");
+		return;
+	}
+	run_want(t, fmt, trap, &ev, 0, trap ? &pdist_trap : &pdist_fault);
+}
+
+static void test_pdist(struct tcase *t)
+{
+	unsigned fmt;
+	int trap;
+
+	if (pebs_ready(t, &fmt, &trap))
+		run_pdist(t, fmt, trap);
+}
+
+static void test_pdist_fault(struct tcase *t)
+{
+	fault_like(t, run_pdist);
+}
+
 /* PREC_DIST on PMC0: refused, IA32_PEBS_ENABLE untouched. */
 static void test_pdir_pmc0(struct tcase *t)
 {
@@ -461,6 +531,13 @@ TEST(pebs_arming_fault, "pebs/arming-next-event-fault-like",
      "fault-like PEBS (PEBS_TRAP clear): the next event's own IP and the "
      "registers before it",
      test_arming_fault, 0);
+TEST(pebs_arming_pdist, "pebs/arming-pdist-pmc0",
+     "Sapphire Rapids' PDist: PEBS on PMC0 records the overflowing "
+     "instruction: counted-loop's records at the listing's hand-computed "
+     "IPs", test_pdist, 0);
+TEST(pebs_arming_pdist_fault, "pebs/arming-pdist-pmc0-fault-like",
+     "PDist, fault-like (PEBS_TRAP clear): the overflowing branch's own "
+     "IP and the registers before it", test_pdist_fault, 0);
 TEST(pebs_arming_pdir, "pebs/arming-pdir",
      "INST_RETIRED.PREC_DIST on PMC1 records the overflowing instruction: "
      "counted-loop's records at the listing's hand-computed IPs",

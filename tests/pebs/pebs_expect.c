@@ -2,6 +2,7 @@
  * run (pebs_expect.h states them and their citations), worked out from
  * the trace's steps alone. */
 #include "pebs_expect.h"
+#include "pebs_test.h"
 #include "../../pmu/sem.h"
 
 /* The bits the rules read, restated (SDM Vol. 3B, 253669-060US). */
@@ -63,7 +64,8 @@ void pebs_expect_start(struct pebs_expect *x, const struct pebs_ctr *ctr,
 		       unsigned n_ctr, uint64_t debugctl)
 {
 	*x = (struct pebs_expect){ .ctr = ctr, .n_ctr = n_ctr,
-				   .debugctl = debugctl };
+				   .debugctl = debugctl,
+				   .pdist_pmc0 = sdm_pdist_pmc0() };
 	for (unsigned c = 0; c < n_ctr; c++)
 		x->left[c] = ctr[c].period;
 }
@@ -80,10 +82,12 @@ static uint64_t count_step(struct pebs_expect *x, const struct insn_event *e,
 	for (unsigned c = 0; c < x->n_ctr; c++) {
 		uint64_t inc = counts_at(&x->ctr[c], e->cpl) ?
 			       sem_once_mask(x->ctr[c].sem, e) : 0;
+		int precise = x->ctr[c].pdir ||
+			      (x->pdist_pmc0 && x->ctr[c].bit == 0);
 
-		/* armed and one more event; precise distribution: the
-		 * overflowing event itself */
-		if (inc > x->left[c] || (x->ctr[c].pdir && inc &&
+		/* armed and one more event; precise distribution (PDIR,
+		 * PDist): the overflowing event itself */
+		if (inc > x->left[c] || (precise && inc &&
 					 inc == x->left[c])) {
 			*fire |= 1ull << c;
 			x->left[c] = 0;

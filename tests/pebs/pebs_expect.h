@@ -29,6 +29,8 @@
  *     the machine traps on the instruction that actually caused the
  *     counter overflow; PMC1 only; the Haswell and Skylake PEBS sections
  *     keep it): records at events period + k * reload;
+ *   - PDist on IA32_PMC0 (Sapphire Rapids, Emerald Rapids; pebs_sdm.c
+ *     sdm_pdist_pmc0()): the same, for every precise event on PMC0;
  *   - a counter counts at the CPLs its PerfEvtSel OS (bit 17) / USR
  *     (bit 16) bits select (§18.2.1.1, Figure 18-1), a fixed counter at
  *     those of its IA32_FIXED_CTR_CTRL field's OS (bit 0) / USR (bit 1)
@@ -65,6 +67,8 @@ struct pebs_expect {
 	const struct pebs_ctr *ctr;
 	unsigned n_ctr;
 	uint64_t debugctl;		/* IA32_DEBUGCTL during the run */
+	int pdist_pmc0;			/* sdm_pdist_pmc0(): PMC0 records at
+					 * its overflowing event */
 	uint64_t left[PEBS_EXPECT_CTRS];	/* events to the overflow; 0:
 						 * overflowed, armed */
 	struct step_regs prev;		/* the state the last step left */

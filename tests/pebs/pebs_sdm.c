@@ -97,6 +97,21 @@ int sdm_pdir_row(unsigned fmt)
 	return (fmt == 1 && sdm_sandy_bridge()) || fmt == 2 || fmt == 3;
 }
 
+/* Sapphire Rapids (06_8FH) and Emerald Rapids (06_CFH) by the CPUID
+ * signature (SDM Vol. 4 Table 2-1).  Their PEBS section: PEBS on IA32_PMC0
+ * is "PDist", "the PEBS record is generated for the instruction that
+ * caused the overflow" - no "wait for next occurrence" (the SDM text KVM
+ * commit 974850be0125 quotes; Linux spr_get_event_constraints() gives
+ * PREC_DIST counter 0 and fixed counter 0 there).  The other GP counters
+ * keep the next-event rule. */
+int sdm_pdist_pmc0(void)
+{
+	const struct cpu_info *ci = cpu_info();
+
+	return ci->sig.family == 6 &&
+	       (ci->sig.model == 0x8f || ci->sig.model == 0xcf);
+}
+
 enum sdm_inst_kind sdm_inst_ctr(unsigned fmt, struct pebs_ctr *c,
 				uint64_t period, int usr, int os)
 {

@@ -108,6 +108,10 @@ int sdm_sandy_bridge(void);
  * format fmt on this CPU (PMC1 only; the record for the overflowing
  * instruction)? */
 int sdm_pdir_row(unsigned fmt);
+/* Is PEBS on IA32_PMC0 PDist on this CPU, its record for the instruction
+ * that made the counter overflow, whatever the precise event (Sapphire
+ * Rapids, Emerald Rapids: pebs_sdm.c says where from)? */
+int sdm_pdist_pmc0(void);
 
 /* What sdm_inst_ctr() put on the counter. */
 enum sdm_inst_kind { SDM_INST_PMC0, SDM_INST_PDIR, SDM_INST_BRANCHES };

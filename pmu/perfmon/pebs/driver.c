@@ -60,7 +60,7 @@ static int gp_refusal(unsigned n, enum perfmon_uarch u, int baseline,
 				"(%d; pmu/perfmon/pebs/events.c)", n, s.event,
 				s.umask, (int)u);
 	/* "PDIR ... must use IA32_PMC1" (SDM Vol. 3B §18.9.4.4) */
-	if (pe && pe->pdir && n != 1)
+	if (pe && !(pebs_event_gp_counters(pe) >> n & 1))
 		return pmu_fail(e, 0, "PMC%u: %s (event 0x%02x umask 0x%02x) "
 				"takes PEBS on PMC1 only (precise "
 				"distribution, SDM Vol. 3B 18.9.4.4)", n,

@@ -185,3 +185,8 @@ enum perfmon_uarch pebs_events_uarch(const struct perfmon_caps *c)
 	return fmt < sizeof(first_of_format) / sizeof(first_of_format[0]) ?
 	       first_of_format[fmt] : PERFMON_UARCH_UNKNOWN;
 }
+
+uint64_t pebs_event_gp_counters(const struct pebs_event *pe)
+{
+	return pe && pe->pdir ? 1ull << 1 : ~0ull;
+}

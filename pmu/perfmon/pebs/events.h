@@ -28,6 +28,12 @@ const struct pebs_event *pebs_event_for(enum perfmon_uarch u, unsigned event,
 /* The n-th precise event of u (n from 0), or NULL past the last: every
  * event the harness samples on a CPU of that microarchitecture. */
 const struct pebs_event *pebs_event_nth(enum perfmon_uarch u, unsigned n);
+/* The GP counters (bit n: IA32_PMCn) that may sample pe with PEBS, before
+ * the record format's own limit (pebs_capable_counters(), regs.h):
+ * PMC1 alone for precise distribution ("PDIR ... must use IA32_PMC1",
+ * SDM Vol. 3B §18.9.4.4), every one otherwise.  The driver refuses the
+ * others and the `events` listing lists these: one rule. */
+uint64_t pebs_event_gp_counters(const struct pebs_event *pe);
 /* The microarchitecture whose precise events c has: its row's, or for a
  * CPU the capability table does not know, the first one of its PEBS
  * record format (0 Core, 1 Nehalem, 2 Haswell, 3 Skylake, 4-5 Ice

@@ -382,6 +382,12 @@ class ArchPerfmon(unittest.TestCase):
                 self.assertEqual(pebs[(0xc0, 0x00)]["counters"], [0])
                 self.assertEqual(pebs[(0xc0, 0x00)]["counts"],
                                  ["instructions"])
+                # Core 2 PEBS is PMC0 only: the architectural row, which
+                # counts on both counters, is not listed as precise
+                arch = [e for e in self.arch_rows(doc)
+                        if (e["event"], e["umask"]) == (0xc0, 0x00)]
+                self.assertEqual(arch[0]["counters"], [0, 1])
+                self.assertFalse(arch[0]["precise"])
 
     def test_nehalem(self):
         """[NHM]: v3, EBX length 7; a Core i7-920 (106A4H) reports EBX
@@ -412,6 +418,16 @@ class ArchPerfmon(unittest.TestCase):
         self.assertEqual(pebs[(0xd0, 0x81)]["counts"], ["loads"])
         self.assertEqual(pebs[(0xd0, 0x82)]["counts"], ["stores"])
         self.assertEqual(pebs[(0xd0, 0x81)]["data_address"], "load")
+
+    def test_prec_dist_on_pmc1_only(self):
+        """INST_RETIRED.PREC_DIST (C0H/01H), precise distribution, "must
+        use IA32_PMC1" (SDM Vol. 3B §18.9.4.4; the Haswell and Skylake
+        PEBS sections keep it): Sandy Bridge 6-42, Haswell 6-60,
+        Skylake 6-94 list it on counter 1 alone."""
+        for cpu in ("6-42", "6-60", "6-94"):
+            with self.subTest(cpu=cpu):
+                pebs = self.precise(listing(cpu))
+                self.assertEqual(pebs[(0xc0, 0x01)]["counters"], [1])
 
     def test_sapphire_rapids(self):
         """[SPR]: EBX length 8 (Topdown Slots A4H/01H), 8 GP counters, 4
