@@ -35,10 +35,19 @@ struct call {
 };
 
 /* What the sibling's probe finds there. */
+/* What a processor says of its own PMU and core type: CPUID.0AH (the
+ * architectural PMU, SDM Vol. 2A CPUID) and CPUID.1AH:EAX (the core type
+ * of a hybrid part), 0 where the maximum leaf is below them. */
+struct pmu_leaves {
+	struct cpuid_regs a;
+	uint32_t hybrid_eax;
+};
+
 struct probe {
 	struct topo topo;
 	uint32_t lapic_id;
 	int lapic_valid;
+	struct pmu_leaves pmu;
 };
 
 static struct {
@@ -49,6 +58,7 @@ static struct {
 	char why[WHY_LEN];
 	const struct smp_cpu *bsp, *sib;
 	struct topo bsp_topo;
+	struct pmu_leaves bsp_pmu;
 } smp = { .why_not = "smp_init() not called" };
 
 /* Written on the sibling only, around fn; read anywhere. */
@@ -201,11 +211,23 @@ static int run_checked(void (*fn)(void *), void *arg, uint64_t timeout_us,
 	return outcome(&c, why, size);
 }
 
+static void read_pmu_leaves(struct pmu_leaves *l)
+{
+	uint32_t max = cpuid(0).eax;
+
+	*l = (struct pmu_leaves){ 0 };
+	if (max >= 0x0a)
+		l->a = cpuid(0x0a);
+	if (max >= 0x1a)
+		l->hybrid_eax = cpuid(0x1a).eax;
+}
+
 static void probe_fn(void *arg)
 {
 	struct probe *p = arg;
 
 	topo_read(&p->topo);
+	read_pmu_leaves(&p->pmu);
 	p->lapic_valid = apic_init() == NULL;
 	if (p->lapic_valid)
 		p->lapic_id = apic_id();
@@ -247,6 +269,27 @@ static int find_sibling(void)
 	return 0;
 }
 
+/* The tests program the BSP's PMU and read the capabilities of the BSP's
+ * CPUID: the sibling must report the same, or a test there would hold it
+ * to another processor's (a hybrid part's other core type, CPUID.1AH;
+ * SDM Vol. 2A CPUID leaves 0AH and 1AH).  Threads of one core share it. */
+static int pmu_agrees(const struct probe *p)
+{
+	const struct pmu_leaves *b = &smp.bsp_pmu, *s = &p->pmu;
+
+	if (b->a.eax == s->a.eax && b->a.ebx == s->a.ebx &&
+	    b->a.ecx == s->a.ecx && b->a.edx == s->a.edx &&
+	    b->hybrid_eax >> 24 == s->hybrid_eax >> 24)
+		return 1;
+	fmt_snprintf(smp.why, WHY_LEN, "the sibling reports another PMU "
+		     "than the BSP: CPUID.0AH %08x %08x %08x %08x, core type "
+		     "%02xH (CPUID.1AH), the BSP's %08x %08x %08x %08x, "
+		     "%02xH", s->a.eax, s->a.ebx, s->a.ecx, s->a.edx,
+		     s->hybrid_eax >> 24, b->a.eax, b->a.ebx, b->a.ecx,
+		     b->a.edx, b->hybrid_eax >> 24);
+	return 0;
+}
+
 /* CPUID on each processor must agree with the firmware: the APIC IDs it
  * listed, and both threads of one core (SDM Vol. 3A §8.9.1). */
 static int topology_agrees(const struct probe *p)
@@ -271,6 +314,8 @@ static int topology_agrees(const struct probe *p)
 		fmt_snprintf(smp.why, WHY_LEN, "the sibling's local APIC ID is "
 			     "%u, its CPUID APIC ID %u", p->lapic_id,
 			     s->apic_id);
+	else if (!pmu_agrees(p))
+		return 0;
 	else
 		return 1;
 	return 0;
@@ -288,6 +333,7 @@ static int check_sibling(void)
 	if (!find_sibling())
 		return 0;
 	topo_read(&smp.bsp_topo);
+	read_pmu_leaves(&smp.bsp_pmu);
 	/* apic_init() keeps its first caller's LVTPC as the firmware's, which
 	 * apic_restore() gives back to the BSP: that first call must be the
 	 * BSP's, not the probe's on the sibling. */
