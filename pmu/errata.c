@@ -80,6 +80,28 @@ static const struct pmu_erratum table[] = {
 		.cpus = { ALL6(0x1a), ALL6(0x1e), ALL6(0x1f), ALL6(0x2e) },
 	},
 	{
+		.id = "NHM-period-32",
+		.what = "a sampling period below 32 can flood the machine "
+			"with PMIs and hang it: Linux raises every period "
+			"to 32",
+		.source = "Linux arch/x86/events/intel/core.c "
+			  "nhm_limit_period() (x86_pmu.limit_period of the "
+			  "Nehalem cases)",
+		.tests = "pebs/*,perfmon/pmi-*,perfmon/freeze-on-pmi",
+		/* INTEL_NEHALEM 1EH, _EP 1AH, _EX 2EH */
+		.cpus = { ALL6(0x1e), ALL6(0x1a), ALL6(0x2e) },
+	},
+	{
+		.id = "SPR-PDist-period",
+		.what = "PDist (PEBS on PMC0) with a period below 128: Linux "
+			"raises it to 128",
+		.source = "Linux arch/x86/events/intel/core.c "
+			  "spr_limit_period() (glc_limit_period() since)",
+		.tests = "pebs/arming-pdist-pmc0*",
+		/* Sapphire Rapids 8FH, Emerald Rapids CFH */
+		.cpus = { ALL6(0x8f), ALL6(0xcf) },
+	},
+	{
 		.id = "SNB-PEBS-microcode",
 		.what = "PEBS is broken before a microcode update: Linux "
 			"disables it (\"please upgrade microcode\")",
@@ -92,13 +114,15 @@ static const struct pmu_erratum table[] = {
 			  FIX6(0x2d, 7, 0x70c), ALL6(0x2d) },
 	},
 	{
-		.id = "HT-bug",
+		.id = "BJ122/BV98/HSD29",
 		.what = "with Hyper-Threading on, MEM_* events (D0H-D3H) "
 			"counted on both threads of a core corrupt each "
 			"other's counters: Linux makes such counters "
 			"exclusive per core",
 		.source = "Linux arch/x86/events/intel/core.c intel_ht_bug() "
-			  "(Sandy Bridge, Ivy Bridge, Haswell)",
+			  "and fixup_ht_bug() (\"PMU erratum BJ122, BV98, "
+			  "HSD29 worked around\": Sandy Bridge, Ivy Bridge, "
+			  "Haswell)",
 		.no_test = "no test counts D0H-D3H on both threads of a core "
 			   "(pebs/records-loads and -stores count on one "
 			   "logical processor; the smp and ht tests count "
@@ -107,6 +131,25 @@ static const struct pmu_erratum table[] = {
 		 * 3FH, 45H, 46H */
 		.cpus = { ALL6(0x2a), ALL6(0x2d), ALL6(0x3a), ALL6(0x3e),
 			  ALL6(0x3c), ALL6(0x3f), ALL6(0x45), ALL6(0x46) },
+	},
+	{
+		.id = "GLM-counter-freezing",
+		.what = "Freeze_PerfMon_on_PMI is broken before a microcode "
+			"update: Linux does not use counter freezing (\"PMU "
+			"counter freezing disabled due to CPU errata\")",
+		.source = "Linux arch/x86/events/intel/core.c "
+			  "intel_counter_freezing_quirk(), "
+			  "counter_freezing_ucodes[]",
+		.tests = "perfmon/freeze-on-pmi*",
+		/* Goldmont 5CH steppings 2, 9, 10 from 0x0e, 0x2e, 0x08;
+		 * Goldmont X (Denverton) 5FH stepping 1 from 0x28; Goldmont
+		 * Plus 7AH stepping 1 from 0x28, 8 from 0x06; a stepping
+		 * the list does not name: never */
+		.cpus = { FIX6(0x5c, 2, 0x0e), FIX6(0x5c, 9, 0x2e),
+			  FIX6(0x5c, 10, 0x08), ALL6(0x5c),
+			  FIX6(0x5f, 1, 0x28), ALL6(0x5f),
+			  FIX6(0x7a, 1, 0x28), FIX6(0x7a, 8, 0x06),
+			  ALL6(0x7a) },
 	},
 	{
 		.id = "PEBS-isolation",

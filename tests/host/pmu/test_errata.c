@@ -13,7 +13,14 @@
  *     from 0x1f; Skylake-X 55H steppings 4-7 at any revision;
  *   - intel_clovertown_quirk(): Core 2 DisplayModel 0FH, PEBS disabled;
  *   - intel_nehalem_quirk(): AAJ80, the branch-miss event, which no test
- *     of the harness judges. */
+ *     of the harness judges;
+ *   - nhm_limit_period(), x86_pmu.limit_period of the Nehalem cases
+ *     (INTEL_NEHALEM 1EH, _EP 1AH, _EX 2EH), not Westmere's: every
+ *     period at least 32;
+ *   - spr_limit_period(): PDist (precise_ip 3, PMC0) at least 128 on
+ *     Sapphire Rapids;
+ *   - intel_counter_freezing_quirk()'s counter_freezing_ucodes[]:
+ *     Goldmont X (Denverton, 5FH) stepping 1 from microcode 0x28. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -126,6 +133,34 @@ static void test_sandy_bridge_microcode(void **state)
 			    "SNB-PEBS-microcode");
 }
 
+static void test_period_limits(void **state)
+{
+	struct cpu_info nhm = cpu(6, 0x1a, 5, 1, 0x19);
+	struct cpu_info wsm = cpu(6, 0x2c, 2, 1, 0x1f);
+	struct cpu_info spr = cpu(6, 0x8f, 8, 1, 0x2b000000);
+
+	(void)state;
+	assert_string_equal(id_for(&nhm, "perfmon/pmi-gp-0"),
+			    "NHM-period-32");
+	assert_string_equal(id_for(&nhm, "pebs/arming-next-event"),
+			    "NHM-period-32");
+	assert_null(id_for(&wsm, "perfmon/pmi-gp-0"));
+	assert_string_equal(id_for(&spr, "pebs/arming-pdist-pmc0"),
+			    "SPR-PDist-period");
+	assert_null(id_for(&spr, "pebs/arming-next-event"));
+}
+
+static void test_goldmont_freezing(void **state)
+{
+	struct cpu_info old = cpu(6, 0x5f, 1, 1, 0x24);
+	struct cpu_info fixed = cpu(6, 0x5f, 1, 1, 0x28);
+
+	(void)state;
+	assert_string_equal(id_for(&old, "perfmon/freeze-on-pmi"),
+			    "GLM-counter-freezing");
+	assert_null(id_for(&fixed, "perfmon/freeze-on-pmi"));
+}
+
 static void test_core2_and_others(void **state)
 {
 	struct cpu_info merom = cpu(6, 0x0f, 6, 1, 0xd1);
@@ -137,9 +172,11 @@ static void test_core2_and_others(void **state)
 	assert_string_equal(id_for(&merom, "pebs/records-instructions"),
 			    "AJ67/AJ68/AJ69/AJ106");
 	assert_null(id_for(&penryn, "pebs/records-instructions"));
-	/* AAJ80 touches no test: nothing on Nehalem */
+	/* AAJ80 touches no test: nothing of it on Nehalem (its PEBS
+	 * tests are the period limit's, test_period_limits) */
 	assert_null(id_for(&nhm, "perfmon/event-branches"));
-	assert_null(id_for(&nhm, "pebs/records-branches"));
+	assert_string_equal(id_for(&nhm, "pebs/records-branches"),
+			    "NHM-period-32");
 	amd.vendor = VENDOR_AMD;
 	assert_null(id_for(&amd, "pebs/arming-pdir"));
 }
@@ -170,6 +207,8 @@ int main(void)
 		cmocka_unit_test(test_pentium_pro_rdpmc),
 		cmocka_unit_test(test_sandy_bridge_microcode),
 		cmocka_unit_test(test_core2_and_others),
+		cmocka_unit_test(test_period_limits),
+		cmocka_unit_test(test_goldmont_freezing),
 		cmocka_unit_test(test_every_entry_sourced),
 	};
 
