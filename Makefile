@@ -52,12 +52,15 @@ ifeq ($(origin RUN_LOG),undefined)
 RUN_LOG := $(B)/serial.log
 endif
 # CPU, SMP (QEMU's -smp, e.g. 2,sockets=1,cores=1,threads=2 for the smp/*
-# tests), ARGS and RUN_LOG are data, taken as written: make expands nothing
+# tests), ARGS, BOOT and RUN_LOG are data, taken as written: make expands nothing
 # in them ($(value)), and they reach qemu-boot.sh through the environment,
 # never pasted into a recipe where a shell would parse them.
 override CPU     := $(value CPU)
 override SMP     := $(value SMP)
 override ARGS    := $(value ARGS)
+# BOOT (uefi or bios; empty: the CPU decides, tools/boot/boot_kind.py)
+BOOT    ?=
+override BOOT    := $(value BOOT)
 override RUN_LOG := $(value RUN_LOG)
 # Host tools run by Debian's python3 (python3-yaml is installed for it).
 PYTHON  ?= /usr/bin/python3
@@ -381,9 +384,25 @@ run bench: export PMU_CPU = $(CPU)
 run: export PMU_SMP = $(SMP)
 run: export PMU_ARGS = $(ARGS)
 run: export PMU_LOG = $(RUN_LOG)
-run: $(B)/pmu-harness.img | deps-run
-	tools/boot/qemu-boot.sh --stream --cpu "$$PMU_CPU" --smp "$$PMU_SMP" \
-		--image $< --args "$$PMU_ARGS" --log "$$PMU_LOG"
+run: export PMU_BOOT = $(BOOT)
+# The CPU picks the boot (tools/boot/boot_kind.py, docs/boot.md): the
+# x86-64 UEFI image where QEMU's model has long mode, else the 32-bit
+# Multiboot kernel through the BIOS path; BOOT=uefi|bios overrides.
+run: $(B)/pmu-harness.img $(B32)/pmu-harness.elf | deps-run
+	@boot="$$PMU_BOOT"; \
+	if [ -z "$$boot" ]; then \
+		boot=$$($(PYTHON) tools/boot/boot_kind.py "$$PMU_CPU") || exit 2; \
+	fi; \
+	case "$$boot" in \
+	uefi) exec tools/boot/qemu-boot.sh --stream --cpu "$$PMU_CPU" \
+		--smp "$$PMU_SMP" --image $(B)/pmu-harness.img \
+		--args "$$PMU_ARGS" --log "$$PMU_LOG" ;; \
+	bios) exec tools/boot/qemu-boot.sh --stream --bios kernel \
+		--cpu "$$PMU_CPU" --smp "$$PMU_SMP" \
+		--image $(B32)/pmu-harness.elf --args "$$PMU_ARGS" \
+		--log "$$PMU_LOG" ;; \
+	*) echo "make run: BOOT=$$boot: want uefi or bios" >&2; exit 2 ;; \
+	esac
 
 # make check is pytest (pytest.ini, docs/check.md): the build is its first
 # test (make -jN all image floppy ovmf-vars), so that its time is counted
