@@ -74,14 +74,15 @@
  *   instr_completed          07H / 4 / CRU_ESCR0/1         [MS][L],
  *       models 3, 4 and 6 only.
  * Thread-independent (TI) events (events.h): the SDM's per-event TS/TI
- * table (Table A-15 in editions up to 2008, "Table A-15 gives logical
- * processor specific information (TS or TI) for each of the events
- * described in Tables A-9 and A-10", §18.16.4) was not available to this
- * project; the twelve events marked TI below are the ones [L] marks
+ * table (Vol. 3B chapter 19, Table 19-34 in order no. 253669-060US; Table
+ * A-15 in editions up to 2008, "Table A-15 gives logical processor
+ * specific information (TS or TI) for each of the events described in
+ * Tables A-9 and A-10", §18.16.4) marks thirteen: the twelve [L] marks
  * `.shared` ("event is shared across threads", p4_event_bind_map):
  * tc_deliver_mode, page_walk_type, fsb_data_activity, wc_buffer,
  * sse_input_assist and the packed/scalar SP/DP, 64/128-bit MMX and
- * x87_fp_uop events.  Every other row is TS.  The model counts no TI
+ * x87_fp_uop events; and x87_SIMD_moves_uop, which [L] has no row for.
+ * Every other row is TS.  The model counts no TI
  * event (nb_emask_modelled()): their count depends on the other logical
  * processor's CPL, which the trace of one processor does not have.
  * Left out: b2b_cycles (16H), bnr (08H), snoop (06H) and response (04H).
@@ -287,7 +288,7 @@ const struct nb_event nb_events[] = {
 	{ .name = "x87_fp_uop", .select = 0x04, ON_FIRM, ALL_UOPS,
 	  .why_not = FP, TI },
 	{ .name = "x87_simd_moves_uop", .select = 0x2e, ON_FIRM,
-	  BITS(NM("ALLP0", 3), NM("ALLP2", 4)), .why_not = FP },
+	  BITS(NM("ALLP0", 3), NM("ALLP2", 4)), .why_not = FP, TI },
 
 	/* ---- IQ block (counters 12-17) */
 	{ .name = "resource_stall", .select = 0x01, ON_ALF,

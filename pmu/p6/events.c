@@ -16,7 +16,10 @@
  * keeps the P6 events (§19.16) with the Pentium II/III additions, redefines
  * the unit masks of 0x24, 0x26, 0x27 and 0x29 (bits 5:4 select hardware-
  * prefetched lines) and 0xD8/0xD9 (SSE and SSE2), reuses 0xCE, and adds
- * Table 19-35's events.
+ * Table 19-35's events.  In Table 19-36 the MESI and prefetch cell (Mask
+ * bits 3:0 and 5:4) spans the rows of 0x29 L2_LD and the 0x24, 0x26 and
+ * 0x27 rows below it: all four take unit mask 3FH (perfctr's, likwid's and
+ * libpfm4's rows agree; perfctr's default is 0FH).
  *
  * Unit masks: the MESI events (note 1) take any of bits 3:0, the external
  * bus events (note 2) bit 5 (00H self-generated, 20H any agent); an event
@@ -91,12 +94,12 @@ const struct p6_event p6_events[] = {
 	E(0x29, P6_BOTH, P6_PM, 0x3f, "L2_LD", NOT_SEEN(CACHE)),
 	E(0x2a, P6_BOTH, P6_ALL, MESI, "L2_ST", NOT_SEEN(CACHE)),
 	E(0x24, P6_BOTH, PRE_PM, 0, "L2_LINES_IN", NOT_SEEN(CACHE)),
-	E(0x24, P6_BOTH, P6_PM, 0x30, "L2_LINES_IN", NOT_SEEN(CACHE)),
+	E(0x24, P6_BOTH, P6_PM, 0x3f, "L2_LINES_IN", NOT_SEEN(CACHE)),
 	E(0x26, P6_BOTH, PRE_PM, 0, "L2_LINES_OUT", NOT_SEEN(CACHE)),
-	E(0x26, P6_BOTH, P6_PM, 0x30, "L2_LINES_OUT", NOT_SEEN(CACHE)),
+	E(0x26, P6_BOTH, P6_PM, 0x3f, "L2_LINES_OUT", NOT_SEEN(CACHE)),
 	E(0x25, P6_BOTH, P6_ALL, 0, "L2_M_LINES_INM", NOT_SEEN(CACHE)),
 	E(0x27, P6_BOTH, PRE_PM, 0, "L2_M_LINES_OUTM", NOT_SEEN(CACHE)),
-	E(0x27, P6_BOTH, P6_PM, 0x30, "L2_M_LINES_OUT", NOT_SEEN(CACHE)),
+	E(0x27, P6_BOTH, P6_PM, 0x3f, "L2_M_LINES_OUT", NOT_SEEN(CACHE)),
 	E(0x2e, P6_BOTH, P6_ALL, MESI, "L2_RQSTS", NOT_SEEN(CACHE)),
 	E(0x21, P6_BOTH, P6_ALL, 0, "L2_ADS", NOT_SEEN(CACHE)),
 	E(0x22, P6_BOTH, P6_ALL, 0, "L2_DBUS_BUSY", NOT_SEEN(CACHE)),

@@ -40,13 +40,6 @@ static const struct ref_name p6_names[] = {
 	{ "BUS_TRAN_RFO", "BUS_TRANS_RFO" },
 };
 
-#define PM_L2 "SDM Vol. 3B (253669-060US) §19.16 Table 19-36: the " \
-	"MESI bits Mask[3:0] and the prefetch field Mask[5:4] are given " \
-	"under L2_LD (29H); the rows 24H, 26H and 27H that follow it say " \
-	"only \"L2 lines allocated / evicted\".  The product reads the " \
-	"prefetch field as shared (bits 5:4), libpfm4 the whole mask " \
-	"(bits 5:0): the table's layout does not settle it"
-
 /* Where libpfm4 4.13 and a row differ, and why the row stands. */
 static struct ref_exception p6_exc[] = {
 	{ .pmus = "pii p6 pm", .row = "MMX_UOPS_EXEC",
@@ -54,15 +47,6 @@ static struct ref_exception p6_exc[] = {
 	  .cite = "SDM Vol. 3B (253669-060US) §19.17 Table 19-37: B2H "
 		  "MMX_UOPS_EXEC takes unit mask 0FH; libpfm4's row has no "
 		  "unit mask (it encodes 00H)" },
-	{ .pmus = "pm", .row = "L2_LINES_IN",
-	  .what = "unit-mask bits 30H, libpfm4 L2_LINES_IN 3FH",
-	  .cite = PM_L2 },
-	{ .pmus = "pm", .row = "L2_LINES_OUT",
-	  .what = "unit-mask bits 30H, libpfm4 L2_LINES_OUT 3FH",
-	  .cite = PM_L2 },
-	{ .pmus = "pm", .row = "L2_M_LINES_OUT",
-	  .what = "unit-mask bits 30H, libpfm4 L2_M_LINES_OUT 3FH",
-	  .cite = PM_L2 },
 };
 
 static const char *libpfm_name(const struct pmu_referee *pfm,

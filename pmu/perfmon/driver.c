@@ -128,7 +128,8 @@ static int check_ctr(unsigned ctr, struct pmu_err *e)
 static const char *evtsel_refusal(uint64_t sel, char *buf, unsigned size)
 {
 	struct evtsel s = evtsel_decode(sel);
-	const struct perfmon_event *ev = perfmon_event_for(s.event, s.umask);
+	const struct perfmon_event *ev = perfmon_event_of(st.c, s.event,
+							  s.umask);
 	uint64_t bad = sel & ~perfmon_evtsel_valid(st.c);
 
 	if (bad & EVTSEL_ANY) {
@@ -351,7 +352,7 @@ static int perfmon_config_counts(const struct pmu_config *c, unsigned ctr,
 		return ev ? 0 : -1;
 	}
 	s = evtsel_decode(c->sel);
-	ev = perfmon_event_for(s.event, s.umask);
+	ev = perfmon_event_of(st.c, s.event, s.umask);
 	*cpls = pmu_os_usr_cpls(s.os, s.usr);
 	*sem_mask = ev && !s.cmask && !s.edge ? ev->sem : 0;
 	return 0;
@@ -365,7 +366,7 @@ static void perfmon_config_name(const struct pmu_config *c, char *buf,
 
 	/* A config does not carry its counter: a value that fits a fixed
 	 * field is named both ways. */
-	ev = perfmon_event_for(c->sel & 0xff, c->sel >> 8 & 0xff);
+	ev = perfmon_event_of(st.c, c->sel & 0xff, c->sel >> 8 & 0xff);
 	evtsel_name(c->sel, sel, sizeof(sel));
 	if (c->sel <= 0xf)
 		fmt_snprintf(buf, size, "fixed field 0x%llx (%s%s%s%s) / %s",

@@ -20,6 +20,7 @@
  *     not in the trace.
  */
 #include "events.h"
+#include "caps.h"
 #include "../sem.h"
 
 #define CACHE "cache behaviour is not in the trace"
@@ -53,6 +54,27 @@ const struct perfmon_event *perfmon_event_for(unsigned event, unsigned umask)
 		    perfmon_arch_events[i].umask == umask)
 			return &perfmon_arch_events[i];
 	return 0;
+}
+
+/* Core 2's 3CH/01H: the SDM's Intel Core microarchitecture section names
+ * it CPU_CLK_UNHALTED.BUS, "the number of bus cycles when the core is not
+ * in the halt state", at the bus clock, not the TSC's rate of fixed
+ * counter 2's CPU_CLK_UNHALTED.REF (Vol. 3B §18.6 and its event table;
+ * Linux intel_perfmon_event_map: PERF_COUNT_HW_BUS_CYCLES = 013CH).  The
+ * trace has no bus clock. */
+static const struct perfmon_event core2_bus_cycles = {
+	0x3c, 0x01, ARCH_EV_REF_CYCLES,
+	"CPU_CLK_UNHALTED.BUS (bus cycles on Core 2)", 0,
+	"bus cycles: the bus clock is not in the trace"
+};
+
+const struct perfmon_event *perfmon_event_of(const struct perfmon_caps *c,
+					     unsigned event, unsigned umask)
+{
+	if (c && c->uarch == PERFMON_UARCH_CORE && event == 0x3c &&
+	    umask == 0x01)
+		return &core2_bus_cycles;
+	return perfmon_event_for(event, umask);
 }
 
 const struct perfmon_event *perfmon_fixed_event(unsigned i)

@@ -21,6 +21,13 @@ extern const struct perfmon_event perfmon_arch_events[ARCH_EV_NR];
 /* The architectural event an event select / unit mask pair names, or
  * NULL (a model-specific event). */
 const struct perfmon_event *perfmon_event_for(unsigned event, unsigned umask);
+struct perfmon_caps;
+/* The same on the CPU c describes (NULL: any): on the Intel Core
+ * microarchitecture (Core 2) 3CH/01H is CPU_CLK_UNHALTED.BUS, bus
+ * cycles, which the trace does not see, though fixed counter 2 counts
+ * reference cycles there (events.c). */
+const struct perfmon_event *perfmon_event_of(const struct perfmon_caps *c,
+					     unsigned event, unsigned umask);
 /* What fixed counter i counts (§18.2.2, Table 18-2): FC0 instructions
  * retired, FC1 core cycles, FC2 reference cycles, FC3 topdown slots, as
  * the architectural event of the same meaning; NULL past 3. */

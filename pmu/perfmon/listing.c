@@ -60,7 +60,9 @@ static void arch_events(const struct pmu_listing *out,
 			uint64_t capable)
 {
 	for (unsigned i = 0; i < ARCH_EV_NR; i++) {
-		const struct perfmon_event *e = &perfmon_arch_events[i];
+		const struct perfmon_event *e = perfmon_event_of(
+			c, perfmon_arch_events[i].event,
+			perfmon_arch_events[i].umask);
 
 		if (!perfmon_event_available(c, e->arch))
 			continue;

@@ -491,7 +491,8 @@ static int add(uint64_t *ctr, uint64_t inc, uint64_t mask, unsigned bit)
  * nothing the trace sees. */
 static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 {
-	const struct perfmon_event *ev = perfmon_event_for(s->event, s->umask);
+	const struct perfmon_event *ev = perfmon_event_of(m.c, s->event,
+							  s->umask);
 	const struct pebs_event *pe = 0;
 
 	if (pebs_model_has_pebs())

@@ -63,6 +63,16 @@ static void test_umask(struct tcase *t)
 	check(t, r.got[0] == r.oc.c[3][SEM_CLOCKS], "umask 00H counted %llu,"
 	      " the model clock is %llu", (unsigned long long)r.got[0],
 	      (unsigned long long)r.oc.c[3][SEM_CLOCKS]);
+	/* Core 2: 01H is bus cycles, which the model does not count
+	 * (perfmon_events.c): the unit mask still selects another event */
+	if (!pm_event_for(0x3c, 0x01)->sem) {
+		value(t, "umask_01h", "%s: not modelled",
+		      pm_event_for(0x3c, 0x01)->name);
+		check(t, r.got[1] != r.got[0], "umask 01H counted %llu, as "
+		      "00H: the unit mask selected no other event",
+		      (unsigned long long)r.got[1]);
+		return;
+	}
 	check(t, r.got[1] == SEM_REF_PER_CLOCK * r.oc.c[3][SEM_CLOCKS],
 	      "umask 01H counted %llu, the reference clock is %llu",
 	      (unsigned long long)r.got[1], (unsigned long long)

@@ -36,8 +36,29 @@ const enum pm_arch_event pm_fixed_counts[PM_MAX_FIXED] = {
 	PM_EV_TOPDOWN_SLOTS,
 };
 
+/* The Intel Core microarchitecture (Core 2) by DisplayFamily_DisplayModel
+ * (SDM Vol. 4 Table 2-1: 06_0FH, 06_16H, 06_17H, 06_1DH): its event
+ * table names 3CH/01H CPU_CLK_UNHALTED.BUS, the bus cycles the core is
+ * not halted (SDM Vol. 3B, the Intel Core microarchitecture's events;
+ * Linux's PERF_COUNT_HW_BUS_CYCLES 013CH), which the trace has no clock
+ * for; its fixed counter 2 counts reference cycles as everywhere. */
+static const struct pm_event core2_bus_cycles = {
+	.name = "CPU_CLK_UNHALTED.BUS", .event = 0x3c, .umask = 0x01,
+	.why_not = "the trace has no bus clock",
+};
+
+static int core2(void)
+{
+	const struct cpu_sig *s = &cpu_info()->sig;
+
+	return s->family == 6 && (s->model == 0x0f || s->model == 0x16 ||
+				  s->model == 0x17 || s->model == 0x1d);
+}
+
 const struct pm_event *pm_event_for(unsigned event, unsigned umask)
 {
+	if (event == 0x3c && umask == 0x01 && core2())
+		return &core2_bus_cycles;
 	for (unsigned i = 0; i < PM_EV_NR; i++)
 		if (pm_events[i].event == event && pm_events[i].umask == umask)
 			return &pm_events[i];

@@ -306,12 +306,16 @@ class ArchPerfmon(unittest.TestCase):
         return sorted((e for e in doc["events"] if "fixed" in e),
                       key=lambda e: e["fixed"])
 
-    def check_arch(self, cpu, ebx_len, unavailable, gp):
+    def check_arch(self, cpu, ebx_len, unavailable, gp, bus=False):
         """The architectural events of Table 18-1 up to the EBX length,
-        minus those the CPU reports unavailable, on every GP counter."""
+        minus those the CPU reports unavailable, on every GP counter;
+        with bus (Core 2) 3CH/01H as CPU_CLK_UNHALTED.BUS, bus cycles,
+        which the trace does not see."""
         doc = listing(cpu)
         self.assertEqual(doc["pmu"], "arch-perfmon")
-        want = [a for i, a in enumerate(ARCH)
+        want = [("CPU_CLK_UNHALTED.BUS (bus cycles on Core 2)", ev, um,
+                 None) if bus and (ev, um) == (0x3c, 0x01) else
+                (n, ev, um, c) for i, (n, ev, um, c) in enumerate(ARCH)
                 if i < ebx_len and i not in unavailable]
         got = self.arch_rows(doc)
         self.assertEqual([(e["name"], e["event"], e["umask"]) for e in got],
@@ -375,7 +379,7 @@ class ArchPerfmon(unittest.TestCase):
         """[C2]: CPUID.0AH v2, EBX length 7, nothing unavailable."""
         for cpu in ("6-15", "6-23"):
             with self.subTest(cpu=cpu):
-                doc = self.check_arch(cpu, 7, (), gp=2)
+                doc = self.check_arch(cpu, 7, (), gp=2, bus=True)
                 self.check_fixed(doc, 3)
                 pebs = self.precise(doc)
                 self.assertEqual(set(pebs), {(0xc0, 0x00)})
@@ -388,6 +392,18 @@ class ArchPerfmon(unittest.TestCase):
                         if (e["event"], e["umask"]) == (0xc0, 0x00)]
                 self.assertEqual(arch[0]["counters"], [0, 1])
                 self.assertFalse(arch[0]["precise"])
+                # the Intel Core microarchitecture's event table names
+                # 3CH/01H CPU_CLK_UNHALTED.BUS, bus cycles (Linux's
+                # PERF_COUNT_HW_BUS_CYCLES 013CH); fixed counter 2 counts
+                # reference cycles (Table 18-2)
+                bus = [e for e in doc["events"]
+                       if (e["event"], e["umask"]) == (0x3c, 0x01)
+                       and "fixed" not in e]
+                self.assertIn("CPU_CLK_UNHALTED.BUS", bus[0]["name"])
+                self.assertIn("not_modelled", bus[0])
+                fc2 = [e for e in self.fixed_rows(doc)
+                       if e["fixed"] == 2]
+                self.assertEqual(fc2[0]["counts"], ["ref_clocks"])
 
     def test_nehalem(self):
         """[NHM]: v3, EBX length 7; a Core i7-920 (106A4H) reports EBX

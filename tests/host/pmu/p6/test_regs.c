@@ -253,7 +253,11 @@ static void test_event_lookup(void **state)
 		{ 0x29, 0, P6_PPRO, "L2_LD", 0x0f },
 		{ 0x29, 0, P6_PM, "L2_LD", 0x3f },
 		{ 0x27, 1, P6_PIII, "L2_M_LINES_OUTM", 0 },
-		{ 0x27, 1, P6_PM, "L2_M_LINES_OUT", 0x30 },
+		/* Table 19-36: the MESI and prefetch cell spans 29H, 24H,
+		 * 26H and 27H: 3FH on each */
+		{ 0x27, 1, P6_PM, "L2_M_LINES_OUT", 0x3f },
+		{ 0x24, 0, P6_PM, "L2_LINES_IN", 0x3f },
+		{ 0x26, 1, P6_PM, "L2_LINES_OUT", 0x3f },
 		{ 0x62, 0, P6_PPRO, "BUS_DRDY_CLOCKS", 0x20 },
 		{ 0x60, 0, P6_PPRO, "BUS_REQ_OUTSTANDING", 0 },
 		{ 0x58, 0, P6_PM, "EMON_EST_TRANS", 0x02 },

@@ -166,6 +166,20 @@ static const struct pm_event pm_events[] = {
 };
 #define EV_INSNS EV(0xc0, 0x00)
 
+/* What a GP counter counts of ev over the script on CPU c: on the Intel
+ * Core microarchitecture (Core 2, 06_0FH, 06_16H, 06_17H, 06_1DH, SDM
+ * Vol. 4 Table 2-1) 3CH/01H is CPU_CLK_UNHALTED.BUS, bus cycles (its
+ * event table; Linux's PERF_COUNT_HW_BUS_CYCLES 013CH), which the script
+ * has no clock for: 0. */
+static inline uint64_t pm_gp_per_script(const struct pm_cpu *c,
+					const struct pm_event *ev)
+{
+	int core2 = c->model == 0x0f || c->model == 0x16 ||
+		    c->model == 0x17 || c->model == 0x1d;
+
+	return core2 && ev->sel == EV(0x3c, 0x01) ? 0 : ev->per_script;
+}
+
 /* The fixed counters (§18.2.2, Table 18-2): 0 INST_RETIRED.ANY, 1
  * CPU_CLK_UNHALTED.CORE (core cycles), 2 CPU_CLK_UNHALTED.REF (reference
  * cycles at the TSC rate); over the script. */

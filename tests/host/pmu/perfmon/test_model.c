@@ -77,10 +77,11 @@ static void test_events_every_gp_counter(void **state)
 				if (!pm_available(c, ev))
 					continue;
 				got = gp_count(c, n, ev->sel | USR | OS | EN, 3);
-				EXPECT(c, got == ev->per_script,
+				EXPECT(c, got == pm_gp_per_script(c, ev),
 				       "PMC%u %s: %llu, want %llu", n, ev->name,
 				       (unsigned long long)got,
-				       (unsigned long long)ev->per_script);
+				       (unsigned long long)
+				       pm_gp_per_script(c, ev));
 			}
 	}
 }
@@ -145,10 +146,10 @@ static void test_all_counters_at_once(void **state)
 		for (unsigned n = 0; n < c->gp; n++) {
 			uint64_t got = pm_rd_ok(c, PMC(n));
 
-			EXPECT(c, got == 2 * on[n]->per_script,
+			EXPECT(c, got == 2 * pm_gp_per_script(c, on[n]),
 			       "PMC%u %s: %llu, want %llu", n, on[n]->name,
-			       (unsigned long long)got,
-			       (unsigned long long)(2 * on[n]->per_script));
+			       (unsigned long long)got, (unsigned long long)
+			       (2 * pm_gp_per_script(c, on[n])));
 		}
 		for (unsigned i = 0; c->version >= 2 && i < nf; i++) {
 			uint64_t got = pm_rd_ok(c, FIXED_CTR(i));
