@@ -26,22 +26,10 @@ static int matches(const struct test *t, const char *globs, int restricted)
 {
 	char pat[SELECT_GLOBS_MAX];	/* as long as a whole tests= list */
 
-	while (*globs) {
-		unsigned n = 0;
-
-		while (globs[n] && globs[n] != ',')
-			n++;
-		if (n < sizeof(pat)) {
-			memcpy(pat, globs, n);
-			pat[n] = 0;
-			if (str_glob(pat, t->name) &&
-			    (!restricted || group_is_literal(pat)))
-				return 1;
-		}
-		globs += n;
-		if (*globs == ',')
-			globs++;
-	}
+	while (str_list_next(&globs, pat, sizeof(pat)))
+		if (str_glob(pat, t->name) &&
+		    (!restricted || group_is_literal(pat)))
+			return 1;
 	return 0;
 }
 

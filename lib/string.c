@@ -125,3 +125,22 @@ int str_glob(const char *p, const char *s)
 		p++;
 	return *p == 0;
 }
+
+int str_list_next(const char **list, char *buf, unsigned size)
+{
+	const char *l = *list;
+	unsigned n = 0;
+
+	if (!l || !*l || !size)
+		return 0;
+	while (l[n] && l[n] != ',')
+		n++;
+	if (n < size) {
+		memcpy(buf, l, n);
+		buf[n] = 0;
+	} else {
+		buf[0] = 0;
+	}
+	*list = l + n + (l[n] == ',');
+	return 1;
+}

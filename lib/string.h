@@ -18,5 +18,10 @@ int str_ncmp(const char *a, const char *b, size_t n);
 size_t str_copy(char *dst, const char *src, size_t size);
 /* Shell-style match: '*' any run, '?' one character. */
 int str_glob(const char *pattern, const char *s);
+/* The next item of a comma-separated list at *list into buf (size
+ * bytes, NUL-terminated), *list moved past it and its comma: 1, or 0 at
+ * the end.  An item too long for buf comes back empty (it matches no
+ * glob). */
+int str_list_next(const char **list, char *buf, unsigned size);
 
 #endif

@@ -217,19 +217,9 @@ static int listed(const char *globs, const char *name)
 {
 	char pat[64];
 
-	while (globs && *globs) {
-		unsigned n = 0;
-
-		while (globs[n] && globs[n] != ',')
-			n++;
-		if (n < sizeof(pat)) {
-			memcpy(pat, globs, n);
-			pat[n] = 0;
-			if (str_glob(pat, name))
-				return 1;
-		}
-		globs += n + (globs[n] == ',');
-	}
+	while (str_list_next(&globs, pat, sizeof(pat)))
+		if (pat[0] && str_glob(pat, name))
+			return 1;
 	return 0;
 }
 

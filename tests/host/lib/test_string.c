@@ -205,10 +205,36 @@ static void test_glob_exhaustive(void **state)
 	assert_true(checked > 100000);
 }
 
+/* str_list_next: items of a comma-separated list in order, empty ones
+ * kept, one too long for the buffer given back empty. */
+static void test_list_next(void **state)
+{
+	const char *l = "p5/*,,netburst/ht-*,abcdefghij";
+	char b[8];
+
+	(void)state;
+	assert_true(str_list_next(&l, b, sizeof(b)));
+	assert_string_equal(b, "p5/*");
+	assert_true(str_list_next(&l, b, sizeof(b)));
+	assert_string_equal(b, "");
+	assert_true(str_list_next(&l, b, sizeof(b)));
+	assert_string_equal(b, "");	/* 13 bytes: too long for 8 */
+	assert_true(str_list_next(&l, b, sizeof(b)));
+	assert_string_equal(b, "");	/* 10 bytes */
+	assert_false(str_list_next(&l, b, sizeof(b)));
+	l = "a,b,";
+	assert_true(str_list_next(&l, b, sizeof(b)));
+	assert_string_equal(b, "a");
+	assert_true(str_list_next(&l, b, sizeof(b)));
+	assert_string_equal(b, "b");
+	assert_false(str_list_next(&l, b, sizeof(b)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_len),
+		cmocka_unit_test(test_list_next),
 		cmocka_unit_test(test_cmp),
 		cmocka_unit_test(test_ncmp),
 		cmocka_unit_test(test_ncmp_prefix),
