@@ -582,6 +582,22 @@ static const struct perfmon_event *fixed_event(unsigned i)
 	return perfmon_fixed_event(i);
 }
 
+/* Fixed counter i's PEBS record is for the instruction that caused the
+ * overflow: fixed counter 0 from Ice Lake on, where precise distribution
+ * moved from PMC1 to IA32_FIXED_CTR0 (the SDM's Ice Lake PEBS text; Linux
+ * icl_pebs_event_constraints() and spr's: INST_RETIRED.PREC_DIST 01C0H on
+ * fixed counter 0). */
+static int fixed_pdir(unsigned i)
+{
+	enum perfmon_uarch u;
+
+	if (i != 0 || !pebs_model_has_pebs())
+		return 0;
+	u = pebs_events_uarch(m.c);
+	return u == PERFMON_UARCH_ICE_LAKE ||
+	       u == PERFMON_UARCH_SAPPHIRE_RAPIDS;
+}
+
 static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
 {
 	unsigned f = FIXED_CTRL_FIELD(m.fixed_ctrl, i);
@@ -600,7 +616,8 @@ static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
 	pebs_next_event(GLOBAL_FIXED_SHIFT + i, inc, sibling);
 	if (!add(&m.fixed[i], inc, fixed_mask(), GLOBAL_FIXED_SHIFT + i))
 		return 0;
-	overflowed(GLOBAL_FIXED_SHIFT + i, sibling, m.fixed[i], 0);
+	overflowed(GLOBAL_FIXED_SHIFT + i, sibling, m.fixed[i],
+		   fixed_pdir(i));
 	return !!(f & FIXED_CTRL_PMI);
 }
 

@@ -65,7 +65,8 @@ void pebs_expect_start(struct pebs_expect *x, const struct pebs_ctr *ctr,
 {
 	*x = (struct pebs_expect){ .ctr = ctr, .n_ctr = n_ctr,
 				   .debugctl = debugctl,
-				   .pdist_pmc0 = sdm_pdist_pmc0() };
+				   .pdist_pmc0 = sdm_pdist_pmc0(),
+				   .pdir_fixed0 = sdm_pdir_fixed0() };
 	for (unsigned c = 0; c < n_ctr; c++)
 		x->left[c] = ctr[c].period;
 }
@@ -83,7 +84,8 @@ static uint64_t count_step(struct pebs_expect *x, const struct insn_event *e,
 		uint64_t inc = counts_at(&x->ctr[c], e->cpl) ?
 			       sem_once_mask(x->ctr[c].sem, e) : 0;
 		int precise = x->ctr[c].pdir ||
-			      (x->pdist_pmc0 && x->ctr[c].bit == 0);
+			      (x->pdist_pmc0 && x->ctr[c].bit == 0) ||
+			      (x->pdir_fixed0 && x->ctr[c].bit == 32);
 
 		/* armed and one more event; precise distribution (PDIR,
 		 * PDist): the overflowing event itself */

@@ -31,6 +31,8 @@
  *     keep it): records at events period + k * reload;
  *   - PDist on IA32_PMC0 (Sapphire Rapids, Emerald Rapids; pebs_sdm.c
  *     sdm_pdist_pmc0()): the same, for every precise event on PMC0;
+ *   - precise distribution on IA32_FIXED_CTR0 from Ice Lake on (pebs_sdm.c
+ *     sdm_pdir_fixed0()): the same for fixed counter 0;
  *   - a counter counts at the CPLs its PerfEvtSel OS (bit 17) / USR
  *     (bit 16) bits select (§18.2.1.1, Figure 18-1), a fixed counter at
  *     those of its IA32_FIXED_CTR_CTRL field's OS (bit 0) / USR (bit 1)
@@ -69,6 +71,8 @@ struct pebs_expect {
 	uint64_t debugctl;		/* IA32_DEBUGCTL during the run */
 	int pdist_pmc0;			/* sdm_pdist_pmc0(): PMC0 records at
 					 * its overflowing event */
+	int pdir_fixed0;		/* sdm_pdir_fixed0(): fixed counter 0
+					 * does */
 	uint64_t left[PEBS_EXPECT_CTRS];	/* events to the overflow; 0:
 						 * overflowed, armed */
 	struct step_regs prev;		/* the state the last step left */

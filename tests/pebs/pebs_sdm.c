@@ -112,6 +112,23 @@ int sdm_pdist_pmc0(void)
 	       (ci->sig.model == 0x8f || ci->sig.model == 0xcf);
 }
 
+/* Ice Lake (06_7DH, 06_7EH client; 06_6AH, 06_6CH server) and the
+ * Sapphire Rapids parts above, by the CPUID signature (SDM Vol. 4 Table
+ * 2-1): precise distribution is on IA32_FIXED_CTR0 there, its record for
+ * the instruction that made the counter overflow (the SDM's Ice Lake
+ * PEBS text; Linux icl_pebs_event_constraints() and
+ * spr_pebs_event_constraints(): INST_RETIRED.PREC_DIST, 01C0H, on fixed
+ * counter 0). */
+int sdm_pdir_fixed0(void)
+{
+	const struct cpu_info *ci = cpu_info();
+	unsigned m = ci->sig.model;
+
+	return sdm_pdist_pmc0() ||
+	       (ci->sig.family == 6 &&
+		(m == 0x7d || m == 0x7e || m == 0x6a || m == 0x6c));
+}
+
 enum sdm_inst_kind sdm_inst_ctr(unsigned fmt, struct pebs_ctr *c,
 				uint64_t period, int usr, int os)
 {

@@ -112,6 +112,9 @@ int sdm_pdir_row(unsigned fmt);
  * that made the counter overflow, whatever the precise event (Sapphire
  * Rapids, Emerald Rapids: pebs_sdm.c says where from)? */
 int sdm_pdist_pmc0(void);
+/* Is PEBS on IA32_FIXED_CTR0 precise distribution on this CPU (Ice Lake,
+ * Sapphire Rapids, Emerald Rapids: pebs_sdm.c)? */
+int sdm_pdir_fixed0(void);
 
 /* What sdm_inst_ctr() put on the counter. */
 enum sdm_inst_kind { SDM_INST_PMC0, SDM_INST_PDIR, SDM_INST_BRANCHES };
