@@ -56,7 +56,25 @@ static struct {
 	unsigned gen;
 	uint8_t late[P6_COUNTERS];	/* EF_OVERFLOW_LATE: a PMI owed at
 					 * the counter's next event */
+	/* sel[c] decoded, and what its event counts (pmu/sem.h; 0 with
+	 * known 0: nothing the trace sees), worked out when sel[c] is
+	 * written, not at every step (issue 44) */
+	struct evtsel dec[P6_COUNTERS];
+	uint32_t sem[P6_COUNTERS];
+	uint8_t known[P6_COUNTERS];
 } m;
+
+/* PerfEvtSel c was written (or reset): its decoding and its event's
+ * counts, looked up once. */
+static void decode_sel(unsigned c)
+{
+	const struct p6_event *ev;
+
+	m.dec[c] = evtsel_decode(m.sel[c]);
+	ev = p6_event_for(m.dec[c].event, c, m.gen);
+	m.known[c] = ev && ev->sem && p6_umask_ok(ev, m.dec[c].umask);
+	m.sem[c] = m.known[c] ? ev->sem : 0;
+}
 
 static void p6m_reset(void)
 {
@@ -67,6 +85,8 @@ static void p6m_reset(void)
 		evtsel_idle(&m.edge[c]);
 	}
 	m.gen = p6_gen_of(&cpu_info()->sig);
+	for (unsigned c = 0; c < P6_COUNTERS; c++)
+		decode_sel(c);
 }
 
 static int p6m_rdmsr(uint32_t msr, uint64_t *v)
@@ -124,6 +144,7 @@ static int p6m_wrmsr(uint32_t msr, uint64_t v)
 		if (!c)
 			enabled(v);
 		m.sel[c] = v;
+		decode_sel(c);
 		evtsel_idle(&m.edge[c]);
 		return 0;
 	case P6_MSR_PERFCTR0:
@@ -150,18 +171,6 @@ static int counts_at(const struct evtsel *s, unsigned cpl)
 			       cpl);
 }
 
-/* The step's event count n for a counted event (one single step: the
- * per-cycle count CMASK compares); -1 when nothing is known of it. */
-static int64_t step_count(const struct evtsel *s, unsigned ctr,
-			  const struct insn_event *e)
-{
-	const struct p6_event *ev = p6_event_for(s->event, ctr, m.gen);
-
-	if (!ev || !ev->sem || !p6_umask_ok(ev, s->umask))
-		return -1;
-	return (int64_t)sem_once_mask(ev->sem, e);
-}
-
 static void add(unsigned c, uint64_t inc, int intr)
 {
 	uint64_t sum = m.ctr[c] + inc;
@@ -179,18 +188,20 @@ static void add(unsigned c, uint64_t inc, int intr)
 		(void)model_raise_pmi(p6_masks_lvtpc(m.gen));
 }
 
+/* The step's events on counter c: its event's count in one single step
+ * (the per-cycle count CMASK compares), through CMASK, INV and E. */
 static void count(unsigned c, const struct insn_event *e)
 {
-	struct evtsel s = evtsel_decode(m.sel[c]);
-	int64_t n;
+	const struct evtsel *s = &m.dec[c];
 
-	if (!counts_at(&s, e->cpl) || (n = step_count(&s, c, e)) < 0) {
+	if (!counts_at(s, e->cpl) || !m.known[c]) {
 		evtsel_idle(&m.edge[c]);
 		return;
 	}
-	add(c, emufault_count(evtsel_cycles(&s, &m.edge[c], (uint64_t)n,
+	add(c, emufault_count(evtsel_cycles(s, &m.edge[c],
+					    sem_once_mask(m.sem[c], e),
 					    1 + (uint64_t)e->more), e->cpl),
-	    s.intr);
+	    s->intr);
 }
 
 static void p6m_event(const struct insn_event *e)
@@ -220,12 +231,9 @@ static int p6m_counting(void)
 {
 	if (!(m.sel[0] & EVTSEL_EN))
 		return 0;
-	for (unsigned c = 0; c < P6_COUNTERS; c++) {
-		struct evtsel s = evtsel_decode(m.sel[c]);
-
-		if (s.os || s.usr)
+	for (unsigned c = 0; c < P6_COUNTERS; c++)
+		if (m.dec[c].os || m.dec[c].usr)
 			return 1;
-	}
 	return 0;
 }
 
