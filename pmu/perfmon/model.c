@@ -117,9 +117,15 @@ static struct {
 	int pmi_owed;			/* raised in a step of the sibling:
 					 * this processor's PMI, delivered at
 					 * its next PMU access or step */
+	/* evtsel[n] decoded and what its event counts (event_sem), worked
+	 * out when it is written or the model reset (the capabilities it
+	 * depends on change only with a reset), not at every step */
+	struct evtsel dec[PERFMON_MAX_GP];
+	uint32_t sem[PERFMON_MAX_GP];
 } m;
 
 static void pay_owed_pmi(void);
+static void decode_evtsel(unsigned n);
 
 static uint64_t bits_mask(unsigned bits)
 {
@@ -139,6 +145,8 @@ static void pm_reset(void)
 		return;
 	m.gp_mask = bits_mask(c->gp_width);
 	m.fixed_mask = bits_mask(c->fixed_width);
+	for (unsigned n = 0; n < PERFMON_MAX_GP; n++)
+		decode_evtsel(n);
 	/* GP enables set at reset (SDM Vol. 3B §18.2.2) */
 	if (c->version >= 2)
 		m.global_ctrl = bits_mask(c->gp);
@@ -370,6 +378,7 @@ static int evtsel_wr(unsigned n, uint64_t v)
 	plus_one(&m.pmc[n], gp_mask(), !!(m.evtsel[n] & EVTSEL_EN),
 		 !!(v & EVTSEL_EN));
 	m.evtsel[n] = v;
+	decode_evtsel(n);
 	evtsel_idle(&m.edge[n]);
 	return 0;
 }
@@ -503,6 +512,12 @@ static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 	return ev ? ev->sem : pe ? pe->sem : 0;
 }
 
+static void decode_evtsel(unsigned n)
+{
+	m.dec[n] = evtsel_decode(m.evtsel[n]);
+	m.sem[n] = event_sem(&m.dec[n], 0);
+}
+
 /* A counter (GLOBAL numbering) wrapped: its status bit (v2+; fixed
  * counters exist from v2); on this thread a PEBS counter is armed, and
  * when it counted past the wrap in this step (value, after it, not 0)
@@ -552,7 +567,7 @@ static void pebs_next_event(unsigned bit, uint64_t inc, int sibling)
 /* One GP counter over a step; returns 1 when it asks for a PMI. */
 static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 {
-	struct evtsel s = evtsel_decode(m.evtsel[n]);
+	const struct evtsel s = m.dec[n];
 	int at = emufault_filter(e->cpl ? s.usr : s.os, s.os, s.usr, e->cpl);
 	uint64_t inc;
 
@@ -562,7 +577,7 @@ static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 		evtsel_idle(&m.edge[n]);
 		return 0;
 	}
-	inc = evtsel_cycles(&s, &m.edge[n], sem_once_mask(event_sem(&s, 0), e),
+	inc = evtsel_cycles(&s, &m.edge[n], sem_once_mask(m.sem[n], e),
 			    1 + (uint64_t)e->more);
 	inc = emufault_count(inc, e->cpl);
 	pebs_next_event(n, inc, sibling);
