@@ -37,13 +37,27 @@ static struct {
 	uint32_t cesr;
 	uint64_t ctr[P5_COUNTERS];
 	int mmx;
+	/* each half of cesr and its event (NULL: none the table has),
+	 * worked out when CESR is written, not at every step */
+	struct p5_half half[P5_COUNTERS];
+	const struct p5_event *ev[P5_COUNTERS];
 } m;
+
+/* CESR was written (or reset): its halves and their events, once. */
+static void decode_cesr(void)
+{
+	for (unsigned c = 0; c < P5_COUNTERS; c++) {
+		m.half[c] = cesr_get_half(m.cesr, c);
+		m.ev[c] = p5_event_for(m.half[c].es, c, m.mmx);
+	}
+}
 
 static void p5m_reset(void)
 {
 	m.cesr = 0;
 	m.ctr[0] = m.ctr[1] = 0;
 	m.mmx = p5_is_mmx_cpu(&cpu_info()->sig);
+	decode_cesr();
 }
 
 static int p5m_rdmsr(uint32_t msr, uint64_t *v)
@@ -82,6 +96,7 @@ static int p5m_wrmsr(uint32_t msr, uint64_t v)
 			return VEC_GP;
 		enabled(m.cesr, (uint32_t)v);
 		m.cesr = (uint32_t)v;
+		decode_cesr();
 		return 0;
 	case P5_MSR_CTR0:
 	case P5_MSR_CTR1:
@@ -107,15 +122,14 @@ static int p5m_rdpmc(uint32_t idx, uint64_t *v)
 static void p5m_event(const struct insn_event *e)
 {
 	for (unsigned c = 0; c < P5_COUNTERS; c++) {
-		struct p5_half h = cesr_get_half(m.cesr, c);
-		const struct p5_event *ev;
+		const struct p5_half h = m.half[c];
+		const struct p5_event *ev = m.ev[c];
 		uint64_t inc;
 
 		if (!emufault_filter(p5_cc_counts_at(h.cc, e->cpl),
 				     p5_cc_counts_at(h.cc, 0),
 				     p5_cc_counts_at(h.cc, 3), e->cpl))
 			continue;
-		ev = p5_event_for(h.es, c, m.mmx);
 		if (h.cc & P5_CC_CLOCKS)
 			inc = ev && p5_duration_modelled(ev) ?
 			      sem_steps_with(p5_duration_sem(ev), e) : 0;
