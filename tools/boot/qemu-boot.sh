@@ -81,7 +81,9 @@
 # an error (status 3) before QEMU starts.
 #
 # Exit status: 0 all tests passed, 1 a test failed, 2 the harness broke
-# (Bail out!), 77 untested (nothing failed, but no test of what the run
+# (Bail out!), 4 nothing failed but the log has "# error:" lines (an
+# option not applied, inject= refused, the log file failing: the lab
+# tools' ERRORS), 77 untested (nothing failed, but no test of what the run
 # asked for ran, e.g. every PMU test skipped: the summary says
 # verdict=untested reason="..."; automake's and kvm-unit-tests' SKIP
 # status), 3 QEMU ended without a verdict (it failed to start, the
@@ -408,6 +410,16 @@ case $status in
 		     "skipped=$s$v (verdict $got)" >&2
 		qemu_says
 		exit 3
+	fi
+	# nothing failed, but options were not applied (or inject= was
+	# refused, the log file failed): the run may not be the one asked
+	# for (docs/log-format.md "Verdicts", docs/lab.md: ERRORS, 4)
+	errs=$(tr -d '\r' 2>/dev/null < "$log" | grep -ac '^# error: ')
+	if [ "$want" != 1 ] && [ "${errs:-0}" -gt 0 ]; then
+		echo "qemu-boot: errors (exit 4): $errs '# error:' line(s)," \
+		     "first: $(tr -d '\r' 2>/dev/null < "$log" |
+			grep -a -m1 '^# error: ' | cut -c3-200)" >&2
+		exit 4
 	fi
 	if [ "$want" = 3 ]; then
 		echo "qemu-boot: untested (exit 77):" \

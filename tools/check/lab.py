@@ -294,7 +294,7 @@ def say_capture(c, path, rc, clean, detail, ports=1):
     same = clean.read_bytes() == volume_of(path).read_bytes()
     of = f" for all {ports} ports" if ports > 1 else ""
     c.say(same and rc in (common.EXIT_OK, common.EXIT_FAIL,
-                          common.EXIT_UNTESTED),
+                          common.EXIT_ERRORS, common.EXIT_UNTESTED),
           f"{path.name}: captured as a port (exit {rc}{of}), the clean log "
           f"{clean.name} is the boot volume's log file", detail)
 
@@ -324,7 +324,8 @@ def batch_capture(c, paths, out_dir):
         argv += ["--port", str(path)]
     rc, out, err = run(argv)
     found = captured_logs(out, paths, d)
-    ok = rc in (common.EXIT_OK, common.EXIT_FAIL, common.EXIT_UNTESTED) and \
+    ok = rc in (common.EXIT_OK, common.EXIT_FAIL, common.EXIT_ERRORS,
+                common.EXIT_UNTESTED) and \
         len(found) == len(paths) and \
         sorted(found.values()) == sorted(d.glob("*.log"))
     for path in paths:

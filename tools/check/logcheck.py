@@ -290,6 +290,7 @@ def _check_cpu(boot, log, say):
 
 # qemu-boot.sh's (and bochs-boot.sh's) status for an untested run.
 UNTESTED_STATUS = 77
+ERRORS_STATUS = 4       # qemu-boot.sh: nothing failed, "# error:" lines
 
 
 def _untested(log):
@@ -308,6 +309,9 @@ def _check_status(boot, log, status, failed, say):
     verdict = 0 if failed == 0 and log.results else 1
     if verdict == 0 and _untested(log):
         verdict = UNTESTED_STATUS
+    # qemu-boot.sh: a run that did not fail but has "# error:" lines
+    # exits 4 (ERRORS), whatever else it says
+    errors = len(log.error_lines) if verdict != 1 else 0
     expect = boot.verdict
     if status is None:
         say(False, "no qemu-boot exit status recorded")
@@ -326,10 +330,14 @@ def _check_status(boot, log, status, failed, say):
             say(False, f"exit status {status}, expected 3 (powered off, no "
                        "verdict)")
         status, expect = verdict, "pass"
-    if status == verdict:
-        say(True, f"exit status {status} matches the summary")
+    want_status = ERRORS_STATUS if errors else verdict
+    if status == want_status:
+        say(True, f"exit status {status} matches the summary"
+            + (f" and its {errors} '# error:' line(s)" if errors else ""))
     else:
-        say(False, f"exit status {status}, the results say verdict {verdict}")
+        say(False, f"exit status {status}, the results say verdict "
+                   f"{verdict}" + (f" with {errors} '# error:' line(s): "
+                                   f"{ERRORS_STATUS}" if errors else ""))
     want = {"pass": 0, "untested": UNTESTED_STATUS}.get(expect, 1)
     if verdict == want:
         said = {0: "run passed as expected", 1: "run failed as expected"}

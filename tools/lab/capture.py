@@ -29,7 +29,7 @@ incomplete or the port could not be opened (stderr).
 Each complete log is judged as every lab tool judges it
 (tools/lab/verdict.py); its line ends with the verdict.  Exit status,
 the worst over the ports: the run's status of each log's verdict (0
-PASSED, 1 FAILED, BAIL OUT, ERRORS or NO TESTS, 77 UNTESTED, 3 HUNG, CUT
+PASSED, 1 FAILED, BAIL OUT or NO TESTS, 4 ERRORS, 77 UNTESTED, 3 HUNG, CUT
 or DAMAGED); 3 also for a capture incomplete (timeout, end of file or
 port closed before the summary; the partial log is kept); 2 bad
 arguments or a port that could not be opened (the other ports are still
@@ -575,8 +575,9 @@ def verdict(c: Capture, timeout):
     return v.status, f"{where}: {text}", False
 
 
-_RANK = {common.EXIT_OK: 0, common.EXIT_UNTESTED: 1, common.EXIT_FAIL: 2,
-         common.EXIT_DAMAGED: 3, common.EXIT_USAGE: 4, EXIT_INTERRUPTED: 5}
+_RANK = {common.EXIT_OK: 0, common.EXIT_UNTESTED: 1, common.EXIT_ERRORS: 2,
+         common.EXIT_FAIL: 3, common.EXIT_DAMAGED: 4, common.EXIT_USAGE: 5,
+         EXIT_INTERRUPTED: 6}
 
 
 # ---------------------------------------------------------------- command
@@ -591,7 +592,8 @@ def add_parser(sub):
         "and escape sequences removed), NAME from the machine's '# cpu:' "
         "line and the start time; each log judged as every lab tool "
         "judges it.  Exit status, the worst over the ports: 0 every log "
-        "PASSED, 1 a run FAILED (or BAIL OUT, ERRORS, NO TESTS), 77 a run "
+        "PASSED, 1 a run FAILED (or BAIL OUT, NO TESTS), 4 ERRORS (nothing "
+        "failed, but '# error:' lines: options not applied), 77 a run "
         "UNTESTED (nothing failed, no PMU test ran), 3 a capture "
         "incomplete (the partial log is kept) or a log that cannot be "
         "trusted (HUNG, CUT, DAMAGED), 2 bad arguments or a port that "

@@ -18,6 +18,10 @@ EXIT_OK = 0             # all well
 EXIT_FAIL = 1           # a test failed / a regression
 EXIT_USAGE = 2          # bad arguments, a file that cannot be read
 EXIT_DAMAGED = 3        # a damaged log: its readable part was used
+# Nothing failed, but the log has "# error:" lines (options not applied,
+# inject= refused, the log file failing): the run may not be the one asked
+# for; qemu-boot.sh exits the same (docs/lab.md, docs/log-format.md).
+EXIT_ERRORS = 4
 # Nothing failed, but the run tested no PMU: its summary says
 # verdict=untested (docs/log-format.md "Verdicts"); automake's SKIP,
 # as qemu-boot.sh exits.

@@ -34,7 +34,8 @@ svg.py's markup, escaped there (svg.esc).
 Offers add_parser(sub) for tools/lab/cli.py and render(logs) -> str.
 Exit status: the run's status of the worst verdict on the page
 (docs/lab.md, "Verdicts and exit statuses": 0 every log PASSED, 1 a
-failure, 77 untested, 3 a log that cannot be trusted, each problem on
+failure, 4 error lines, 77 untested, 3 a log that cannot be trusted,
+each problem on
 stderr with its line), the page written all the same; 2 bad arguments,
 a log that cannot be read (the page is still written from the others),
 an output file that cannot be written, or no python3-jinja2 (one line

@@ -60,7 +60,7 @@ RUN_STATUS = {
     "BAIL OUT": common.EXIT_FAIL,
     "FAILED": common.EXIT_FAIL,
     "REGRESSED": common.EXIT_FAIL,
-    "ERRORS": common.EXIT_FAIL,
+    "ERRORS": common.EXIT_ERRORS,
     "UNTESTED": common.EXIT_UNTESTED,
     "NO TESTS": common.EXIT_FAIL,
     "PASSED": common.EXIT_OK,
@@ -68,9 +68,9 @@ RUN_STATUS = {
 
 # Several logs' statuses give the first of these present: a log that
 # cannot be read, then one that cannot be trusted, then a failed run,
-# then an untested one.
+# then one with error lines, then an untested one.
 _PRECEDENCE = (common.EXIT_USAGE, common.EXIT_DAMAGED, common.EXIT_FAIL,
-               common.EXIT_UNTESTED)
+               common.EXIT_ERRORS, common.EXIT_UNTESTED)
 
 
 def worst_status(statuses) -> int:

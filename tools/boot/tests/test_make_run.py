@@ -168,11 +168,15 @@ class MakeRun(unittest.TestCase):
 
     def test_real_boot_gets_args_as_data(self):
         # A short real boot: the words reach the harness as options (which
-        # it rejects one by one) and the run still passes.
+        # it rejects one by one); every test passes, but a run with
+        # "# error:" lines is no pass: qemu-boot.sh exits 4 (ERRORS,
+        # docs/lab.md), and so does make run.
         rc, out, err = self.make("CPU=Nehalem",
                                  f"ARGS=tests=detect/* x'; touch "
                                  f"{self.marker}; '")
-        self.assertEqual(rc, 0, out + err)
+        self.assertNotEqual(rc, 0, out + err)
+        self.assertIn("qemu-boot: errors (exit 4): ", err)
+        self.assertIn("Error 4", err)
         self.assertNotInjected()
         self.assertIn('# error: option \\pmu-harness.cfg: "touch": expected '
                       "key=value", out)

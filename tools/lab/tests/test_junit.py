@@ -111,10 +111,11 @@ class RealLogs(Tmp, unittest.TestCase):
                 log = pmulog.parse_file(path)
                 s = log.summary
                 # "# error:" lines make a run no pass: one log/errors
-                # testcase in error (docs/lab.md, junit)
+                # testcase in error (docs/lab.md, junit), exit 4
+                # (ERRORS) when nothing failed
                 errors = 1 if log.error_lines else 0
-                root = self.junit(path, want=1 if s.failed or errors
-                                  else 0)
+                root = self.junit(path, want=1 if s.failed else
+                                  4 if errors else 0)
                 self.assert_consistent(root)
                 (suite,) = root.findall("testsuite")
                 self.assertEqual(
@@ -147,7 +148,7 @@ class RealLogs(Tmp, unittest.TestCase):
         self.assertTrue(props["backend-line"].startswith("model reason="))
         # a hardware run is not labelled as the model's (its inject=
         # refused: an "# error:" line, no pass)
-        suite = self.junit(LAB / "refused-hw.log", want=1).find("testsuite")
+        suite = self.junit(LAB / "refused-hw.log", want=4).find("testsuite")
         self.assertNotIn("model", suite.get("name"))
         props = {p.get("name"): p.get("value")
                  for p in suite.find("properties")}

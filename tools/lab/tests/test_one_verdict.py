@@ -54,7 +54,7 @@ EXPECTED = {
 # word, and the words of a log whose content cannot be trusted (the
 # log's status is then the run's, else 0).
 RUN_STATUS = {"HUNG": 3, "CUT": 3, "DAMAGED": 3, "BAIL OUT": 1,
-              "FAILED": 1, "ERRORS": 1, "UNTESTED": 77, "NO TESTS": 1,
+              "FAILED": 1, "ERRORS": 4, "UNTESTED": 77, "NO TESTS": 1,
               "PASSED": 0}
 UNTRUSTED = {"HUNG", "CUT", "DAMAGED"}
 
