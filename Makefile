@@ -8,7 +8,9 @@ BUILD_PKGS := gcc make binutils gnu-efi gcc-multilib
 # volumes (mtools, dosfstools), the hybrid ISO (xorriso), the BIOS loader
 # (isolinux, syslinux for the floppy, syslinux-common's COM32 modules).
 IMAGE_PKGS := mtools dosfstools xorriso isolinux syslinux syslinux-common
-RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf
+# python3: make run asks QEMU which boot a CPU model takes
+# (tools/boot/boot_kind.py).
+RUN_PKGS   := $(BUILD_PKGS) $(IMAGE_PKGS) qemu-system-x86 ovmf python3
 # The Bochs boots of make check (tools/boot/bochs-boot.sh).
 BOCHS_PKGS := bochs bochsbios vgabios
 # make check also runs the lab tools (tools/lab/pmu-harness): pyserial for
