@@ -72,7 +72,7 @@ class Entry:
         where = f"{self.test} {self.key}" if self.test else self.key
         if self.key == "(status)":
             where = self.test
-        if self.key == "(test)":
+        if self.key in ("(test)", NOT_SELECTED):
             return f"{self.test}: {self.note} {word}"
         note = f" ({self.note})" if self.note else ""
         return f"{where}: {_show(self.a)} -> {_show(self.b)}{note} {word}"
@@ -106,13 +106,32 @@ class Comparison:
         return self.count(REGRESSION)
 
     def sorted_entries(self, verdicts=SHOWN) -> List[Entry]:
-        """Headers first, then by verdict (regressions first), A's test
-        order within a verdict (stable)."""
+        """Headers first, then by verdict (regressions first); within a
+        verdict the test statuses first (ok -> not ok, a new failure, a
+        timeout), then tests missing from B, then values; A's test order
+        within each (stable)."""
         hdr = [e for e in self.entries if not e.test and e.verdict
                in verdicts]
         rest = [e for e in self.entries if e.test and e.verdict in verdicts]
-        rest.sort(key=lambda e: ORDER.index(e.verdict))
+        rest.sort(key=lambda e: (ORDER.index(e.verdict), _kind_rank(e)))
         return hdr + rest
+
+    @property
+    def not_selected(self) -> List[Entry]:
+        """Tests A ran that B's tests= did not choose: no regression,
+        listed apart (report folds them)."""
+        return [e for e in self.entries if e.key == NOT_SELECTED]
+
+
+NOT_SELECTED = "(not selected)"
+
+
+def _kind_rank(e) -> int:
+    """A status change or a new test in B (0), a test gone from B (1), a
+    value (2)."""
+    if e.key == "(status)" or (e.key == "(test)" and e.b is not None):
+        return 0
+    return 1 if e.key in ("(test)", NOT_SELECTED) else 2
 
 
 # ---------------------------------------------------------------- values
@@ -444,6 +463,12 @@ def compare_tests(cmp):
         rb = kb.get(k)
         if rb is None:
             cmp.only_a += 1
+            if selected_in(cmp.b, ra.name) is False:
+                cmp.add(Entry(ra.name, NOT_SELECTED, INFO,
+                              _status_text(ra), None,
+                              note=f"only in A ({_status_text(ra)}), not "
+                              "selected by B's tests=", line_a=ra.line))
+                continue
             p = cmp.tolerances.status_policy(ra.name, "missing")
             chosen = not same_machine(cmp) and _complete(cmp.b)
             verdict = REGRESSION if p == "regression" and \
@@ -466,6 +491,26 @@ def compare_tests(cmp):
                           _status_text(rb),
                           note=f"new in B ({_status_text(rb)})",
                           line_b=rb.line))
+
+
+def _glob_re(pattern):
+    """The harness's glob (lib/string.c str_glob: '*' any run, '?' one
+    character, nothing else special) as a regular expression."""
+    return re.compile("".join(".*" if c == "*" else "." if c == "?"
+                              else re.escape(c) for c in pattern) + r"\Z",
+                      re.S)
+
+
+def selected_in(log, name):
+    """Did log's tests= choose the test named name?  True or False from
+    its '# options:' header; None when it cannot say (no header, or the
+    list was cut, tests_cut=).  Manual tests and other generations' are
+    not told apart: a name a pattern matches counts as chosen."""
+    h = log.header("options")
+    if h is None or "tests" not in h.fields or "tests_cut" in h.fields:
+        return None
+    return any(_glob_re(p).match(name)
+               for p in h.fields["tests"].split(",") if p)
 
 
 def _complete(log) -> bool:

@@ -337,18 +337,25 @@ def verdicts(ents):
 
 def regressions(ents, base_dir):
     """The regressions against the baseline logs, per log (most first),
-    at the top."""
+    at the top: status regressions first (compare's sorted_entries); the
+    tests this run's tests= did not choose in a folded group of their
+    own, never among the regressions."""
     out = []
     for e in sorted(ents, key=lambda e: (-(e.cmp.regressions if e.cmp
                                            else 0), e.verdict.rank, e.n)):
         rg = (e.cmp.sorted_entries((lcompare.REGRESSION,)) if e.cmp
               else [])
+        ns = e.cmp.not_selected if e.cmp else []
         out.append({"n": e.n, "label": e.label,
                     "has_base": e.base is not None,
                     "base": e.base.path if e.base is not None else "",
                     "compared": e.cmp is not None, "count": len(rg),
                     "regressions": _first(rg, each=lambda x:
-                                          cut(x.text(), 300))})
+                                          cut(x.text(), 300)),
+                    # tests the baseline ran that this run's tests= did
+                    # not choose: no regression, folded apart
+                    "not_selected": _first(ns, each=lambda x: x.test),
+                    "n_not_selected": len(ns)})
     return {"base_dir": base_dir, "logs": out,
             "total": sum(e.cmp.regressions for e in ents if e.cmp)}
 

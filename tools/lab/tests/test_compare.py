@@ -349,6 +349,45 @@ class Statuses(Base):
         self.assertEqual(compared(self.a, b, tol).regressions, 0)
 
 
+class NotSelected(Base):
+    """A test A ran that B's tests= (its '# options:' line) did not
+    choose is no regression: it goes apart, as "not selected" (issue
+    43); one B's selection chose and lost still is.  The harness's glob
+    (lib/string.c str_glob): '*' any run, '?' one character."""
+
+    def setUp(self):
+        super().setUp()
+        self.a = fixture_text(P54C)
+
+    def narrowed(self, tests):
+        b = re.sub(r"^ok (\d+) - p5/cc-001$", r"ok \1 - p5/cc-001-renamed",
+                   self.a, flags=re.M)
+        return re.sub(r"^# options: tests=\S*", f"# options: tests={tests}",
+                      b, flags=re.M)
+
+    def test_not_selected_is_apart(self):
+        cmp = compared(self.a, self.narrowed("p5/cc-001-*,p5/rdpmc*,x?"))
+        self.assertEqual(cmp.regressions, 0)
+        self.assertEqual([e.text() for e in cmp.not_selected], [
+            "p5/cc-001: only in A (ok), not selected by B's tests= info"])
+
+    def test_selected_and_missing_is_a_regression(self):
+        cmp = compared(self.a, self.narrowed("p5/cc-00?,p5/*"))
+        self.assertEqual(cmp.not_selected, [])
+        self.assertEqual(cmp.regressions, 1)
+
+    def test_status_regressions_come_first(self):
+        b = self.narrowed("*")
+        b = set_result(b, "p5/rdpmc-cpl3-pce-set",
+                       "not ok {n} - p5/rdpmc-cpl3-pce-set")
+        got = [e.text() for e in compared(self.a, b).sorted_entries(
+            ("regression",))]
+        self.assertEqual(got[0], "p5/rdpmc-cpl3-pce-set: ok -> not ok "
+                         "REGRESSION")
+        self.assertIn("p5/cc-001: only in A (ok), missing in B REGRESSION",
+                      got[1:])
+
+
 # Another machine: the P55C's "# cpu:" line (Pentium with MMX technology,
 # CPUID signature 0x543; SDM Vol. 2A, CPUID, family 5 model 4) in place of
 # the P54C's.
