@@ -47,8 +47,8 @@
 # copied to fixed names in a private directory).
 #
 # Exit status: 0 all tests passed, 1 a test failed, 2 the harness broke
-# (Bail out!), 77 untested (the summary's verdict=untested, as
-# qemu-boot.sh), 3 Bochs ended without a verdict (no "# summary:" line: it
+# (Bail out!), 4 nothing failed but the log has "# error:" lines, 77
+# untested (the summary's verdict=untested, as qemu-boot.sh), 3 Bochs ended without a verdict (no "# summary:" line: it
 # failed to start, the guest hung up or Bochs panicked; the end of Bochs's
 # log follows on stderr) or a bad argument, 124 the time limit ran out.
 case ${1:-} in	# -h, --help: the text above
@@ -213,6 +213,14 @@ if ! grep -q 'Shutdown port: shutdown requested' "$log.bochs"; then
 	exit 3
 fi
 if [ "$f" -ne 0 ] || [ $((p + s)) -eq 0 ]; then exit 1; fi
+# Nothing failed, but "# error:" lines (an option not applied): no pass,
+# as qemu-boot.sh says it (ERRORS, docs/lab.md).
+errs=$(clean | grep -ac '^# error: ')
+if [ "${errs:-0}" -gt 0 ]; then
+	echo "bochs-boot: errors (exit 4): $errs '# error:' line(s)," \
+	     "first: $(clean | grep -a -m1 '^# error: ' | cut -c3-200)" >&2
+	exit 4
+fi
 # Nothing failed: untested when the summary says so (lib/tap.c).
 if clean | sed -n '/^# summary: /p' | tail -n 1 |
    grep -q '^# summary: passed=[0-9]* failed=[0-9]* skipped=[0-9]* verdict=untested'; then
