@@ -13,11 +13,10 @@ restated here but the JSON's names for what only an MSR could say.
 
 import functools
 import json
-import re
 import subprocess
 import sys
 
-from . import common, cpuid_dump
+from . import common, cpuid_dump, pmulog
 
 PROG = "detect"
 TOOL = "build/host/pmu-detect"
@@ -61,12 +60,10 @@ def run_tool(tool, cpu):
     return out
 
 
-_FIELD = re.compile(r'(\w+)=("[^"]*"|\S+)')
-
-
 def pmu_fields(line):
-    """key=value of a "# pmu:" line (quoted values unquoted)."""
-    return {k: v.strip('"') for k, v in _FIELD.findall(line)}
+    """key=value of a "# pmu:" line (quoted values unquoted), read as
+    every lab tool reads header lines (pmulog.parse_fields)."""
+    return pmulog.parse_fields(line)[1]
 
 
 def _int(v):

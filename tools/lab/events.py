@@ -13,12 +13,10 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 from . import common
 
 PROG = "events"
-ROOT = Path(__file__).resolve().parent.parent.parent
 TOOL = "build/host/pmu-events"
 VENDORS = {"intel": "GenuineIntel", "genuineintel": "GenuineIntel",
            "amd": "AuthenticAMD", "authenticamd": "AuthenticAMD"}

@@ -105,12 +105,7 @@ int rdpmc_safe(uint32_t idx, uint64_t *val)
 
 /* ---- the backend the drivers' describe() may ask: none */
 
-static int none_read(uint32_t a, uint64_t *v)
-{
-	return rdmsr_safe(a, v);
-}
-
-static const struct backend none = { BE_NONE, "none", none_read,
+static const struct backend none = { BE_NONE, "none", rdmsr_safe,
 				     wrmsr_safe, rdpmc_safe, NULL };
 
 const struct backend *backend_current(void)
