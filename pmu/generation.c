@@ -105,3 +105,19 @@ const struct pmu_driver *pmu_driver_for(enum pmu_kind k)
 
 	return g ? g->driver : NULL;
 }
+
+int pmu_lbr_layout(enum pmu_kind k, const struct cpu_info *ci,
+		   struct lbr_layout *l, const char **why)
+{
+	const struct pmu_generation *g = pmu_generation_for(k);
+
+	if (!g) {
+		*why = "no PMU generation drives this CPU";
+		return -1;
+	}
+	if (!g->lbr) {
+		*why = "its PMU has no Last Branch Records";
+		return -1;
+	}
+	return g->lbr(ci, l, why);
+}

@@ -31,6 +31,7 @@ struct pmu_model;
 struct pmu_referee_tables;
 struct cpu_info;
 struct pmu_cpu_report;
+struct lbr_layout;
 
 /* An event selection with every enable and privilege bit clear, written
  * and read back to see whether the PMU's first selection register exists
@@ -95,6 +96,12 @@ struct pmu_generation {
 	unsigned counters, width;
 	void (*cpuid_shape)(const struct cpu_info *ci, unsigned *counters,
 			    unsigned *width);
+	/* Its Last Branch Records on the CPU ci describes (pmu/lbr.h): 0
+	 * with *l filled, or -1 with *why (this CPU has none, or the
+	 * generation does not know its layout); NULL: the generation has
+	 * no LBRs (the Pentium).  The image's only (PMU_GENERATION_OPS). */
+	int (*lbr)(const struct cpu_info *ci, struct lbr_layout *l,
+		   const char **why);
 	/* Its events for one CPU, for the host's `events` tool
 	 * (pmu/listing.h, pmu/<gen>/listing.c): NULL in the image. */
 	int (*list_events)(const struct pmu_listing *out,
@@ -181,6 +188,11 @@ const struct pmu_generation *pmu_generation_of_test(const char *name);
 const char *pmu_kind_name(enum pmu_kind k);
 /* The driver of a PMU kind, or NULL when none is built yet. */
 const struct pmu_driver *pmu_driver_for(enum pmu_kind k);
+/* The Last Branch Records of the CPU ci describes, whose PMU is of kind
+ * k, as the lbr hook of k's generation says (pmu/lbr.h): 0, or -1 with
+ * *why (and *l not to be used). */
+int pmu_lbr_layout(enum pmu_kind k, const struct cpu_info *ci,
+		   struct lbr_layout *l, const char **why);
 /* The general-purpose counters and their width of PMU kind k on the CPU
  * ci describes (0, 0 for a kind no generation drives). */
 void pmu_generation_shape(enum pmu_kind k, const struct cpu_info *ci,

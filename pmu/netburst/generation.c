@@ -48,6 +48,7 @@ PMU_GENERATION(netburst,
 	/* 18 counters of 40 bits (SDM Vol. 3B §18.16.2) */
 	.counters = 18,
 	.width = 40,
+	.lbr = PMU_GENERATION_OPS(nb_lbr_layout),
 	.list_events = PMU_GENERATION_EVENTS(nb_list_events),
 	.referee = PMU_GENERATION_REFEREE(&netburst_referee),
 );

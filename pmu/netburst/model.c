@@ -141,6 +141,8 @@
 #include "../backend.h"
 #include "../detect.h"
 #include "../emufault.h"
+#include "../lbr_model.h"
+#include "../model.h"
 #include "../../arch/x86/trap.h"
 #include "../../arch/x86/smp.h"
 
@@ -163,6 +165,7 @@ static struct {
 	struct cpu_sig sig;
 	int ht;
 	unsigned bsp_thread;	/* nb_bsp_thread(): the BSP's T0/T1 */
+	uint64_t debugctl;	/* IA32_DEBUGCTL (DEBUGCTLA): LBR, BTF */
 } m;
 
 /* One clock of the core: who executes it, how many processors are
@@ -172,12 +175,22 @@ struct nb_clock {
 	unsigned active;
 };
 
+/* The LBRs of this Pentium 4 (regs.c), empty. */
+static void reset_lbrs(const struct cpu_info *ci)
+{
+	struct lbr_layout l;
+	const char *why;
+
+	lbr_model_reset(nb_lbr_layout(ci, &l, &why) ? 0 : &l);
+}
+
 static void nbm_reset(void)
 {
 	const struct cpu_info *ci = cpu_info();
 
 	m = (typeof(m)){ .sig = ci->sig, .ht = nb_has_ht(ci),
 			 .bsp_thread = nb_bsp_thread(ci) };
+	reset_lbrs(ci);
 }
 
 /* Every family 15 model: one the SDM does not list behaves as model 6
@@ -258,7 +271,12 @@ static int nbm_rdmsr(uint32_t msr, uint64_t *v)
 		     NB_MISC_PEBS_UNAVAIL;
 		return 0;
 	}
-	return BE_NOT_MODELLED;
+	if (msr == MSR_IA32_DEBUGCTL) {
+		*v = m.debugctl;
+		return 0;
+	}
+	slot = lbr_model_rdmsr(msr, v);
+	return slot == 1 ? BE_NOT_MODELLED : slot;
 }
 
 static uint64_t ctr_mask(void)
@@ -302,7 +320,14 @@ static int nbm_wrmsr(uint32_t msr, uint64_t v)
 		m.escr[slot] = v;
 		return 0;
 	}
-	return BE_NOT_MODELLED;
+	if (msr == MSR_IA32_DEBUGCTL) {
+		if (v & ~NB_DEBUGCTL_KEPT)
+			return BE_NOT_MODELLED;
+		m.debugctl = v;
+		return 0;
+	}
+	slot = lbr_model_wrmsr(msr, v);
+	return slot == 1 ? BE_NOT_MODELLED : slot;
 }
 
 static int nbm_rdpmc(uint32_t idx, uint64_t *v)
@@ -506,6 +531,8 @@ static void nbm_event(const struct insn_event *e)
 	uint32_t live = 0;
 
 	k.active = 1 + (m.ht && (sibling || smp_sibling_spinning()));
+	if (!sibling)
+		lbr_model_step(e, m.debugctl, 0, model_clock());
 	for (unsigned c = 0; c < NB_COUNTERS; c++) {
 		if (!(m.cccr[c] & (NB_CCCR_ENABLE | NB_CCCR_CASCADE |
 				   NB_CCCR_EXT_CASCADE)))
@@ -524,7 +551,8 @@ static void nbm_event(const struct insn_event *e)
 static unsigned nbm_parts(struct model_part *p)
 {
 	p[0] = (struct model_part){ &m, sizeof(m) };
-	return 1;
+	p[1] = lbr_model_part();
+	return 2;
 }
 
 /* Does counter c's ESCR count at some CPL for some logical processor:
@@ -562,6 +590,8 @@ static int nbm_counting(void)
 {
 	uint32_t ovf = 0;
 
+	if (lbr_model_recording(m.debugctl, 0))
+		return 1;
 	for (unsigned c = 0; c < NB_COUNTERS; c++)
 		if (m.cccr[c] & NB_CCCR_OVF)
 			ovf |= 1u << c;

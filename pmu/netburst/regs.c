@@ -276,3 +276,40 @@ int nb_escr_counts_at(uint64_t escr, unsigned thread, unsigned cpl, int ht)
 				  !!(escr & NB_ESCR_T0_USR);
 	return cpl == 0 ? !!(escr & NB_ESCR_T1_OS) : !!(escr & NB_ESCR_T1_USR);
 }
+
+/* The Pentium 4's LBRs (SDM Vol. 3B, order no. 253669, chapter 17 "Last
+ * Branch, Interrupt, and Exception Recording (Processors based on Intel
+ * NetBurst Microarchitecture)"; Vol. 4 "MSRs in the Pentium 4 and Intel
+ * Xeon Processors"): MSR_LASTBRANCH_TOS at 1DAH; family 0FH models 0-2
+ * keep 4 records MSR_LASTBRANCH_0..3 at 1DBH-1DEH, one MSR each with
+ * from in 31:0 and to in 63:32; models 3 and later 16 records
+ * MSR_LASTBRANCH_n_FROM_IP 680H-68FH and _TO_IP 6C0H-6CFH; the last
+ * exception record MSR_LER_FROM_LIP 1D7H, MSR_LER_TO_LIP 1D8H.  The
+ * records hold linear addresses, 64 bits of them in IA-32e mode where a
+ * record has MSRs of its own: the format is the 32-bit one outside it
+ * (the i386 build) and for the one-MSR records, else 64-bit LIP (no
+ * Pentium 4 has IA32_PERF_CAPABILITIES to say so). */
+int nb_lbr_layout(const struct cpu_info *ci, struct lbr_layout *l,
+		  const char **why)
+{
+	static const struct lbr_layout early = {
+		.style = LBR_STYLE_STACK, .name = "netburst-early",
+		.depth = 4, .tos = 0x1da, .from = 0x1db,
+		.ler_from = 0x1d7, .ler_to = 0x1d8,
+		.cite = "SDM Vol. 3B NetBurst LBR section: models 0-2",
+	};
+	static const struct lbr_layout later = {
+		.style = LBR_STYLE_STACK, .name = "netburst", .depth = 16,
+		.tos = 0x1da, .from = 0x680, .to = 0x6c0,
+		.ler_from = 0x1d7, .ler_to = 0x1d8,
+		.cite = "SDM Vol. 3B NetBurst LBR section: models 3 and later",
+	};
+
+	if (ci->sig.family != 15) {
+		*why = "not a NetBurst signature";
+		return -1;
+	}
+	*l = ci->sig.model < 3 ? early : later;
+	l->format = sizeof(void *) == 8 && l->to ? LBR_FMT_LIP : LBR_FMT_32;
+	return 0;
+}

@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include "../cpu_model.h"
 #include "../detect.h"
+#include "../lbr.h"
 
 #define NB_COUNTERS 18
 #define NB_CTR_BITS 40
@@ -240,5 +241,14 @@ uint64_t nb_cccr_filter(uint64_t cccr, struct nb_edge *st, uint64_t n);
 /* Does ESCR value escr count at a CPL on a thread (0 or 1)?  Without HT
  * (ht = 0) bits 3/2 are OS/USR and thread must be 0. */
 int nb_escr_counts_at(uint64_t escr, unsigned thread, unsigned cpl, int ht);
+
+/* The LBRs of a Pentium 4 or Xeon (the descriptor's lbr hook, pmu/lbr.h;
+ * regs.c cites the layout). */
+int nb_lbr_layout(const struct cpu_info *ci, struct lbr_layout *l,
+		  const char **why);
+/* IA32_DEBUGCTL (DEBUGCTLA) bits the NetBurst model keeps: LBR (0) and
+ * BTF (1); its TR, BTS and BTINT bits (2-4) and BTS_OFF_* (5, 6) it does
+ * not model. */
+#define NB_DEBUGCTL_KEPT 0x3ull
 
 #endif

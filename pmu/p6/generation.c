@@ -26,6 +26,7 @@ PMU_GENERATION(p6,
 	/* PerfCtr0 and PerfCtr1, 40 bits (SDM Vol. 3B §18.22) */
 	.counters = 2,
 	.width = 40,
+	.lbr = PMU_GENERATION_OPS(p6_lbr_layout),
 	.list_events = PMU_GENERATION_EVENTS(p6_list_events),
 	.referee = PMU_GENERATION_REFEREE(&p6_referee),
 );

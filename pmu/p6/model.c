@@ -46,6 +46,8 @@
 #include "../backend.h"
 #include "../detect.h"
 #include "../emufault.h"
+#include "../lbr_model.h"
+#include "../model.h"
 #include "../sem.h"
 #include "../../arch/x86/trap.h"
 
@@ -62,6 +64,7 @@ static struct {
 	struct evtsel dec[P6_COUNTERS];
 	uint32_t sem[P6_COUNTERS];
 	uint8_t known[P6_COUNTERS];
+	uint64_t debugctl;	/* IA32_DEBUGCTL: LBR, BTF (P6_DEBUGCTL_KEPT) */
 } m;
 
 /* PerfEvtSel c was written (or reset): its decoding and its event's
@@ -76,6 +79,15 @@ static void decode_sel(unsigned c)
 	m.sem[c] = m.known[c] ? ev->sem : 0;
 }
 
+/* The LBRs of this P6 (regs.c), empty. */
+static void reset_lbrs(void)
+{
+	struct lbr_layout l;
+	const char *why;
+
+	lbr_model_reset(p6_lbr_layout(cpu_info(), &l, &why) ? 0 : &l);
+}
+
 static void p6m_reset(void)
 {
 	for (unsigned c = 0; c < P6_COUNTERS; c++) {
@@ -87,6 +99,15 @@ static void p6m_reset(void)
 	m.gen = p6_gen_of(&cpu_info()->sig);
 	for (unsigned c = 0; c < P6_COUNTERS; c++)
 		decode_sel(c);
+	m.debugctl = 0;
+	reset_lbrs();
+}
+
+/* An LBR register's answer (lbr_model.h), or "not modelled" for what is
+ * none. */
+static int lbr_or_unknown(int r)
+{
+	return r == 1 ? BE_NOT_MODELLED : r;
 }
 
 static int p6m_rdmsr(uint32_t msr, uint64_t *v)
@@ -100,8 +121,11 @@ static int p6m_rdmsr(uint32_t msr, uint64_t *v)
 	case P6_MSR_PERFCTR1:
 		*v = m.ctr[msr - P6_MSR_PERFCTR0];
 		return 0;
+	case MSR_IA32_DEBUGCTL:
+		*v = m.debugctl;
+		return 0;
 	default:
-		return BE_NOT_MODELLED;
+		return lbr_or_unknown(lbr_model_rdmsr(msr, v));
 	}
 }
 
@@ -152,8 +176,15 @@ static int p6m_wrmsr(uint32_t msr, uint64_t v)
 		m.ctr[msr - P6_MSR_PERFCTR0] = written(v);
 		m.late[msr - P6_MSR_PERFCTR0] = 0;
 		return 0;
+	case MSR_IA32_DEBUGCTL:
+		/* LBR and BTF kept; the rest (P6: PB0-3, TR; Pentium M: TR,
+		 * BTS, BTINT) not modelled */
+		if (v & ~P6_DEBUGCTL_KEPT)
+			return BE_NOT_MODELLED;
+		m.debugctl = v;
+		return 0;
 	default:
-		return BE_NOT_MODELLED;
+		return lbr_or_unknown(lbr_model_wrmsr(msr, v));
 	}
 }
 
@@ -208,6 +239,7 @@ static void p6m_event(const struct insn_event *e)
 {
 	int en = (m.sel[0] & EVTSEL_EN) != 0;
 
+	lbr_model_step(e, m.debugctl, 0, model_clock());
 	for (unsigned c = 0; c < P6_COUNTERS; c++) {
 		if (en)
 			count(c, e);
@@ -221,7 +253,8 @@ static void p6m_event(const struct insn_event *e)
 static unsigned p6m_parts(struct model_part *p)
 {
 	p[0] = (struct model_part){ &m, sizeof(m) };
-	return 1;
+	p[1] = lbr_model_part();
+	return 2;
 }
 
 /* Some counter counts at some CPL: PerfEvtSel0.EN (bit 22) enables both
@@ -229,6 +262,8 @@ static unsigned p6m_parts(struct model_part *p)
  * CPL 1-3 with USR (bit 16).  backend=emulated traces while this holds. */
 static int p6m_counting(void)
 {
+	if (lbr_model_recording(m.debugctl, 0))
+		return 1;
 	if (!(m.sel[0] & EVTSEL_EN))
 		return 0;
 	for (unsigned c = 0; c < P6_COUNTERS; c++)

@@ -66,3 +66,39 @@ int p6_masks_lvtpc(unsigned gen)
 {
 	return gen == P6_PM;
 }
+
+/* The P6 family's LBRs (SDM Vol. 3B, order no. 253669, chapter 17 "Last
+ * Branch, Interrupt, and Exception Recording (P6 Family Processors)" and
+ * "(Pentium M Processors)"; Vol. 4 Tables 2-x "MSRs in the P6 Family" and
+ * "MSRs in Pentium M Processors"):
+ *   - Pentium Pro, II, III: LastBranchFromIP 1DBH, LastBranchToIP 1DCH,
+ *     LastExceptionFromIP 1DDH, LastExceptionToIP 1DEH, 32-bit;
+ *   - Pentium M: 8 records MSR_LASTBRANCH_0..7 at 40H-47H, one MSR each
+ *     with from in 31:0 and to in 63:32, MSR_LASTBRANCH_TOS 1C9H, the
+ *     last exception record MSR_LER_FROM_LIP 1DDH / MSR_LER_TO_LIP
+ *     1DEH. */
+int p6_lbr_layout(const struct cpu_info *ci, struct lbr_layout *l,
+		  const char **why)
+{
+	static const struct lbr_layout p6 = {
+		.style = LBR_STYLE_P6, .name = "p6", .depth = 1,
+		.format = LBR_FMT_32, .from = 0x1db, .to = 0x1dc,
+		.ler_from = 0x1dd, .ler_to = 0x1de,
+		.cite = "SDM Vol. 3B P6 family LBR section; Vol. 4 P6 MSRs",
+	};
+	static const struct lbr_layout pentium_m = {
+		.style = LBR_STYLE_STACK, .name = "pentium-m", .depth = 8,
+		.format = LBR_FMT_32, .tos = 0x1c9, .from = 0x40,
+		.ler_from = 0x1dd, .ler_to = 0x1de,
+		.cite = "SDM Vol. 3B Pentium M LBR section; Vol. 4 Pentium M "
+			"MSRs",
+	};
+	unsigned gen = p6_gen_of(&ci->sig);
+
+	if (!gen) {
+		*why = "not a P6 family signature";
+		return -1;
+	}
+	*l = gen == P6_PM ? pentium_m : p6;
+	return 0;
+}

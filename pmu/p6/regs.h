@@ -26,8 +26,10 @@
 
 #include <stdint.h>
 #include "../cpu_model.h"
+#include "../detect.h"
 #include "../driver.h"
 #include "../evtsel.h"
+#include "../lbr.h"
 
 #define P6_MSR_PERFEVTSEL0 0x186
 #define P6_MSR_PERFEVTSEL1 0x187
@@ -54,6 +56,16 @@
  * does not name: P6_PPRO, the events every P6 has), else 0. */
 unsigned p6_gen_of(const struct cpu_sig *s);
 const char *p6_gen_name(unsigned gen);
+/* The LBRs of a P6 family CPU (the descriptor's lbr hook, pmu/lbr.h):
+ * the Pentium Pro, II and III keep the last branch and the last one
+ * before an interrupt or exception; the Pentium M a stack of 8. */
+int p6_lbr_layout(const struct cpu_info *ci, struct lbr_layout *l,
+		  const char **why);
+/* IA32_DEBUGCTL bits of generation gen that the P6 model keeps: LBR (0)
+ * and BTF (1) on every one (SDM Vol. 3B §17.x: DebugCtlMSR of the P6,
+ * DEBUGCTLB of the Pentium M). */
+#define P6_DEBUGCTL_KEPT 0x3ull
+
 /* RDPMC is broken on this stepping: the Pentium Pro below stepping 9
  * (Pentium Pro erratum 26, as Linux's p6_pmu_rdpmc_quirk() handles it):
  * on hardware the driver reads counters with RDMSR only. */

@@ -10,6 +10,7 @@
 #include "report.h"
 #include "../backend.h"
 #include "../model.h"
+#include "../../arch/x86/cpu.h"
 #include "../../lib/fmt.h"
 
 /* The row's capabilities, source "model:<name>". */
@@ -28,6 +29,23 @@ static void perfmon_caps_from_row(const struct perfmon_caps_row *r,
 static struct perfmon_caps own, stand_in;
 static int own_done, standing_in;
 static const char *own_why;
+
+/* Architectural LBRs as CPUID reports them: CPUID.(EAX=07H,ECX=0):
+ * EDX[19], then leaf 1CH (SDM Vol. 2A CPUID, "Last Branch Records
+ * Information Leaf"). */
+static void own_arch_lbr(const struct cpu_info *ci)
+{
+	struct cpuid_regs r;
+
+	own.arch_lbr = ci->max_leaf >= 0x1c &&
+		       (ci->f7_edx & CPUID7_EDX_ARCH_LBR);
+	if (!own.arch_lbr)
+		return;
+	r = cpuid_count(0x1c, 0);
+	own.lbr_1c[0] = r.eax;
+	own.lbr_1c[1] = r.ebx;
+	own.lbr_1c[2] = r.ecx;
+}
 
 static void compute_own(void)
 {
@@ -48,6 +66,7 @@ static void compute_own(void)
 		own.uarch = row ? row->uarch : PERFMON_UARCH_UNKNOWN;
 		own.ds = !!(ci->f1_edx & CPUID1_EDX_DS);
 		own.ds_cpl = !!(ci->f1_ecx & CPUID1_ECX_DSCPL);
+		own_arch_lbr(ci);
 		return;
 	}
 	row = perfmon_caps_row_for(ci->sig.family, ci->sig.model);

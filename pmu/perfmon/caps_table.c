@@ -45,6 +45,11 @@
 	{ .family = f, .model = m, .name = n, .uarch = PERFMON_UARCH_##u,    \
 	  .eax = a, .ebx = b, .ecx = c, .edx = d, .has_perf_caps = has,      \
 	  .perf_caps = pc, .cite = why }
+/* A row with architectural LBRs: CPUID.1CH EAX, EBX, ECX too. */
+#define ROW_ARCH_LBR(f, m, n, u, a, b, c, d, pc, has, l0, l1, l2, why)       \
+	{ .family = f, .model = m, .name = n, .uarch = PERFMON_UARCH_##u,    \
+	  .eax = a, .ebx = b, .ecx = c, .edx = d, .has_perf_caps = has,      \
+	  .perf_caps = pc, .lbr_1c = { l0, l1, l2 }, .cite = why }
 
 static const struct perfmon_caps_row perfmon_caps_table[] = {
 	/* Yonah (Core Solo/Duo): SDM Vol. 3B ch. 18 "Performance Monitoring
@@ -304,8 +309,9 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * confirms the trap ('+') and baseline bits only.  The first parts
 	 * seen printing fmt5/fmt6 under the newer message are Arrow Lake
 	 * (06_C5H with 10 GP counters, 06_C6H). */
-	ROW(6, 0x8f, "SapphireRapids", SAPPHIRE_RAPIDS,
+	ROW_ARCH_LBR(6, 0x8f, "SapphireRapids", SAPPHIRE_RAPIDS,
 	    0x08300805, 0, 0xf, 0x8604, 0xf4ff, 1,
+	    0x4000000b, 0x7, 0x7,
 	    "confirmed CPUID (Bochs cpudb sapphire_rapids w9-3475X 806F8; "
 	    "InstLatx64 GenuineIntel00806F8_SapphireRapids 806F8): v5, 8 "
 	    "GP x 48, 4 fixed x 48, ECX 0FH, EDX[15], EBX 0, PDCM=1; seen: "
@@ -358,17 +364,19 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * 0AH = 07300404 0 0 603, 01H:ECX 4FF8EBBF (PDCM, DS-CPL), EDX
 	 * BFEBFBFF (DS).  The part's PEBS (format 3, reduced skid, PEBS on
 	 * PMC0 only: Linux intel_glm_pebs_event_constraints) is not
-	 * advertised.  PERF_CAPABILITIES otherwise assumed: LBR_FMT 5
-	 * (Linux sets Goldmont's 32-deep LBR up with intel_pmu_lbr_init_skl,
-	 * the LBR_INFO format), SMM freeze, full-width writes (seen on
-	 * Goldmont Plus, 06_7AH: Linux boots on a Celeron N4120 and a
-	 * Pentium Silver N5000 print "full-width counters"). */
-	ROW(6, 0x5f, "Denverton", GOLDMONT, 0x07300404, 0, 0, 0x0603, 0x3005, 1,
+	 * advertised.  LBR_FMT 000110B: the SDM's Goldmont section (Vol.
+	 * 3B §17.6 in order no. 325384-059US) "Supports new LBR format
+	 * encoding 00110b" (MISPRED in FROM[63], the cycle count in
+	 * TO[63:48], no LBR_INFO MSRs).  PERF_CAPABILITIES otherwise
+	 * assumed: SMM freeze, full-width writes (seen on Goldmont Plus,
+	 * 06_7AH: Linux boots on a Celeron N4120 and a Pentium Silver N5000
+	 * print "full-width counters"). */
+	ROW(6, 0x5f, "Denverton", GOLDMONT, 0x07300404, 0, 0, 0x0603, 0x3006, 1,
 	    "confirmed CPUID (libcpuid intel-atom-cpu-c3958 506F1; InstLatx64 "
 	    "Denverton 506F1): v4, 4 GP x 48, 3 fixed x 48, EBX 0, PDCM=1; "
 	    "PEBS not advertised (part: fmt 3, reduced skid; no Goldmont "
-	    "PEBS rule modelled); assumed: LBR_FMT 5, SMM freeze, full-width "
-	    "(seen on Goldmont Plus 06_7AH)"),
+	    "PEBS rule modelled); SDM Goldmont section: LBR_FMT 6; assumed: "
+	    "SMM freeze, full-width (seen on Goldmont Plus 06_7AH)"),
 	/* Tremont 06_86H (Snow Ridge / Jacobsville; QEMU's Snowridge, 80661,
 	 * and QEMU 7.2's Icelake-Server, 80660, whose signature is this one):
 	 * v5, 4 GP + 3 fixed of 48 bits, fixed-counter bitmap 7, AnyThread
@@ -438,4 +446,8 @@ void perfmon_caps_of_row(const struct perfmon_caps_row *r,
 	 * 15), whose BTS is not CPL-qualified */
 	c->ds = 1;
 	c->ds_cpl = r->uarch != PERFMON_UARCH_YONAH;
+	c->arch_lbr = (c->perf_caps & PERF_CAP_LBR_FMT_MASK) ==
+		      PERF_CAP_LBR_FMT_MASK;
+	for (unsigned i = 0; i < 3; i++)
+		c->lbr_1c[i] = r->lbr_1c[i];
 }

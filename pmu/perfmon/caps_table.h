@@ -16,6 +16,9 @@ struct perfmon_caps_row {
 	uint32_t eax, ebx, ecx, edx;	/* CPUID.0AH as the CPU reports it */
 	int has_perf_caps;
 	uint64_t perf_caps;
+	/* CPUID.1CH EAX, EBX, ECX of a part with architectural LBRs (its
+	 * LBR_FMT 3FH), else 0 */
+	uint32_t lbr_1c[3];
 	const char *cite;		/* the source of the row */
 };
 

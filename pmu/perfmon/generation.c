@@ -1,6 +1,7 @@
 /* pmu/perfmon/generation.c: the architectural performance monitoring
  * PMU's descriptor, with the DS save area's PEBS and BTS (generation.h). */
 #include "driver.h"
+#include "lbr/layout.h"
 #include "model.h"
 #include "regs.h"
 #include "report.h"
@@ -57,6 +58,7 @@ PMU_GENERATION(perfmon,
 	.match = { { 6, 0x0e, 0xff } },
 	/* CPUID.0AH reports the GP counters and their width (§18.2.1) */
 	.cpuid_shape = perfmon_cpuid_shape,
+	.lbr = PMU_GENERATION_OPS(perfmon_lbr_layout),
 	.list_events = PMU_GENERATION_EVENTS(perfmon_list_events),
 	.referee = PMU_GENERATION_REFEREE(&perfmon_referee),
 );

@@ -25,7 +25,10 @@
  *     (read-only: bit n PERFEVTSELn's event select is not 0, bit 32+i
  *     fixed counter i enabled at some CPL, bit 63 some PMI enabled).
  *   - IA32_PERF_CAPABILITIES: read-only, where the PMU has it.
- *   - IA32_DEBUGCTL: LBR (0) and BTF (1) are kept without effect,
+ *   - IA32_DEBUGCTL: LBR (0) turns the LBR stack on (pmu/lbr_model.c, which
+ *     answers the LBR registers of this CPU's layout; architectural LBRs
+ *     take IA32_LBR_CTL instead, and LBR reads 0 there), BTF (1) is kept
+ *     without effect,
  *     FREEZE_LBRS_ON_PMI (11) and FREEZE_PERFMON_ON_PMI (12) act (v2+);
  *     a write of any other bit is not modelled.
  *   - Everything else: not modelled (BE_NOT_MODELLED).
@@ -57,7 +60,7 @@
  * IA32_PEBS_ENABLE, MSR_PEBS_DATA_CFG, MSR_PEBS_LD_LAT and
  * IA32_MISC_ENABLE's BTS/PEBS bits are the DS model's; IA32_DEBUGCTL
  * takes TR, BTS, BTINT and BTS_OFF_* there.  Per step of this thread: the
- * LBR stack (pmu/perfmon/lbr/model.c) and BTS (pmu/perfmon/bts/model.c)
+ * LBRs (pmu/lbr_model.c) and BTS (pmu/perfmon/bts/model.c)
  * see taken branches; a PEBS counter (IA32_PEBS_ENABLE) that wraps sets
  * its status bit and is armed, and the step of its next event (SDM Vol.
  * 3B §18.8.1.1: "When the counter IA32_PMCx overflows from maximum count
@@ -83,7 +86,8 @@
 #include "regs.h"
 #include "bts/model.h"
 #include "ds/model.h"
-#include "lbr/model.h"
+#include "../lbr_model.h"
+#include "lbr/layout.h"
 #include "pebs/events.h"
 #include "pebs/model.h"
 #include "pebs/regs.h"
@@ -132,6 +136,15 @@ static uint64_t bits_mask(unsigned bits)
 	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
 }
 
+/* The LBRs of this CPU (lbr/layout.c), empty. */
+static void reset_lbrs(void)
+{
+	struct lbr_layout l;
+	const char *why;
+
+	lbr_model_reset(perfmon_lbr_layout(cpu_info(), &l, &why) ? 0 : &l);
+}
+
 static void pm_reset(void)
 {
 	const struct perfmon_caps *c = perfmon_caps(0);
@@ -139,7 +152,7 @@ static void pm_reset(void)
 	m = (typeof(m)){ .c = c };
 	ds_model_reset(c);
 	pebs_model_reset(c);
-	lbr_model_reset();
+	reset_lbrs();
 	pt_model_reset();
 	if (!c)
 		return;
@@ -330,6 +343,9 @@ static int pm_rdmsr(uint32_t msr, uint64_t *v)
 	r = ds_model_rdmsr(msr, v);
 	if (r != 1)
 		return r;
+	r = lbr_model_rdmsr(msr, v);
+	if (r != 1)
+		return r;
 	r = pebs_model_rdmsr(msr, v);
 	if (r != 1)
 		return r;
@@ -394,6 +410,9 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 	r = ds_model_wrmsr(msr, v);
 	if (r != 1)
 		return r;
+	r = lbr_model_wrmsr(msr, v);
+	if (r != 1)
+		return r;
 	r = pebs_model_wrmsr(msr, v);
 	if (r != 1)
 		return r;
@@ -435,7 +454,10 @@ static int pm_wrmsr(uint32_t msr, uint64_t v)
 	if (msr == MSR_IA32_DEBUGCTL) {
 		if (v & ~debugctl_valid())
 			return BE_NOT_MODELLED;
-		m.debugctl = v;
+		/* with architectural LBRs DEBUGCTL.LBR takes a write and
+		 * reads 0 (IA32_LBR_CTL enables them; Intel's Architectural
+		 * LBR specification as the KVM Arch-LBR series quotes it) */
+		m.debugctl = m.c->arch_lbr ? v & ~DEBUGCTL_LBR : v;
 		return 0;
 	}
 	if (m.c->version < 2)
@@ -761,8 +783,8 @@ static int ds_step(const struct insn_event *e)
 {
 	int want_pmi = 0;
 
-	lbr_model_step(e, m.status & GLOBAL_STATUS_LBR_FRZ ?
-		       m.debugctl & ~DEBUGCTL_LBR : m.debugctl);
+	lbr_model_step(e, m.debugctl, !!(m.status & GLOBAL_STATUS_LBR_FRZ),
+		       model_clock());
 	if (bts_model_step(e, m.debugctl))
 		want_pmi |= buffer_pmi();
 	if ((m.pebs_fire & pebs_model_enable()) && pebs_assist(e))
@@ -808,7 +830,7 @@ static int pm_counting(void)
 {
 	if (!m.c)
 		return 0;
-	if ((m.debugctl & DEBUGCTL_LBR) ||
+	if (lbr_model_recording(m.debugctl, 0) ||
 	    (m.debugctl & (DEBUGCTL_TR | DEBUGCTL_BTS)) ==
 	    (DEBUGCTL_TR | DEBUGCTL_BTS) || pt_model_tracing())
 		return 1;

@@ -169,6 +169,10 @@ struct perfmon_caps {
 					 * area, BTS and PEBS */
 	int ds_cpl;			/* CPUID.01H:ECX.DS-CPL[4]: CPL-
 					 * qualified BTS (BTS_OFF_OS/USR) */
+	/* Architectural LBRs (CPUID.(EAX=07H,ECX=0):EDX[19]), and CPUID.1CH
+	 * EAX, EBX, ECX where they are (pmu/lbr.h) */
+	int arch_lbr;
+	uint32_t lbr_1c[3];
 };
 
 /* Decodes CPUID.0AH as the SDM says, per version: fixed counters only

@@ -10,7 +10,9 @@
 #include "ds/regs.h"
 #include "pebs/driver.h"
 #include "pebs/regs.h"
+#include "lbr/layout.h"
 #include "../backend.h"
+#include "../lbr.h"
 #include "../../lib/fmt.h"
 
 /* Fills why (the step refused, and the driver's sentence) and returns
@@ -136,15 +138,34 @@ static int fixed_adaptive(const struct pebs_sample *s, char *why,
 		      (unsigned long long)fields);
 }
 
+/* The LBRs of this CPU, recording every branch at every CPL (pmu/lbr.h:
+ * DEBUGCTL.LBR, or IA32_LBR_CTL on architectural LBRs). */
+static int lbrs(int on, struct pmu_err *e)
+{
+	static const struct lbr_filter every = {
+		.cpls = PMU_CPLS_ALL, .branches = LBR_BR_ALL,
+	};
+	struct lbr_layout l;
+	const char *why;
+
+	if (perfmon_lbr_layout(cpu_info(), &l, &why))
+		return pmu_fail(e, 0, "no LBRs: %s", why);
+	return on ? lbr_enable(&l, &every, e) : lbr_disable(&l, e);
+}
+
+/* The DEBUGCTL bits the run asks for; its LBR bit through lbrs(). */
 static int debugctl_set(uint64_t bits, char *why, unsigned size)
 {
-	uint64_t dbg = 0;
+	uint64_t dbg = 0, other = bits & ~DEBUGCTL_LBR;
+	struct pmu_err e;
 
-	if (!bits || (be_rdmsr(MSR_IA32_DEBUGCTL, &dbg) == 0 &&
-		      be_wrmsr(MSR_IA32_DEBUGCTL, dbg | bits) == 0))
+	if ((bits & DEBUGCTL_LBR) && lbrs(1, &e))
+		return refuse(why, size, "LBRs on: %s", e.msg);
+	if (!other || (be_rdmsr(MSR_IA32_DEBUGCTL, &dbg) == 0 &&
+		       be_wrmsr(MSR_IA32_DEBUGCTL, dbg | other) == 0))
 		return 0;
 	return refuse(why, size, "DEBUGCTL |= 0x%llx",
-		      (unsigned long long)bits);
+		      (unsigned long long)other);
 }
 
 int pebs_sample_arm(const struct pebs_sample *s, char *why, unsigned size)
@@ -197,6 +218,8 @@ int pebs_sample_end(const struct pebs_sample *s, uint64_t *count,
 		(void)perfmon_driver.stop(ctr_of(s->ctr[k].bit), e);
 		(void)perfmon_driver.read(ctr_of(s->ctr[k].bit), &count[k], e);
 	}
+	if (s->debugctl & DEBUGCTL_LBR)
+		(void)lbrs(0, e);
 	if (s->debugctl)
 		(void)be_wrmsr(MSR_IA32_DEBUGCTL, 0);
 	*index = perfmon_ds_layout(&l, e) == 0 ?

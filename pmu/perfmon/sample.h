@@ -31,7 +31,10 @@ struct pebs_sample {
 	const struct pebs_ctr *ctr;	/* the counters sampled */
 	unsigned n_ctr;
 	uint64_t cfg;			/* MSR_PEBS_DATA_CFG */
-	uint64_t debugctl;		/* IA32_DEBUGCTL bits during the run */
+	/* IA32_DEBUGCTL bits during the run; its LBR bit turns this CPU's
+	 * LBRs on, whatever enables them (IA32_LBR_CTL on architectural
+	 * LBRs, pmu/lbr.h) */
+	uint64_t debugctl;
 	void *area;			/* the DS save area's memory */
 	uint64_t base;			/* the PEBS buffer's linear address */
 	unsigned capacity;		/* records it holds */

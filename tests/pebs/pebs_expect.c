@@ -23,15 +23,20 @@ static int counts_at(const struct pebs_ctr *c, int cpl)
 
 static void push_branch(struct pebs_expect *x, const struct insn_event *e)
 {
-	if (!(x->debugctl & DBG_LBR) ||
-	    !(sem_once(SEM_TAKEN, e) || sem_once(SEM_FAR, e)))
+	int cls = sdm_lbr_class(e);
+
+	x->steps += 1 + (uint64_t)e->more;
+	if (!(x->debugctl & DBG_LBR) || cls < 0)
 		return;
 	for (unsigned k = PEBS_EXPECT_LBR - 1; k > 0; k--) {
 		x->from[k] = x->from[k - 1];
 		x->to[k] = x->to[k - 1];
+		x->info[k] = x->info[k - 1];
 	}
 	x->from[0] = e->rip;
 	x->to[0] = e->next_rip;
+	x->info[0] = sdm_lbr_info(&x->lbr, cls, x->steps - x->br_steps);
+	x->br_steps = x->steps;
 	x->n_br++;
 }
 
@@ -57,6 +62,7 @@ static void record(const struct pebs_expect *x, const struct insn_event *e,
 	for (unsigned k = 0; k < PEBS_EXPECT_LBR; k++) {
 		s->from[k] = x->from[k];
 		s->to[k] = x->to[k];
+		s->info[k] = x->info[k];
 	}
 }
 
@@ -67,6 +73,10 @@ void pebs_expect_start(struct pebs_expect *x, const struct pebs_ctr *ctr,
 				   .debugctl = debugctl,
 				   .pdist_pmc0 = sdm_pdist_pmc0(),
 				   .pdir_fixed0 = sdm_pdir_fixed0() };
+	const char *why;
+
+	if (!sdm_lbr_of(&x->lbr, &why))
+		x->lbr = (struct sdm_lbr){ .family = "none" };
 	for (unsigned c = 0; c < n_ctr; c++)
 		x->left[c] = ctr[c].period;
 }

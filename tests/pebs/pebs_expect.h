@@ -37,15 +37,18 @@
  *     (bit 16) bits select (§18.2.1.1, Figure 18-1), a fixed counter at
  *     those of its IA32_FIXED_CTR_CTRL field's OS (bit 0) / USR (bit 1)
  *     (§18.2.2, Figure 18-2);
- *   - while IA32_DEBUGCTL.LBR (bit 0, §17.4.1) is set, the LBR stack the
- *     record's LBR group copies takes each retired taken near branch and
- *     far transfer (§17.4.8). */
+ *   - while IA32_DEBUGCTL.LBR (bit 0, §17.4.1) is set (IA32_LBR_CTL.LBREn
+ *     on architectural LBRs), the LBR stack the record's LBR group copies
+ *     takes each retired taken near branch and far transfer (§17.4.8),
+ *     each entry {FROM, TO, INFO} as the LBR MSRs hold it: INFO is the
+ *     LBR_INFO of its format (tests/lbr/lbr_sdm.c sdm_lbr_info()). */
 #ifndef TESTS_PEBS_PEBS_EXPECT_H
 #define TESTS_PEBS_PEBS_EXPECT_H
 
 #include <stdint.h>
 #include "../../arch/x86/trace.h"
 #include "../../pmu/perfmon/sample.h"
+#include "../lbr/lbr_test.h"
 
 #define PEBS_EXPECT_CTRS 4
 #define PEBS_EXPECT_LBR 32
@@ -61,6 +64,7 @@ struct pebs_step {
 	uint64_t applicable;	/* counters the record is for */
 	uint64_t from[PEBS_EXPECT_LBR], to[PEBS_EXPECT_LBR];	/* newest
 								 * first */
+	uint64_t info[PEBS_EXPECT_LBR];
 	unsigned n_branches;	/* taken branches before, this one included */
 };
 
@@ -78,7 +82,12 @@ struct pebs_expect {
 	struct step_regs prev;		/* the state the last step left */
 	int have_prev;
 	uint64_t from[PEBS_EXPECT_LBR], to[PEBS_EXPECT_LBR];
+	uint64_t info[PEBS_EXPECT_LBR];
 	unsigned n_br;
+	/* the LBRs as the SDM has them here (tests/lbr/lbr_sdm.c), for
+	 * LBR_INFO; the trace's steps, and those at the last branch */
+	struct sdm_lbr lbr;
+	uint64_t steps, br_steps;
 };
 
 /* Before the first step: n_ctr (at most PEBS_EXPECT_CTRS) counters, each

@@ -48,21 +48,21 @@
  *   - TSC (format 3, basic group): RDTSC at the assist, inside the #DB
  *     handling of that step;
  *   - XMM group: XMM0-15 as the traced code left them (arch/x86/xmm.h);
- *   - LBR group: the last taken branches recorded while DEBUGCTL.LBR was
- *     set (newest first; pmu/perfmon/lbr/model.c), info 0;
+ *   - LBR group: the LBR records as their FROM, TO and INFO registers
+ *     read, newest first (pmu/lbr_model.c: recorded while DEBUGCTL.LBR,
+ *     or IA32_LBR_CTL.LBREn on architectural LBRs);
  *   - the 32-bit DS format (pmu/perfmon/ds/regs.h ds_format64(): no
  *     DTES64 outside IA-32e mode): the 40-byte record {EFLAGS, EIP,
  *     EAX .. ESP} of SDM Vol. 3B §17.4.9 whatever the record format,
  *     from the same state;
  *   - not modelled, written as 0: data source encoding, load latency, TSX
- *     information (formats 1-3 and the memory-info group), the LBR info
- *     word. */
+ *     information (formats 1-3 and the memory-info group). */
 #include "model.h"
 #include "../caps.h"
 #include "../regs.h"
 #include "../ds/model.h"
 #include "../ds/regs.h"
-#include "../lbr/model.h"
+#include "../../lbr_model.h"
 #include "../../../arch/x86/paging.h"
 #include "../../../arch/x86/trap.h"
 #include "../../../arch/x86/xmm.h"
@@ -280,12 +280,12 @@ static void xmms_group(uint8_t *g)
 static void lbrs_group(uint8_t *g, unsigned n)
 {
 	for (unsigned k = 0; k < n; k++) {
-		uint64_t from, to;
+		uint64_t from, to, info;
 
-		lbr_model_entry(k, &from, &to);
+		lbr_model_entry(k, &from, &to, &info);
 		put64(g, PEBS_LBR_ENTRY_SIZE * k, from);
 		put64(g, PEBS_LBR_ENTRY_SIZE * k + 8, to);
-		put64(g, PEBS_LBR_ENTRY_SIZE * k + 16, 0);
+		put64(g, PEBS_LBR_ENTRY_SIZE * k + 16, info);
 	}
 }
 

@@ -84,7 +84,7 @@
 
 #include "tests/host/arch/x86/dec_flags.h"
 
-/* host-sources: tests/host/pmu/netburst/stub_model.c pmu/model.c pmu/noise.c pmu/netburst/regs.c pmu/netburst/events.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/emufault.c lib/escape.c */
+/* host-sources: tests/host/pmu/netburst/stub_model.c pmu/model.c pmu/noise.c pmu/netburst/regs.c pmu/netburst/events.c pmu/sem.c pmu/lbr_model.c pmu/lbr.c tests/host/pmu/stub_pmu_access.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/emufault.c lib/escape.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define CTRS 18

@@ -42,7 +42,7 @@
  * -Wshadow reports as shadowing the built-in log(); host-test.sh hands
  * the words below to gcc as they are, so goes with them
  * (the target builds with -fno-builtin, which has no such built-in). */
-/* host-sources: tests/host/pmu/p5/stub_model.c pmu/model.c pmu/noise.c tests/host/arch/x86/stub_smp.c tests/host/arch/x86/stub_trace_window.c pmu/backend.c pmu/window.c pmu/inject.c pmu/p5/regs.c pmu/p5/events.c pmu/p5/driver.c pmu/driver.c pmu/p6/driver.c pmu/p6/model.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c pmu/p5/generation.c pmu/p6/generation.c tests/host/pmu/netburst/stub_generation.c tests/host/pmu/perfmon/stub_generation.c pmu/pt/generation.c pmu/emufault.c lib/escape.c */
+/* host-sources: tests/host/pmu/p5/stub_model.c pmu/model.c pmu/noise.c tests/host/arch/x86/stub_smp.c tests/host/arch/x86/stub_trace_window.c pmu/backend.c pmu/window.c pmu/inject.c pmu/p5/regs.c pmu/p5/events.c pmu/p5/driver.c pmu/driver.c pmu/p6/driver.c pmu/p6/model.c pmu/lbr_model.c pmu/lbr.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c pmu/p5/generation.c pmu/p6/generation.c tests/host/pmu/netburst/stub_generation.c tests/host/pmu/perfmon/stub_generation.c pmu/pt/generation.c pmu/emufault.c lib/escape.c */
 
 /* Every generation's descriptor is linked, as in the image (pmu_describe
  * names each kind from them): the P5's and the P6's with their drivers

@@ -28,7 +28,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/pmu/p6/stub_model.c pmu/model.c pmu/noise.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/driver.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c tests/host/pmu/p5/stub_generation.c pmu/p6/generation.c pmu/emufault.c lib/escape.c */
+/* host-sources: tests/host/pmu/p6/stub_model.c pmu/model.c pmu/noise.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/driver.c pmu/sem.c pmu/lbr_model.c pmu/lbr.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/generation.c tests/host/pmu/p5/stub_generation.c pmu/p6/generation.c pmu/emufault.c lib/escape.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define SEL0 0x186

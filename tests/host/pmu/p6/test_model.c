@@ -48,7 +48,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/pmu/p6/stub_model.c tests/host/pmu/p6/stub_cpu.c pmu/model.c pmu/noise.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c lib/fmt.c lib/string.c pmu/emufault.c lib/escape.c */
+/* host-sources: tests/host/pmu/p6/stub_model.c tests/host/pmu/p6/stub_cpu.c pmu/model.c pmu/noise.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/lbr_model.c pmu/lbr.c tests/host/pmu/stub_pmu_access.c lib/fmt.c lib/string.c pmu/emufault.c lib/escape.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

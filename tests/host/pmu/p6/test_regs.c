@@ -32,7 +32,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: tests/host/pmu/p6/stub_model.c tests/host/pmu/p6/stub_cpu.c pmu/model.c pmu/noise.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/emufault.c lib/escape.c */
+/* host-sources: tests/host/pmu/p6/stub_model.c tests/host/pmu/p6/stub_cpu.c pmu/model.c pmu/noise.c tests/host/arch/x86/stub_smp.c pmu/p6/regs.c pmu/p6/events.c pmu/evtsel.c pmu/sem.c pmu/lbr_model.c pmu/lbr.c tests/host/pmu/stub_pmu_access.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/emufault.c lib/escape.c */
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define TOP (1ull << 40)
@@ -655,10 +655,14 @@ static void test_model_rdpmc(void **state)
 	assert_int_equal(p6m->rdpmc(0x40000000, &v), VEC_GP);
 }
 
+/* IA32_DEBUGCTL (1D9H) is modelled for its LBR (bit 0) and BTF (bit 1)
+ * flags, the P6's DebugCtlMSR and the Pentium M's DEBUGCTLB alike (SDM
+ * Vol. 3B, order no. 253669, §17.4.1 and the P6 / Pentium M LBR
+ * sections): they read back as written. */
 static void test_model_unknown_msrs(void **state)
 {
 	static const uint32_t msrs[] = {
-		0x10, 0x11, 0x12, 0xc0, 0xc3, 0x185, 0x188, 0x1d9, 0x38f,
+		0x10, 0x11, 0x12, 0xc0, 0xc3, 0x185, 0x188, 0x38f,
 	};
 	uint64_t v;
 
@@ -667,6 +671,9 @@ static void test_model_unknown_msrs(void **state)
 		assert_int_equal(p6m->rdmsr(msrs[i], &v), BE_NOT_MODELLED);
 		assert_int_equal(p6m->wrmsr(msrs[i], 0), BE_NOT_MODELLED);
 	}
+	assert_int_equal(p6m->wrmsr(0x1d9, 0x3), 0);
+	assert_int_equal(p6m->rdmsr(0x1d9, &v), 0);
+	assert_int_equal(v, 0x3);
 }
 
 int main(void)

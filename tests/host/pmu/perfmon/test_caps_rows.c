@@ -621,12 +621,13 @@ static const struct caps_rs caps[] = {
 	{ .model = 0x1c, .pebs_trap = 1, .pebs_fmt = 0, .no_pebs = 1 },
 	/* Goldmont (Atom C3958).  The part's PEBS (reduced skid, PMC0 only:
 	 * Linux intel_glm_pebs_event_constraints) is cleared by the rule;
-	 * no boot log of it was found.  LBR_FMT 5: assumed (Linux's Goldmont
-	 * case calls intel_pmu_lbr_init_skl(), 32 entries with LBR_INFO).
+	 * no boot log of it was found.  LBR_FMT 6: the SDM's Goldmont
+	 * section (Vol. 3B §17.6 of order no. 325384-059US): "Supports new
+	 * LBR format encoding 00110b" (Linux LBR_FORMAT_TIME).
 	 * SMM_FREEZE 1 assumed.  FW_WRITE 1 assumed: seen on Goldmont Plus
 	 * (06_7AH, Celeron N4120 and Pentium Silver N5000: "full-width
 	 * counters"). */
-	{ .model = 0x5f, .lbr_fmt = 5, .smm_freeze = 1, .fw_write = 1,
+	{ .model = 0x5f, .lbr_fmt = 6, .smm_freeze = 1, .fw_write = 1,
 	  .no_pebs = 1 },
 	/* Tremont (Snowridge).  The part: Celeron N5105 (06_9CH, a sibling
 	 * by RULE_SIBLING): "PEBS fmt4+-baseline, PEBS-via-PT, AnyThread

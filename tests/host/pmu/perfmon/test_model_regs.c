@@ -35,9 +35,9 @@
 #include <cmocka.h>
 
 #include "tests/host/pmu/perfmon/model_test.h"
-#include "pmu/perfmon/lbr/model.h"
+#include "pmu/lbr_model.h"
 
-/* host-sources: tests/host/pmu/perfmon/stub_model.c pmu/model.c pmu/noise.c pmu/perfmon/regs.c pmu/perfmon/events.c pmu/perfmon/caps_table.c pmu/perfmon/ds/model.c pmu/perfmon/ds/regs.c pmu/perfmon/lbr/model.c pmu/perfmon/bts/model.c pmu/perfmon/pebs/model.c pmu/perfmon/pebs/events.c pmu/perfmon/pebs/regs.c pmu/pt/model.c pmu/pt/gen.c pmu/pt/caps.c lib/pt/encode.c arch/x86/decode.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/emufault.c lib/escape.c */
+/* host-sources: tests/host/pmu/perfmon/stub_model.c pmu/model.c pmu/noise.c pmu/perfmon/regs.c pmu/perfmon/events.c pmu/perfmon/caps_table.c pmu/perfmon/ds/model.c pmu/perfmon/ds/regs.c pmu/lbr_model.c pmu/lbr.c tests/host/pmu/stub_pmu_access.c pmu/perfmon/lbr/layout.c pmu/perfmon/bts/model.c pmu/perfmon/pebs/model.c pmu/perfmon/pebs/events.c pmu/perfmon/pebs/regs.c pmu/pt/model.c pmu/pt/gen.c pmu/pt/caps.c lib/pt/encode.c arch/x86/decode.c pmu/evtsel.c pmu/sem.c pmu/cpu_model.c lib/fmt.c lib/string.c pmu/emufault.c lib/escape.c */
 
 static uint64_t status(const struct pm_cpu *c)
 {
@@ -494,7 +494,7 @@ static void test_global_inuse(void **state)
  * (bit 58), "LBRs are frozen" while it is set (Vol. 4 Table 2-2), and
  * DEBUGCTL.LBR stays set (18.2.4.1); clearing LBR_Frz through
  * STATUS_RESET lets them record again.  The LBR stack is read through its
- * unit (pmu/perfmon/lbr/model.h), newest first. */
+ * unit (pmu/lbr_model.h), newest first. */
 #define DEBUGCTL 0x1d9u
 #define DBG_LBR 1ull
 #define DBG_FREEZE_LBRS (1ull << 11)
@@ -502,9 +502,9 @@ static void test_global_inuse(void **state)
 
 static uint64_t newest_from(void)
 {
-	uint64_t from, to;
+	uint64_t from, to, info;
 
-	lbr_model_entry(0, &from, &to);
+	lbr_model_entry(0, &from, &to, &info);
 	return from;
 }
 

@@ -19,7 +19,7 @@
  *     at 10H, RSP at 48H, the DS index at 28H.
  * perfmon_caps, the PEBS format and trap bit, ds_model_area() and
  * paging_range_writable() are stubs here; the LBR stack
- * (pmu/perfmon/lbr/model.c) is the real one, empty. */
+ * (pmu/lbr_model.c) is the real one, empty. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -37,7 +37,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-/* host-sources: pmu/perfmon/pebs/model.c pmu/perfmon/lbr/model.c pmu/perfmon/ds/regs.c pmu/perfmon/pebs/regs.c lib/fmt.c pmu/emufault.c lib/escape.c lib/string.c */
+/* host-sources: pmu/perfmon/pebs/model.c pmu/lbr_model.c pmu/lbr.c tests/host/pmu/stub_pmu_access.c pmu/sem.c pmu/perfmon/ds/regs.c pmu/perfmon/pebs/regs.c lib/fmt.c pmu/emufault.c lib/escape.c lib/string.c */
 
 #define CAP 3u			/* records the buffer holds */
 #define GUARD 64u		/* bytes past it that must stay 0xa5 */
