@@ -329,15 +329,18 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * (arch/x86/events/intel/core.c intel_pmu_init(): "Atom events",
 	 * "Goldmont events", "Tremont events", "Knights Landing/Mill
 	 * events").  The model counts their architectural events as
-	 * CPUID.0AH states them, but has none of their PEBS rules
-	 * (Bonnell's and Knights Landing's PEBS on PMC0, Goldmont's
-	 * reduced-skid PEBS, Tremont's adaptive PEBS on an Atom core), so
-	 * these rows advertise NO PEBS: their uarch answers 0 to
+	 * CPUID.0AH states them.  Of their PEBS it has Tremont's (adaptive
+	 * PEBS, format 4 with baseline, reduced skid on PMC0 and fixed
+	 * counter 0: pmu/perfmon/pebs/events.c), so the Snowridge row
+	 * advertises PEBS as the part does (its comment says what of it).
+	 * It has none of the others' (Bonnell's and Knights Landing's PEBS
+	 * on PMC0, Goldmont's format 3 with reduced skid on PMC0 alone), so
+	 * those rows advertise NO PEBS: their uarch answers 0 to
 	 * perfmon_uarch_pebs_modelled() (regs.h) and the PEBS fields of
 	 * PERF_CAPABILITIES (bits 6, 7, 11:8, 14, 16) are written 0 here,
 	 * where the parts report a format (each row says which).  BTS and
-	 * the DS area stay: every dump below has CPUID.01H:EDX.DS[21] and
-	 * ECX.DS-CPL[4] set, and BTS records are the same on every row
+	 * the DS area stay on all: every dump below has CPUID.01H:EDX.DS[21]
+	 * and ECX.DS-CPL[4] set, and BTS records are the same on every row
 	 * (SDM Vol. 3B "Branch Trace Store"). */
 	/* Bonnell 06_1CH (QEMU's n270, 106C2): v3, 2 GP + 1 fixed of 40
 	 * bits as CPUID reports it: EDX[4:0] = 1 on these parts (Linux
@@ -389,16 +392,24 @@ static const struct perfmon_caps_row perfmon_caps_table[] = {
 	 * Celeron N5105 (06_9CH) printed "PEBS fmt4+-baseline, PEBS-via-PT,
 	 * AnyThread deprecated, Tremont events, 32-deep LBR, full-width
 	 * counters" and version 5, 4 generic registers of 48 bits, 3 fixed:
-	 * full-width is kept, the PEBS fields (format 4, trap, baseline,
-	 * PEBS via PT) are cleared.  Assumed: LBR_FMT 5, SMM freeze. */
-	ROW(6, 0x86, "Snowridge", TREMONT, 0x07300405, 0, 0x7, 0x8603, 0x3005,
+	 * PEBS format 4, trap ('+'), baseline and full-width are kept as
+	 * seen (SDM Vol. 3B, the Tremont section: adaptive PEBS on every GP
+	 * and fixed counter).  PEBS_ARCH_REG (bit 7) derived: the adaptive
+	 * record's GPR group saves the registers, as on the Ice Lake rows.
+	 * PEBS output to Intel PT (bit 16), which the part reports
+	 * ("PEBS-via-PT"), is cleared: the model writes PEBS records to the
+	 * DS area only (no IA32_PEBS_ENABLE output field, no MSR_RELOAD_PMCx),
+	 * and a row that set the bit would promise the PT path.  Assumed:
+	 * LBR_FMT 5, SMM freeze. */
+	ROW(6, 0x86, "Snowridge", TREMONT, 0x07300405, 0, 0x7, 0x8603, 0x74c5,
 	    1,
 	    "assumed CPUID from Tremont 06_96H/06_9CH dumps (libcpuid "
 	    "intel-celeron-j6412 90661, intel-celeron-n5100 906C0; no 06_86H "
 	    "dump found): v5, 4 GP x 48, 3 fixed x 48, ECX 7, EDX[15], EBX 0, "
-	    "PDCM=1; seen (N5105 Linux boot): full-width; PEBS not advertised "
-	    "(part: fmt 4 + baseline; no Tremont PEBS rule modelled); "
-	    "assumed: LBR_FMT 5, SMM freeze"),
+	    "PDCM=1; seen (N5105 Linux boot \"PEBS fmt4+-baseline\"): PEBS "
+	    "fmt 4 + trap + baseline, full-width; derived: PEBS arch regs; "
+	    "cleared: bit 16 (part: PEBS via PT; not modelled); assumed: "
+	    "LBR_FMT 5, SMM freeze"),
 	/* Knights Mill 06_85H (QEMU's KnightsMill, 80650): the SDM's Knights
 	 * Landing section; Linux sets 06_57H and 06_85H up alike ("Knights
 	 * Landing/Mill events").  CPUID: no dump of a Knights Mill part was

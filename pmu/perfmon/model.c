@@ -559,23 +559,23 @@ static void overflowed(unsigned bit, int sibling, uint64_t value, int pdir)
 
 /* GP counter n's PEBS record is for the instruction that caused the
  * overflow: INST_RETIRED.PREC_DIST on PMC1, precise distribution (SDM
- * Vol. 3B §18.9.4.4; pmu/perfmon/pebs/events.c); on Sapphire Rapids every
- * precise event on PMC0, "PDist": "the PEBS record is generated for the
- * instruction that caused the overflow", no "wait for next occurrence"
- * (the SDM's Sapphire Rapids PEBS text, quoted in KVM commit
- * 974850be0125; Linux spr_get_event_constraints()). */
+ * Vol. 3B §18.9.4.4); every precise event on the counters
+ * pebs_overflow_record_counters() names: PMC0 on Sapphire Rapids
+ * ("PDist", no "wait for next occurrence") and on Tremont (reduced-skid
+ * PEBS; pmu/perfmon/pebs/events.c cites both). */
 static int pdir_counter(unsigned n, const struct evtsel *s)
 {
 	const struct pebs_event *pe;
 	enum perfmon_uarch u;
 
-	if (n > 1 || !pebs_model_has_pebs())
+	if (!pebs_model_has_pebs())
 		return 0;
 	u = pebs_events_uarch(m.c);
 	pe = pebs_event_for(u, s->event, s->umask);
-	if (u == PERFMON_UARCH_SAPPHIRE_RAPIDS)
-		return n == 0 && pe;
-	return n == 1 && pe && pe->pdir;
+	if (!pe)
+		return 0;
+	return (pe->pdir && n == 1) ||
+	       (pebs_overflow_record_counters(u) >> n & 1);
 }
 
 /* Counter bit counted inc events in the step: an armed PEBS counter's
@@ -621,18 +621,14 @@ static const struct perfmon_event *fixed_event(unsigned i)
 
 /* Fixed counter i's PEBS record is for the instruction that caused the
  * overflow: fixed counter 0 from Ice Lake on, where precise distribution
- * moved from PMC1 to IA32_FIXED_CTR0 (the SDM's Ice Lake PEBS text; Linux
- * icl_pebs_event_constraints() and spr's: INST_RETIRED.PREC_DIST 01C0H on
- * fixed counter 0). */
+ * moved from PMC1 to IA32_FIXED_CTR0, and on Tremont, whose reduced-skid
+ * PEBS covers it (pebs_overflow_record_counters(); pebs/events.c). */
 static int fixed_pdir(unsigned i)
 {
-	enum perfmon_uarch u;
-
-	if (i != 0 || !pebs_model_has_pebs())
+	if (!pebs_model_has_pebs())
 		return 0;
-	u = pebs_events_uarch(m.c);
-	return u == PERFMON_UARCH_ICE_LAKE ||
-	       u == PERFMON_UARCH_SAPPHIRE_RAPIDS;
+	return pebs_overflow_record_counters(pebs_events_uarch(m.c)) >>
+	       (GLOBAL_FIXED_SHIFT + i) & 1;
 }
 
 static int fixed_step(unsigned i, const struct insn_event *e, int sibling)

@@ -205,9 +205,9 @@ static int check_perfmon(const struct pmu_referee *pfm)
  * pebs/events.c), and its PEBS record format for the notes
  * (IA32_PERF_CAPABILITIES bits 11:8; SDM Vol. 3B, the PEBS sections of
  * chapter 18: 0 Core 2, 1 Nehalem/Westmere and Sandy/Ivy Bridge, 2
- * Haswell/Broadwell, 3 Skylake (and its server parts), 4 Ice Lake, 5
- * Sapphire Rapids).  No row stands for Ivy Bridge (libpfm4's ivb names
- * C4H/04H ALL_BRANCHES_PEBS), so ivb is not refereed here. */
+ * Haswell/Broadwell, 3 Skylake (and its server parts), 4 Ice Lake and
+ * Tremont, 5 Sapphire Rapids).  No row stands for Ivy Bridge (libpfm4's
+ * ivb names C4H/04H ALL_BRANCHES_PEBS), so ivb is not refereed here. */
 static const struct {
 	const char *pmu;
 	enum perfmon_uarch uarch;
@@ -225,6 +225,7 @@ static const struct {
 	{ "icl", PERFMON_UARCH_ICE_LAKE, 4 },
 	{ "icx", PERFMON_UARCH_ICE_LAKE, 4 },
 	{ "spr", PERFMON_UARCH_SAPPHIRE_RAPIDS, 5 },
+	{ "tmt", PERFMON_UARCH_TREMONT, 4 },
 };
 
 /* Names: the SDM's EVENT.UMASK is libpfm4's EVENT:UMASK (libpfm(3):
@@ -259,6 +260,13 @@ static struct ref_exception pebs_exc[] = {
 		  "PEBS on every GP counter for every event (with "
 		  "PEBS_BASELINE, IA32_PERF_CAPABILITIES bit 14); libpfm4 "
 		  "marks precise only the events the model tables list" },
+	{ .pmus = "tmt", .row = "INST_RETIRED.ANY_P",
+	  .what = "not in libpfm4's table",
+	  .cite = "SDM Vol. 3 (325384-059US) Table 18-19, Goldmont's "
+		  "precise events, which Tremont keeps: INST_RETIRED.ANY "
+		  "C0H/00H; Linux snowridgex/pipeline.json INST_RETIRED.ANY_P "
+		  "C0H, PEBS 1; libpfm4 4.13's tmt has C0H only as the "
+		  "architectural INSTRUCTION(S)_RETIRED, not marked precise" },
 };
 
 static void pebs_row(const struct pmu_referee *pfm, struct ref_tally *t,

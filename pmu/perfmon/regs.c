@@ -99,7 +99,6 @@ int perfmon_uarch_pebs_modelled(enum perfmon_uarch u)
 	switch (u) {
 	case PERFMON_UARCH_BONNELL:
 	case PERFMON_UARCH_GOLDMONT:
-	case PERFMON_UARCH_TREMONT:
 	case PERFMON_UARCH_KNIGHTS:
 		return 0;
 	default:

@@ -126,8 +126,9 @@ enum perfmon_arch_event {
  * the same).  UNKNOWN: a CPU without a row (CPUID-decoded capabilities
  * of a CPU the table does not know).  The Atom and Xeon Phi ones come
  * last, after the big cores, so that no range of the precise-event
- * table (pebs/events.c, uarch_lo..uarch_hi) takes them in: the model
- * has none of their PEBS rules (perfmon_uarch_pebs_modelled()). */
+ * table (pebs/events.c, uarch_lo..uarch_hi) takes them in: Tremont's
+ * precise events are rows of their own there, and the model has none of
+ * the others' PEBS rules (perfmon_uarch_pebs_modelled()). */
 enum perfmon_uarch {
 	PERFMON_UARCH_UNKNOWN,
 	PERFMON_UARCH_YONAH,		/* Core Solo / Core Duo */
@@ -209,12 +210,15 @@ uint64_t perfmon_status_bits(const struct perfmon_caps *c);
  * the lab's listing of a row (tools/lab/pmu_events.c) ask this. */
 int perfmon_caps_pebs(const struct perfmon_caps *c);
 /* Has the model the PEBS rules of microarchitecture u (its arming, its
- * records, its precise events and counters)?  Not for Bonnell, Goldmont,
- * Tremont and Knights Landing/Mill, whose PEBS sections (Goldmont's
- * reduced skid, Tremont's adaptive PEBS on an Atom core, ...) nothing
- * here implements: a capability row of theirs advertises no PEBS
- * (docs/pebs.md).  UNKNOWN (a stand-in, or CPUID caps without a row)
- * answers 1: its record format decides. */
+ * records, its precise events and counters)?  The big cores' (Core 2 to
+ * Sapphire Rapids) and Tremont's (adaptive PEBS, format 4 with
+ * PEBS_BASELINE, on PMC0-3 and the fixed counters; reduced skid on PMC0
+ * and fixed counter 0: pebs/events.h pebs_overflow_record_counters()).
+ * Not Bonnell, Goldmont and Knights Landing/Mill, whose PEBS sections
+ * (Bonnell's and Knights Landing's PEBS on PMC0, Goldmont's format 3
+ * with reduced skid on PMC0 alone) nothing here implements: a capability
+ * row of theirs advertises no PEBS (docs/pebs.md).  UNKNOWN (a stand-in,
+ * or CPUID caps without a row) answers 1: its record format decides. */
 int perfmon_uarch_pebs_modelled(enum perfmon_uarch u);
 /* The PEBS record format of IA32_PERF_CAPABILITIES[11:8] (0 without). */
 unsigned perfmon_pebs_format(const struct perfmon_caps *c);

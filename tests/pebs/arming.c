@@ -83,8 +83,16 @@
  * that caused the overflow", with no "wait for next occurrence" (the SDM's
  * Sapphire Rapids PEBS text as KVM commit 974850be0125 quotes it; Linux
  * spr_get_event_constraints()), for any precise event (pebs_sdm.c
- * sdm_pdist_pmc0()).  There pebs/arming-next-event samples on PMC1, which
- * keeps the next-event rule.  All branches (C4H/00H, adaptive format),
+ * sdm_pdist_pmc0()).  Tremont's reduced-skid PEBS on PMC0 is the same
+ * rule: the machine traps "on the instruction that actually caused the
+ * counter overflow" for "all precise events including INST_RETIRED" (the
+ * mechanism as SDM Vol. 3, 325384-059US, §18.7.1.2 gives it for Goldmont;
+ * Tremont's PMC0 and fixed counter 0 have it: Linux
+ * tnt_get_event_constraints(), commit 6daeb8737f8a), and C4H/00H is one
+ * of its precise events (Goldmont's Table 18-19; Linux snowridgex
+ * pipeline.json "PEBS": "1"): the same literals.  There
+ * pebs/arming-next-event samples on PMC1, which keeps the next-event
+ * rule.  All branches (C4H/00H, adaptive format),
  * period and reset 7, on PMC0:
  *   overflow and record at branch 7 (instruction 19, the jb of k = 5,
  *   taken, counter 5): trap-like IP the add (+0x4, the jb's target),
@@ -459,7 +467,9 @@ static void run_pdist(struct tcase *t, unsigned fmt, int trap)
 	if (!sdm_pdist_pmc0()) {
 		skip(t, "PDist on PMC0 unavailable: CPUID family %u model 0x%x "
 		     "is no Sapphire Rapids or Emerald Rapids (06_8FH, "
-		     "06_CFH)", cpu_info()->sig.family, cpu_info()->sig.model);
+		     "06_CFH) and no Tremont (06_86H, 06_96H, 06_9CH: "
+		     "reduced skid)", cpu_info()->sig.family,
+		     cpu_info()->sig.model);
 		return;
 	}
 	if (pebs_ds32() || !sdm_branch_event(fmt, &ev)) {
@@ -532,9 +542,9 @@ TEST(pebs_arming_fault, "pebs/arming-next-event-fault-like",
      "registers before it",
      test_arming_fault, 0);
 TEST(pebs_arming_pdist, "pebs/arming-pdist-pmc0",
-     "Sapphire Rapids' PDist: PEBS on PMC0 records the overflowing "
-     "instruction: counted-loop's records at the listing's hand-computed "
-     "IPs", test_pdist, 0);
+     "Sapphire Rapids' PDist, Tremont's reduced skid: PEBS on PMC0 "
+     "records the overflowing instruction: counted-loop's records at the "
+     "listing's hand-computed IPs", test_pdist, 0);
 TEST(pebs_arming_pdist_fault, "pebs/arming-pdist-pmc0-fault-like",
      "PDist, fault-like (PEBS_TRAP clear): the overflowing branch's own "
      "IP and the registers before it", test_pdist_fault, 0);

@@ -29,10 +29,12 @@
  *     the machine traps on the instruction that actually caused the
  *     counter overflow; PMC1 only; the Haswell and Skylake PEBS sections
  *     keep it): records at events period + k * reload;
- *   - PDist on IA32_PMC0 (Sapphire Rapids, Emerald Rapids; pebs_sdm.c
- *     sdm_pdist_pmc0()): the same, for every precise event on PMC0;
- *   - precise distribution on IA32_FIXED_CTR0 from Ice Lake on (pebs_sdm.c
- *     sdm_pdir_fixed0()): the same for fixed counter 0;
+ *   - PDist on IA32_PMC0 (Sapphire Rapids, Emerald Rapids) and
+ *     Tremont's reduced-skid PEBS there (pebs_sdm.c sdm_pdist_pmc0()):
+ *     the same, for every precise event on PMC0;
+ *   - precise distribution on IA32_FIXED_CTR0 from Ice Lake on, and
+ *     Tremont's reduced skid there (pebs_sdm.c sdm_pdir_fixed0()): the
+ *     same for fixed counter 0;
  *   - a counter counts at the CPLs its PerfEvtSel OS (bit 17) / USR
  *     (bit 16) bits select (§18.2.1.1, Figure 18-1), a fixed counter at
  *     those of its IA32_FIXED_CTR_CTRL field's OS (bit 0) / USR (bit 1)

@@ -97,19 +97,40 @@ int sdm_pdir_row(unsigned fmt)
 	return (fmt == 1 && sdm_sandy_bridge()) || fmt == 2 || fmt == 3;
 }
 
+/* Tremont by the CPUID signature (SDM Vol. 4 Table 2-1: 06_86H Snow
+ * Ridge / Jacobsville, 06_96H Elkhart Lake, 06_9CH Jasper Lake; Linux
+ * intel-family.h ATOM_TREMONT_D, ATOM_TREMONT, ATOM_TREMONT_L, which
+ * intel_pmu_init() sets up alike, "Tremont events").  QEMU 7.2's
+ * Icelake-Server model reports 06_86H too. */
+int sdm_tremont(void)
+{
+	const struct cpu_info *ci = cpu_info();
+	unsigned m = ci->sig.model;
+
+	return ci->sig.family == 6 && (m == 0x86 || m == 0x96 || m == 0x9c);
+}
+
 /* Sapphire Rapids (06_8FH) and Emerald Rapids (06_CFH) by the CPUID
  * signature (SDM Vol. 4 Table 2-1).  Their PEBS section: PEBS on IA32_PMC0
  * is "PDist", "the PEBS record is generated for the instruction that
  * caused the overflow" - no "wait for next occurrence" (the SDM text KVM
  * commit 974850be0125 quotes; Linux spr_get_event_constraints() gives
- * PREC_DIST counter 0 and fixed counter 0 there).  The other GP counters
- * keep the next-event rule. */
+ * PREC_DIST counter 0 and fixed counter 0 there).
+ * Tremont: reduced-skid PEBS on IA32_PMC0 (and fixed counter 0, below).
+ * The mechanism, as the SDM gives it for Goldmont (Vol. 3, order no.
+ * 325384-059US, §18.7.1.2 "Reduced Skid PEBS"), lets the machine
+ * "precisely trap on the instruction that actually caused the counter
+ * overflow", "a superset of the PDIR mechanism", for "all precise events
+ * including INST_RETIRED"; Tremont has it on "PMC0 and fixed counter 0"
+ * (Linux tnt_get_event_constraints(), commit 6daeb8737f8a: "The generic
+ * purpose counter 0 and fixed counter 0 have less skid").
+ * On both the other GP counters keep the next-event rule. */
 int sdm_pdist_pmc0(void)
 {
 	const struct cpu_info *ci = cpu_info();
 
-	return ci->sig.family == 6 &&
-	       (ci->sig.model == 0x8f || ci->sig.model == 0xcf);
+	return sdm_tremont() || (ci->sig.family == 6 &&
+	       (ci->sig.model == 0x8f || ci->sig.model == 0xcf));
 }
 
 /* Ice Lake (06_7DH, 06_7EH client; 06_6AH, 06_6CH server) and the
@@ -118,7 +139,9 @@ int sdm_pdist_pmc0(void)
  * the instruction that made the counter overflow (the SDM's Ice Lake
  * PEBS text; Linux icl_pebs_event_constraints() and
  * spr_pebs_event_constraints(): INST_RETIRED.PREC_DIST, 01C0H, on fixed
- * counter 0). */
+ * counter 0).  Tremont: reduced skid on fixed counter 0 (above; Linux
+ * tnt_get_event_constraints() lets INST_RETIRED.ANY 00C0H take it there
+ * or on PMC0). */
 int sdm_pdir_fixed0(void)
 {
 	const struct cpu_info *ci = cpu_info();

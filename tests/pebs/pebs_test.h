@@ -108,12 +108,16 @@ int sdm_sandy_bridge(void);
  * format fmt on this CPU (PMC1 only; the record for the overflowing
  * instruction)? */
 int sdm_pdir_row(unsigned fmt);
-/* Is PEBS on IA32_PMC0 PDist on this CPU, its record for the instruction
- * that made the counter overflow, whatever the precise event (Sapphire
- * Rapids, Emerald Rapids: pebs_sdm.c says where from)? */
+/* Is this CPU a Tremont (06_86H, 06_96H, 06_9CH)? */
+int sdm_tremont(void);
+/* Is PEBS on IA32_PMC0 PDist or reduced-skid on this CPU, its record for
+ * the instruction that made the counter overflow, whatever the precise
+ * event (Sapphire Rapids, Emerald Rapids, Tremont: pebs_sdm.c says where
+ * from)? */
 int sdm_pdist_pmc0(void);
-/* Is PEBS on IA32_FIXED_CTR0 precise distribution on this CPU (Ice Lake,
- * Sapphire Rapids, Emerald Rapids: pebs_sdm.c)? */
+/* Is PEBS on IA32_FIXED_CTR0 precise distribution (or reduced skid) on
+ * this CPU (Ice Lake, Sapphire Rapids, Emerald Rapids, Tremont:
+ * pebs_sdm.c)? */
 int sdm_pdir_fixed0(void);
 
 /* What sdm_inst_ctr() put on the counter. */

@@ -30,7 +30,18 @@
  *     section (the section of Table 18-55); skylake JSON
  *     (pipeline.json, memory.json), intel_skl_pebs_event_constraints;
  *   - formats 4-5, Ice Lake on: the adaptive-PEBS section (PEBS on every
- *     counter with PEBS_BASELINE); icelake pipeline.json, memory.json.
+ *     counter with PEBS_BASELINE); icelake pipeline.json, memory.json;
+ *   - format 4, Tremont (an Atom core: its own rows, after the big
+ *     cores): the Tremont section of the performance monitoring chapter
+ *     (editions from 2019 on: adaptive PEBS with PEBS_BASELINE, PEBS on
+ *     every GP and fixed counter), whose precise events are Goldmont's:
+ *     SDM Vol. 3, order no. 325384-059US, Table 18-19 "Precise Events
+ *     Supported by the Goldmont Microarchitecture": INST_RETIRED.ANY
+ *     C0H/00H, BR_INST_RETIRED.ALL_BRANCHES C4H/00H, MEM_UOPS_RETIRED
+ *     D0H ALL_LOADS 81H / ALL_STORES 82H; Linux snowridgex
+ *     pipeline.json and cache.json keep the same four with "PEBS": "1",
+ *     the memory ones with "Data_LA": "1" (its record carries the data
+ *     linear address: the adaptive memory-info group).
  *
  * Precise distribution (PDIR; .pdir): INST_RETIRED.PREC_DIST, Sandy
  * Bridge to Skylake.  SDM Vol. 3B §18.9.4.4 "Precise Distribution of
@@ -41,6 +52,31 @@
  * and Skylake PEBS sections keep it (Linux
  * intel_{snb,ivb,hsw,bdw,skl}_pebs_event_constraints: 01C0H on counter
  * mask 0x2).
+ *
+ * Records at the overflow on fixed counter 0 and PMC0
+ * (pebs_overflow_record_counters()):
+ *   - Ice Lake on: PEBS on IA32_FIXED_CTR0 is precise distribution, its
+ *     record for the instruction that made the counter overflow (the
+ *     SDM's Ice Lake PEBS text; Linux icl_pebs_event_constraints() and
+ *     spr_pebs_event_constraints(): INST_RETIRED.PREC_DIST 01C0H on
+ *     fixed counter 0);
+ *   - Sapphire Rapids: PEBS on IA32_PMC0 is "PDist", "the PEBS record is
+ *     generated for the instruction that caused the overflow", no "wait
+ *     for next occurrence" (the SDM's Sapphire Rapids PEBS text, quoted
+ *     in KVM commit 974850be0125; Linux spr_get_event_constraints());
+ *   - Tremont: reduced-skid PEBS on IA32_PMC0 and IA32_FIXED_CTR0.  The
+ *     mechanism is Goldmont's (SDM Vol. 3, 325384-059US, §18.7.1.2
+ *     "Reduced Skid PEBS": an early indication of the overflow lets the
+ *     machine "precisely trap on the instruction that actually caused
+ *     the counter overflow", "a superset of the PDIR mechanism", applying
+ *     "to all precise events including INST_RETIRED", on PMC0, Goldmont's
+ *     one PEBS counter); Tremont has it on PMC0 and fixed counter 0
+ *     (Linux commit 6daeb8737f8a "perf/x86/intel: Add Tremont core PMU
+ *     support": "The generic purpose counter 0 and fixed counter 0 have
+ *     less skid"; tnt_get_event_constraints() puts a reduced-skid
+ *     (precise_ip 3) event on PMC0, and INST_RETIRED.ANY 00C0H on PMC0
+ *     or fixed counter 0).  PMC1-3 and fixed counters 1-2 keep the
+ *     next-event rule.
  *
  * Meanings in the trace's counts:
  *   - instructions retired (C0H): SEM_INSTRUCTIONS;
@@ -75,6 +111,7 @@
 #define SKL PERFMON_UARCH_SKYLAKE
 #define ICL PERFMON_UARCH_ICE_LAKE
 #define SPR PERFMON_UARCH_SAPPHIRE_RAPIDS
+#define TNT PERFMON_UARCH_TREMONT
 
 static const struct pebs_event pebs_events[] = {
 	/* format 0: Core 2 */
@@ -137,6 +174,19 @@ static const struct pebs_event pebs_events[] = {
 	{ .event = 0xc4, .umask = 0x00, .uarch_lo = ICL, .uarch_hi = SPR,
 	  .name = "BR_INST_RETIRED.ALL_BRANCHES", .sem = BRANCHES,
 	  .data = PEBS_DATA_NONE, .cite = "SDM adaptive PEBS; ICL json" },
+	/* Tremont (format 4): Goldmont's precise events */
+	{ .event = 0xc0, .umask = 0x00, .uarch_lo = TNT, .uarch_hi = TNT,
+	  .name = "INST_RETIRED.ANY_P", .sem = INSTRUCTIONS,
+	  .data = PEBS_DATA_NONE, .cite = "SDM GLM Table 18-19; SNR json" },
+	{ .event = 0xc4, .umask = 0x00, .uarch_lo = TNT, .uarch_hi = TNT,
+	  .name = "BR_INST_RETIRED.ALL_BRANCHES", .sem = BRANCHES,
+	  .data = PEBS_DATA_NONE, .cite = "SDM GLM Table 18-19; SNR json" },
+	{ .event = 0xd0, .umask = 0x81, .uarch_lo = TNT, .uarch_hi = TNT,
+	  .name = "MEM_UOPS_RETIRED.ALL_LOADS", .sem = LOADS,
+	  .data = PEBS_DATA_LOAD, .cite = "SDM GLM Table 18-19; Data_LA" },
+	{ .event = 0xd0, .umask = 0x82, .uarch_lo = TNT, .uarch_hi = TNT,
+	  .name = "MEM_UOPS_RETIRED.ALL_STORES", .sem = STORES,
+	  .data = PEBS_DATA_STORE, .cite = "SDM GLM Table 18-19; Data_LA" },
 };
 
 static const unsigned pebs_events_len =
@@ -189,4 +239,21 @@ enum perfmon_uarch pebs_events_uarch(const struct perfmon_caps *c)
 uint64_t pebs_event_gp_counters(const struct pebs_event *pe)
 {
 	return pe && pe->pdir ? 1ull << 1 : ~0ull;
+}
+
+uint64_t pebs_overflow_record_counters(enum perfmon_uarch u)
+{
+	const uint64_t pmc0 = 1ull << 0;
+	const uint64_t fixed0 = 1ull << GLOBAL_FIXED_SHIFT;
+
+	switch (u) {
+	case ICL:	/* precise distribution on fixed counter 0 */
+		return fixed0;
+	case SPR:	/* and PDist on PMC0 */
+		return fixed0 | pmc0;
+	case TNT:	/* reduced skid on both */
+		return fixed0 | pmc0;
+	default:
+		return 0;
+	}
 }

@@ -34,6 +34,15 @@ const struct pebs_event *pebs_event_nth(enum perfmon_uarch u, unsigned n);
  * SDM Vol. 3B §18.9.4.4), every one otherwise.  The driver refuses the
  * others and the `events` listing lists these: one rule. */
 uint64_t pebs_event_gp_counters(const struct pebs_event *pe);
+/* The counters (GLOBAL_CTRL numbering: bit n IA32_PMCn, bit 32 + i
+ * IA32_FIXED_CTRi) on which, on microarchitecture u, the PEBS record of
+ * a precise event is for the instruction that caused the overflow, with
+ * no wait for the next occurrence, whatever the event: fixed counter 0
+ * from Ice Lake on (precise distribution moved there); PMC0 too on
+ * Sapphire Rapids ("PDist") and on Tremont (reduced-skid PEBS, "PMC0 and
+ * fixed counter 0").  pebs/events.c cites each.  INST_RETIRED.PREC_DIST
+ * on PMC1 (Sandy Bridge to Skylake) is the event's own rule: .pdir. */
+uint64_t pebs_overflow_record_counters(enum perfmon_uarch u);
 /* The microarchitecture whose precise events c has: its row's, or for a
  * CPU the capability table does not know, the first one of its PEBS
  * record format (0 Core, 1 Nehalem, 2 Haswell, 3 Skylake, 4-5 Ice

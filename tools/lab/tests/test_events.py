@@ -41,6 +41,13 @@ SDM sources (tables cited by title where editions renumber them):
         GP counters, 4 fixed counters, Topdown Slots A4H/01H; adaptive
         PEBS (the "Adaptive PEBS" section): PEBS on every GP and fixed
         counter.
+  [TNT] Vol. 3B, the Tremont section (an Atom core): version 5, 4 GP
+        counters, 3 fixed counters, adaptive PEBS (format 4 with
+        PEBS_BASELINE) on every GP and fixed counter; its precise events
+        are Goldmont's (Vol. 3, order no. 325384-059US, Table 18-19):
+        INST_RETIRED.ANY C0H/00H, BR_INST_RETIRED.ALL_BRANCHES C4H/00H,
+        MEM_UOPS_RETIRED.ALL_LOADS D0H/81H and .ALL_STORES D0H/82H (Linux
+        snowridgex JSON: "PEBS": "1", the memory ones "Data_LA": "1").
 """
 
 import json
@@ -456,16 +463,36 @@ class ArchPerfmon(unittest.TestCase):
         self.assertIn((0xc0, 0x00), pebs)
         self.assertEqual(pebs[(0xc0, 0x00)]["counters"], list(range(8)))
 
+    def test_tremont(self):
+        """[TNT]: Snow Ridge (6-134; CPUID.0AH of the Tremont dumps the
+        row cites, 07300405/8603H, ECX 7): EBX length 7, 4 GP counters, 3
+        fixed counters, all of them precise; PEBS format 4; the four
+        precise events on every GP counter (PEBS on PMC0 and fixed
+        counter 0 has reduced skid, which restricts no counter)."""
+        doc = self.check_arch("6-134", 7, (), gp=4)
+        self.check_fixed(doc, 3)
+        self.assertEqual(doc["caps"]["pebs_format"], 4)
+        for e in self.fixed_rows(doc):
+            self.assertTrue(e["precise"], e["name"])
+        pebs = self.precise(doc)
+        self.assertEqual(set(pebs), {(0xc0, 0x00), (0xc4, 0x00),
+                                     (0xd0, 0x81), (0xd0, 0x82)})
+        for e in pebs.values():
+            self.assertEqual(e["counters"], [0, 1, 2, 3], e["name"])
+            self.assertEqual(e["pebs_format"], 4, e["name"])
+        self.assertEqual(pebs[(0xd0, 0x81)]["data_address"], "load")
+        self.assertEqual(pebs[(0xd0, 0x82)]["data_address"], "store")
+        self.assertEqual(pebs[(0xc4, 0x00)]["data_address"], "none")
+
     def test_atom_and_xeon_phi_rows_have_no_pebs(self):
-        """The Atom and Xeon Phi rows (docs/pebs.md): the model has none
-        of their PEBS rules, so no event is precise and the row states no
-        PEBS format.  CPUID.0AH of the dumps the rows cite: n270 (6-28)
-        07280203/2501H: 2 GP, 1 fixed; C3958 (6-95) 07300404/603H and
-        Tremont (6-134) 07300405/8603H, ECX 7: 4 GP, 3 fixed; Knights
-        Landing (for 6-133) 07280203/503H: 2 GP, 3 fixed; EBX 0 and
-        length 7 on all."""
+        """The Atom and Xeon Phi rows but Tremont's (docs/pebs.md): the
+        model has none of their PEBS rules, so no event is precise and
+        the row states no PEBS format.  CPUID.0AH of the dumps the rows
+        cite: n270 (6-28) 07280203/2501H: 2 GP, 1 fixed; C3958 (6-95)
+        07300404/603H: 4 GP, 3 fixed; Knights Landing (for 6-133)
+        07280203/503H: 2 GP, 3 fixed; EBX 0 and length 7 on all."""
         for cpu, gp, fixed in (("6-28", 2, 1), ("6-95", 4, 3),
-                               ("6-134", 4, 3), ("6-133", 2, 3)):
+                               ("6-133", 2, 3)):
             with self.subTest(cpu=cpu):
                 doc = self.check_arch(cpu, 7, (), gp=gp)
                 self.check_fixed(doc, fixed)

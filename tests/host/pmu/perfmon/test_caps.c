@@ -717,6 +717,8 @@ static void test_table_known_rows(void **state)
 		{ 0x7e, 5, 8, 48, 0xf, 0x00, 0, 1, 4 },	/* Ice Lake */
 		{ 0x6a, 5, 8, 48, 0xf, 0x00, 0, 1, 4 },
 		{ 0x8f, 5, 8, 48, 0xf, 0x00, 0, 1, 4 },	/* SPR: fmt 4, not 5 */
+		/* Tremont: the N5105's "PEBS fmt4+-baseline" */
+		{ 0x86, 5, 4, 48, 0x7, 0x00, 0, 1, 4 },
 	};
 
 	(void)state;
@@ -747,10 +749,13 @@ static void test_table_known_rows(void **state)
  * dumps read (each named; the row must not drift from its source), the
  * decoding of those words by hand (Vol. 2A CPUID leaf 0AH: EAX[7:0]
  * version, [15:8] GP counters, [23:16] width; EDX[4:0] fixed counters,
- * [12:5] their width; v5 ECX bitmap, EDX[15]), and no PEBS: the model
- * has no Bonnell, Goldmont, Tremont or Knights PEBS rule (docs/pebs.md),
- * so neither the row's PEBS fields nor perfmon_caps_pebs() may claim
- * it. */
+ * [12:5] their width; v5 ECX bitmap, EDX[15]), and their PEBS: none
+ * where the model has no PEBS rule of the microarchitecture (Bonnell,
+ * Goldmont, Knights: docs/pebs.md), so neither the row's PEBS fields nor
+ * perfmon_caps_pebs() may claim it; Tremont's as its part reports it
+ * (a Celeron N5105 Linux boot: "PEBS fmt4+-baseline": format 4, trap,
+ * baseline; the arch-regs bit as the adaptive GPR group gives it), but
+ * PEBS output to Intel PT (bit 16), which the model does not have. */
 static void test_table_atom_phi_rows(void **state)
 {
 	static const struct {
@@ -759,6 +764,7 @@ static void test_table_atom_phi_rows(void **state)
 		unsigned version, gp, width, fixed_mask, fixed_width;
 		int any_deprecated;
 		const char *dump;
+		uint64_t pebs;		/* the row's PEBS fields */
 	} rows[] = {
 		{ 0x1c, 0x07280203, 0, 0, 0x00002501, 3, 2, 40, 0x1, 40, 0,
 		  "libcpuid x86-atom/bonnell/intel-atom-cpu-n270 (106C2); "
@@ -768,7 +774,8 @@ static void test_table_atom_phi_rows(void **state)
 		  "InstLatx64 GenuineIntel00506F1_Denverton" },
 		{ 0x86, 0x07300405, 0, 0x7, 0x00008603, 5, 4, 48, 0x7, 48, 1,
 		  "libcpuid x86-atom/tremont/intel-celeron-j6412 (90661), "
-		  "intel-celeron-n5100 (906C0)" },
+		  "intel-celeron-n5100 (906C0)",
+		  0x1ull << 6 | 0x1ull << 7 | 0x4ull << 8 | 0x1ull << 14 },
 		{ 0x85, 0x07280203, 0, 0, 0x00000503, 3, 2, 40, 0x7, 40, 0,
 		  "InstLatx64 GenuineIntel0050670_KnightsLanding, "
 		  "GenuineIntel0050671_KnightsLanding" },
@@ -803,19 +810,26 @@ static void test_table_atom_phi_rows(void **state)
 				 "fixed %#x x %u", rows[i].model, r->name,
 				 c.version, c.gp, c.gp_width, c.fixed_mask,
 				 c.fixed_width);
-		if (r->perf_caps & pebs_fields)
+		if ((r->perf_caps & pebs_fields) != rows[i].pebs)
 			fail_msg("06_%02XH (%s): PERF_CAPABILITIES 0x%llx has "
-				 "PEBS fields", rows[i].model, r->name,
-				 (unsigned long long)r->perf_caps);
-		if (perfmon_caps_pebs(&c))
-			fail_msg("06_%02XH (%s): PEBS claimed", rows[i].model,
-				 r->name);
+				 "PEBS fields 0x%llx, want 0x%llx",
+				 rows[i].model, r->name,
+				 (unsigned long long)r->perf_caps,
+				 (unsigned long long)(r->perf_caps &
+						      pebs_fields),
+				 (unsigned long long)rows[i].pebs);
+		if (perfmon_caps_pebs(&c) != !!rows[i].pebs)
+			fail_msg("06_%02XH (%s): PEBS %s", rows[i].model,
+				 r->name, rows[i].pebs ? "not claimed" :
+				 "claimed");
 	}
 }
 
 /* Which microarchitectures' PEBS the model has: every big-core row's
- * (Core 2 to Sapphire Rapids, docs/pebs.md), and no Atom's or Xeon
- * Phi's; a CPU without a row goes by its record format. */
+ * (Core 2 to Sapphire Rapids, docs/pebs.md) and Tremont's (adaptive
+ * PEBS with reduced skid on PMC0 and fixed counter 0), and no other
+ * Atom's or Xeon Phi's; a CPU without a row goes by its record
+ * format. */
 static void test_uarch_pebs_modelled(void **state)
 {
 	static const struct {
@@ -826,7 +840,7 @@ static void test_uarch_pebs_modelled(void **state)
 		{ PERFMON_UARCH_NEHALEM, 1 }, { PERFMON_UARCH_SKYLAKE, 1 },
 		{ PERFMON_UARCH_SAPPHIRE_RAPIDS, 1 },
 		{ PERFMON_UARCH_BONNELL, 0 }, { PERFMON_UARCH_GOLDMONT, 0 },
-		{ PERFMON_UARCH_TREMONT, 0 }, { PERFMON_UARCH_KNIGHTS, 0 },
+		{ PERFMON_UARCH_TREMONT, 1 }, { PERFMON_UARCH_KNIGHTS, 0 },
 	};
 
 	(void)state;

@@ -458,11 +458,15 @@ struct caps_rs {
 	unsigned pebs_baseline;		/* [14] */
 	unsigned perf_metrics;		/* [15] */
 	unsigned pebs_pt;		/* [16] */
-	/* The rule of the Atom and Xeon Phi rows: the model has none of
-	 * their PEBS rules, so they advertise no PEBS and their PEBS fields
-	 * (6, 7, 11:8, 14, 16) are written 0 whatever the part reports
-	 * (docs/pebs.md, "The DS save area"; docs/perfmon.md). */
+	/* The rule of the Atom and Xeon Phi rows but Tremont: the model has
+	 * none of their PEBS rules, so they advertise no PEBS and their PEBS
+	 * fields (6, 7, 11:8, 14, 16) are written 0 whatever the part
+	 * reports (docs/pebs.md, "The DS save area"; docs/perfmon.md). */
 	int no_pebs;
+	/* The rule of PEBS output to Intel PT (bit 16): the model writes
+	 * PEBS records to the DS area only, so a row whose part reports the
+	 * bit (Tremont) writes it 0. */
+	int no_pebs_pt;
 };
 
 /* Linux boot logs (the "Performance Events:" line; see the header for
@@ -632,13 +636,14 @@ static const struct caps_rs caps[] = {
 	/* Tremont (Snowridge).  The part: Celeron N5105 (06_9CH, a sibling
 	 * by RULE_SIBLING): "PEBS fmt4+-baseline, PEBS-via-PT, AnyThread
 	 * deprecated, Tremont events, 32-deep LBR, full-width counters,
-	 * Intel PMU driver.": format 4, trap, baseline, PEBS via PT (all
-	 * cleared by the rule), full-width.  LBR_FMT 5 assumed ("32-deep
-	 * LBR": Linux's Tremont case calls intel_pmu_lbr_init_skl()).
-	 * SMM_FREEZE 1 assumed. */
-	{ .model = 0x86, .lbr_fmt = 5, .pebs_trap = 1, .pebs_fmt = 4,
-	  .smm_freeze = 1, .fw_write = 1, .pebs_baseline = 1, .pebs_pt = 1,
-	  .no_pebs = 1 },
+	 * Intel PMU driver.": format 4, trap, baseline, full-width, and PEBS
+	 * via PT (cleared by its rule).  PEBS_ARCH_REG 1 derived as on Ice
+	 * Lake (the adaptive record's GPR group saves the registers).
+	 * LBR_FMT 5 assumed ("32-deep LBR": Linux's Tremont case calls
+	 * intel_pmu_lbr_init_skl()).  SMM_FREEZE 1 assumed. */
+	{ .model = 0x86, .lbr_fmt = 5, .pebs_trap = 1, .pebs_arch_reg = 1,
+	  .pebs_fmt = 4, .smm_freeze = 1, .fw_write = 1, .pebs_baseline = 1,
+	  .pebs_pt = 1, .no_pebs_pt = 1 },
 	/* Knights Mill (the Knights Landing section).  LBR_FMT 1: derived,
 	 * Linux intel_pmu_lbr_init_knl() turns a reported LBR_FORMAT_LIP (1)
 	 * into EIP_FLAGS ("Knights Landing does have MISPREDICT bit"): the
@@ -674,7 +679,7 @@ static uint64_t caps_assemble(const struct caps_rs *c)
 			(c->pebs_arch_reg ? PC_PEBS_ARCH_REG : 0) |
 			PC_PEBS_FMT(c->pebs_fmt) |
 			(c->pebs_baseline ? PC_PEBS_BASELINE : 0) |
-			(c->pebs_pt ? PC_PEBS_PT : 0);
+			(c->pebs_pt && !c->no_pebs_pt ? PC_PEBS_PT : 0);
 	uint64_t rest = c->lbr_fmt |
 			(c->smm_freeze ? PC_SMM_FREEZE : 0) |
 			(c->fw_write ? PC_FW_WRITE : 0) |

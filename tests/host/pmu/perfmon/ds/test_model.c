@@ -686,6 +686,87 @@ static void test_applicable_counters(void **state)
 	}
 }
 
+/* Tremont 06_86H (the Snowridge row; QEMU 7.2's Icelake-Server reports
+ * it too): PERF_CAPABILITIES 74C5H as the row restates it
+ * (tests/host/pmu/perfmon/test_caps_rows.c: format 4, trap, arch regs,
+ * baseline; a Celeron N5105 boot prints "PEBS fmt4+-baseline"); 4 GP
+ * counters of 48 bits and fixed counters 0-2 (CPUID.0AH 07300405H,
+ * 8603H, ECX 7), PEBS on all of them with baseline; the basic group
+ * alone, 32 bytes; INST_RETIRED.ANY_P C0H/00H (Goldmont's Table 18-19,
+ * SDM Vol. 3, 325384-059US). */
+static const struct ds_cpu tremont = {
+	.name = "Tremont 06_86H", .model = 0x86, .perf_caps = 0x74c5,
+	.fmt = 4, .gp = 4, .gp_width = 48, .version = 5,
+	.pebs_ctrs = 0xfull | 0x7ull << 32, .rec = 0x20, .inst_umask = 0x00,
+};
+
+/* Fixed counter 0 (instructions retired, §18.2.2 Table 18-2) from `left`
+ * events below its wrap (48 bits, a full-width write), USR and OS, with
+ * its PEBS_ENABLE bit (32). */
+static void arm_fixed0(const struct ds_cpu *c, unsigned left)
+{
+	WR(c, FIXED_CTR_CTRL, 0);
+	WR(c, FIXED_CTR(0), below_wrap(c, left));
+	WR(c, FIXED_CTR_CTRL, FX(0, FX_OS | FX_USR));
+	WR(c, PEBS_ENABLE, G_FIXED(0));
+	WR(c, GLOBAL_CTRL, G_FIXED(0));
+}
+
+/* pebs-reduced-skid: Tremont's PMC0 and fixed counter 0 record the
+ * instruction that caused the overflow, with no wait for the next event
+ * (reduced-skid PEBS: SDM Vol. 3, 325384-059US, §18.7.1.2 "Reduced Skid
+ * PEBS", the machine traps "on the instruction that actually caused the
+ * counter overflow", for "all precise events including INST_RETIRED";
+ * Tremont has it on PMC0 and fixed counter 0: Linux commit 6daeb8737f8a
+ * "The generic purpose counter 0 and fixed counter 0 have less skid",
+ * tnt_get_event_constraints()).  PMC1 keeps the next-event rule
+ * (§18.8.1.1).  Ice Lake server, the same record format, is the
+ * contrast: PMC0 records at the next event, fixed counter 0 at the
+ * overflow (precise distribution there; the SDM's Ice Lake PEBS text). */
+static void test_reduced_skid(void **state)
+{
+	static const struct {
+		const struct ds_cpu *c;
+		unsigned pmc0, pmc1, fixed0;	/* the step of the record */
+	} cases[] = {
+		{ &tremont, 2, 3, 2 },
+		{ &ds_cpus[4], 3, 3, 2 },	/* Ice Lake server 06_6AH */
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(cases); i++) {
+		const struct ds_cpu *c = cases[i].c;
+
+		assert_int_equal(c->fmt, 4);
+		/* PMC0, then PMC1, overflowing at step 2 */
+		for (unsigned n = 0; n < 2; n++) {
+			unsigned want = n ? cases[i].pmc1 : cases[i].pmc0;
+
+			ds_setup(c, 4, NEVER, below_wrap(c, 10));
+			arm(c, 1u << n, 1u << n, 3);
+			steps(0, 3);
+			EXPECT(c, records(c) == (want == 2 ? 1u : 0u),
+			       "PMC%u: %u records by its overflowing event "
+			       "(step 2), want %u", n, records(c),
+			       want == 2 ? 1u : 0u);
+			step(3);
+			EXPECT(c, records(c) == 1, "PMC%u: %u records by step 3",
+			       n, records(c));
+			check_record(c, 0, want);
+		}
+		ds_setup(c, 4, NEVER, below_wrap(c, 10));
+		arm_fixed0(c, 3);
+		steps(0, 3);
+		EXPECT(c, records(c) == (cases[i].fixed0 == 2 ? 1u : 0u),
+		       "fixed counter 0: %u records by its overflowing event "
+		       "(step 2)", records(c));
+		step(3);
+		EXPECT(c, records(c) == 1, "fixed counter 0: %u records by "
+		       "step 3", records(c));
+		check_record(c, 0, cases[i].fixed0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -699,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_applicable_counters),
 		cmocka_unit_test(test_enable_precise_store),
 		cmocka_unit_test(test_events_by_uarch),
+		cmocka_unit_test(test_reduced_skid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

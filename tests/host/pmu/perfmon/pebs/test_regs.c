@@ -396,9 +396,10 @@ static void test_events_sane(void **state)
 #define SKL PERFMON_UARCH_SKYLAKE
 #define ICL PERFMON_UARCH_ICE_LAKE
 #define SPR PERFMON_UARCH_SAPPHIRE_RAPIDS
+#define TNT PERFMON_UARCH_TREMONT
 
 /* Precise on microarchitectures lo..hi (SDM Vol. 3B, 253669-060US, each
- * one's PEBS events table). */
+ * one's PEBS events table; Tremont: below). */
 static const struct {
 	enum perfmon_uarch lo, hi;
 	unsigned event, umask;
@@ -448,6 +449,19 @@ static const struct {
 	{ ICL, SPR, 0xc0, 0x00, "INST_RETIRED.ANY_P", INSNS, PEBS_DATA_NONE },
 	{ ICL, SPR, 0xc4, 0x00, "BR_INST_RETIRED.ALL_BRANCHES", BRS,
 	  PEBS_DATA_NONE },
+	/* Tremont: Goldmont's precise events (SDM Vol. 3, 325384-059US,
+	 * Table 18-19 "Precise Events Supported by the Goldmont
+	 * Microarchitecture": INST_RETIRED ANY 00H, BR_INST_RETIRED
+	 * ALL_BRANCHES 00H, MEM_UOPS_RETIRED D0H ALL_LOADS 81H, ALL_STORES
+	 * 82H); Linux snowridgex pipeline.json and cache.json: the same
+	 * with "PEBS": "1", the memory ones "Data_LA": "1" */
+	{ TNT, TNT, 0xc0, 0x00, "INST_RETIRED.ANY_P", INSNS, PEBS_DATA_NONE },
+	{ TNT, TNT, 0xc4, 0x00, "BR_INST_RETIRED.ALL_BRANCHES", BRS,
+	  PEBS_DATA_NONE },
+	{ TNT, TNT, 0xd0, 0x81, "MEM_UOPS_RETIRED.ALL_LOADS", LDS,
+	  PEBS_DATA_LOAD },
+	{ TNT, TNT, 0xd0, 0x82, "MEM_UOPS_RETIRED.ALL_STORES", STS,
+	  PEBS_DATA_STORE },
 };
 
 /* Not precise on that microarchitecture. */
@@ -463,6 +477,11 @@ static const struct {
 	{ HSW, 0x0b, 0x01 }, { HSW, 0xc0, 0x00 },
 	{ SKL, 0xc4, 0x00 },	/* Skylake: no "PEBS" field */
 	{ ICL, 0xc4, 0x04 }, { ICL, 0xc0, 0x01 }, { SPR, 0x0b, 0x01 },
+	/* Tremont: no PREC_DIST C0H/01H, no C4H/04H in Goldmont's table;
+	 * the other Atom cores have no rows (no PEBS modelled) */
+	{ TNT, 0xc0, 0x01 }, { TNT, 0xc4, 0x04 }, { TNT, 0x0b, 0x01 },
+	{ PERFMON_UARCH_GOLDMONT, 0xc0, 0x00 },
+	{ PERFMON_UARCH_BONNELL, 0xc0, 0x00 },
 	/* Yonah has no PEBS; a CPU without a row names no uarch */
 	{ PERFMON_UARCH_YONAH, 0xc0, 0x00 },
 	{ PERFMON_UARCH_UNKNOWN, 0xc0, 0x00 },
@@ -524,6 +543,43 @@ static void test_events_uarch(void **state)
 	}
 }
 
+/* The counters on which a precise event's record is for the instruction
+ * that caused the overflow, whatever the event (GLOBAL numbering: PMCn
+ * bit n, fixed counter i bit 32 + i):
+ *   - Ice Lake: fixed counter 0, where precise distribution moved (the
+ *     SDM's Ice Lake PEBS text; Linux icl_pebs_event_constraints():
+ *     INST_RETIRED.PREC_DIST 01C0H on fixed counter 0 alone);
+ *   - Sapphire Rapids: fixed counter 0 and PMC0, "PDist", "no 'wait for
+ *     next occurrence'" (the SDM text KVM commit 974850be0125 quotes);
+ *   - Tremont: PMC0 and fixed counter 0, reduced-skid PEBS (the
+ *     mechanism: SDM Vol. 3, 325384-059US, §18.7.1.2 "Reduced Skid
+ *     PEBS", "precisely trap on the instruction that actually caused the
+ *     counter overflow"; where Tremont has it: Linux commit 6daeb8737f8a
+ *     "The generic purpose counter 0 and fixed counter 0 have less
+ *     skid");
+ *   - none on the others: Core 2 to Skylake have the next-event rule
+ *     (§18.8.1.1), PDIR being an event's (PMC1, .pdir), not a
+ *     counter's. */
+static void test_overflow_record_counters(void **state)
+{
+	static const struct {
+		enum perfmon_uarch u;
+		uint64_t mask;
+	} want[] = {
+		{ CORE, 0 }, { NHM, 0 }, { WSM, 0 }, { SNB, 0 }, { HSW, 0 },
+		{ SKL, 0 }, { ICL, 1ull << 32 }, { SPR, 1ull << 32 | 1 },
+		{ TNT, 1ull << 32 | 1 }, { PERFMON_UARCH_UNKNOWN, 0 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(want); i++)
+		if (pebs_overflow_record_counters(want[i].u) != want[i].mask)
+			fail_msg("uarch %d: %#llx, want %#llx", want[i].u,
+				 (unsigned long long)
+				 pebs_overflow_record_counters(want[i].u),
+				 (unsigned long long)want[i].mask);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_event_hits),
 		cmocka_unit_test(test_event_misses),
 		cmocka_unit_test(test_events_uarch),
+		cmocka_unit_test(test_overflow_record_counters),
 	};
 
 	return cmocka_run_group_tests_name("pebs_layout", tests, NULL, NULL);
