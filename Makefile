@@ -391,16 +391,18 @@ run: export PMU_BOOT = $(BOOT)
 # x86-64 UEFI image where QEMU's model has long mode, else the 32-bit
 # Multiboot kernel through the BIOS path; BOOT=uefi|bios overrides.
 run: $(B)/pmu-harness.img $(B32)/pmu-harness.elf | deps-run
-	@boot="$$PMU_BOOT"; \
+	@cpu=$$($(PYTHON) tools/boot/boot_kind.py --cpu-arg "$$PMU_CPU") || \
+		exit 2; \
+	boot="$$PMU_BOOT"; \
 	if [ -z "$$boot" ]; then \
-		boot=$$($(PYTHON) tools/boot/boot_kind.py "$$PMU_CPU") || exit 2; \
+		boot=$$($(PYTHON) tools/boot/boot_kind.py "$$cpu") || exit 2; \
 	fi; \
 	case "$$boot" in \
-	uefi) exec tools/boot/qemu-boot.sh --stream --cpu "$$PMU_CPU" \
+	uefi) exec tools/boot/qemu-boot.sh --stream --cpu "$$cpu" \
 		--smp "$$PMU_SMP" --image $(B)/pmu-harness.img \
 		--args "$$PMU_ARGS" --log "$$PMU_LOG" ;; \
 	bios) exec tools/boot/qemu-boot.sh --stream --bios kernel \
-		--cpu "$$PMU_CPU" --smp "$$PMU_SMP" \
+		--cpu "$$cpu" --smp "$$PMU_SMP" \
 		--image $(B32)/pmu-harness.elf --args "$$PMU_ARGS" \
 		--log "$$PMU_LOG" ;; \
 	*) echo "make run: BOOT=$$boot: want uefi or bios" >&2; exit 2 ;; \

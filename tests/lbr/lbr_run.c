@@ -127,7 +127,9 @@ static int read_stack(struct lbr_env *v)
 		sdm_lbr_decode(s, f, o, info, &v->rec[k]);
 		v->nrec = k + 1;
 	}
-	value(v->t, lbr_key(v, "tos"), "%llu", (unsigned long long)tos);
+	if (s->style == SDM_LBR_STACK)
+		value(v->t, lbr_key(v, "tos"), "%llu",
+		      (unsigned long long)tos);
 	return 1;
 }
 

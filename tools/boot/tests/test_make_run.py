@@ -234,6 +234,18 @@ class BootChoice(unittest.TestCase):
         self.assertEqual(boot_kind("qemu64,lm=off")[0], "bios")
         self.assertEqual(boot_kind("pentium3,+lm")[0], "uefi")
 
+    def test_models_qemu_lacks_boot_as_their_signature(self):
+        # QEMU 7.2 has no Sapphire Rapids: the w9-3475X's signature
+        # 806F8H (family 6, model 8FH, stepping 8) on qemu64, the value's
+        # own properties kept; a model QEMU has is left alone
+        from tools.boot.boot_kind import cpu_arg
+        sig = "qemu64,vendor=GenuineIntel,family=6,model=143,stepping=8"
+        self.assertEqual(cpu_arg("SapphireRapids")[0], sig)
+        self.assertEqual(cpu_arg("SapphireRapids,-pdcm")[0],
+                         sig + ",-pdcm")
+        self.assertEqual(cpu_arg("Skylake-Client"), ("Skylake-Client", ""))
+        self.assertEqual(cpu_arg("NoSuchCpu';x")[0], "NoSuchCpu';x")
+
     def test_unknown_model_takes_the_uefi_path(self):
         from tools.boot.boot_kind import boot_kind
         kind, why = boot_kind("NoSuchCpu';touch /tmp/x")
