@@ -364,6 +364,7 @@ $(HB)/pmu-events: $(EVENTS_SRCS) $(PMU_TABLE_HDRS) | deps-build
 DETECT_SRCS := tools/lab/pmu_detect.c $(PMU_TABLE_SRCS) pmu/detect.c \
 	       pmu/driver.c pmu/perfmon/report.c pmu/perfmon/caps.c \
 	       pmu/perfmon/ds/format.c pmu/pt/caps.c arch/x86/topology.c \
+	       pmu/lbr.c pmu/perfmon/lbr/layout.c \
 	       $(wildcard pmu/*/driver.c)
 pmu-detect: $(HB)/pmu-detect
 $(HB)/pmu-detect: $(DETECT_SRCS) $(PMU_TABLE_HDRS) | deps-build

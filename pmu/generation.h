@@ -97,9 +97,10 @@ struct pmu_generation {
 	void (*cpuid_shape)(const struct cpu_info *ci, unsigned *counters,
 			    unsigned *width);
 	/* Its Last Branch Records on the CPU ci describes (pmu/lbr.h): 0
-	 * with *l filled, or -1 with *why (this CPU has none, or the
-	 * generation does not know its layout); NULL: the generation has
-	 * no LBRs (the Pentium).  The image's only (PMU_GENERATION_OPS). */
+	 * with *l filled, or with *why -1 (this CPU has none) or -2 (it
+	 * has LBRs the generation's table does not place); NULL: the
+	 * generation has no LBRs (the Pentium).  The image's only
+	 * (PMU_GENERATION_OPS). */
 	int (*lbr)(const struct cpu_info *ci, struct lbr_layout *l,
 		   const char **why);
 	/* Its events for one CPU, for the host's `events` tool
@@ -189,8 +190,9 @@ const char *pmu_kind_name(enum pmu_kind k);
 /* The driver of a PMU kind, or NULL when none is built yet. */
 const struct pmu_driver *pmu_driver_for(enum pmu_kind k);
 /* The Last Branch Records of the CPU ci describes, whose PMU is of kind
- * k, as the lbr hook of k's generation says (pmu/lbr.h): 0, or -1 with
- * *why (and *l not to be used). */
+ * k, as the lbr hook of k's generation says (pmu/lbr.h): 0, or -1 (none)
+ * or -2 (a layout the table does not know) with *why, and *l not to be
+ * used. */
 int pmu_lbr_layout(enum pmu_kind k, const struct cpu_info *ci,
 		   struct lbr_layout *l, const char **why);
 /* The general-purpose counters and their width of PMU kind k on the CPU

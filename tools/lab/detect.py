@@ -82,7 +82,8 @@ def describe(out, index):
     ds = f["ds"] == "1"
     plan = {}
     for group, verdict, why in out["plan"]:
-        plan[group] = verdict if verdict == "run" else f"{verdict}: {why}"
+        plan[group] = (verdict if verdict == "run" and not why
+                       else f"{verdict}: {why}")
     return {
         "logical_cpu": index,
         "vendor": f["vendor"], "family": int(f["family"]),

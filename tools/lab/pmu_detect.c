@@ -30,6 +30,7 @@
 #include "pmu/detect.h"
 #include "pmu/driver.h"
 #include "pmu/generation.h"
+#include "pmu/lbr.h"
 #include "pmu/model.h"
 
 #define MAX_LEAVES 1024
@@ -219,6 +220,28 @@ static void plan_group(const struct pmu_generation *g, const char *group,
 	}
 }
 
+/* lbr/: the LBRs the CPU's generation says it has (pmu_lbr_layout(),
+ * pmu/lbr.h; docs/lbr.md): architectural ones with CPUID.1CH's depth, a
+ * legacy stack by signature, whose record format only IA32_PERF_
+ * CAPABILITIES[5:0] says. */
+static void plan_lbr(const struct cpu_info *ci)
+{
+	struct lbr_layout l;
+	const char *why = "";
+	int r = pmu_lbr_layout(ci->pmu, ci, &l, &why);
+
+	if (r == -2)
+		printf("plan\tlbr/\tunknown\t%s\n", why);
+	else if (r)
+		printf("plan\tlbr/\tskip\tno LBRs: %s\n", why);
+	else if (l.style == LBR_STYLE_ARCH)
+		printf("plan\tlbr/\trun\tarchitectural LBRs: %u records "
+		       "(CPUID.1CH:EAX %08x)\n", l.depth, l.arch_eax);
+	else
+		printf("plan\tlbr/\trun\t%s: %u records\n", l.name,
+		       l.style == LBR_STYLE_P6 ? 1 : l.depth);
+}
+
 static void plan(const struct cpu_info *ci)
 {
 	unsigned n;
@@ -228,6 +251,7 @@ static void plan(const struct cpu_info *ci)
 		for (unsigned j = 0; j < PMU_GENERATION_GROUPS &&
 		     g[i].groups[j]; j++)
 			plan_group(&g[i], g[i].groups[j], ci);
+	plan_lbr(ci);
 }
 
 static void facts(const struct cpu_info *ci, const struct topo *t)

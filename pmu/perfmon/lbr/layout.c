@@ -90,9 +90,9 @@ int perfmon_lbr_layout(const struct cpu_info *ci, struct lbr_layout *l,
 		return arch_layout(c, l, why);
 	if ((unsigned)c->uarch >= sizeof(legacy) / sizeof(legacy[0]) ||
 	    legacy[c->uarch].style != LBR_STYLE_STACK) {
-		*why = "the LBR layout of this microarchitecture is not in "
+		*why = "LBR layout unknown: this microarchitecture is not in "
 		       "the table (pmu/perfmon/lbr/layout.c)";
-		return -1;
+		return -2;
 	}
 	*l = legacy[c->uarch];
 	/* LBR_FMT: IA32_PERF_CAPABILITIES[5:0] where the CPU has the MSR

@@ -131,6 +131,39 @@ class PentiumD(unittest.TestCase):
             self.assertTrue(o["plan"]["perfmon/"].startswith("skip: "))
 
 
+class Lbr(unittest.TestCase):
+    """The lbr/ group in the plan, from the dump's CPUID alone (restated
+    from the SDM, Vol. 3B chapter 17's LBR sections and Vol. 4's MSR
+    tables; docs/lbr.md): Sapphire Rapids reports architectural LBRs
+    (CPUID.07H:EDX[19]) and CPUID.1CH:EAX = 4000000BH in the dump, depths
+    8, 16 and 32 (bits 0, 1, 3): 32 records; Core 2 (06_0FH) keeps 4,
+    Nehalem (Bloomfield 06_1AH) 16, the Pentium III 1 (the P6's
+    LastBranch pair), the Pentium 4 Prescott (0F34H, model 3) 16; the
+    Pentium has none."""
+
+    def plan(self, name):
+        return sorted({o["plan"]["lbr/"] for o in detected(name).values()})
+
+    def test_lbr_plans(self):
+        want = {
+            "GenuineIntel00806F8_SapphireRapids_05_CPUID.txt":
+                "run: architectural LBRs: 32 records (CPUID.1CH:EAX "
+                "4000000b)",
+            "GenuineIntel00006F6_Conroe_CPUID.txt": "run: core2: 4 records",
+            "GenuineIntel00106A4_Bloomfield_CPUID.txt":
+                "run: nehalem: 16 records",
+            "GenuineIntel0000683_P3_Coppermine_CPUID.txt":
+                "run: p6: 1 records",
+            "GenuineIntel0000F34_P4_Prescott_CPUID.txt":
+                "run: netburst: 16 records",
+        }
+        for name, plan in want.items():
+            with self.subTest(dump=name):
+                self.assertEqual(self.plan(name), [plan])
+        (p5,) = self.plan("GenuineIntel0000517_P5_CPUID.txt")
+        self.assertTrue(p5.startswith("skip: no LBRs: "), p5)
+
+
 def dump(path, lines):
     path.write_text("".join(f"CPUID {leaf:08X}: {a:08X}-{b:08X}-{c:08X}-"
                             f"{d:08X}\n" for leaf, a, b, c, d in lines))
