@@ -388,16 +388,16 @@ static void pop(void)
 	lm.from[n - 1] = lm.to[n - 1] = lm.info[n - 1] = 0;
 }
 
-void lbr_model_step(const struct insn_event *e, uint64_t debugctl,
-		    int frozen, uint64_t now)
+enum lbr_step lbr_model_step(const struct insn_event *e, uint64_t debugctl,
+			     int frozen, uint64_t now)
 {
 	int c;
 
 	if (!lbr_model_recording(debugctl, frozen))
-		return;
+		return LBR_STEP_NONE;
 	c = lbr_branch_of(e);
 	if (c < 0 || !kept(c, e->cpl))
-		return;
+		return LBR_STEP_NONE;
 	if (c == LBR_BR_OTHER && is_interrupt(e)) {
 		/* the last branch before it (the P6's LastException pair,
 		 * the LER pair of the stacks) */
@@ -417,12 +417,14 @@ void lbr_model_step(const struct insn_event *e, uint64_t debugctl,
 	if (lm.l.style == LBR_STYLE_P6) {
 		lm.from[0] = (uint32_t)e->rip;
 		lm.to[0] = (uint32_t)e->next_rip;
-		return;
+		return LBR_STEP_PUSHED;
 	}
-	if (c == LBR_BR_NEAR_RET && call_stack())
+	if (c == LBR_BR_NEAR_RET && call_stack()) {
 		pop();
-	else
-		push(e, c, now);
+		return LBR_STEP_POPPED;
+	}
+	push(e, c, now);
+	return LBR_STEP_PUSHED;
 }
 
 void lbr_model_entry(unsigned k, uint64_t *from, uint64_t *to,

@@ -27,9 +27,13 @@ int lbr_model_wrmsr(uint32_t msr, uint64_t v);
  * never while frozen (IA32_PERF_GLOBAL_STATUS.LBR_FRZ, §17.4.7). */
 int lbr_model_recording(uint64_t debugctl, int frozen);
 /* One step of this thread at model clock now: its branch recorded as
- * the layout and its filter (LBR_SELECT, IA32_LBR_CTL) say. */
-void lbr_model_step(const struct insn_event *e, uint64_t debugctl,
-		    int frozen, uint64_t now);
+ * the layout and its filter (LBR_SELECT, IA32_LBR_CTL) say.  Returns
+ * what the stack did: LBR_STEP_NONE, _PUSHED (a record added) or _POPPED
+ * (call-stack mode: a RET removed one), for the event that counts LBR
+ * records (pmu/perfmon/lbr/events.h). */
+enum lbr_step { LBR_STEP_NONE, LBR_STEP_PUSHED, LBR_STEP_POPPED };
+enum lbr_step lbr_model_step(const struct insn_event *e, uint64_t debugctl,
+			     int frozen, uint64_t now);
 /* The k-th most recent record (k = 0 newest) as its FROM, TO and INFO
  * registers read ({0, 0, 0} past what was recorded): the adaptive PEBS
  * record's LBR group copies them (pmu/perfmon/pebs/model.c). */

@@ -13,6 +13,7 @@
 #include "events.h"
 #include "regs.h"
 #include "pebs/events.h"
+#include "lbr/events.h"
 #include "pebs/regs.h"
 #include "../../lib/fmt.h"
 
@@ -126,6 +127,26 @@ static void precise_events(const struct pmu_listing *out,
 	}
 }
 
+/* The event that counts LBR records, where the row's microarchitecture
+ * has one (lbr/events.c): the model counts it from its LBRs. */
+static void lbr_events(const struct pmu_listing *out,
+		       const struct perfmon_caps *c)
+{
+	const struct perfmon_lbr_event *l = perfmon_lbr_event_for(c->uarch);
+
+	if (!l)
+		return;
+	out->event_begin(l->name);
+	out->num("event", l->event);
+	out->num("umask", l->umask);
+	out->counters("counters", gp_mask(c));
+	out->flag("precise", 0);
+	out->str("cite", l->cite);
+	out->str("model", l->counts_pops ? "LBR records added and removed "
+		 "(pmu/lbr_model.c)" : "LBR records added (pmu/lbr_model.c)");
+	out->event_end();
+}
+
 /* No capability row: Table 18-1's architectural events, every one that
  * CPUID.0AH:EBX may report available (SDM Vol. 3B §18.2.1.2), on the GP
  * counters CPUID.0AH:EAX[15:8] counts. */
@@ -181,6 +202,7 @@ int perfmon_list_events(const struct pmu_listing *out,
 	fixed_events(out, &c, capable);
 	if (pebs)
 		precise_events(out, &c, capable);
+	lbr_events(out, &c);
 	out->events_end();
 	return 0;
 }

@@ -88,6 +88,7 @@
 #include "ds/model.h"
 #include "../lbr_model.h"
 #include "lbr/layout.h"
+#include "lbr/events.h"
 #include "pebs/events.h"
 #include "pebs/model.h"
 #include "pebs/regs.h"
@@ -126,6 +127,10 @@ static struct {
 	 * depends on change only with a reset), not at every step */
 	struct evtsel dec[PERFMON_MAX_GP];
 	uint32_t sem[PERFMON_MAX_GP];
+	/* GP counters selecting the event that counts LBR records
+	 * (lbr/events.h), and that count a call-stack RET's removal too */
+	uint32_t lbr_ins, lbr_pops;
+	enum lbr_step lbr_step;	/* what this step did to the LBRs */
 } m;
 
 static void pay_owed_pmi(void);
@@ -536,8 +541,25 @@ static uint32_t event_sem(const struct evtsel *s, enum pebs_data *data)
 
 static void decode_evtsel(unsigned n)
 {
+	const struct perfmon_lbr_event *l = m.c ?
+		perfmon_lbr_event_for(m.c->uarch) : 0;
+	int ins;
+
 	m.dec[n] = evtsel_decode(m.evtsel[n]);
 	m.sem[n] = event_sem(&m.dec[n], 0);
+	ins = l && m.dec[n].event == l->event && m.dec[n].umask == l->umask;
+	m.lbr_ins = (m.lbr_ins & ~(1u << n)) | (uint32_t)ins << n;
+	m.lbr_pops = (m.lbr_pops & ~(1u << n)) |
+		     (uint32_t)(ins && l->counts_pops) << n;
+}
+
+/* Counter n's LBR records of this step (lbr/events.h). */
+static uint64_t lbr_records(unsigned n)
+{
+	if (!(m.lbr_ins >> n & 1))
+		return 0;
+	return m.lbr_step == LBR_STEP_PUSHED ||
+	       (m.lbr_step == LBR_STEP_POPPED && (m.lbr_pops >> n & 1));
 }
 
 /* A counter (GLOBAL numbering) wrapped: its status bit (v2+; fixed
@@ -599,7 +621,8 @@ static int gp_step(unsigned n, const struct insn_event *e, int sibling)
 		evtsel_idle(&m.edge[n]);
 		return 0;
 	}
-	inc = evtsel_cycles(&s, &m.edge[n], sem_once_mask(m.sem[n], e),
+	inc = evtsel_cycles(&s, &m.edge[n],
+			    sem_once_mask(m.sem[n], e) + lbr_records(n),
 			    1 + (uint64_t)e->more);
 	inc = emufault_count(inc, e->cpl);
 	pebs_next_event(n, inc, sibling);
@@ -774,13 +797,11 @@ static int buffer_pmi(void)
 	return 1;
 }
 
-/* This thread's step: LBRs, BTS, the PEBS assist. */
+/* This thread's step: BTS, the PEBS assist (the LBRs took it first). */
 static int ds_step(const struct insn_event *e)
 {
 	int want_pmi = 0;
 
-	lbr_model_step(e, m.debugctl, !!(m.status & GLOBAL_STATUS_LBR_FRZ),
-		       model_clock());
 	if (bts_model_step(e, m.debugctl))
 		want_pmi |= buffer_pmi();
 	if ((m.pebs_fire & pebs_model_enable()) && pebs_assist(e))
@@ -800,6 +821,12 @@ static void pm_event(const struct insn_event *e)
 		return;
 	m.pebs_fire = 0;
 	pay_owed_pmi();
+	/* the LBRs first: the event that counts their records counts
+	 * this step's (lbr_records()) */
+	m.lbr_step = sibling ? LBR_STEP_NONE :
+		     lbr_model_step(e, m.debugctl,
+				    !!(m.status & GLOBAL_STATUS_LBR_FRZ),
+				    model_clock());
 	for (unsigned n = 0; n < m.c->gp; n++)
 		want_pmi |= gp_step(n, e, sibling);
 	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)

@@ -15,6 +15,7 @@
 #include "events.h"
 #include "regs.h"
 #include "pebs/events.h"
+#include "lbr/events.h"
 
 #define EVTSEL_MODIFIERS ((1ull << 18) | (1ull << 19) | (1ull << 21) | \
 			  (1ull << 23) | (0xffull << 24))
@@ -327,11 +328,58 @@ static int check_pebs(const struct pmu_referee *pfm)
 	return bad + pfm->exceptions_unused("pebs", pebs_exc, N(pebs_exc));
 }
 
+/* The event that counts LBR records (lbr/events.c), on each libpfm4 PMU
+ * of its row: libpfm4's event:umask of the row (its name differs from
+ * the SDM's by the ':' for the '.'), encoded with no modifier. */
+static struct ref_exception lbr_exc[1];
+
+static void lbr_row(const struct pmu_referee *pfm, struct ref_tally *t,
+		    const struct perfmon_lbr_event *ev)
+{
+	unsigned d = 0, u = 0;
+	uint64_t codes[4];
+	int n = 4;
+
+	if (pfm->encode(t->pmu, ev->libpfm, codes, &n) || n < 1) {
+		d++;
+		u += pfm->diff(t, lbr_exc, 0, ev->name,
+			       "not in libpfm4's table as %s", ev->libpfm);
+	} else {
+		d += cmp_evtsel(pfm, t, lbr_exc, 0, ev->name, ev->libpfm,
+				codes[0], ev->event, ev->umask, &u);
+	}
+	pfm->tally_row(t, d, u);
+}
+
+static int check_lbr(const struct pmu_referee *pfm)
+{
+	const struct perfmon_lbr_event *ev;
+	unsigned n;
+	int bad = 0;
+
+	ev = perfmon_lbr_events(&n);
+	for (unsigned i = 0; i < n; i++) {
+		char pmus[64], *save = 0, *pmu;
+
+		snprintf(pmus, sizeof(pmus), "%s", ev[i].pmus);
+		for (pmu = strtok_r(pmus, " ", &save); pmu;
+		     pmu = strtok_r(0, " ", &save)) {
+			struct ref_tally t;
+
+			pfm->tally_start(&t, "lbr", pmu, NULL);
+			lbr_row(pfm, &t, &ev[i]);
+			bad += pfm->tally_end(&t);
+		}
+	}
+	return bad;
+}
+
 /* All of libpfm4's Intel x86 PMUs named above are in its x86_64 build. */
 const struct pmu_referee_tables perfmon_referee = {
 	.lib = PMU_REFEREE_LIB64,
 	.table = {
 		{ "perfmon", check_perfmon },
 		{ "pebs", check_pebs },
+		{ "lbr", check_lbr },
 	},
 };

@@ -69,6 +69,14 @@ int lbr_begin(struct tcase *t, struct lbr_env *v)
 	return 1;
 }
 
+/* A WRMSR step: 0F 30 (SDM Vol. 2B WRMSR). */
+static int is_wrmsr(const struct insn_event *e)
+{
+	const uint8_t *p = (const uint8_t *)(uintptr_t)e->rip;
+
+	return e->retired && p[0] == 0x0f && p[1] == 0x30;
+}
+
 void lbr_sink(const struct insn_event *e, void *ctx)
 {
 	struct lbr_trace *tr = ctx;
@@ -78,14 +86,16 @@ void lbr_sink(const struct insn_event *e, void *ctx)
 		tr->model(e, NULL);
 	tr->steps += 1 + (uint64_t)e->more;
 	c = sdm_lbr_class(e);
-	if (c < 0)
+	if (c < 0) {
+		tr->wrmsrs += is_wrmsr(e);
 		return;
+	}
 	if (tr->n == LBR_MAX_BRANCHES) {
 		tr->lost++;
 		return;
 	}
 	tr->b[tr->n++] = (struct lbr_br){ e->rip, e->next_rip, c, e->cpl,
-					  tr->steps };
+					  tr->steps, tr->wrmsrs };
 }
 
 /* The stack at the SDM's addresses, newest first: the TOS-indexed ring

@@ -78,6 +78,7 @@ struct lbr_br {
 	int cls;
 	uint8_t cpl;
 	uint64_t steps;		/* the trace's steps up to and with it */
+	unsigned wrmsrs;	/* WRMSR steps before it */
 };
 
 struct lbr_trace {
@@ -85,6 +86,9 @@ struct lbr_trace {
 	struct lbr_br b[LBR_MAX_BRANCHES];
 	unsigned n;
 	uint64_t lost, steps;
+	/* WRMSR steps so far (0F 30: a traced WRMSR, or the one the
+	 * emulated backend's access retires as, pmu/backend.h) */
+	unsigned wrmsrs;
 };
 
 struct lbr_env {

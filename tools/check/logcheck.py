@@ -439,6 +439,7 @@ SKIP_REASONS = tuple(re.compile(p) for p in (
     r"no LBR filter: ",
     r"no architectural LBRs: ",
     r"LBR layout unknown: ",
+    r"no LBR insert event: ",
     r"no usable local APIC: ",
     r"no fixed counter \d+: CPUID",
     r"[^:]+ unavailable: CPUID",

@@ -95,6 +95,8 @@ def _counters(ev):
 
 
 def _model(ev):
+    if "model" in ev:           # counted from model state, not a trace count
+        return ev["model"]
     if "counts" in ev:
         return " + ".join(ev["counts"]) or "0"
     return "not modelled: " + ev["not_modelled"]
