@@ -54,22 +54,22 @@ static const struct perfmon_caps *adaptive_ready(struct tcase *t,
 static void one_cfg(struct tcase *t, unsigned fmt, int trap, uint64_t cfg,
 		    int adaptive, int log_records)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	struct sdm_event ev = { 0 };
 
 	sdm_mem_event(fmt, 0, &ev);
-	r = (struct pebs_run){ .bench = "load-stream", .n = 12, .cpl = 3,
+	*r = (struct pebs_run){ .bench = "load-stream", .n = 12, .cpl = 3,
 		.n_ctr = 1, .capacity = 12, .cfg = cfg,
 		.debugctl = DEBUGCTL_LBR, .xmm = xmm_values,
 		.log_settings_only = !log_records };
-	r.ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
+	r->ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
 		.sel = sdm_gp_sel(&ev, 1, 0), .period = 3, .reload = 3,
 		.adaptive = adaptive };
-	if (!pebs_run(t, &r))
+	if (!pebs_run(t, r))
 		return;
-	check(t, r.n_exp >= 2, "cfg 0x%llx: %u records",
-	      (unsigned long long)cfg, r.n_exp);
-	pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+	check(t, r->n_exp >= 2, "cfg 0x%llx: %u records",
+	      (unsigned long long)cfg, r->n_exp);
+	pebs_check_records(t, r, &(struct pebs_want){ .fmt = fmt,
 			   .trap = trap, .data = ev.data });
 }
 
@@ -99,20 +99,20 @@ TEST(pebs_adaptive, "pebs/adaptive-groups",
 /* PEBS on fixed counter 0 (instructions retired), adaptive with GPRs. */
 static void test_fixed(struct tcase *t)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	unsigned fmt;
 	int trap;
 
 	if (!adaptive_ready(t, &fmt, &trap, 1))
 		return;
-	r = (struct pebs_run){ .bench = "gpr-values", .n = 6, .cpl = 3,
+	*r = (struct pebs_run){ .bench = "gpr-values", .n = 6, .cpl = 3,
 		.n_ctr = 1, .capacity = 16, .cfg = 2 };
-	r.ctr[0] = (struct pebs_ctr){ .bit = 32, .sel = 2,
+	r->ctr[0] = (struct pebs_ctr){ .bit = 32, .sel = 2,
 		.sem = SEM_BIT(SEM_INSTRUCTIONS), .period = 4, .reload = 4,
 		.adaptive = 1 };
-	if (!pebs_run(t, &r))
+	if (!pebs_run(t, r))
 		return;
-	pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+	pebs_check_records(t, r, &(struct pebs_want){ .fmt = fmt,
 			   .trap = trap });
 }
 
@@ -150,7 +150,7 @@ static uint64_t dq(const uint8_t *p)
 
 static void test_fmt5(struct tcase *t)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	const struct perfmon_caps *c;
 	struct perfmon_caps five;
 	unsigned fmt;
@@ -171,26 +171,26 @@ static void test_fmt5(struct tcase *t)
 			       "stand-in"))
 		return;
 	pebs_log_caps(t);	/* the stand-in's: PEBS_FMT 5 */
-	r = (struct pebs_run){ .bench = "counted-loop", .n = 12, .cpl = 3,
+	*r = (struct pebs_run){ .bench = "counted-loop", .n = 12, .cpl = 3,
 		.n_ctr = 2, .capacity = 24, .cfg = 2 };
-	r.ctr[0] = (struct pebs_ctr){ .bit = 0, .sel = 0xc0 | 1ull << 16,
+	r->ctr[0] = (struct pebs_ctr){ .bit = 0, .sel = 0xc0 | 1ull << 16,
 		.sem = SEM_BIT(SEM_INSTRUCTIONS), .period = 3, .reload = 5,
 		.adaptive = 1 };
-	r.ctr[1] = (struct pebs_ctr){ .bit = 32, .sel = 2,
+	r->ctr[1] = (struct pebs_ctr){ .bit = 32, .sel = 2,
 		.sem = SEM_BIT(SEM_INSTRUCTIONS), .period = 4, .reload = 7,
 		.adaptive = 1 };
-	if (pebs_run(t, &r)) {
+	if (pebs_run(t, r)) {
 		uint64_t top = (1ull << c->gp_width) - 1;
 
 		value(t, "reset_slots", "GP0 at 40H: 0x%llx, fixed 0 at "
-		      "140H: 0x%llx", (unsigned long long)dq(r.area + 0x40),
-		      (unsigned long long)dq(r.area + 0x40 + 8 * 32));
-		check(t, dq(r.area + 0x40) == top - 5 + 1 &&
-		      dq(r.area + 0x40 + 8 * 32) == top - 7 + 1, "format 5 "
+		      "140H: 0x%llx", (unsigned long long)dq(r->area + 0x40),
+		      (unsigned long long)dq(r->area + 0x40 + 8 * 32));
+		check(t, dq(r->area + 0x40) == top - 5 + 1 &&
+		      dq(r->area + 0x40 + 8 * 32) == top - 7 + 1, "format 5 "
 		      "reset slots: GP0 0x%llx, fixed 0 0x%llx",
-		      (unsigned long long)dq(r.area + 0x40),
-		      (unsigned long long)dq(r.area + 0x40 + 8 * 32));
-		pebs_check_records(t, &r, &(struct pebs_want){ .fmt = 5,
+		      (unsigned long long)dq(r->area + 0x40),
+		      (unsigned long long)dq(r->area + 0x40 + 8 * 32));
+		pebs_check_records(t, r, &(struct pebs_want){ .fmt = 5,
 				   .trap = trap });
 	}
 	if (fmt != 5)

@@ -321,13 +321,13 @@ static void run_want(struct tcase *t, unsigned fmt, int trap,
 		     const struct sdm_event *ev, unsigned pmc,
 		     const struct arming_want *w)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	const struct arming_want *hw = on_backend(w);
 	uint64_t got;
 
-	r = (struct pebs_run){ .bench = "counted-loop", .n = N_ITER,
+	*r = (struct pebs_run){ .bench = "counted-loop", .n = N_ITER,
 		.cpl = 3, .n_ctr = 1, .capacity = 24 };
-	r.ctr[0] = (struct pebs_ctr){ .bit = pmc, .sem = ev->sem,
+	r->ctr[0] = (struct pebs_ctr){ .bit = pmc, .sem = ev->sem,
 		.sel = sdm_gp_sel(ev, 1, 0), .period = PERIOD,
 		.reload = PERIOD, .pdir = w == &pdir_trap || w == &pdir_fault };
 	value(t, "event", "%02XH/%02XH on PMC%u, period and reset %u, "
@@ -335,20 +335,20 @@ static void run_want(struct tcase *t, unsigned fmt, int trap,
 	      N_ITER);
 	value(t, "record_kind", "%s", trap ? "trap-like" : "fault-like");
 	if (fmt >= 4 && !pebs_ds32()) {
-		r.cfg = ADAPTIVE_GPRS_CFG;
-		r.ctr[0].adaptive = 1;
+		r->cfg = ADAPTIVE_GPRS_CFG;
+		r->ctr[0].adaptive = 1;
 	}
-	if (!pebs_run(t, &r))
+	if (!pebs_run(t, r))
 		return;
-	if (!check(t, r.record_size == (fmt >= 4 && !pebs_ds32() ?
+	if (!check(t, r->record_size == (fmt >= 4 && !pebs_ds32() ?
 					SDM_BASIC + SDM_GPRS :
 					sdm_pebs_plain_size(fmt)),
-		   "record size %u, the SDM's", r.record_size))
+		   "record size %u, the SDM's", r->record_size))
 		return;
-	got = (r.index - r.base) / r.record_size;
+	got = (r->index - r->base) / r->record_size;
 	value(t, "records", "%llu", (unsigned long long)got);
 	if (backend_current()->id == BE_HW) {	/* skid: docs/pebs.md */
-		pebs_check_hw(t, &r, fmt, r.record_size, hw->records);
+		pebs_check_hw(t, r, fmt, r->record_size, hw->records);
 		return;
 	}
 	check(t, got == hw->records, "%llu records, the listing says %u%s",
@@ -356,13 +356,13 @@ static void run_want(struct tcase *t, unsigned fmt, int trap,
 	      "trampoline's CALL counted first)" : "");
 	/* the tap reads what the counter counts: under backend=emulated the
 	 * counting window (the trampoline's CALL first), else the routine */
-	check(t, r.n_exp == (backend_current()->id == BE_EMULATED ?
+	check(t, r->n_exp == (backend_current()->id == BE_EMULATED ?
 			     hw->records : w->records), "the tests' tap "
 	      "(pebs_expect.c) asks for %u records, the listing says %u",
-	      r.n_exp, backend_current()->id == BE_EMULATED ? hw->records :
+	      r->n_exp, backend_current()->id == BE_EMULATED ? hw->records :
 	      w->records);
 	for (unsigned i = 0; i < 2 && i < got; i++)
-		check_record(t, &r, fmt, i, hw);
+		check_record(t, r, fmt, i, hw);
 }
 
 static void run_arming(struct tcase *t, unsigned fmt, int trap)

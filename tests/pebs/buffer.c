@@ -30,17 +30,17 @@ static int inst_run(struct tcase *t, struct pebs_run *r, unsigned *fmt,
  * records short", Vol. 3B §17.4.9), the run asks for many more records. */
 static void test_full(struct tcase *t)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	unsigned fmt, bit;
 	int trap;
 	uint64_t want;
 
-	if (!inst_run(t, &r, &fmt, &trap, 3, 2) || !pebs_run(t, &r))
+	if (!inst_run(t, r, &fmt, &trap, 3, 2) || !pebs_run(t, r))
 		return;
 	/* 23 branches give 4 records (below): one more than the slots */
-	check(t, r.n_exp > r.capacity + (kind == SDM_INST_BRANCHES ? 0 : 2),
+	check(t, r->n_exp > r->capacity + (kind == SDM_INST_BRANCHES ? 0 : 2),
 	      "the run asked for %u records: not enough to overflow %u "
-	      "slots", r.n_exp, r.capacity);
+	      "slots", r->n_exp, r->capacity);
 	/* the assists after the buffer filled failed the bounds checks:
 	 * "Upon successful bounds checks ... clear the counter overflow
 	 * status, and reload the counter.  If the bounds checks fail, the
@@ -48,15 +48,15 @@ static void test_full(struct tcase *t)
 	 * bits or fewer, §18.2) counts on from its last wrap, far below the
 	 * reload value 4 below the top, and its GLOBAL_STATUS bit is still
 	 * set (v2+, §18.2.2) */
-	bit = r.ctr[0].bit;
-	value(t, "pmc0_after", "0x%llx", (unsigned long long)r.count_after[0]);
-	value(t, "status_after", "0x%llx", (unsigned long long)r.status_after);
-	check(t, r.count_after[0] < 1000, "PMC%u 0x%llx after the run: "
+	bit = r->ctr[0].bit;
+	value(t, "pmc0_after", "0x%llx", (unsigned long long)r->count_after[0]);
+	value(t, "status_after", "0x%llx", (unsigned long long)r->status_after);
+	check(t, r->count_after[0] < 1000, "PMC%u 0x%llx after the run: "
 	      "reloaded by an assist whose record was dropped? (it wrapped "
 	      "after the buffer filled, and counted fewer than the %llu "
 	      "events of the run since)", bit,
-	      (unsigned long long)r.count_after[0],
-	      (unsigned long long)r.n * 4);
+	      (unsigned long long)r->count_after[0],
+	      (unsigned long long)r->n * 4);
 	/* by hand: counted-loop with n = 20 retires 65 instructions; the
 	 * records at events 5, 10, 15 fill the 3 slots; reloaded 4 below
 	 * the top, PMC0 wraps at event 19 and the assist of event 20 is
@@ -70,29 +70,29 @@ static void test_full(struct tcase *t)
 	       (bit == 0 && sdm_pdist_pmc0()) ? 49 :
 	       kind == SDM_INST_BRANCHES ? 4 : 46;
 	if (pmu_on_model())
-		check(t, r.count_after[0] == want, "PMC%u %llu after the run, "
+		check(t, r->count_after[0] == want, "PMC%u %llu after the run, "
 		      "want %llu (the events after its last wrap)", bit,
-		      (unsigned long long)r.count_after[0],
+		      (unsigned long long)r->count_after[0],
 		      (unsigned long long)want);
 	if (perfmon_caps(0)->version >= 2)
-		check(t, r.status_after >> bit & 1, "GLOBAL_STATUS 0x%llx "
+		check(t, r->status_after >> bit & 1, "GLOBAL_STATUS 0x%llx "
 		      "after the run: PMC%u's overflow bit cleared by an "
 		      "assist whose record was dropped",
-		      (unsigned long long)r.status_after, bit);
+		      (unsigned long long)r->status_after, bit);
 	if (!backend_model_backed()) {	/* hardware: pebs_check_hw() */
-		check(t, r.index == r.base + 3ull * r.record_size, "index "
+		check(t, r->index == r->base + 3ull * r->record_size, "index "
 		      "+0x%llx: not parked at the maximum",
-		      (unsigned long long)(r.index - r.base));
+		      (unsigned long long)(r->index - r->base));
 		return;
 	}
 	/* the 3 records are the first 3; the rest dropped, index at max */
-	pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+	pebs_check_records(t, r, &(struct pebs_want){ .fmt = fmt,
 			   .trap = trap });
 	/* one PMI: the threshold at the 2nd record; the 3rd and the dropped
 	 * records signal nothing (LVTPC is masked after the first PMI, so
 	 * the status bit is what shows it: set once, by the threshold) */
-	check(t, r.pmis == 1, "%u PMIs; expected 1 (the threshold at the "
-	      "2nd record), none for the dropped records", r.pmis);
+	check(t, r->pmis == 1, "%u PMIs; expected 1 (the threshold at the "
+	      "2nd record), none for the dropped records", r->pmis);
 }
 
 TEST(pebs_full, "pebs/buffer-full-drops",
@@ -101,29 +101,29 @@ TEST(pebs_full, "pebs/buffer-full-drops",
 
 static void test_thresh(struct tcase *t)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	unsigned fmt;
 	int trap;
 
-	if (!inst_run(t, &r, &fmt, &trap, 20, 2) || !pebs_run(t, &r))
+	if (!inst_run(t, r, &fmt, &trap, 20, 2) || !pebs_run(t, r))
 		return;
-	check(t, r.n_exp > 2, "%u records: the threshold is never reached",
-	      r.n_exp);
-	check(t, r.pmis == 1, "%u PMIs, expected exactly 1", r.pmis);
+	check(t, r->n_exp > 2, "%u records: the threshold is never reached",
+	      r->n_exp);
+	check(t, r->pmis == 1, "%u PMIs, expected exactly 1", r->pmis);
 	value(t, "status_in_pmi", "0x%llx",
-	      (unsigned long long)r.status_in_pmi);
-	value(t, "lvtpc_in_pmi", "0x%x", r.lvtpc_in_pmi);
-	check(t, !!(r.status_in_pmi & OVF_BUF), "GLOBAL_STATUS 0x%llx in the "
+	      (unsigned long long)r->status_in_pmi);
+	value(t, "lvtpc_in_pmi", "0x%x", r->lvtpc_in_pmi);
+	check(t, !!(r->status_in_pmi & OVF_BUF), "GLOBAL_STATUS 0x%llx in the "
 	      "PMI: bit 62 (OvfBuffer) clear",
-	      (unsigned long long)r.status_in_pmi);
-	check(t, r.lvtpc_in_pmi & (1u << 16), "LVTPC 0x%x in the PMI: not "
-	      "masked on delivery", r.lvtpc_in_pmi);
-	check(t, !(r.status_in_pmi >> r.ctr[0].bit & 1), "GLOBAL_STATUS "
+	      (unsigned long long)r->status_in_pmi);
+	check(t, r->lvtpc_in_pmi & (1u << 16), "LVTPC 0x%x in the PMI: not "
+	      "masked on delivery", r->lvtpc_in_pmi);
+	check(t, !(r->status_in_pmi >> r->ctr[0].bit & 1), "GLOBAL_STATUS "
 	      "0x%llx: the PEBS "
 	      "counter's own overflow bit is left set after its assist",
-	      (unsigned long long)r.status_in_pmi);
+	      (unsigned long long)r->status_in_pmi);
 	if (backend_model_backed())	/* exact: the tap read the window */
-		pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+		pebs_check_records(t, r, &(struct pebs_want){ .fmt = fmt,
 				   .trap = trap });
 }
 
@@ -136,14 +136,14 @@ TEST(pebs_thresh, "pebs/threshold-pmi",
  * fill that far. */
 static void test_no_pmi(struct tcase *t)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	unsigned fmt;
 	int trap;
 
-	if (!inst_run(t, &r, &fmt, &trap, 24, 23) || !pebs_run(t, &r))
+	if (!inst_run(t, r, &fmt, &trap, 24, 23) || !pebs_run(t, r))
 		return;
-	check(t, r.n_exp < 23, "%u records reach the threshold", r.n_exp);
-	check(t, r.pmis == 0, "%u PMIs below the threshold", r.pmis);
+	check(t, r->n_exp < 23, "%u records reach the threshold", r->n_exp);
+	check(t, r->pmis == 0, "%u PMIs below the threshold", r->pmis);
 }
 
 TEST(pebs_nopmi, "pebs/threshold-not-reached",
@@ -156,36 +156,36 @@ TEST(pebs_nopmi, "pebs/threshold-not-reached",
  * `reload` ("the reset value for each overflowed counter is loaded"). */
 static void test_reset(struct tcase *t)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	const struct perfmon_caps *c;
 	unsigned fmt;
 	int trap;
 	uint64_t top, want;
 
-	if (!inst_run(t, &r, &fmt, &trap, 24, 0))
+	if (!inst_run(t, r, &fmt, &trap, 24, 0))
 		return;
 	c = perfmon_caps(0);
-	r.ctr[0].period = 3;
-	r.ctr[0].reload = 11;
-	if (!pebs_run(t, &r))
+	r->ctr[0].period = 3;
+	r->ctr[0].reload = 11;
+	if (!pebs_run(t, r))
 		return;
 	if (!backend_model_backed())	/* exact: the tap read the window */
 		return;
-	pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+	pebs_check_records(t, r, &(struct pebs_want){ .fmt = fmt,
 			   .trap = trap });
 	/* the counter after the run: as many events below its wrap as the
 	 * trace says are left after the last reload (0: it overflowed and
 	 * waits for the event that writes the next record) */
 	top = (c->gp_width >= 64 ? ~0ull : (1ull << c->gp_width) - 1);
-	want = (top - r.left_after[0] + 1) & top;
+	want = (top - r->left_after[0] + 1) & top;
 	value(t, "counter_after", "0x%llx, %llu events to its wrap by the "
-	      "trace", (unsigned long long)r.count_after[0],
-	      (unsigned long long)r.left_after[0]);
-	check(t, r.count_after[0] == want, "counter 0x%llx after the run, the "
+	      "trace", (unsigned long long)r->count_after[0],
+	      (unsigned long long)r->left_after[0]);
+	check(t, r->count_after[0] == want, "counter 0x%llx after the run, the "
 	      "trace says 0x%llx (the DS reset distance 11 less the events "
-	      "since the last record)", (unsigned long long)r.count_after[0],
+	      "since the last record)", (unsigned long long)r->count_after[0],
 	      (unsigned long long)want);
-	check(t, r.n_exp >= 2, "%u records", r.n_exp);
+	check(t, r->n_exp >= 2, "%u records", r->n_exp);
 }
 
 TEST(pebs_reset, "pebs/reset-values",

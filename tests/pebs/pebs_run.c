@@ -230,3 +230,10 @@ uint64_t pebs_run_field(const struct pebs_run *r, unsigned i, unsigned off)
 	memcpy(&v, r->buf + (uint64_t)i * r->record_size + off, sizeof(v));
 	return v;
 }
+
+struct pebs_run *pebs_run_mem(void)
+{
+	static struct pebs_run r;
+
+	return &r;
+}

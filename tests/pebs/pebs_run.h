@@ -63,6 +63,11 @@ struct pebs_run {
 				 * run (formats 4-5; else 0) */
 };
 
+/* The one run the tests fill in turn (a run is 55 KB, most of it the
+ * expected records: one for every test would crowd the image out of a
+ * small machine's memory, the matrix's memory-48 boot). */
+struct pebs_run *pebs_run_mem(void);
+
 /* Everything above; 1 when the run went through (failures are checks). */
 int pebs_run(struct tcase *t, struct pebs_run *r);
 /* Records actually in the buffer: min(expected, capacity). */

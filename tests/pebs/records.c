@@ -308,7 +308,7 @@ static void one_counter(struct pebs_run *r, const struct sdm_event *ev,
 static void run_event(struct tcase *t, int which, const char *bench,
 		      uint64_t n, int cpl, uint64_t period)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	struct sdm_event ev = { 0 };
 	unsigned fmt;
 	int trap, have;
@@ -324,25 +324,25 @@ static void run_event(struct tcase *t, int which, const char *bench,
 		     "instructions, x87/SIMD and load misses)", fmt);
 		return;
 	}
-	one_counter(&r, &ev, bench, n, cpl, period);
+	one_counter(r, &ev, bench, n, cpl, period);
 	/* PMC1 and PDIR where C0H/01H is PREC_DIST */
-	if (which == 0 && sdm_inst_ctr(fmt, &r.ctr[0], period, cpl == 3,
+	if (which == 0 && sdm_inst_ctr(fmt, &r->ctr[0], period, cpl == 3,
 				       cpl == 0) == SDM_INST_BRANCHES) {
 		skip(t, "format %u in the 32-bit DS format: PEBS on PMC0 only, "
 		     "and instructions are INST_RETIRED.PREC_DIST here, PMC1 "
 		     "only (SDM Vol. 3B 17.4.9, 18.9.4.4)", fmt);
 		return;
 	}
-	if (!pebs_run(t, &r))
+	if (!pebs_run(t, r))
 		return;
 	value(t, "period", "%llu", (unsigned long long)period);
-	check(t, r.n_exp >= 2, "the run gave %u records: too few to check",
-	      r.n_exp);
+	check(t, r->n_exp >= 2, "the run gave %u records: too few to check",
+	      r->n_exp);
 	/* the hardware path counts the driver's code too: a CPL 0 run's
 	 * records may fill the buffer, whose first `capacity` are held */
-	check(t, r.n_exp <= r.capacity || !pmu_on_model(), "%u records for "
-	      "%u slots", r.n_exp, r.capacity);
-	pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+	check(t, r->n_exp <= r->capacity || !pmu_on_model(), "%u records for "
+	      "%u slots", r->n_exp, r->capacity);
+	pebs_check_records(t, r, &(struct pebs_want){ .fmt = fmt,
 			   .trap = trap, .data = ev.data });
 }
 
@@ -393,7 +393,7 @@ TEST(pebs_rec_st, "pebs/records-stores",
  * them, on hardware as on the model - a check that needs no trace. */
 static void test_gprs(struct tcase *t)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	struct sdm_event ev = { 0 };
 	unsigned fmt, seen = 0;
 	int trap;
@@ -406,13 +406,13 @@ static void test_gprs(struct tcase *t)
 		return;
 	}
 	sdm_inst_event(fmt, &ev);
-	one_counter(&r, &ev, "gpr-values", 8, 3, 3);
-	sdm_inst_ctr(fmt, &r.ctr[0], 3, 1, 0);	/* PMC1 on PDIR rows */
-	if (!pebs_run(t, &r))
+	one_counter(r, &ev, "gpr-values", 8, 3, 3);
+	sdm_inst_ctr(fmt, &r->ctr[0], 3, 1, 0);	/* PMC1 on PDIR rows */
+	if (!pebs_run(t, r))
 		return;
-	for (unsigned i = 0; i < pebs_run_written(&r); i++) {
+	for (unsigned i = 0; i < pebs_run_written(r); i++) {
 		unsigned fsz = pebs_ds32() ? 4 : 8;
-		uint64_t ip = pebs_ds32() ? fld32(&r, i, 4) : fld(&r, i, 8);
+		uint64_t ip = pebs_ds32() ? fld32(r, i, 4) : fld(r, i, 8);
 
 		if (ip < (uintptr_t)bench_gprs_marker ||
 		    ip >= (uintptr_t)bench_gprs_marker_end)
@@ -425,8 +425,8 @@ static void test_gprs(struct tcase *t)
 				break;
 			if (reg != 4)
 				want(t, i, sdm_names[f],
-				     fsz == 4 ? fld32(&r, i, f * 4) :
-				     fld(&r, i, f * 8),
+				     fsz == 4 ? fld32(r, i, f * 4) :
+				     fld(r, i, f * 8),
 				     fsz == 4 ? (uint32_t)bench_gpr_values[reg] :
 				     bench_gpr_values[reg]);
 		}

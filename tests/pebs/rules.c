@@ -175,7 +175,7 @@ TEST(pebs_ref_ev, "pebs/refuse-not-precise",
 /* Every PEBS-capable GP counter samples, alone. */
 static void test_capable(struct tcase *t)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	const struct perfmon_caps *c;
 	struct sdm_event ev = { 0 };
 	unsigned fmt, n_gp;
@@ -188,17 +188,17 @@ static void test_capable(struct tcase *t)
 	if (pebs_ds32())
 		n_gp = 1;	/* one counter-reset slot: PMC0 only */
 	for (unsigned n = 0; n < n_gp; n++) {
-		r = (struct pebs_run){ .bench = "counted-loop", .n = 10,
+		*r = (struct pebs_run){ .bench = "counted-loop", .n = 10,
 			.cpl = 3, .n_ctr = 1, .capacity = 16 };
-		r.ctr[0] = (struct pebs_ctr){ .bit = n, .sem = ev.sem,
+		r->ctr[0] = (struct pebs_ctr){ .bit = n, .sem = ev.sem,
 			.sel = sdm_gp_sel(&ev, 1, 0), .period = 6,
 			.reload = 6 };
 		/* PMC0's records in the log, the others' count */
-		r.log_settings_only = n > 0;
-		if (!pebs_run(t, &r))
+		r->log_settings_only = n > 0;
+		if (!pebs_run(t, r))
 			return;
-		value(t, "counter", "PMC%u: %u records", n, r.n_exp);
-		pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+		value(t, "counter", "PMC%u: %u records", n, r->n_exp);
+		pebs_check_records(t, r, &(struct pebs_want){ .fmt = fmt,
 				   .trap = trap });
 	}
 }
@@ -210,7 +210,7 @@ TEST(pebs_capable, "pebs/capable-counters",
  * (format 3+: applicable counters; 1-2: GLOBAL_STATUS bits). */
 static void test_both(struct tcase *t)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	const struct perfmon_caps *c;
 	struct sdm_event ev = { 0 };
 	unsigned fmt;
@@ -224,16 +224,16 @@ static void test_both(struct tcase *t)
 		return;
 	}
 	sdm_any_ctr_event(fmt, &ev);	/* PMC0 and PMC1 take it */
-	r = (struct pebs_run){ .bench = "counted-loop", .n = 12, .cpl = 3,
+	*r = (struct pebs_run){ .bench = "counted-loop", .n = 12, .cpl = 3,
 		.n_ctr = 2, .capacity = 24 };
-	r.ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
+	r->ctr[0] = (struct pebs_ctr){ .bit = 0, .sem = ev.sem,
 		.sel = sdm_gp_sel(&ev, 1, 0), .period = 4, .reload = 4 };
-	r.ctr[1] = r.ctr[0];
-	r.ctr[1].bit = 1;
-	r.ctr[1].period = r.ctr[1].reload = 6;
-	if (!pebs_run(t, &r))
+	r->ctr[1] = r->ctr[0];
+	r->ctr[1].bit = 1;
+	r->ctr[1].period = r->ctr[1].reload = 6;
+	if (!pebs_run(t, r))
 		return;
-	pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+	pebs_check_records(t, r, &(struct pebs_want){ .fmt = fmt,
 			   .trap = trap });
 }
 
@@ -244,7 +244,7 @@ TEST(pebs_both, "pebs/two-counters",
 /* Fault-like PEBS: stand in for this PMU with PEBS_TRAP clear. */
 static void test_fault_like(struct tcase *t)
 {
-	static struct pebs_run r;
+	struct pebs_run *r = pebs_run_mem();
 	const struct perfmon_caps *c;
 	struct perfmon_caps fault;
 	unsigned fmt;
@@ -264,11 +264,11 @@ static void test_fault_like(struct tcase *t)
 	if (!check(t, perfmon_caps_stand_in(&fault) == 0, "stand-in"))
 		return;
 	pebs_log_caps(t);	/* the stand-in's: PEBS_TRAP clear */
-	r = (struct pebs_run){ .bench = "add-chain", .n = 20, .cpl = 3,
+	*r = (struct pebs_run){ .bench = "add-chain", .n = 20, .cpl = 3,
 		.n_ctr = 1, .capacity = 16 };
-	sdm_inst_ctr(fmt, &r.ctr[0], 5, 1, 0);	/* PMC1 on PDIR rows */
-	if (pebs_run(t, &r))
-		pebs_check_records(t, &r, &(struct pebs_want){ .fmt = fmt,
+	sdm_inst_ctr(fmt, &r->ctr[0], 5, 1, 0);	/* PMC1 on PDIR rows */
+	if (pebs_run(t, r))
+		pebs_check_records(t, r, &(struct pebs_want){ .fmt = fmt,
 				   .trap = 0 });
 	perfmon_caps_stand_in(0);
 }
