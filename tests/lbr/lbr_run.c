@@ -98,46 +98,15 @@ void lbr_sink(const struct insn_event *e, void *ctx)
 					  tr->steps, tr->wrmsrs };
 }
 
-/* The stack at the SDM's addresses, newest first: the TOS-indexed ring
- * (TOS, TOS-1, ...), the architectural entries 0, 1, ..., or the P6's
- * LastBranch pair. */
+/* The stack at the SDM's addresses (sdm_lbr_read()), newest first. */
 static int read_stack(struct lbr_env *v)
 {
-	const struct sdm_lbr *s = &v->s;
-	uint64_t tos = 0, depth = s->depth, f, o = 0, info = 0;
-	int vec = 0;
+	uint64_t tos = 0;
+	int vec = sdm_lbr_read(&v->s, v->rec, LBR_MAX_DEPTH, &v->nrec, &tos);
 
-	v->nrec = 0;
-	if (s->style == SDM_LBR_STACK)
-		vec = be_rdmsr(s->tos, &tos);
-	if (s->style == SDM_LBR_ARCH)
-		vec = be_rdmsr(0x14cf, &depth);	/* IA32_LBR_DEPTH */
-	if (!check(v->t, vec == 0 && depth <= LBR_MAX_DEPTH, "RDMSR of the "
-		   "TOS / depth: vector %d, depth %llu", vec,
-		   (unsigned long long)depth))
+	if (!check(v->t, vec == 0, "RDMSR of the LBR stack: vector %d", -vec))
 		return 0;
-	for (unsigned k = 0; k < depth; k++) {
-		unsigned i = s->style == SDM_LBR_ARCH ? k :
-			     (unsigned)((tos + depth - k) % depth);
-		uint32_t fm = s->style == SDM_LBR_ARCH ? 0x1500 + i :
-			      s->from + i;
-		uint32_t tm = s->style == SDM_LBR_ARCH ? 0x1600 + i :
-			      s->to ? s->to + i : 0;
-		uint32_t im = s->style == SDM_LBR_ARCH ? 0x1200 + i :
-			      s->info ? s->info + i : 0;
-
-		vec = be_rdmsr(fm, &f);
-		if (!vec && tm)
-			vec = be_rdmsr(tm, &o);
-		if (!vec && im)
-			vec = be_rdmsr(im, &info);
-		if (!check(v->t, vec == 0, "RDMSR of record %u: vector %d",
-			   k, vec))
-			return 0;
-		sdm_lbr_decode(s, f, o, info, &v->rec[k]);
-		v->nrec = k + 1;
-	}
-	if (s->style == SDM_LBR_STACK)
+	if (v->s.style == SDM_LBR_STACK)
 		value(v->t, lbr_key(v, "tos"), "%llu",
 		      (unsigned long long)tos);
 	return 1;

@@ -277,3 +277,40 @@ uint64_t sdm_lbr_info(const struct sdm_lbr *s, int cls, uint64_t cycles)
 		v |= (uint64_t)sdm_lbr_br_type(cls) << 56;
 	return v;
 }
+
+int sdm_lbr_read(const struct sdm_lbr *s, struct sdm_rec *out, unsigned max,
+		 unsigned *n, uint64_t *tos)
+{
+	uint64_t depth = s->depth, f, o = 0, info = 0;
+	int vec = 0;
+
+	*n = 0;
+	*tos = 0;
+	if (s->style == SDM_LBR_STACK)
+		vec = be_rdmsr(s->tos, tos);
+	if (s->style == SDM_LBR_ARCH)
+		vec = be_rdmsr(0x14cf, &depth);		/* IA32_LBR_DEPTH */
+	if (vec)
+		return -vec;
+	for (unsigned k = 0; k < depth && k < max; k++) {
+		unsigned i = s->style == SDM_LBR_ARCH ? k :
+			     (unsigned)((*tos + depth - k) % depth);
+		uint32_t fm = s->style == SDM_LBR_ARCH ? 0x1500 + i :
+			      s->from + i;
+		uint32_t tm = s->style == SDM_LBR_ARCH ? 0x1600 + i :
+			      s->to ? s->to + i : 0;
+		uint32_t im = s->style == SDM_LBR_ARCH ? 0x1200 + i :
+			      s->info ? s->info + i : 0;
+
+		vec = be_rdmsr(fm, &f);
+		if (!vec && tm)
+			vec = be_rdmsr(tm, &o);
+		if (!vec && im)
+			vec = be_rdmsr(im, &info);
+		if (vec)
+			return -vec;
+		sdm_lbr_decode(s, f, o, info, &out[k]);
+		*n = k + 1;
+	}
+	return 0;
+}

@@ -57,6 +57,14 @@ int sdm_lbr_of(struct sdm_lbr *s, const char **why);
  * NEAR_RET, OTHER), or -1: not a branch an LBR records. */
 int sdm_lbr_class(const struct insn_event *e);
 
+/* The stack at the SDM's addresses, newest first (the TOS ring: TOS,
+ * TOS-1, ...; architectural: entry 0 up to IA32_LBR_DEPTH; the P6: its
+ * LastBranch pair), at most max records into out; -1 with the vector
+ * of a read that faulted.  *tos: the TOS (0 without one). */
+struct sdm_rec;
+int sdm_lbr_read(const struct sdm_lbr *s, struct sdm_rec *out, unsigned max,
+		 unsigned *n, uint64_t *tos);
+
 /* One record's from and to as the SDM's format says the registers hold
  * them (sdm_lbr_decode), with the format's flags. */
 struct sdm_rec {

@@ -25,6 +25,7 @@
 #include "../../harness/pmi_run.h"
 #include "../../arch/x86/apic.h"
 #include "../apic/apic_test.h"
+#include "../lbr/lbr_test.h"
 
 #define K 12
 #define PMI_BENCH "counted-loop"
@@ -325,3 +326,161 @@ out:
 TEST(perfmon_freeze, "perfmon/freeze-on-pmi",
      "DEBUGCTL.FREEZE_PERFMON_ON_PMI: the PMI stops every counter",
      test_freeze, 0);
+
+/* perfmon/freeze-lbrs-on-pmi: with IA32_DEBUGCTL.FREEZE_LBRS_ON_PMI (bit
+ * 11) the PMI freezes the LBRs (SDM Vol. 3B §17.4.7 "Freezing LBR and
+ * Performance Counters on PMI"): v2/v3 ("legacy") clear DEBUGCTL.LBR
+ * (bit 0); v4 and later set IA32_PERF_GLOBAL_STATUS.LBR_FRZ (bit 58)
+ * and the LBRs record nothing while it is set, DEBUGCTL.LBR left as it
+ * was (§18.2.4.1).  The PMI comes after the K-th instruction of
+ * counted-loop (as perfmon/pmi-* hold): the stack's newest record is the
+ * last taken branch among the first K instructions (counted-loop: the
+ * jmp, and a jb every 3 instructions: at 2, 4, 7, 10 of 12), read at
+ * the SDM's addresses (tests/lbr/lbr_sdm.c).  Under the model the stack
+ * holds exactly those; under backend=emulated the driver's branches
+ * before the benchmark too; on hardware the PMI may skid (SKID). */
+#define PM_DEBUGCTL_LBR 1ull
+#define PM_DEBUGCTL_FREEZE_LBRS_ON_PMI (1ull << 11)
+#define PM_STATUS_LBR_FRZ (1ull << 58)
+
+static struct lbr_trace lbr_tr;
+static struct sdm_rec lbr_rec[LBR_MAX_DEPTH + 1];
+
+/* The LBRs on, recording every branch: DEBUGCTL.LBR, or IA32_LBR_CTL
+ * (LBREn, OS, USR and, where CPUID.1CH:EBX[1] has branch filtering, every
+ * branch type bit 16-22) on architectural LBRs; and Freeze_LBRs_On_PMI. */
+static int lbrs_on(struct tcase *t, const struct sdm_lbr *l)
+{
+	uint64_t ctl = 7 | (l->a_ebx & 2 ? 0x7full << 16 : 0);
+	int vec = l->style == SDM_LBR_ARCH ? be_wrmsr(0x14ce, ctl) : 0;
+
+	if (!vec)
+		vec = be_wrmsr(PM_MSR_DEBUGCTL, PM_DEBUGCTL_FREEZE_LBRS_ON_PMI |
+			       (l->style == SDM_LBR_ARCH ? 0 :
+				PM_DEBUGCTL_LBR));
+	return check(t, vec == 0, "LBRs on with Freeze_LBRs_On_PMI: vector "
+		     "%d", vec);
+}
+
+/* The trace's last taken branch among the first k instructions. */
+static const struct lbr_br *last_before(uint64_t k)
+{
+	const struct lbr_br *b = 0;
+
+	for (unsigned i = 0; i < lbr_tr.n && lbr_tr.b[i].steps <= k; i++)
+		b = &lbr_tr.b[i];
+	return b;
+}
+
+static void check_frozen_stack(struct tcase *t, const struct sdm_lbr *l)
+{
+	const struct lbr_br *want = last_before(K), *b;
+	uint64_t tos;
+	unsigned n = 0, before = 0;
+	int vec = sdm_lbr_read(l, lbr_rec, LBR_MAX_DEPTH, &n, &tos);
+
+	if (!check(t, vec == 0 && n && want, "LBR stack: vector %d, %u "
+		   "records, a branch before the %u-th instruction: %d", -vec,
+		   n, K, want != 0))
+		return;
+	for (unsigned i = 0; i < lbr_tr.n && lbr_tr.b[i].steps <= K; i++)
+		before++;
+	value(t, "newest_record", "0x%llx -> 0x%llx",
+	      (unsigned long long)lbr_rec[0].from,
+	      (unsigned long long)lbr_rec[0].to);
+	if (!pmu_pmi_exact()) {		/* hardware: the PMI may skid */
+		b = last_before(K + SKID);
+		check(t, lbr_rec[0].from >= want->from &&
+		      lbr_rec[0].from <= b->from + 16, "the newest record "
+		      "0x%llx is no branch of the benchmark's first %u + %u "
+		      "instructions", (unsigned long long)lbr_rec[0].from, K,
+		      SKID);
+		return;
+	}
+	check(t, lbr_rec[0].from == want->from && lbr_rec[0].to == want->to,
+	      "the newest record 0x%llx -> 0x%llx, the last branch before "
+	      "the PMI 0x%llx -> 0x%llx: the LBRs went on recording",
+	      (unsigned long long)lbr_rec[0].from,
+	      (unsigned long long)lbr_rec[0].to,
+	      (unsigned long long)want->from, (unsigned long long)want->to);
+	if (backend_current()->id != BE_MODEL)
+		return;
+	for (unsigned k = 0; k < before && k < n; k++)
+		if (!check(t, lbr_rec[k].from ==
+			   lbr_tr.b[before - 1 - k].from, "record %u 0x%llx, "
+			   "the trace's 0x%llx", k,
+			   (unsigned long long)lbr_rec[k].from,
+			   (unsigned long long)lbr_tr.b[before - 1 - k].from))
+			return;
+	check(t, n <= before || (!lbr_rec[before].from && !lbr_rec[before].to),
+	      "a record past the %u branches before the PMI", before);
+}
+
+static void test_freeze_lbrs(struct tcase *t)
+{
+	struct pm_sdm sdm, *c = &sdm;
+	const struct pmu_driver *d = pm_ready_for(t, c,
+						  PM_NEED(PM_EV_INSTRUCTIONS));
+	struct seen s = { .clear = 1, .ovf_msr = PM_MSR_PMC(0),
+			  .witness_msr = PM_MSR_PMC(1) };
+	const struct bench *b = bench_find(PMI_BENCH);
+	struct sdm_lbr l;
+	struct lbr_layout dl;
+	uint64_t dbg = 0;
+	const char *why = "";
+	struct fault f = { 0 };
+	struct pmu_err e;
+
+	if (!d)
+		return;
+	if (c->version < 2) {
+		skip(t, "freeze on PMI came with v2; CPUID.0AH:EAX[7:0] = 1");
+		return;
+	}
+	if (!sdm_lbr_of(&l, &why)) {
+		skip(t, "%s", why);
+		return;
+	}
+	s.c = c;
+	lbr_tr = (struct lbr_trace){ .model = NULL };
+	if (!check(t, b && bench_exec(b, PMI_BENCH_N, 3, NULL, lbr_sink,
+				      &lbr_tr, &f) == 0, "trace of %s (vector "
+		   "%u)", PMI_BENCH, f.vector) ||
+	    !check(t, d->init(&e) == 0, "init: %s", e.msg) ||
+	    !check(t, pmu_lbr_layout(cpu_info()->pmu, cpu_info(), &dl,
+				     &why) == 0 && lbr_clear(&dl, &e) == 0,
+		   "clear the LBRs: %s", why) ||
+	    !oracle_first(t, &s) || !lbrs_on(t, &l) ||
+	    !arm(t, 0, sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1,
+			       .intr = 1 }), c->gp_width, K) ||
+	    !arm(t, 1, sdm_sel((struct sdm_sel){ .event = 0xc0, .usr = 1 }),
+		 c->gp_width, 0) ||
+	    !go(t, &s))
+		goto out;
+	(void)be_rdmsr(PM_MSR_DEBUGCTL, &dbg);
+	at_kth(t, &s, "PMC0");
+	value(t, "debugctl_after", "0x%llx", (unsigned long long)dbg);
+	value(t, "status_in_handler", "0x%llx", (unsigned long long)s.status);
+	if (c->version < 4)
+		check(t, !(dbg & PM_DEBUGCTL_LBR), "v%u: DEBUGCTL 0x%llx "
+		      "after the PMI: LBR (bit 0) must be clear", c->version,
+		      (unsigned long long)dbg);
+	else
+		check(t, (s.status & PM_STATUS_LBR_FRZ) &&
+		      (l.style == SDM_LBR_ARCH || (dbg & PM_DEBUGCTL_LBR)),
+		      "v%u: status 0x%llx in the handler (LBR_FRZ, bit 58), "
+		      "DEBUGCTL 0x%llx after (LBR kept)", c->version,
+		      (unsigned long long)s.status, (unsigned long long)dbg);
+	check_frozen_stack(t, &l);
+out:
+	if (l.style == SDM_LBR_ARCH)
+		(void)be_wrmsr(0x14ce, 0);
+	(void)be_wrmsr(PM_MSR_DEBUGCTL, 0);
+	if (c->version >= 4)
+		(void)be_wrmsr(PM_MSR_GLOBAL_STATUS_RESET, PM_STATUS_LBR_FRZ);
+	(void)d->init(&e);
+}
+
+TEST(perfmon_freeze_lbrs, "perfmon/freeze-lbrs-on-pmi",
+     "DEBUGCTL.FREEZE_LBRS_ON_PMI: the PMI stops the LBRs (v2/v3 clear "
+     "DEBUGCTL.LBR, v4 sets LBR_FRZ)", test_freeze_lbrs, 0);
