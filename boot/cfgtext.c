@@ -219,7 +219,8 @@ int cfg_decode(const unsigned char *raw, size_t n, size_t file_size,
 		file_size = n;
 	if (file_size > CFG_LIMIT) {
 		say(err, ctx, source, "%zu bytes, over the limit of %u bytes; "
-		    "nothing from it applied", file_size, CFG_LIMIT);
+		    "nothing from it applied, and no test runs", file_size,
+		    CFG_LIMIT);
 		return -1;
 	}
 	e = detect(raw, n, &start, &how);
@@ -236,7 +237,7 @@ int cfg_decode(const unsigned char *raw, size_t n, size_t file_size,
 	}
 	if (d.overflow || !out_size) {
 		say(err, ctx, source, "text longer than the %zu-byte buffer; "
-		    "nothing from it applied", out_size);
+		    "nothing from it applied, and no test runs", out_size);
 		if (out_size)
 			out[0] = 0;
 		return -1;

@@ -208,6 +208,11 @@ static void reject_tests(struct parse *p)
 	p->o->tests[0] = 0;
 }
 
+void options_reject_source(struct options *o)
+{
+	o->tests[0] = 0;
+}
+
 static void apply(struct parse *p, const char *key, const char *v)
 {
 	struct options *o = p->o;

@@ -51,6 +51,11 @@ void options_defaults(struct options *o);
  * shorter than OPT_ERROR_MAX.  Returns the number of errors reported. */
 int options_parse(struct options *o, const char *text, const char *source,
 		  opt_error_fn err, void *ctx);
+/* A source of options that could not be read whole (over its size
+ * limit, unreadable, undecodable): nothing from it applies, and no test
+ * runs, since its tests= may have been among what was lost (the rule of
+ * a rejected tests=; README "Options").  The caller reports why. */
+void options_reject_source(struct options *o);
 /* The UEFI shell passes the program's own path as the first word: returns
  * text past it when the first word ends in ".efi", else text itself. */
 const char *options_skip_program(const char *text);

@@ -404,8 +404,10 @@ static void report_empty(struct tap *tap, const char *globs)
 {
 	tap_result(tap, TAP_FAIL, "selection", "");
 	if (!*globs)
-		tap_yaml_kv(tap, "error", "the tests= option was rejected "
-			    "(its error is above): no test runs");
+		tap_yaml_kv(tap, "error", "the selection was rejected (a "
+			    "tests= option, or a source of options that could "
+			    "not be read whole: its error is above): no test "
+			    "runs");
 	else
 		tap_yaml_kv(tap, "error", "tests=\"%s\" selects no test",
 			    globs);
@@ -435,7 +437,7 @@ void runner_run(struct tap *tap, const struct runner_opts *o)
 					      __pmu_tests_end,
 					      report_unmatched, tap);
 	if (!*o->globs)
-		tap_comment(tap, "error: no test runs: the tests= option was "
+		tap_comment(tap, "error: no test runs: the selection was "
 			    "rejected (its error is above)");
 	else if (!n)
 		tap_comment(tap, "error: tests=\"%s\" selects no test",

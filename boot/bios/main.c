@@ -56,8 +56,10 @@ static void read_cmdline(const struct multiboot_info *mb, char *buf,
 		return;
 	buf[0] = 0;
 	fmt_snprintf(why, sizeof(why), "multiboot command line: longer than "
-		     "%u characters; nothing from it applied", size - 1);
+		     "%u characters; nothing from it applied, and no test "
+		     "runs", size - 1);
 	session_opt_error(NULL, why);
+	options_reject_source(session_options());
 }
 
 static void bad_magic(uint32_t magic)

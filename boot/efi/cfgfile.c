@@ -69,13 +69,16 @@ static void apply_file(EFI_FILE_HANDLE f, unsigned char *raw, char *text,
 	st = read_all(f, raw, RAW_SIZE, &got);
 	if (st != EFI_SUCCESS) {
 		say(err, ctx, "read failed after %lu bytes (status 0x%lx); "
-		    "nothing from it applied", (unsigned long)got,
-		    (unsigned long)st);
+		    "nothing from it applied, and no test runs",
+		    (unsigned long)got, (unsigned long)st);
+		options_reject_source(o);
 		return;
 	}
 	if (cfg_decode(raw, got, size > got ? (size_t)size : got, text,
 		       CFG_TEXT_MAX, CFG_SOURCE, err, ctx) == 0)
 		options_parse(o, text, CFG_SOURCE, err, ctx);
+	else
+		options_reject_source(o);
 }
 
 void cfgfile_apply(struct options *o, opt_error_fn err, void *ctx)
@@ -92,14 +95,16 @@ void cfgfile_apply(struct options *o, opt_error_fn err, void *ctx)
 		return;
 	if (st != EFI_SUCCESS) {
 		say(err, ctx, "cannot open (status 0x%lx); nothing from it "
-		    "applied", (unsigned long)st);
+		    "applied, and no test runs", (unsigned long)st);
+		options_reject_source(o);
 		return;
 	}
 	st = efi.bs->AllocatePool(EfiLoaderData, BUF_SIZE, (void **)&buf);
 	if (st != EFI_SUCCESS) {
 		say(err, ctx, "no memory to read it (%u bytes, status 0x%lx); "
-		    "nothing from it applied", (unsigned)BUF_SIZE,
-		    (unsigned long)st);
+		    "nothing from it applied, and no test runs",
+		    (unsigned)BUF_SIZE, (unsigned long)st);
+		options_reject_source(o);
 	} else {
 		apply_file(f, buf, (char *)buf + RAW_SIZE, o, err, ctx);
 		efi.bs->FreePool(buf);

@@ -49,7 +49,9 @@ static void read_load_options(void)
 	text[i] = 0;
 	if (i < n && w[i]) {
 		session_opt_error(NULL, "load options: longer than the "
-				  "harness reads; nothing from them applied");
+				  "harness reads; nothing from them applied, "
+				  "and no test runs");
+		options_reject_source(session_options());
 		return;
 	}
 	options_parse(session_options(), options_skip_program(text), "load options",

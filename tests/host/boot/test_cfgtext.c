@@ -181,16 +181,16 @@ static const struct limit_case limits[] = {
 	{ .n = CFG_LIMIT, .file_size = 0, .result = 0 },
 	{ .n = CFG_LIMIT + 1, .file_size = CFG_LIMIT + 1, .result = -1,
 	  .error = "65537 bytes, over the limit of 65536 bytes; nothing from "
-		   "it applied" },
+		   "it applied, and no test runs" },
 	{ .n = CFG_LIMIT + 1, .file_size = 0, .result = -1,
 	  .error = "65537 bytes, over the limit of 65536 bytes; nothing from "
-		   "it applied" },
+		   "it applied, and no test runs" },
 	{ .n = CFG_LIMIT + 1, .file_size = 1 << 30, .result = -1,
 	  .error = "1073741824 bytes, over the limit of 65536 bytes; nothing "
-		   "from it applied" },
+		   "from it applied, and no test runs" },
 	{ .n = 10, .file_size = 70000, .result = -1,
 	  .error = "70000 bytes, over the limit of 65536 bytes; nothing from "
-		   "it applied" },
+		   "it applied, and no test runs" },
 };
 
 static void test_limit(void **state)
