@@ -215,10 +215,19 @@ def counts(result) -> List[Count]:
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
+# Host tools already brought up to date by this process: make reads the
+# whole Makefile each time (half a second), and the sources do not change
+# under one run of a tool or of a test worker.
+_BUILT = set()
+
+
 def build_host_tool(target, error):
     """Path of a host program of the product (build/host/pmu-events,
     build/host/pmu-detect), (re)built by make when it is missing or older
-    than its sources; error(message) is raised when make cannot."""
+    than its sources, once per process; error(message) is raised when
+    make cannot."""
+    if target in _BUILT and (ROOT / target).exists():
+        return ROOT / target
     try:
         r = subprocess.run(["make", "-s", "--no-print-directory", target],
                            cwd=ROOT, capture_output=True, text=True)
@@ -226,4 +235,5 @@ def build_host_tool(target, error):
         raise error(f"cannot run make to build {target}: {e}")
     if r.returncode:
         raise error(f"make {target} failed:\n{r.stderr.strip()}")
+    _BUILT.add(target)
     return ROOT / target
