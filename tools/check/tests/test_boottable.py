@@ -178,8 +178,10 @@ class RealTable(unittest.TestCase):
     def test_cfg_and_serial_boots(self):
         r"""The boots of the rows "\pmu-harness.cfg over 4096 bytes", "NUL
         byte / UTF-8 BOM / UTF-16 cfg", "control bytes and ESC sequences"
-        and "serial=0x80/0xf0/0xcf8": each passes with its error line, and
-        the fixtures hold what the boots rely on."""
+        and "serial=0x80/0xf0/0xcf8": each ends with its error line (the
+        file over 64 KiB fails: a source of options not read whole runs
+        no test, a not ok selection result, issue 43), and the fixtures
+        hold what the boots rely on."""
         boots, errors = real_table()
         self.assertEqual([str(e) for e in errors], [])
         by = {b.name: b for b in boots}
@@ -195,9 +197,10 @@ class RealTable(unittest.TestCase):
         host_only = ("over-4096.cfg", "nul-byte.cfg", "bom-utf8.cfg",
                      "utf16le-bom.cfg")
         fixture = {file: (cfg_dir / file).read_bytes() for file in host_only}
+        verdicts = {"cfg-over-64k": "fail", "cfg-control-esc": "pass"}
         for name, file in cfg_boots.items():
             boot = by[name]
-            self.assertEqual(boot.verdict, "pass", name)
+            self.assertEqual(boot.verdict, verdicts[name], name)
             self.assertEqual(boot.cfg_file, "tests/fixtures/cfg/" + file)
             fixture[name] = (ROOT / boot.cfg_file).read_bytes()
         host_c = (ROOT / "tests" / "host" / "boot" / "test_cfgtext.c").read_text()
