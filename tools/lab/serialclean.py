@@ -7,8 +7,11 @@
 
 What comes out equals the boot volume's log file (docs/log-format.md):
 everything before the first "TAP version 13" dropped (the firmware's
-output), every CR dropped (CR LF -> LF; a lone CR is a terminal redraw),
-and terminal escape sequences dropped.  OVMF writes "ESC[2J ESC[01;01H
+output, whose lone CRs are terminal redraws), CR LF turned into LF, and
+terminal escape sequences dropped.  From the TAP line on a lone CR is a
+line end: the harness writes no CR of its own (its serial console adds
+CR before LF), so a CR without LF after it comes from a port or a
+terminal that sends CR-only line ends.  OVMF writes "ESC[2J ESC[01;01H
 ESC[=3h" (clear, home, a private mode) before the harness starts.
 
 The escape sequences removed are those of ECMA-48 (5th edition, 1991),
@@ -42,6 +45,8 @@ class Cleaner:
     def __init__(self):
         self._state = _TEXT
         self._pending = b""     # cleaned bytes that may begin TAP_START
+        self._cr = False        # the last chunk ended with a CR, its
+                                # line end already given
         self.started = False
         self.dropped = 0
 
@@ -49,18 +54,32 @@ class Cleaner:
         """The clean bytes that data adds (possibly none)."""
         text = self._strip(data)
         if self.started:
-            return text
+            return self._lines(text)
         buf = self._pending + text
         at = buf.find(TAP_START)
         if at >= 0:
             self.started = True
-            self.dropped += at
+            self.dropped += len(buf[:at].replace(b"\r", b""))
             self._pending = b""
-            return buf[at:]
+            return self._lines(buf[at:])
         keep = min(len(buf), len(TAP_START) - 1)
-        self.dropped += len(buf) - keep
+        self.dropped += len(buf[:len(buf) - keep].replace(b"\r", b""))
         self._pending = buf[len(buf) - keep:]
         return b""
+
+    def _lines(self, text: bytes) -> bytes:
+        """CR LF -> LF, a lone CR -> LF, across chunks: a CR that ends a
+        chunk is a line end at once (a capture waits for no more bytes
+        to end the summary line), and an LF starting the next chunk is
+        then its CR LF's."""
+        if self._cr and text:
+            self._cr = False
+            if text.startswith(b"\n"):
+                text = text[1:]
+        text = text.replace(b"\r\n", b"\n")
+        if text.endswith(b"\r"):
+            self._cr = True
+        return text.replace(b"\r", b"\n")
 
     def _strip(self, data: bytes) -> bytes:
         out = bytearray()
@@ -77,7 +96,7 @@ class Cleaner:
             if self._step(data[i]):
                 i += 1
             # else: the byte ended a broken sequence; read it again as text
-        return bytes(out).replace(b"\r", b"")
+        return bytes(out)
 
     def _step(self, b: int) -> bool:
         """Advances the escape reader by byte b; False when b is not part

@@ -231,13 +231,30 @@ class Cleaning(unittest.TestCase):
             (b"TAP version 13\n\x1b[12\x01x\n", b"\x01x\n"),
             # a stray OSC opener does not swallow the next lines
             (b"TAP version 13\n\x1b]junk\nok 1 - a\n", b"\nok 1 - a\n"),
-            # lone CR dropped, CR LF -> LF
-            (b"TAP version 13\r\nab\rc\r\n", b"abc\n"),
+            # CR LF -> LF; after the TAP line a lone CR is a line end (a
+            # port sending CR-only line ends; the harness writes none)
+            (b"TAP version 13\r\nab\rc\r\n", b"ab\nc\n"),
         ]
         for raw, want in cases:
             with self.subTest(raw):
                 self.assertEqual(serialclean.clean(raw),
                                  b"TAP version 13\n" + want)
+
+    def test_cr_only_line_ends(self):
+        # a port that sends CR for every line end (issue 43): the log's
+        # lines, whatever the split, and the firmware's redraws before the
+        # TAP line still dropped
+        data = (b"BdsDxe\rloading\r\x1b[2JTAP version 13\r# cpu: x\r"
+                b"ok 1 - a/b\r1..1\r# summary: passed=1\r")
+        want = (b"TAP version 13\n# cpu: x\nok 1 - a/b\n1..1\n"
+                b"# summary: passed=1\n")
+        for i in range(len(data) + 1):
+            c = serialclean.Cleaner()
+            self.assertEqual(c.feed(data[:i]) + c.feed(data[i:]), want, i)
+        # CR LF split between two chunks: one line end
+        c = serialclean.Cleaner()
+        self.assertEqual(c.feed(b"TAP version 13\r") + c.feed(b"\nok\r\n"),
+                         b"TAP version 13\nok\n")
 
     def test_firmware_text_on_the_tap_line_and_restart_kept(self):
         raw = b"noise TAP version 13\nok 1 - a\nTAP version 13\n"
