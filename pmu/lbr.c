@@ -59,7 +59,7 @@ unsigned lbr_br_type(enum lbr_branch c)
 /* ---- filters */
 
 /* LBR_SELECT's suppress bit of each class (Table 17-11). */
-static const uint32_t select_bit[LBR_BR_NR] = {
+static const uint16_t select_bit[LBR_BR_NR] = {
 	[LBR_BR_COND] = LBR_SELECT_JCC,
 	[LBR_BR_NEAR_REL_JMP] = LBR_SELECT_NEAR_REL_JMP,
 	[LBR_BR_NEAR_IND_JMP] = LBR_SELECT_NEAR_IND_JMP,
@@ -68,6 +68,11 @@ static const uint32_t select_bit[LBR_BR_NR] = {
 	[LBR_BR_NEAR_RET] = LBR_SELECT_NEAR_RET,
 	[LBR_BR_OTHER] = LBR_SELECT_FAR_BRANCH,
 };
+
+uint32_t lbr_select_bit(enum lbr_branch c)
+{
+	return c < LBR_BR_NR ? select_bit[c] : 0;
+}
 
 static int select_of(const struct lbr_layout *l, const struct lbr_filter *f,
 		     uint64_t *select, struct pmu_err *e)

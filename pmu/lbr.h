@@ -162,6 +162,9 @@ int lbr_branch_of(const struct insn_event *e);
  * 5 NEAR_RET, 8 and up other branches. */
 unsigned lbr_br_type(enum lbr_branch c);
 
+/* MSR_LBR_SELECT's bit that suppresses class c (Table 17-11). */
+uint32_t lbr_select_bit(enum lbr_branch c);
+
 /* One record, newest first, decoded by the layout's format. */
 struct lbr_entry {
 	uint64_t from, to;

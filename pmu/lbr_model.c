@@ -240,22 +240,6 @@ int lbr_model_recording(uint64_t debugctl, int frozen)
 	}
 }
 
-/* LBR_SELECT's suppress bit of class c (Table 17-11). */
-static uint64_t suppress_bit(int c)
-{
-	static const uint16_t bit[LBR_BR_NR] = {
-		[LBR_BR_COND] = LBR_SELECT_JCC,
-		[LBR_BR_NEAR_REL_JMP] = LBR_SELECT_NEAR_REL_JMP,
-		[LBR_BR_NEAR_IND_JMP] = LBR_SELECT_NEAR_IND_JMP,
-		[LBR_BR_NEAR_REL_CALL] = LBR_SELECT_NEAR_REL_CALL,
-		[LBR_BR_NEAR_IND_CALL] = LBR_SELECT_NEAR_IND_CALL,
-		[LBR_BR_NEAR_RET] = LBR_SELECT_NEAR_RET,
-		[LBR_BR_OTHER] = LBR_SELECT_FAR_BRANCH,
-	};
-
-	return bit[c];
-}
-
 /* Does the filter keep a branch of class c at cpl? */
 static int kept(int c, unsigned cpl)
 {
@@ -269,7 +253,7 @@ static int kept(int c, unsigned cpl)
 		return 1;
 	if (lm.select & (cpl ? LBR_SELECT_CPL_NEQ_0 : LBR_SELECT_CPL_EQ_0))
 		return 0;
-	return !(lm.select & suppress_bit(c));
+	return !(lm.select & lbr_select_bit((enum lbr_branch)c));
 }
 
 static int call_stack(void)
