@@ -6,8 +6,10 @@ same one `make check` judges every boot with).
 """
 
 import re
+import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Tuple
@@ -40,6 +42,88 @@ def load(path) -> pmulog.Log:
 
 def warn(prog, msg):
     print(f"pmu-harness {prog}: {msg}", file=sys.stderr)
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class Progress:
+    """How far a long run is, on stderr (docs/lab.md, "Lab scale"): when
+    stderr is a terminal, one line redrawn in place ("\\r", at most every
+    REDRAW seconds) and erased by clear(); otherwise a line every INTERVAL
+    seconds, so that a run shorter than that writes nothing.  The tools
+    call reading() and writing() often; only a call that is due writes."""
+
+    INTERVAL = 10.0         # seconds between lines, not a terminal
+    REDRAW = 0.25           # seconds between redraws on a terminal
+
+    def __init__(self, prog, stream=None, tty=None, clock=time.monotonic):
+        self.prog = prog
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = _isatty(self.stream) if tty is None else tty
+        self.clock = clock
+        self.start = clock()
+        self.due = self.start + (self.REDRAW if self.tty else self.INTERVAL)
+        self.shown = False          # a line is drawn on the terminal
+
+    def _due(self) -> bool:
+        return self.clock() >= self.due
+
+    def _name(self, path) -> str:
+        """The log as the line names it: its file name on a terminal
+        (the line must fit its width), else the path."""
+        return Path(str(path)).name if self.tty else str(path)
+
+    def reading(self, path, done, total, results):
+        """done of total bytes of path read (total 0: unknown), results
+        results so far."""
+        if not self._due():
+            return
+        of = f" of {total / 1e6:.1f} MB ({100 * done // total}%)" \
+            if total else " MB"
+        self.say(f"{self._name(path)}: {results} results, "
+                 f"{done / 1e6:.1f}{of} read")
+
+    def writing(self, path, done, total):
+        """done of total results of path written out."""
+        if self._due():
+            self.say(f"{self._name(path)}: writing, {done} of {total} "
+                     "results")
+
+    def step(self, text):
+        """What the run does now, shown if a line is due."""
+        if self._due():
+            self.say(text)
+
+    def say(self, text):
+        """Shows text now (a redraw, or a line with the seconds so far)."""
+        now = self.clock()
+        self.due = now + (self.REDRAW if self.tty else self.INTERVAL)
+        line = f"pmu-harness {self.prog}: {text}, {now - self.start:.0f} s"
+        try:
+            if self.tty:
+                width = shutil.get_terminal_size().columns - 1
+                self.stream.write("\r" + line[:max(width, 20)] + "\x1b[K")
+                self.shown = True
+            else:
+                self.stream.write(line + "\n")
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def clear(self):
+        """Erases the terminal's progress line (before other output)."""
+        if self.shown:
+            self.shown = False
+            try:
+                self.stream.write("\r\x1b[K")
+                self.stream.flush()
+            except (OSError, ValueError):
+                pass
 
 
 def untested_reason(log) -> Optional[str]:
@@ -194,10 +278,15 @@ def counts(result) -> List[Count]:
     """The counters a result's YAML block reports with an oracle value,
     in the block's order."""
     y = result.yaml if isinstance(result.yaml, dict) else {}
+    # the keys that have an oracle beside them (most results: none)
+    bases = {k[:-7] for k in y if isinstance(k, str) and
+             k.endswith("_oracle")}
     out = []
+    if not bases:
+        return out
     for key, v in y.items():
         key = str(key)
-        if key.endswith("_oracle") or f"{key}_oracle" not in y:
+        if key not in bases or key.endswith("_oracle"):
             continue
         oracle = y[f"{key}_oracle"]
         lo, hi, why = parse_oracle(oracle)

@@ -25,6 +25,7 @@ information, not a verdict: `report` and `compare` show them, no exit
 status or verdict depends on them (docs/lab.md, "Model deltas").
 """
 
+import heapq
 import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
@@ -141,6 +142,8 @@ def of_result(result, widths=()):
     widths: the counters' widths (common.counter_widths), modulo which
     the harness may have written a delta."""
     y = result.yaml if isinstance(result.yaml, dict) else {}
+    if not y or "_model" not in " ".join(map(str, y)):
+        return [], []           # (most results: no model line)
     keys = {str(k): v for k, v in y.items()}
     out, bad = [], []
 
@@ -223,27 +226,63 @@ def _one(result, keys, base, damage, widths=()):
     return Delta(model=model, delta=delta, **common_args)
 
 
-def of_log(log) -> LogDeltas:
-    """The model deltas of a parsed log.  A backend=model log is not
-    applicable (its counts are the model's); model lines in one are
-    damage (the harness never writes them there)."""
-    be = common.backend(log)
-    out = LogDeltas(be, be in ("hw", "emulated"))
-    for r in log.results:
-        ds, bad = of_result(r, common.counter_widths(log))
+class Scan:
+    """of_log a result at a time, in the log's order (add): for a log
+    read without keeping its results (parse.analyse(...,
+    keep_results=False)).  keep=False keeps no Delta (log_deltas.counters
+    stays empty: on_delta(delta), if given, has each), only the damage and
+    how many counters had no model line."""
+
+    def __init__(self, log, keep=True, on_delta=None):
+        self.log = log
+        self.keep = keep
+        self.on_delta = on_delta
+        self.out = None
+        self.widths = ()
+
+    def _start(self):
+        # the header lines are all there once a result is: a "# key:"
+        # line after one is a comment (pmulog)
+        be = common.backend(self.log)
+        self.out = LogDeltas(be, be in ("hw", "emulated"))
+        self.widths = common.counter_widths(self.log)
+
+    def add(self, r):
+        if self.out is None:
+            self._start()
+        out = self.out
+        ds, bad = of_result(r, self.widths)
         out.damage += bad
         if ds and not out.applicable:
             out.damage.append(Damage(r.name, r.line, ds[0].key + MODEL,
-                                     f"model lines in a backend={be} log "
-                                     "(written on hw and emulated runs "
-                                     "only)"))
-            continue
-        out.counters += ds
+                                     f"model lines in a backend="
+                                     f"{out.backend} log (written on hw "
+                                     "and emulated runs only)"))
+            return
+        if self.keep:
+            out.counters += ds
+        if self.on_delta is not None:
+            for d in ds:
+                self.on_delta(d)
         if out.applicable:
             y = r.yaml if isinstance(r.yaml, dict) else {}
             out.without_model += sum(1 for c in common.counts(r)
                                      if c.key + MODEL not in y)
-    return out
+
+    def result(self) -> LogDeltas:
+        if self.out is None:
+            self._start()
+        return self.out
+
+
+def of_log(log) -> LogDeltas:
+    """The model deltas of a parsed log.  A backend=model log is not
+    applicable (its counts are the model's); model lines in one are
+    damage (the harness never writes them there)."""
+    scan = Scan(log)
+    for r in log.results:
+        scan.add(r)
+    return scan.result()
 
 
 def by_event(counters) -> List[EventStats]:
@@ -269,6 +308,80 @@ def by_event(counters) -> List[EventStats]:
         s.departures.sort(key=lambda d: -abs(d.delta))
     return sorted(stats.values(),
                   key=lambda s: (-s.worst, order.index(s.config)))
+
+
+@dataclass
+class EventTotals:
+    """An event's counters (Summary.by_event): EventStats without the
+    lists."""
+    config: str
+    compared: int = 0
+    agreed: int = 0
+    lo: Optional[int] = None
+    hi: Optional[int] = None
+    departed: int = 0           # nonzero deltas
+    worst: int = 0              # the largest |delta|
+    none: int = 0               # counters the model could not predict
+
+
+class Summary:
+    """What a report shows of a log's model deltas, counted one Delta at
+    a time (add, in the log's order) in bounded memory: how many counters
+    were compared and agreed, per event (by_event, as by_event orders
+    them), the `listed` largest departures (departures(), as a stable
+    sort by -|delta| puts them first) and the first `listed` counters the
+    model could not predict (none)."""
+
+    def __init__(self, listed=30):
+        self.listed = listed
+        self.counters = 0           # every Delta added
+        self.compared = 0           # with a model count
+        self.agreed = 0             # delta 0
+        self.departed = 0           # nonzero delta
+        self.events: Dict[str, EventTotals] = {}
+        self._largest = []          # heap: (|delta|, -order, order, Delta)
+        self.none: List[Delta] = []     # the first `listed`
+        self.nones = 0
+
+    def add(self, d: Delta):
+        self.counters += 1
+        s = self.events.get(d.config)
+        if s is None:
+            s = self.events[d.config] = EventTotals(d.config)
+        if d.model is None:
+            s.none += 1
+            self.nones += 1
+            if len(self.none) < self.listed:
+                self.none.append(d)
+            return
+        self.compared += 1
+        s.compared += 1
+        s.lo = d.delta if s.lo is None else min(s.lo, d.delta)
+        s.hi = d.delta if s.hi is None else max(s.hi, d.delta)
+        if not d.delta:
+            self.agreed += 1
+            s.agreed += 1
+            return
+        s.departed += 1
+        s.worst = max(s.worst, abs(d.delta))
+        self.departed += 1
+        item = (abs(d.delta), -self.departed, self.departed, d)
+        if len(self._largest) < self.listed:
+            heapq.heappush(self._largest, item)
+        elif item[:2] > self._largest[0][:2]:
+            heapq.heapreplace(self._largest, item)
+
+    def departures(self) -> List[Delta]:
+        """The `listed` largest departures, largest |delta| first (the
+        log's order among equals)."""
+        return [x[3] for x in sorted(self._largest,
+                                     key=lambda x: (-x[0], x[2]))]
+
+    def by_event(self) -> List[EventTotals]:
+        """Per event, the worst departure first, then as first seen."""
+        order = {c: i for i, c in enumerate(self.events)}
+        return sorted(self.events.values(),
+                      key=lambda s: (-s.worst, order[s.config]))
 
 
 def range_text(s: EventStats) -> str:

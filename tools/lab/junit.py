@@ -1,6 +1,9 @@
 """pmu-harness junit: logs as JUnit XML for Jenkins and GitLab.
 
     xml_bytes = junit.render([parse.analyse(p) for p in paths])
+    w = junit.SuiteWriter(0)          # or as the log is read:
+    a = parse.analyse(path, on_result=w.add, keep_results=False)
+    w.write(out.write, a, verdict.judge(a))
 
 One <testsuite> per log, named after the machine (lab.common.log_label),
 with a model run's name ending "(model counts, not hardware counts)" and
@@ -21,14 +24,19 @@ statuses").
 The output is valid against the schemas CI servers validate with:
 Jenkins xUnit's junit-10.xsd and Ant's JUnit.xsd (windyroad/JUnit-Schema),
 kept in tools/lab/tests/data/junit-schemas/ (README there says what the
-two demand together), and the project's tools/lab/junit.xsd.
+two demand together), and the project's tools/lab/junit.xsd; every text
+node stays under MAX_TEXT bytes (libxml2 refuses one over 10 MB without
+its "huge" option): the passed tests' values in <system-out> are cut,
+with a note.  The XML is written as the logs are read, a testcase
+spooled per result (docs/lab.md, "Lab scale").
 The manual: docs/lab.md (parse, junit).
 """
 
 import os
 import re
+import struct
 import sys
-import xml.etree.ElementTree as ET
+import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -54,14 +62,6 @@ def clean(text) -> str:
         c = ord(m.group())
         return f"\\x{c:02x}" if c <= 0xff else f"\\u{c:04x}"
     return _NOT_XML.sub(sub, str(text))
-
-
-def _el(parent, tag, attrs=None, text=None):
-    e = ET.SubElement(parent, tag, {k: clean(v) for k, v in
-                                    (attrs or {}).items() if v is not None})
-    if text:
-        e.text = clean(text)
-    return e
 
 
 def timestamp(a):
@@ -114,9 +114,115 @@ def _counts_note(log) -> str:
             "none": "no counters (backend none)"}.get(b, "unknown backend")
 
 
-def _properties(suite, a, v):
+def _secs(v):
+    return f"{v:.3f}" if isinstance(v, float) else str(v)
+
+
+# ------------------------------------------------------------ the XML
+#
+# The document is written as the logs are read, as text: what
+# xml.etree.ElementTree.tostring wrote of the same tree after
+# ElementTree.indent (two spaces a level), byte for byte, without holding
+# the tree.  Each result's testcase goes to a temporary file as it comes
+# (the suite's attributes and properties, written before its testcases,
+# need the whole log); at the end the suite is written out from it.
+
+# Every text node is kept under MAX_TEXT bytes (UTF-8): libxml2, which
+# xmllint and many CI servers parse with, refuses a text node over
+# 10,000,000 bytes unless told XML_PARSE_HUGE (xmllint --huge).  The
+# passing tests' values in <system-out> stop before MAX_TEXT, and each
+# passing test's block is cut at MAX_CASE_OUTPUT bytes; a note says what
+# was left out (docs/lab.md, "junit": `pmu-harness parse` has it all).
+MAX_TEXT = 4_000_000
+MAX_CASE_OUTPUT = 16_384
+
+_IND = "\n    "            # before an element inside a <testsuite>
+
+
+def _attr(v) -> str:
+    """An attribute value, cleaned and escaped as ElementTree does."""
+    t = clean(v)
+    if "&" in t:
+        t = t.replace("&", "&amp;")
+    if "<" in t:
+        t = t.replace("<", "&lt;")
+    if ">" in t:
+        t = t.replace(">", "&gt;")
+    if '"' in t:
+        t = t.replace('"', "&quot;")
+    if "\n" in t:
+        t = t.replace("\n", "&#10;")
+    if "\t" in t:
+        t = t.replace("\t", "&#09;")
+    return t
+
+
+def _text(t) -> str:
+    """Character data, already cleaned, escaped as ElementTree does."""
+    if "&" in t:
+        t = t.replace("&", "&amp;")
+    if "<" in t:
+        t = t.replace("<", "&lt;")
+    if ">" in t:
+        t = t.replace(">", "&gt;")
+    return t
+
+
+def _utf8_len(t) -> int:
+    return len(t) if t.isascii() else len(t.encode("utf-8"))
+
+
+def _cut(t, limit, note) -> str:
+    """t (cleaned) within limit bytes of UTF-8: cut at a line end where
+    there is one, then note(bytes left out) on a line of its own."""
+    if _utf8_len(t) <= limit:
+        return t
+    data = t.encode("utf-8")
+    head = data[:limit].decode("utf-8", "ignore")
+    nl = head.rfind("\n")
+    if nl > 0:
+        head = head[:nl + 1]
+    elif head:
+        head += "\n"
+    return head + note(len(data) - _utf8_len(head)) + "\n"
+
+
+def _capped(t, what="text") -> str:
+    """A text node's text (cleaned) within MAX_TEXT bytes."""
+    note = (lambda left: f"[pmu-harness junit: {what} truncated: {left} "
+            f"more bytes left out, to keep this text under {MAX_TEXT} "
+            "bytes (XML readers refuse a text node over 10 MB); "
+            "pmu-harness parse has it all]")
+    return _cut(clean(t), MAX_TEXT - 400, note)
+
+
+def _start(tag, attrs) -> str:
+    """"<tag a="v" ..." (attributes whose value is None left out)."""
+    return "<" + tag + "".join(f' {k}="{_attr(v)}"' for k, v in attrs
+                               if v is not None)
+
+
+def _leaf(tag, attrs, text=None) -> str:
+    """An element without children: its text (cleaned, escaped, within
+    MAX_TEXT bytes), or " />" when there is none."""
+    head = _start(tag, attrs)
+    if not text:
+        return head + " />"
+    return head + ">" + _text(_capped(text, f"<{tag}>")) + "</" + tag + ">"
+
+
+def _case(name, classname, t=0.0, child=None) -> str:
+    """A <testcase> (Ant's schema requires classname and time), at the
+    suite's indentation; child: its one element, or None."""
+    head = _start("testcase", (("name", name), ("classname", classname),
+                               ("time", f"{t:.3f}")))
+    if child is None:
+        return head + " />"
+    return head + ">" + _IND + "  " + child + _IND + "</testcase>"
+
+
+def _properties(a, v) -> str:
     log = a.log
-    props = _el(suite, "properties")
     b = log.header("backend")
     rows = [("verdict", v.word), ("verdict-why", v.why),
             ("backend", common.backend(log) or "unknown"),
@@ -134,12 +240,13 @@ def _properties(suite, a, v):
         s = log.summary
         rows.append(("summary", f"passed={s.passed} failed={s.failed} "
                                 f"skipped={s.skipped}"))
-    for name, value in rows:
-        _el(props, "property", {"name": name, "value": value})
+    return _properties_of(rows)
 
 
-def _secs(v):
-    return f"{v:.3f}" if isinstance(v, float) else str(v)
+def _properties_of(rows) -> str:
+    return ("<properties>" + "".join(
+        _IND + "  " + _leaf("property", (("name", n), ("value", v)))
+        for n, v in rows) + _IND + "</properties>")
 
 
 def failure_message(r):
@@ -159,164 +266,251 @@ def failure_message(r):
     return "not ok", "failure"
 
 
-def _case(suite, name, classname, t=0.0):
-    """A <testcase>: Ant's schema requires classname and time."""
-    return _el(suite, "testcase", {"name": name, "classname": classname,
-                                   "time": f"{t:.3f}"})
+def _output(r, name) -> str:
+    """A passed test's values in <system-out> (cleaned): "ok N - NAME",
+    its YAML block, each line indented as in the log; a block over
+    MAX_CASE_OUTPUT bytes is cut, with a note."""
+    block = "".join(f"  {l}\n" for l in r.yaml_text.splitlines())
+    block = _cut(clean(block), MAX_CASE_OUTPUT, lambda left: (
+        f"  [pmu-harness junit: this block is cut at {MAX_CASE_OUTPUT} "
+        f"bytes, {left} more left out; pmu-harness parse has it all]"))
+    return clean(f"ok {r.number} - {name}\n  ---\n") + block + "  ...\n"
 
 
-def _testcase(suite, a, r, out):
-    """A result's testcase; a passed test's YAML block goes to out (the
-    suite's system-out: Ant's schema has none in a testcase)."""
-    name = r.name or f"(unnamed result {r.number})"
-    case = _case(suite, name, common.test_group(name), a.elapsed(r) or 0.0)
-    body = r.yaml_text or ""
-    if r.status == "skip":
-        _el(case, "skipped", {"message": r.reason or "skipped"})
-    elif r.status == "not ok":
-        msg, kind = failure_message(r)
-        _el(case, "failure", {"message": msg, "type": kind},
-            body or f"not ok {r.number} - {r.name} (no YAML block)")
-    elif body:
-        block = "".join(f"  {l}\n" for l in body.splitlines())
-        out.append(f"ok {r.number} - {name}\n  ---\n{block}  ...\n")
-    return case
+_RECORD = struct.Struct("<BIII")
 
 
-def _run_cases(suite, a, v):
+class SuiteWriter:
+    """One log's <testsuite>, written as the log is read: add(result) for
+    each result (parse.analyse's on_result), then write(out, a, v) once
+    the log is read: its attributes, properties, the testcases (spooled
+    to a temporary file meanwhile), <system-out> and <system-err>."""
+
+    def __init__(self, index):
+        self.index = index
+        self.cases = tempfile.TemporaryFile(prefix="pmu-junit-")
+        self.count = 0
+        self.time_sum = 0.0     # the testcases' times, in order
+        self.out = []           # <system-out>'s parts (cleaned)
+        self.out_bytes = 0
+        self.out_full = None    # the first result left out of it
+        self.out_left = 0       # passed results with values left out
+
+    def add(self, r):
+        name = r.name or f"(unnamed result {r.number})"
+        body = r.yaml_text or ""
+        if r.status == "skip":
+            child = _leaf("skipped", (("message", r.reason or "skipped"),))
+        elif r.status == "not ok":
+            msg, kind = failure_message(r)
+            child = _leaf("failure", (("message", msg), ("type", kind)),
+                          body or f"not ok {r.number} - {r.name} (no YAML "
+                                  "block)")
+        else:
+            child = None
+            if body:
+                self._output(r, name)
+        head = _start("testcase", (("name", name), ("classname",
+                                   common.test_group(name)))) + ' time="'
+        tail = '" />' if child is None else \
+            '">' + _IND + "  " + child + _IND + "</testcase>"
+        t = lparse.own_elapsed(r)
+        if t is not None:
+            text = f"{head}{t:.3f}{tail}".encode()
+            self.time_sum += float(f"{t:.3f}")
+            self.cases.write(_RECORD.pack(0, 0, len(text), 0))
+            self.cases.write(text)
+        else:
+            # the "# time:" line, at the end, may name it the slowest
+            nm, h, tl = (name.encode("utf-8", "surrogatepass"),
+                         head.encode(), tail.encode())
+            self.cases.write(_RECORD.pack(1, len(nm), len(h), len(tl)))
+            self.cases.write(nm + h + tl)
+        self.count += 1
+
+    def _output(self, r, name):
+        if self.out_full is not None:
+            self.out_left += 1
+            return
+        text = _output(r, name)
+        n = _utf8_len(text)
+        if self.out_bytes + n > MAX_TEXT - 1000:
+            self.out_full = r.number if r.number is not None else r.line
+            self.out_left += 1
+            return
+        self.out.append(text)
+        self.out_bytes += n
+
+    def _system_out(self) -> str:
+        text = "".join(self.out)
+        if self.out_left:
+            text += (f"[pmu-harness junit: system-out truncated: the values "
+                     f"of {self.out_left} more passed result(s), from result "
+                     f"{self.out_full} on, are left out, to keep this text "
+                     f"under {MAX_TEXT} bytes (XML readers refuse a text "
+                     "node over 10 MB); pmu-harness parse has them all]\n")
+        return text
+
+    def write(self, out, a, v, progress=None):
+        """Writes the suite with out(text) (v: the log's verdict)."""
+        log = a.log
+        extra, errors = [], 0
+        if a.unreadable:
+            props = _properties_of([("verdict", v.word)])
+            extra.append(_case("log/unreadable", "log", child=_leaf(
+                "error", (("message", log.read_error),
+                          ("type", "unreadable")))))
+            counts = (1, 0, 1, 0)
+            err = ""
+        else:
+            props = _properties(a, v)
+            extra = _damage_cases(a) + _run_cases(a, v)
+            errors = len(extra)
+            p, f, sk = a.counted
+            counts = (a.results + errors, f, errors, sk)
+            err = "".join(f"{a.path}:{e.line}: # error: {e.text}\n"
+                          for e in log.error_lines)
+        tests, failures, errs, skipped = counts
+        secs = a.time["run_ms"] / 1000 if a.time else self.time_sum
+        out(_start("testsuite", (
+            ("name", suite_name(a)), ("package", PACKAGE),
+            ("id", str(self.index)), ("hostname", hostname(a)),
+            ("timestamp", suite_timestamp(a)), ("tests", str(tests)),
+            ("failures", str(failures)), ("errors", str(errs)),
+            ("skipped", str(skipped)), ("time", f"{secs:.3f}"))) + ">")
+        out(_IND + props)
+        if not a.unreadable:    # (a read that failed midway: no result)
+            self._write_cases(out, a, progress)
+        for case in extra:
+            out(_IND + case)
+        out(_IND + _leaf("system-out", (), self._system_out()))
+        out(_IND + _leaf("system-err", (), err))
+        out("\n  </testsuite>")
+
+    def _write_cases(self, out, a, progress):
+        f = self.cases
+        f.seek(0)
+        slowest = a.time["slowest"] if a.time else None
+        late = a.slowest_elapsed(slowest) if slowest else None
+        buf, size = [], 0
+        for i in range(self.count):
+            flag, n1, n2, n3 = _RECORD.unpack(f.read(_RECORD.size))
+            if flag:
+                data = f.read(n1 + n2 + n3)
+                name = data[:n1].decode("utf-8", "surrogatepass")
+                t = late if late is not None and name == slowest \
+                    else 0.0
+                text = (data[n1:n1 + n2].decode() + f"{t:.3f}" +
+                        data[n1 + n2:].decode())
+            else:
+                text = f.read(n2).decode()
+            buf.append(_IND)
+            buf.append(text)
+            size += len(text)
+            if size > 1 << 20:
+                out("".join(buf))
+                buf, size = [], 0
+                if progress is not None:
+                    progress.writing(a.path, i + 1, self.count)
+        out("".join(buf))
+
+    def close(self):
+        self.cases.close()
+
+
+def _run_cases(a, v) -> list:
     """The testcases that make a run no pass though none of its tests
     failed: an untested run (no PMU test ran: the summary's
     verdict=untested, or every result skipped), "# error:" lines (the run
-    may not be the one asked for), no result at all.  Returns the errors
-    added."""
-    n = 0
+    may not be the one asked for), no result at all."""
+    out = []
     if v.untested is not None:
-        case = _case(suite, "log/untested", "log")
-        _el(case, "error", {"message": f"untested: {v.untested}",
-                            "type": "untested"},
-            "the run tested no PMU (docs/log-format.md, Verdicts)\n")
-        n += 1
+        out.append(_case("log/untested", "log", child=_leaf(
+            "error", (("message", f"untested: {v.untested}"),
+                      ("type", "untested")),
+            "the run tested no PMU (docs/log-format.md, Verdicts)\n")))
     if a.log.error_lines:
         first = a.log.error_lines[0]
-        case = _case(suite, "log/errors", "log")
-        _el(case, "error", {
-            "message": f"{len(a.log.error_lines)} '# error:' line(s), first "
-                       f"at line {first.line}: {first.text}",
-            "type": "errors"},
+        out.append(_case("log/errors", "log", child=_leaf("error", (
+            ("message", f"{len(a.log.error_lines)} '# error:' line(s), "
+                        f"first at line {first.line}: {first.text}"),
+            ("type", "errors")),
             "".join(f"{a.path}:{e.line}: # error: {e.text}\n"
-                    for e in a.log.error_lines))
-        n += 1
-    if not a.log.results and v.word == "NO TESTS":
-        case = _case(suite, "log/no-tests", "log")
-        _el(case, "error", {"message": "the run has no result",
-                            "type": "no-tests"},
+                    for e in a.log.error_lines))))
+    if not a.results and v.word == "NO TESTS":
+        out.append(_case("log/no-tests", "log", child=_leaf(
+            "error", (("message", "the run has no result"),
+                      ("type", "no-tests")),
             "a run without a result fails (docs/log-format.md, "
-            "Verdicts)\n")
-        n += 1
-    return n
+            "Verdicts)\n")))
+    return out
 
 
-def _damage_cases(suite, a):
+def _damage_cases(a) -> list:
     """The testcases that make a damaged or unfinished log show as an
-    error: (errors added)."""
-    n = 0
+    error."""
+    out = []
     if a.damage:
         first = a.damage[0]
         lines = "\n".join(f"{a.path}:{d.line}: {d.kind}: {d.message}"
                           for d in a.damage)
-        case = _case(suite, "log/damaged", "log")
-        _el(case, "error", {
-            "message": f"damaged log: {len(a.damage)} problem(s); first at "
-                       f"line {first.line}: {first.message}",
-            "type": first.kind}, lines + "\n")
-        n += 1
+        out.append(_case("log/damaged", "log", child=_leaf("error", (
+            ("message", f"damaged log: {len(a.damage)} problem(s); first "
+                        f"at line {first.line}: {first.message}"),
+            ("type", first.kind)), lines + "\n")))
     if a.missing:
-        case = _case(suite, "log/missing-results", "log")
-        _el(case, "error", {
-            "message": f"{a.missing} of {a.promised} results the plan "
-                       "promised are not in the log",
-            "type": "missing-results"},
-            f"the log has {len(a.log.results)} results, its plan (or "
-            f"summary) {a.promised}; the run did not reach the rest\n")
-        n += 1
+        out.append(_case("log/missing-results", "log", child=_leaf(
+            "error", (("message", f"{a.missing} of {a.promised} results "
+                                  "the plan promised are not in the log"),
+                      ("type", "missing-results")),
+            f"the log has {a.results} results, its plan (or summary) "
+            f"{a.promised}; the run did not reach the rest\n")))
     for b in a.log.bail_outs:
-        case = _case(suite, "log/bail-out", "log")
-        _el(case, "error", {"message": f"Bail out! {b.text}",
-                            "type": "bail-out"},
-            f"{a.path}:{b.line}: Bail out! {b.text}\n")
-        n += 1
+        out.append(_case("log/bail-out", "log", child=_leaf(
+            "error", (("message", f"Bail out! {b.text}"),
+                      ("type", "bail-out")),
+            f"{a.path}:{b.line}: Bail out! {b.text}\n")))
     hung = a.in_flight
     if hung is not None:
         # a cut inside the "# running " line itself leaves no name; a
         # testcase needs one (both CI schemas: minLength 1)
         name = hung.name or IN_FLIGHT_UNNAMED
-        case = _case(suite, name, common.test_group(name))
-        _el(case, "error", {
-            "message": f"in flight when the log stops: no result after "
-                       f"line {hung.line} (# running {hung.name or '...'})",
-            "type": "hung"},
-            f"{a.path}:{hung.line}: # running {hung.name}: {hung.what}\n")
-        n += 1
-    return n
+        out.append(_case(name, common.test_group(name), child=_leaf(
+            "error", (("message", f"in flight when the log stops: no "
+                                  f"result after line {hung.line} "
+                                  f"(# running {hung.name or '...'})"),
+                      ("type", "hung")),
+            f"{a.path}:{hung.line}: # running {hung.name}: "
+            f"{hung.what}\n")))
+    return out
 
 
 # The testcase of a test in flight whose "# running" line the log cut
 # before its name.
 IN_FLIGHT_UNNAMED = "log/in-flight-unnamed"
 
-
-def testsuite(root, a, index, v=None):
-    """One <testsuite> for one log (v: its verdict.Verdict, judged here
-    when not given); returns (tests, failures, errors, skipped).  Attributes and children as both CI schemas require
-    (tools/lab/tests/data/junit-schemas/README.md): properties,
-    testcase*, system-out, system-err, in that order, each present."""
-    log = a.log
-    v = v or verdict.judge(a)
-    suite = _el(root, "testsuite", {
-        "name": suite_name(a), "package": PACKAGE, "id": str(index),
-        "hostname": hostname(a), "timestamp": suite_timestamp(a)})
-    out, err = [], ""
-    if a.unreadable:
-        props = _el(suite, "properties")
-        _el(props, "property", {"name": "verdict", "value": v.word})
-        case = _case(suite, "log/unreadable", "log")
-        _el(case, "error", {"message": log.read_error,
-                            "type": "unreadable"})
-        counts = (1, 0, 1, 0)
-    else:
-        _properties(suite, a, v)
-        for r in log.results:
-            _testcase(suite, a, r, out)
-        errors = _damage_cases(suite, a) + _run_cases(suite, a, v)
-        p, f, s = a.counted
-        counts = (len(log.results) + errors, f, errors, s)
-        err = "".join(f"{a.path}:{e.line}: # error: {e.text}\n"
-                      for e in log.error_lines)
-    _el(suite, "system-out", None, "".join(out))
-    _el(suite, "system-err", None, err)
-    tests, failures, errors, skipped = counts
-    suite.set("tests", str(tests))
-    suite.set("failures", str(failures))
-    suite.set("errors", str(errors))
-    suite.set("skipped", str(skipped))
-    if a.time:
-        secs = a.time["run_ms"] / 1000
-    else:
-        secs = sum(float(c.get("time")) for c in suite.iter("testcase"))
-    suite.set("time", f"{secs:.3f}")
-    return counts
+HEAD = "<?xml version='1.0' encoding='utf-8'?>\n<testsuites>"
+TAIL = "\n</testsuites>\n"
 
 
 def render(analyses, verdicts=None) -> bytes:
-    """The JUnit XML document for these logs (UTF-8 bytes); verdicts:
-    theirs, judged here when not given.  The root has no attributes:
-    Ant's schema allows none (the totals are the suites' sums)."""
-    root = ET.Element("testsuites")
+    """The JUnit XML document for these logs (UTF-8 bytes), of Analyses
+    that kept their results; verdicts: theirs, judged here when not
+    given.  The root has no attributes: Ant's schema allows none (the
+    totals are the suites' sums)."""
     verdicts = verdicts or [verdict.judge(a) for a in analyses]
+    parts = [HEAD]
     for i, (a, v) in enumerate(zip(analyses, verdicts)):
-        testsuite(root, a, i, v)
-    ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+        w = SuiteWriter(i)
+        try:
+            for r in a.log.results:
+                w.add(r)
+            parts.append("\n  ")
+            w.write(parts.append, a, v)
+        finally:
+            w.close()
+    parts.append(TAIL)
+    return "".join(parts).encode("utf-8")
 
 
 def add_parser(sub):
@@ -333,7 +527,9 @@ def add_parser(sub):
         "log cannot be trusted (HUNG, CUT, DAMAGED), 2 a file cannot be "
         "read or bad arguments; the XML is written whenever any log "
         "could be read.  The words and statuses: docs/lab.md, "
-        "\"Verdicts and exit statuses\".")
+        "\"Verdicts and exit statuses\".  Each text is kept under "
+        f"{MAX_TEXT} bytes (the passed tests' values in system-out are "
+        "cut, with a note); a long log shows its progress on stderr.")
     p.add_argument("logs", nargs="+", metavar="LOG")
     p.add_argument("-o", "--output", metavar="FILE",
                    help="write the XML here (default: standard output)")
@@ -341,24 +537,84 @@ def add_parser(sub):
     return p
 
 
+class _Output:
+    """The XML's destination, opened when the first readable log is read
+    (no log readable: nothing written, the file untouched)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+        self.error = None
+
+    def open(self):
+        if self.path:
+            self.f = open(self.path, "wb")
+        else:
+            self.f = sys.stdout.buffer
+
+    def write(self, text):
+        self.f.write(text.encode("utf-8"))
+
+    def close(self):
+        if self.f is None:
+            return
+        self.f.flush()
+        if self.path:
+            self.f.close()
+
+
 def run(args) -> int:
-    analyses = [lparse.analyse(path) for path in args.logs]
-    for a in analyses:
-        lparse.report_damage(PROG, a)
-    if all(a.unreadable for a in analyses):
+    progress = common.Progress(PROG)
+    dest = _Output(args.output)
+    waiting = []        # unreadable logs' suites, before the output opens
+    statuses = []
+    failed = None       # why the output cannot be written
+    for i, path in enumerate(args.logs):
+        w = SuiteWriter(i)
+        try:
+            a = lparse.analyse(path, on_result=None if failed else w.add,
+                               keep_results=False, progress=progress)
+            progress.clear()
+            lparse.report_damage(PROG, a)
+            v = verdict.judge(a)
+            statuses.append(v.status)
+            if failed:
+                continue
+            if dest.f is None and a.unreadable:
+                waiting.append((i, a, v))
+                continue
+            try:
+                if dest.f is None:
+                    dest.open()
+                    dest.write(HEAD)
+                    for j, wa, wv in waiting:
+                        wait = SuiteWriter(j)
+                        dest.write("\n  ")
+                        wait.write(dest.write, wa, wv)
+                        wait.close()
+                dest.write("\n  ")
+                w.write(dest.write, a, v, progress)
+            except OSError as e:
+                failed = f"cannot write {args.output or 'standard output'}" \
+                    f": {e.strerror or e}"
+        finally:
+            w.close()
+    progress.clear()
+    if failed is None and dest.f is None:
         common.warn(PROG, "no log could be read: no XML written")
         return common.EXIT_USAGE
-    verdicts = [verdict.judge(a) for a in analyses]
-    doc = render(analyses, verdicts)
-    if args.output:
+    if failed is None:
         try:
-            with open(args.output, "wb") as f:
-                f.write(doc)
+            dest.write(TAIL)
+            dest.close()
         except OSError as e:
-            common.warn(PROG, f"cannot write {args.output}: "
-                              f"{e.strerror or e}")
-            return common.EXIT_USAGE
-    else:
-        sys.stdout.buffer.write(doc)
-        sys.stdout.flush()
-    return verdict.worst_status(v.status for v in verdicts)
+            failed = f"cannot write {args.output or 'standard output'}: " \
+                f"{e.strerror or e}"
+    if failed is not None:
+        try:
+            dest.close()
+        except OSError:
+            pass
+        common.warn(PROG, failed)
+        return common.EXIT_USAGE
+    return verdict.worst_status(statuses)

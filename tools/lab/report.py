@@ -23,6 +23,11 @@ rows, the rows where every log passed or skipped are counted per group
 instead of listed; past MAX_PLOTS plotted tests, only those with a count
 off the oracle are drawn; long lists end in "... N more".
 
+Each log is read once, a result at a time (LogData: a few bytes per
+result and per test name); the results the page shows in full are read
+again from the file, so a log of any length costs the page little
+memory (docs/lab.md, "Lab scale").
+
 This module collects what the page says, as plain data; the markup is
 the jinja2 template templates/report.html.j2, which inlines the style
 templates/report.css.  Nothing on the page is fetched: CSS and SVG are
@@ -45,11 +50,12 @@ says so; no page).
 import functools
 import os
 import tempfile
-from dataclasses import dataclass, field
+from array import array
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List
 
-from . import common, verdict
+from . import common, pmulog, verdict
 from . import compare as lcompare
 from . import deltas as ldeltas
 from . import parse as lparse
@@ -63,6 +69,11 @@ MAX_ROWS = 2000         # matrix rows listed before the quiet ones fold
 MAX_PLOTS = 300         # tests plotted before only the off ones are
 MAX_LISTED = 30         # errors, regressions, model deltas listed per log
 MAX_EVENTS = 200        # events in a log's model-delta table
+# Results of one test name in one log (a run that restarted repeats
+# names) read for a cell's tooltip (it is cut at MAX_TITLE characters
+# anyway) and drawn in the test's plot.
+MAX_CELL_RESULTS = 100
+MAX_PLOT_RESULTS = 100
 
 
 def add_parser(sub):
@@ -129,11 +140,7 @@ def run(args):
     except MissingJinja as e:
         common.warn("report", str(e))
         return common.EXIT_USAGE
-    analyses = [lparse.analyse(p) for p in args.logs]
-    logs = [a.log for a in analyses]
-    for a in analyses:
-        lparse.report_damage("report", a)
-    baseline = None
+    base_logs = tol = None
     if args.baseline is not None:
         try:
             base_logs = baseline_logs(args.baseline)
@@ -145,10 +152,32 @@ def run(args):
         except ToleranceError as e:
             common.warn("report", str(e))
             return common.EXIT_USAGE
-        baseline = (args.baseline,
-                    compare_with_baseline(logs, base_logs, tol))
-    ents = entries(analyses, baseline[1] if baseline else None)
+    # Each log is read once, a result at a time: the page keeps of it
+    # what LogData keeps (where each result is, what its cell and plot
+    # are); the few results the page shows in full are read again.
+    progress = common.Progress("report")
+    names = Names()
+    read = []
+    for path in args.logs:
+        data = LogData(names)
+        a = lparse.analyse(path, on_result=data.add, keep_results=False,
+                           progress=progress, on_delta=data.deltas.add)
+        progress.clear()
+        lparse.report_damage("report", a)
+        if a.unreadable:            # (a read that failed midway: nothing)
+            data = LogData(names)
+        read.append((a, data))
+    baseline = None
+    if base_logs is not None:
+        # compare reads whole logs: each is read again, whole, for it
+        baseline = (args.baseline, compare_with_baseline(
+            [a.log if a.unreadable else common.load(a.path)
+             for a, _ in read], base_logs, tol))
+    ents = entries([a for a, _ in read], baseline[1] if baseline else None,
+                   [d for _, d in read])
+    progress.step("writing the page")
     page = render(ents, title=args.title, baseline=baseline)
+    progress.clear()
     try:
         _write(args.output, page)
     except OSError as e:
@@ -186,12 +215,140 @@ class Entry:
     stem: str
     label: str
     model: bool
-    by_name: Dict[str, list] = field(default_factory=dict)
+    data: object = None             # LogData: its results, compactly
     verdict: object = None          # verdict.Verdict
     base: object = None             # the baseline log compared, or None
     cmp: object = None              # its compare.Comparison, or None
     finished: bool = True           # verdict.finished(analysis)
-    deltas: object = None           # deltas.LogDeltas
+    deltas: object = None           # deltas.Summary
+    delta_log: object = None        # deltas.LogDeltas: backend, damage
+                                    # (its counters in deltas)
+
+
+# What LogData.cells says of a test in a log (bits): it has a result of
+# that name; one is ok; one is not ok; a not-ok one timed out; a not-ok
+# one has a YAML mapping; a not-ok one has a mapping without not_run;
+# more than one result has the name.
+_PRESENT, _OK, _NOTOK, _TIMED, _NOTOK_Y, _NOTOK_RUN, _MULTI = \
+    1, 2, 4, 8, 16, 32, 64
+# LogData.plots: a result of that name has counters with an oracle; one
+# of them is off the oracle.
+_ROWS, _OFF = 1, 2
+
+
+class Names:
+    """Test names, each given a number in the order first seen (shared by
+    the logs of a page)."""
+
+    def __init__(self):
+        self.ids: Dict[str, int] = {}
+        self.names: List[str] = []
+
+    def id(self, name) -> int:
+        i = self.ids.get(name)
+        if i is None:
+            i = self.ids[name] = len(self.names)
+            self.names.append(name)
+        return i
+
+
+class LogData:
+    """What the page needs of one log's results, collected a result at a
+    time (add, parse.analyse's on_result), in a few bytes each: per test
+    name what its matrix cell is and whether it has counts to plot (and
+    off the oracle), the names in the order this log first has them, and
+    where each result is (its name, line, byte offset), so that the few
+    results the page shows in full (a failed cell's tooltip, a drawn
+    plot) are read again (fetch).  keep: hold the results themselves
+    instead (a log parsed from text)."""
+
+    def __init__(self, names, keep=False):
+        self.names = names
+        self.ids = array("i")           # name of each result
+        self.lines = array("i")         # its line
+        self.offsets = array("q")       # its line's byte offset
+        self.results = [] if keep else None
+        self.cells = bytearray()        # per name: _PRESENT, _OK, ...
+        self.plots = bytearray()        # per name: _ROWS, _OFF
+        self.first_seen = array("i")    # names in this log's order
+        self.deltas = ldeltas.Summary(MAX_LISTED)
+
+    def cell(self, i) -> int:
+        return self.cells[i] if i < len(self.cells) else 0
+
+    def plot(self, i) -> int:
+        return self.plots[i] if i < len(self.plots) else 0
+
+    def add(self, r):
+        i = self.names.id(r.name)
+        self.ids.append(i)
+        self.lines.append(r.line)
+        self.offsets.append(getattr(r, "offset", -1))
+        if self.results is not None:
+            self.results.append(r)
+        grow = len(self.names.names) - len(self.cells)
+        if grow > 0:
+            self.cells.extend(bytes(grow))
+            self.plots.extend(bytes(grow))
+        c = self.cells[i]
+        if c:
+            c |= _MULTI
+        else:
+            c = _PRESENT
+            self.first_seen.append(i)
+        st = r.status
+        y = r.yaml if isinstance(r.yaml, dict) else None
+        if st == "ok":
+            c |= _OK
+        elif st == "not ok":
+            c |= _NOTOK
+            if y is not None:
+                c |= _NOTOK_Y
+                if y.get("timed_out") is True:
+                    c |= _TIMED
+                if "not_run" not in y:
+                    c |= _NOTOK_RUN
+        self.cells[i] = c
+        if y:
+            found = common.counts(r)
+            if found:
+                pl = self.plots[i] | _ROWS
+                if any(x.value is not None and x.lo is not None and
+                       not x.lo <= x.value <= x.hi for x in found):
+                    pl |= _OFF
+                self.plots[i] = pl
+
+    def fetch(self, path, wanted, limit) -> Dict[int, tuple]:
+        """name -> ([results], how many in all): the log's results of the
+        names in wanted, the first limit of each in the log's order, read
+        again from path (a result the file no longer has is left out)."""
+        idx, seen = [], {}
+        for k, i in enumerate(self.ids):
+            if i in wanted:
+                n = seen[i] = seen.get(i, 0) + 1
+                if n <= limit:
+                    idx.append(k)
+        if self.results is not None:
+            got = [self.results[k] for k in idx]
+        else:
+            got = pmulog.read_results(path, [(self.offsets[k],
+                                              self.lines[k]) for k in idx])
+        out: Dict[int, tuple] = {i: ([], n) for i, n in seen.items()}
+        for k, r in zip(idx, got):
+            if r is not None and r.name == self.names.names[self.ids[k]]:
+                out[self.ids[k]][0].append(r)
+        return out
+
+
+def _kind_of(c) -> str:
+    """A cell's class (_kind) from its LogData.cells bits."""
+    if c & _NOTOK:
+        if c & _TIMED:
+            return "t"
+        if c & _NOTOK_Y and not c & _NOTOK_RUN:
+            return "n"
+        return "f"
+    return "p" if c & _OK else "s"
 
 
 def _stem(log):
@@ -202,10 +359,13 @@ def _stem(log):
     return name
 
 
-def entries(logs, baseline=None) -> List[Entry]:
+def entries(logs, baseline=None, data=None) -> List[Entry]:
     """The logs (parse.Analysis, or pmulog.Log: judged without their
     bytes, parse.of_log) as entries, worst verdict first (argument order
-    within a verdict); baseline: [(base, comparison)] per log, or None."""
+    within a verdict); baseline: [(base, comparison)] per log, or None;
+    data: each log's LogData, collected as it was read (Analyses that
+    kept no results), or None: collected here from their results."""
+    names = data[0].names if data else Names()
     out = []
     for n, a in enumerate(logs, 1):
         if not isinstance(a, lparse.Analysis):
@@ -213,27 +373,37 @@ def entries(logs, baseline=None) -> List[Entry]:
         log = a.log
         e = Entry(n, a, log, _stem(log), common.log_label(log),
                   common.is_model(log))
+        if data:
+            e.data = data[n - 1]
+        else:
+            e.data = LogData(names, keep=True)
+            for r in log.results:
+                e.data.add(r)
+            for d in ldeltas.of_log(log).counters:
+                e.data.deltas.add(d)
         if baseline is not None:
             e.base, e.cmp = baseline[n - 1]
         e.verdict = verdict.judge(a, e.cmp.regressions if e.cmp else 0)
         e.finished = verdict.finished(a)
-        e.deltas = ldeltas.of_log(log)
-        for r in log.results:
-            e.by_name.setdefault(r.name, []).append(r)
+        e.deltas = e.data.deltas
+        e.delta_log = a.deltas.result() if a.deltas else \
+            ldeltas.Scan(log, keep=False).result()
         out.append(e)
     out.sort(key=lambda e: (e.verdict.rank, e.n))
     return out
 
 
-def test_groups(ents) -> Dict[str, List[str]]:
-    """group -> test names, both in the order first seen across the logs."""
-    groups: Dict[str, List[str]] = {}
+def test_groups(ents) -> Dict[str, List[int]]:
+    """group -> test names (Names numbers), both in the order first seen
+    across the logs."""
+    groups: Dict[str, List[int]] = {}
     seen = set()
+    names = ents[0].data.names.names if ents else []
     for e in ents:
-        for r in e.log.results:
-            if r.name not in seen:
-                seen.add(r.name)
-                groups.setdefault(common.test_group(r.name), []).append(r.name)
+        for i in e.data.first_seen:
+            if i not in seen:
+                seen.add(i)
+                groups.setdefault(common.test_group(names[i]), []).append(i)
     return groups
 
 
@@ -287,6 +457,7 @@ def render(logs, title="pmu-harness report", baseline=None) -> str:
     ents = logs if logs and isinstance(logs[0], Entry) else \
         entries(logs, baseline[1] if baseline else None)
     groups = test_groups(ents)
+    names = ents[0].data.names.names if ents else []
     return page.render(
         title=title, logs=len(ents),
         tests=sum(len(v) for v in groups.values()),
@@ -295,8 +466,8 @@ def render(logs, title="pmu-harness report", baseline=None) -> str:
         damaged=[_damaged(e) for e in ents if e.analysis.damage],
         models=[(e.n, e.stem) for e in ents if e.model],
         machines=[_machine(e) for e in ents],
-        matrix=matrix(ents, groups),
-        plots=count_plots(ents, groups),
+        matrix=matrix(ents, groups, names),
+        plots=count_plots(ents, groups, names),
         deltas=[_log_deltas(e) for e in ents])
 
 
@@ -429,7 +600,7 @@ def _notes(e):
         notes.append({"kind": "bail-out", "text": cut(b.text, 200),
                       "line": b.line})
     s = log.summary
-    if s and (s.passed, s.failed, s.skipped) != log.counts():
+    if s and (s.passed, s.failed, s.skipped) != e.analysis.counted:
         notes.append({"kind": "summary", "line": s.line, "passed": s.passed,
                       "failed": s.failed, "skipped": s.skipped})
     if s and s.logfile_error:
@@ -445,7 +616,7 @@ def _notes(e):
 
 def _machine(e):
     """The log's row of the machines table."""
-    p, f, s = e.log.counts()
+    p, f, s = e.analysis.counted
     return {"n": e.n, "label": e.label, "path": e.log.path,
             "cls": " ".join(c for c in ("log", "m" if e.model else "",
                                         "damaged" if e.analysis.damage
@@ -485,21 +656,6 @@ def _result_tip(r) -> str:
     return "\n".join(lines)
 
 
-def _kind(results) -> str:
-    """A cell's class: p passed, f failed, t timed out, n not run for the
-    whole-run limit, s skipped."""
-    statuses = [r.status for r in results]
-    if "not ok" in statuses:
-        ys = [r.yaml for r in results if r.status == "not ok"
-              and isinstance(r.yaml, dict)]
-        if any(y.get("timed_out") is True for y in ys):
-            return "t"
-        if ys and all("not_run" in y for y in ys):
-            return "n"
-        return "f"
-    return "p" if "ok" in statuses else "s"
-
-
 _MARKS = {"p": "\u2713", "f": "\u2717", "s": "\u2013", "t": "\u25f4",
           "n": "\u2205", "h": "!", "l": "?"}
 
@@ -520,27 +676,39 @@ def _missing_cell(e, name):
             "title": "no result: the run stopped before it (lost, not run)"}
 
 
-def _cell(e, name):
-    """A matrix cell: its class, mark and tooltip ("": none)."""
-    results = e.by_name.get(name)
-    if not results:
+def _tipped(c) -> bool:
+    """Whether a cell (its LogData.cells bits) has a tooltip: all but a
+    test's single pass."""
+    return bool(c) and (c & _MULTI or _kind_of(c) != "p")
+
+
+def _cell(e, i, name, fetched):
+    """A matrix cell of test i (Names), name: its class, mark and tooltip
+    ("": none); fetched: ([its log's results of the test], how many in
+    all) (LogData.fetch), when the cell has a tooltip."""
+    c = e.data.cell(i)
+    if not c:
         return _missing_cell(e, name)
-    cls = _kind(results)
-    if cls == "p" and len(results) == 1:
+    cls = _kind_of(c)
+    if not _tipped(c):
         return {"cls": cls, "mark": _MARKS[cls], "title": ""}
+    results, count = fetched
     tip = "\n".join(_result_tip(r) for r in results)
-    if len(results) > 1:
+    if count > len(results):
+        tip = f"{count} results of this name (the first {len(results)}):" \
+            f"\n{tip}"
+    elif len(results) > 1:
         tip = f"{len(results)} results of this name:\n{tip}"
     return {"cls": cls, "mark": _MARKS[cls], "title": cut(tip, MAX_TITLE)}
 
 
-def _quiet(ents, name) -> bool:
-    """Every log that has the test passed or skipped it, and no log lost
-    it or stopped in it: a row that can fold."""
+def _quiet(ents, i) -> bool:
+    """Every log that has test i passed or skipped it, and no log lost it
+    or stopped in it: a row that can fold."""
     for e in ents:
-        results = e.by_name.get(name)
-        if results:
-            if _kind(results) not in ("p", "s"):
+        c = e.data.cell(i)
+        if c:
+            if _kind_of(c) not in ("p", "s"):
                 return False
         elif not e.finished and not e.log.read_error:
             return False
@@ -558,39 +726,52 @@ def _head(e):
                     {"hw": "hw", None: "?"}.get(b, "\u2013")}
 
 
-def matrix(ents, groups):
+def matrix(ents, groups, names):
     """Tests x logs, per group; past MAX_ROWS rows the quiet ones fold
-    into a count per group."""
+    into a count per group.  The results behind the cells with a tooltip
+    are read again (LogData.fetch)."""
     total = sum(len(v) for v in groups.values())
     fold = total > MAX_ROWS
     listed = 0
-    out = []
-    for group, names in groups.items():
+    rows_of = []
+    for group, ids in groups.items():
         rows = []
         folded = over = 0
-        for name in names:
-            if fold and _quiet(ents, name):
+        for i in ids:
+            if fold and _quiet(ents, i):
                 folded += 1
                 continue
             if listed >= MAX_ROWS:
                 over += 1
                 continue
             listed += 1
-            rows.append({"name": name, "shown": cut(name, 80),
-                         "cells": [_cell(e, name) for e in ents]})
-        out.append({"name": group, "tests": len(names), "rows": rows,
-                    "folded": folded, "over": over})
+            rows.append(i)
+        rows_of.append((group, len(ids), rows, folded, over))
+    # the cells with a tooltip: not a single pass
+    wanted = {e.n: {i for _, _, rows, _, _ in rows_of for i in rows
+                    if _tipped(e.data.cell(i))}
+              for e in ents}
+    fetched = {e.n: e.data.fetch(e.log.path, wanted[e.n], MAX_CELL_RESULTS)
+               if wanted[e.n] else {} for e in ents}
+    out = []
+    for group, count, rows, folded, over in rows_of:
+        out.append({"name": group, "tests": count, "rows": [
+            {"name": names[i], "shown": cut(names[i], 80),
+             "cells": [_cell(e, i, names[i], fetched[e.n].get(i, ([], 0)))
+                       for e in ents]} for i in rows],
+            "folded": folded, "over": over})
     return {"heads": [_head(e) for e in ents], "columns": len(ents) + 1,
             "total": total, "groups": out}
 
 
 # ----------------------------------------------------------- the counts
 
-def plot_rows(ents, name) -> List[PlotRow]:
-    """The counters every log read for test name, log by log."""
+def plot_rows(ents, name, fetched) -> List[PlotRow]:
+    """The counters every log read for test name, log by log; fetched:
+    per log (Entry.n) its results of the test (LogData.fetch)."""
     rows = []
     for e in ents:
-        for r in e.by_name.get(name, ()):
+        for r in fetched[e.n]:
             y = r.yaml if isinstance(r.yaml, dict) else {}
             for c in common.counts(r):
                 rows.append(PlotRow(
@@ -601,15 +782,19 @@ def plot_rows(ents, name) -> List[PlotRow]:
     return rows
 
 
-def _plot(name, rows):
+def _plot(name, rows, left=0):
     """A PMU test's plot: how many counts and logs, how many off the
-    oracle, and the SVG (svg.count_plot's markup)."""
+    oracle, and the SVG (svg.count_plot's markup); left: results of the
+    test not drawn (past MAX_PLOT_RESULTS in a log)."""
     off = sum(1 for r in rows if r.within is False)
     unknown = sum(1 for r in rows if r.within is None)
     verdict = (f"{off} off the oracle" if off else
                "all within the oracle")
     if unknown:
         verdict += f", {unknown} not comparable"
+    if left:
+        verdict += (f"; {left} more results of this test not drawn "
+                    f"(only the first {MAX_PLOT_RESULTS} of a log are)")
     return {"name": name, "off": off, "verdict": verdict,
             "counts": len(rows), "logs": len({r.log for r in rows}),
             "models": sum(1 for r in rows if r.model),
@@ -617,44 +802,62 @@ def _plot(name, rows):
                               caption=f"{name}: counts against the oracle")}
 
 
-def count_plots(ents, groups):
+def count_plots(ents, groups, names):
     """Per group, the plots of its PMU tests; past MAX_PLOTS tests only
-    those with a count off the oracle (at most MAX_PLOTS)."""
-    plots = {group: [(name, rows) for name in names
-                     for rows in (plot_rows(ents, name),) if rows]
-             for group, names in groups.items()}
+    those with a count off the oracle (at most MAX_PLOTS).  The results
+    of the tests drawn are read again (LogData.fetch)."""
+    plots = {group: [i for i in ids
+                     if any(e.data.plot(i) & _ROWS for e in ents)]
+             for group, ids in groups.items()}
     plotted = sum(len(v) for v in plots.values())
     fold = plotted > MAX_PLOTS
     drawn = skipped = 0
-    out = []
-    for group, tests in plots.items():
-        shown = []
-        for name, rows in tests:
+    shown = {}
+    for group, ids in plots.items():
+        for i in ids:
             if fold and (drawn >= MAX_PLOTS or
-                         not any(r.within is False for r in rows)):
+                         not any(e.data.plot(i) & _OFF for e in ents)):
                 skipped += 1
                 continue
             drawn += 1
-            shown.append(_plot(name, rows))
-        if shown:
-            out.append({"name": group, "plots": shown})
+            shown.setdefault(group, []).append(i)
+    wanted = {i for ids in shown.values() for i in ids}
+    fetched, left = {}, {}
+    for e in ents:
+        fetched[e.n] = e.data.fetch(e.log.path, {i for i in wanted
+                                                 if e.data.plot(i) & _ROWS},
+                                    MAX_PLOT_RESULTS)
+        for i, (got, count) in fetched[e.n].items():
+            left[i] = left.get(i, 0) + count - len(got)
+    out = []
+    for group, ids in shown.items():
+        out.append({"name": group, "plots": [
+            _plot(names[i], plot_rows(
+                ents, names[i], {n: f.get(i, ([], 0))[0] for n, f in
+                                 fetched.items()}), left.get(i, 0))
+            for i in ids]})
     return {"groups": out, "skipped": skipped, "plotted": plotted}
 
 
 # ------------------------------------------------------- the model deltas
 
-def _deltas_listed(items):
-    """deltas.Delta or deltas.Damage items, the first MAX_LISTED."""
-    return _first(items, each=lambda d: {"test": d.test, "key": d.key,
-                                         "text": cut(d.text(), 300)})
+def _deltas_listed(items, count=None):
+    """deltas.Delta or deltas.Damage items, the first MAX_LISTED (count:
+    how many there are, when items are only the first)."""
+    out = _first(items, each=lambda d: {"test": d.test, "key": d.key,
+                                        "text": cut(d.text(), 300)})
+    if count is not None:
+        out["count"] = count
+        out["more"] = max(0, count - MAX_LISTED)
+    return out
 
 
 def _event(s):
     """A row of a log's model-delta table: one event (config)."""
     return {"config": s.config, "shown": cut(s.config, 200),
             "compared": s.compared, "agreed": s.agreed,
-            "range": ldeltas.range_text(s), "departed": len(s.departures),
-            "none": len(s.none)}
+            "range": ldeltas.range_text(s), "departed": s.departed,
+            "none": s.none}
 
 
 def _log_deltas(e):
@@ -662,7 +865,7 @@ def _log_deltas(e):
     event the counters compared, agreed, the least and greatest delta;
     the departures largest first; the counts the model could not
     predict, with why.  Information, not a verdict."""
-    d = e.deltas
+    d, sm = e.delta_log, e.deltas
     out = {"n": e.n, "label": e.label, "backend": d.backend,
            "without_model": d.without_model if d.applicable else 0,
            "damage": _deltas_listed(d.damage)}
@@ -670,15 +873,12 @@ def _log_deltas(e):
         out["state"] = "model"
     elif not d.applicable:
         out["state"] = "not applicable"
-    elif not d.counters:
+    elif not sm.counters:
         out["state"] = "no model counts"
     else:
-        departed = sorted((x for x in d.deltas if x.delta),
-                          key=lambda x: -abs(x.delta))
-        out.update(state="compared", compared=len(d.deltas),
-                   agreed=sum(1 for x in d.deltas if x.delta == 0),
-                   events=_first(ldeltas.by_event(d.counters), MAX_EVENTS,
-                                 _event),
-                   departed=_deltas_listed(departed),
-                   none=_deltas_listed(d.none))
+        out.update(state="compared", compared=sm.compared,
+                   agreed=sm.agreed,
+                   events=_first(sm.by_event(), MAX_EVENTS, _event),
+                   departed=_deltas_listed(sm.departures(), sm.departed),
+                   none=_deltas_listed(sm.none, sm.nones))
     return out

@@ -4,7 +4,9 @@ all take a log's verdict, and the exit status that follows from it, from
 here, so that no tool calls green a log another rejects.
 
     a = parse.analyse("run.log")      # the log and all its damage
-    v = verdict.judge(a)              # or judge(a, regressions=N)
+    v = verdict.judge(a)              # or judge(a, regressions=N): from
+                                      # a.tally (Tally), the results kept
+                                      # or not (a log read as it streams)
     v.word, v.why                     # "DAMAGED", "line 9: plan 1..10 ..."
     v.green                           # only PASSED is green
     v.status                          # the run's exit status (RUN_STATUS)
@@ -111,6 +113,62 @@ class Verdict:
         return common.EXIT_OK if self.trusted else self.status
 
 
+class Tally:
+    """What the verdict needs of a log's results, counted one result at
+    a time (add), so that a log is judged without keeping its results
+    (parse.analyse(..., keep_results=False)): how many, how many passed,
+    failed and skipped (as the harness counts them, pmulog.Log.counts),
+    the line of the last, and the names of those that failed, timed out
+    or were not run for the whole-run limit."""
+
+    __slots__ = ("results", "passed", "failed", "skipped", "last_line",
+                 "failed_names", "timed_out", "not_run")
+
+    def __init__(self, results=()):
+        self.results = self.passed = self.failed = self.skipped = 0
+        self.last_line = 0
+        self.failed_names: List[str] = []
+        self.timed_out: List[str] = []
+        self.not_run: List[str] = []
+        for r in results:
+            self.add(r)
+
+    def add(self, r):
+        self.results += 1
+        self.last_line = r.line
+        st = r.status
+        if st == "skip":
+            self.skipped += 1
+        elif st == "ok":
+            self.passed += 1
+        else:
+            self.failed += 1
+            kind = failure_kind(r)
+            (self.timed_out if kind == "timed_out" else
+             self.not_run if kind == "not_run" else
+             self.failed_names).append(r.name)
+
+    def counts(self):
+        """(passed, failed, skipped)."""
+        return self.passed, self.failed, self.skipped
+
+    @property
+    def all_skipped(self) -> bool:
+        return self.results > 0 and self.skipped == self.results
+
+
+def failure_kind(r) -> str:
+    """How a "not ok" result failed: "timed_out" (stopped at its time
+    limit), "not_run" (the whole-run limit left no time for it) or
+    "failed"."""
+    y = _yaml(r)
+    if y.get("timed_out") is True:
+        return "timed_out"
+    if "not_run" in y:
+        return "not_run"
+    return "failed"
+
+
 def finished(a) -> bool:
     """The run reached its end: a plan, a summary, no damage, no test in
     flight.  A test missing from it was not chosen on this machine."""
@@ -119,36 +177,25 @@ def finished(a) -> bool:
             and log.summary is not None and a.in_flight is None)
 
 
-def untested_why(log) -> Optional[str]:
+def untested_why(log, tally=None) -> Optional[str]:
     """Why no test of the machine's PMU ran, or None when one did (or
     one failed: a failure outranks untested): the summary's reason, or
-    that every result skipped."""
-    if any(r.status == "not ok" for r in log.results):
+    that every result skipped.  tally: the log's results counted (Tally),
+    when log.results does not keep them."""
+    t = tally if tally is not None else Tally(log.results)
+    if t.failed:
         return None
     reason = common.untested_reason(log)
     if reason is not None:
         return reason
-    if log.results and all(r.status == "skip" for r in log.results):
-        return (f"every one of the {len(log.results)} results skipped "
+    if t.all_skipped:
+        return (f"every one of the {t.results} results skipped "
                 "(the summary does not say verdict=untested)")
     return None
 
 
 def _yaml(r) -> dict:
     return r.yaml if isinstance(r.yaml, dict) else {}
-
-
-def _failures(log, v):
-    for r in log.results:
-        if r.status != "not ok":
-            continue
-        y = _yaml(r)
-        if y.get("timed_out") is True:
-            v.timed_out.append(r.name)
-        elif "not_run" in y:
-            v.not_run.append(r.name)
-        else:
-            v.failed.append(r.name)
 
 
 def _names(names, n=3) -> str:
@@ -171,14 +218,14 @@ def _failed_why(v, total) -> str:
 
 def _word(a, v):
     """(word, why) of a readable log, the first rule that applies."""
-    log = a.log
+    log, t = a.log, a.tally
     if v.hung is not None:
         return "HUNG", (f"stopped in {v.hung.name} (its '# running' line "
                         f"{v.hung.line} has no result after it); "
-                        f"{len(log.results)} results before")
+                        f"{t.results} results before")
     if log.plan is None and log.summary is None and log.found_version:
         return "CUT", (f"no plan and no summary: the log stops at line "
-                       f"{log.last_line} after {len(log.results)} results")
+                       f"{log.last_line} after {t.results} results")
     if a.damage:
         d = a.damage[0]
         where = f"line {d.line}: " if d.line else ""
@@ -188,7 +235,7 @@ def _word(a, v):
         b = log.bail_outs[0]
         return "BAIL OUT", f"line {b.line}: Bail out! {b.text}"
     if v.failed or v.timed_out or v.not_run:
-        return "FAILED", _failed_why(v, len(log.results))
+        return "FAILED", _failed_why(v, t.results)
     if v.regressions:
         return "REGRESSED", (f"{v.regressions} regression(s) against the "
                              "baseline")
@@ -197,21 +244,23 @@ def _word(a, v):
                           f"line {v.errors[0].line}: {v.errors[0].text}")
     if v.untested is not None:
         return "UNTESTED", f"no test of this machine's PMU ran: {v.untested}"
-    if not log.results:
+    if not t.results:
         return "NO TESTS", "the run has no result"
-    p, _, s = log.counts()
-    return "PASSED", f"{p} passed, {s} skipped"
+    return "PASSED", f"{t.passed} passed, {t.skipped} skipped"
 
 
 def judge(a, regressions=0) -> Verdict:
-    """The verdict of a parse.Analysis; regressions: how many a
-    comparison with a baseline log found (0: none, or none compared)."""
+    """The verdict of a parse.Analysis (its results counted in
+    a.tally: kept or not, the log is judged alike); regressions: how many
+    a comparison with a baseline log found (0: none, or none compared)."""
     log = a.log
     if a.unreadable:
         return Verdict("UNREADABLE", log.read_error)
+    t = a.tally
     v = Verdict("", "", hung=a.in_flight, errors=list(log.error_lines),
-                regressions=regressions, untested=untested_why(log))
-    _failures(log, v)
+                regressions=regressions, untested=untested_why(log, t),
+                failed=list(t.failed_names), timed_out=list(t.timed_out),
+                not_run=list(t.not_run))
     v.word, v.why = _word(a, v)
     return v
 
