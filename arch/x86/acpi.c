@@ -1,4 +1,5 @@
-/* acpi: the HPET table and the MADT's I/O APICs (acpi.h). */
+/* acpi: the HPET table, the MADT's I/O APICs and processors, the FADT's
+ * PM timer (acpi.h). */
 #include "acpi.h"
 #include "../../lib/string.h"
 
@@ -108,16 +109,26 @@ const uint8_t *acpi_find(uint64_t rsdp, const char *sig)
 	return NULL;
 }
 
-static void read_ioapics(const uint8_t *madt, struct acpi_timers *t)
+/* The MADT's next interrupt controller structure at *off (each starts
+ * with its type and length, Table 5-43), or NULL at the end: a zero or
+ * overlong entry ends the walk (nothing past it can be trusted). */
+static const uint8_t *madt_next(const uint8_t *madt, uint32_t *off)
 {
 	uint32_t len = get32(madt + ACPI_HDR_LENGTH);
+	const uint8_t *e = madt + *off;
+
+	if (*off + 2 > len || e[1] < 2 || *off + e[1] > len)
+		return NULL;
+	*off += e[1];
+	return e;
+}
+
+static void read_ioapics(const uint8_t *madt, struct acpi_timers *t)
+{
 	uint32_t off = ACPI_MADT_ENTRIES;
+	const uint8_t *e;
 
-	while (off + 2 <= len) {
-		const uint8_t *e = madt + off;
-
-		if (e[1] < 2 || off + e[1] > len)
-			break;		/* a zero or overlong entry: stop */
+	while ((e = madt_next(madt, &off))) {
 		if (e[0] == ACPI_MADT_ISO && e[1] >= ACPI_MADT_ISO_LEN &&
 		    e[ACPI_MADT_ISO_BUS] == 0 &&
 		    e[ACPI_MADT_ISO_SOURCE] == ACPI_ISA_IRQ_PIT) {
@@ -133,8 +144,38 @@ static void read_ioapics(const uint8_t *madt, struct acpi_timers *t)
 			io->base = get32(e + ACPI_MADT_IOAPIC_ADDR);
 			io->gsi_base = get32(e + ACPI_MADT_IOAPIC_GSI);
 		}
-		off += e[1];
 	}
+}
+
+const char *acpi_lapics(uint64_t rsdp, struct acpi_lapic *l, unsigned max,
+			unsigned *total)
+{
+	uint32_t off = ACPI_MADT_ENTRIES;
+	const uint8_t *madt, *e;
+	unsigned esize;
+
+	*total = 0;
+	beyond_reach = 0;
+	if (!root_table(rsdp, &esize))
+		return beyond_reach ? "the ACPI RSDP is above 4 GiB, out of "
+		       "a 32-bit build's reach" :
+		       "no valid ACPI RSDP/XSDT/RSDT";
+	madt = acpi_find(rsdp, "APIC");
+	if (!madt)
+		return beyond_reach ? "no ACPI MADT below 4 GiB (a 32-bit "
+		       "build reaches no further)" : "no ACPI MADT";
+	while ((e = madt_next(madt, &off))) {
+		if (e[0] != ACPI_MADT_LAPIC || e[1] < ACPI_MADT_LAPIC_LEN)
+			continue;
+		if (*total < max)
+			l[*total] = (struct acpi_lapic){
+				.uid = e[ACPI_MADT_LAPIC_UID],
+				.apic_id = e[ACPI_MADT_LAPIC_ID],
+				.flags = get32(e + ACPI_MADT_LAPIC_FLAGS),
+			};
+		++*total;
+	}
+	return *total ? NULL : "the ACPI MADT lists no Processor Local APIC";
 }
 
 const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t)

@@ -1,13 +1,17 @@
-/* acpi: finding the two ACPI tables the watchdog needs - the HPET
- * description table and the MADT's I/O APIC entries - from the RSDP the
- * firmware hands over (boot/ finds it in the UEFI configuration table).
+/* acpi: finding the ACPI tables the harness needs - the HPET description
+ * table and the MADT's I/O APIC entries (the watchdog), the FADT's PM
+ * timer (the clock), the MADT's Processor Local APIC entries (the BIOS
+ * boot's application processors) - from the RSDP the firmware hands over
+ * (boot/ finds it in the UEFI configuration table, or in the BIOS's
+ * memory).
  * Pure reads of memory: every table is checked (signature, length,
  * checksum) before a field is used, and a bad table is skipped, never
  * trusted.  Tables must be identity-mapped, as UEFI leaves them.
  *
  * Citations: ACPI Specification 6.3 (January 2019): RSDP §5.2.5.3
  * (Table 5-27), table header §5.2.6 (Table 5-29), RSDT §5.2.7, XSDT §5.2.8,
- * MADT §5.2.12 (Table 5-43, I/O APIC structure §5.2.12.3, Table 5-48);
+ * MADT §5.2.12 (Table 5-43, Processor Local APIC structure §5.2.12.2,
+ * Tables 5-46 and 5-47, I/O APIC structure §5.2.12.3, Table 5-48);
  * the HPET table: IA-PC HPET Specification 1.0a (Intel, October 2004),
  * §3.2.4, Table 3. */
 #ifndef ARCH_X86_ACPI_H
@@ -30,6 +34,17 @@
 
 /* MADT (Table 5-43): entries from offset 44, each type, length, ... */
 #define ACPI_MADT_ENTRIES 44
+/* Processor Local APIC structure (§5.2.12.2, Table 5-46): one per
+ * processor the firmware knows; flags (Table 5-47): Enabled, else Online
+ * Capable (ACPI 6.3: the OS may enable it at run time; both clear: not
+ * usable at all). */
+#define ACPI_MADT_LAPIC 0
+#define ACPI_MADT_LAPIC_LEN 8
+#define ACPI_MADT_LAPIC_UID 2		/* ACPI Processor UID */
+#define ACPI_MADT_LAPIC_ID 3		/* the processor's local APIC ID */
+#define ACPI_MADT_LAPIC_FLAGS 4		/* 32-bit */
+#define ACPI_LAPIC_ENABLED (1u << 0)
+#define ACPI_LAPIC_ONLINE_CAPABLE (1u << 1)
 #define ACPI_MADT_IOAPIC 1		/* I/O APIC structure, Table 5-48 */
 #define ACPI_MADT_IOAPIC_LEN 12
 #define ACPI_MADT_IOAPIC_ID 2
@@ -102,6 +117,19 @@ const uint8_t *acpi_find(uint64_t rsdp, const char *sig);
  * NULL, or why the tables give no HPET watchdog (no RSDP, no HPET table,
  * no I/O APIC). */
 const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t);
+
+/* A Processor Local APIC entry of the MADT. */
+struct acpi_lapic {
+	uint8_t uid;
+	uint8_t apic_id;
+	uint32_t flags;		/* ACPI_LAPIC_* */
+};
+
+/* The MADT's Processor Local APIC entries, in table order, at most max in
+ * l; *total counts them all.  NULL when the MADT lists at least one,
+ * else why not (no valid RSDP, no MADT, a MADT without such an entry). */
+const char *acpi_lapics(uint64_t rsdp, struct acpi_lapic *l, unsigned max,
+			unsigned *total);
 
 struct acpi_pm_timer {
 	uint16_t port;

@@ -228,6 +228,36 @@ static int apic_self_ipi(unsigned dm, unsigned vector)
 	return -1;
 }
 
+void apic_sw_enable(void)
+{
+	if (apic.why || !apic.done)
+		return;
+	apic_write(APIC_SVR, apic_read(APIC_SVR) | APIC_SVR_ENABLE);
+}
+
+int apic_send_ipi(unsigned dm, unsigned vector, uint32_t dest)
+{
+	if (apic.why || !apic.done || dest == apic_id())
+		return -1;
+	if (apic.mode == APIC_XAPIC && dest > 0xff)
+		return -1;
+	switch (dm) {
+	case APIC_DM_INIT:
+	case APIC_DM_NMI:
+		vector = 0;	/* INIT: 00H (§10.6.1); NMI: ignored */
+		break;
+	case APIC_DM_STARTUP:
+		if (vector > 0xff)
+			return -1;
+		break;
+	default:
+		return -1;
+	}
+	send_ipi(vector | dm << ICR_DM_SHIFT | ICR_LEVEL_ASSERT |
+		 ICR_SHORTHAND_NONE, dest);
+	return 0;
+}
+
 uint32_t apic_lint0(void)
 {
 	return apic_read(APIC_LVT_LINT0);

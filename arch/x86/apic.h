@@ -91,6 +91,7 @@
 #define APIC_DM_SMI 2u
 #define APIC_DM_NMI 4u
 #define APIC_DM_INIT 5u
+#define APIC_DM_STARTUP 6u	/* ICR only: the SIPI (§10.6.1) */
 #define APIC_DM_EXTINT 7u
 
 /* Interrupt command register (SDM Vol. 3A §10.6.1, Figure 10-12; x2APIC
@@ -151,6 +152,23 @@ uint32_t apic_lvtpc(void);
 void apic_set_lvtpc(uint32_t v);
 /* The LVTPC value apic_init() found. */
 uint32_t apic_firmware_lvtpc(void);
+
+/* Software-enables the local APIC of the processor it runs on (SVR bit
+ * 8), keeping its spurious vector.  For an application processor that
+ * the harness started itself (boot/bios/mp.c): INIT leaves its APIC
+ * software-disabled (SVR 0FFH, §10.4.7.1), and while it is "the mask bits
+ * for all the LVT entries are set.  Attempts to reset these bits will be
+ * ignored" (§10.4.7.2), so its LVTPC could not be armed.  Its LVT entries
+ * stay masked.  Only after apic_init() returned NULL (the BSP's mode). */
+void apic_sw_enable(void);
+
+/* Sends an IPI to the processor whose APIC ID is dest (physical
+ * destination, no shorthand, edge, level assert): dm APIC_DM_INIT (vector
+ * ignored), APIC_DM_STARTUP (vector: the start page number, 0-255, SDM
+ * Vol. 3A §10.6.1 and §8.4.4.1) or APIC_DM_NMI.  The processor-start
+ * messages of the BIOS boot (boot/bios/mp.c).  Returns 0, or -1 for
+ * another mode, dest the processor's own, or no usable APIC. */
+int apic_send_ipi(unsigned dm, unsigned vector, uint32_t dest);
 
 /* What a PMU does on counter overflow with its interrupt enabled: reads
  * the LVTPC; when masked, delivers nothing and returns 0 (a masked LVT

@@ -11,20 +11,33 @@
  * benchmark on the sibling; in the model's event hook smp_on_sibling()
  * says which thread the event came from.
  *
- * How: the firmware starts the code.  boot/ finds UEFI's
+ * How: boot/ hands smp_init() a processor list and a function that runs
+ * code on one processor and waits a bounded time (struct smp_firmware),
+ * so nothing here includes an EFI header or knows how the processor got
+ * there.
+ *
+ * UEFI: the firmware starts the code.  boot/efi/mp.c finds
  * EFI_MP_SERVICES_PROTOCOL (PI Specification Vol. 2, §13.4; OVMF offers
- * it with -smp 2 and the harness never calls ExitBootServices) and hands
- * smp_init() the firmware's processor list and a function that runs code
- * on one processor and waits a bounded time, so nothing here includes an
- * EFI header.  Why not our own INIT-SIPI-SIPI (SDM Vol. 3A §8.4.4.1)
- * through the local APIC: while boot services run, the firmware owns the
- * application processors (parked in its HLT loop, with their stacks and
- * its wake-up vector below 1 MiB); an INIT of ours would take one from
- * under the firmware, which would later find it in a state it does not
- * know, and we would need a real-mode trampoline of our own.  The
- * firmware's StartupThisAP also gives the bounded wait for free: on a
- * timeout it resets the processor to idle (INIT-SIPI-SIPI) and returns
- * EFI_TIMEOUT, so a sibling that hangs is a failed test, not a hung boot.
+ * it with -smp 2 and the harness never calls ExitBootServices).  Why not
+ * our own INIT-SIPI-SIPI (SDM Vol. 3A §8.4.4.1) through the local APIC:
+ * while boot services run, the firmware owns the application processors
+ * (parked in its HLT loop, with their stacks and its wake-up vector below
+ * 1 MiB); an INIT of ours would take one from under the firmware, which
+ * would later find it in a state it does not know, and we would need a
+ * real-mode trampoline of our own.  The firmware's StartupThisAP also
+ * gives the bounded wait for free: on a timeout it resets the processor
+ * to idle (INIT-SIPI-SIPI) and returns EFI_TIMEOUT, so a sibling that
+ * hangs is a failed test, not a hung boot.
+ *
+ * Legacy BIOS (the i386 build): a BIOS offers no such service and keeps
+ * nothing running on the application processors once it has booted, so
+ * boot/bios/mp.c is the service: the processors from the ACPI MADT (else
+ * the MP Specification 1.4 table), the sibling started with our own
+ * INIT-SIPI-SIPI into a real-mode trampoline below 1 MiB
+ * (boot/bios/ap_start.S), then parked in HLT with an IDT of its own and
+ * woken by an NMI for each call posted in its mailbox; a call that does
+ * not return in time gets the processor an INIT, and the next call starts
+ * it again, as StartupThisAP does.  docs/smp.md, "The BIOS boot".
  *
  * On the sibling, fn runs:
  *   - at CPL 0, interrupts off (IF = 0), on a 64 KiB stack of ours;
@@ -67,7 +80,9 @@ struct smp_cpu {
 	uint8_t bsp, enabled, healthy;
 };
 
-/* What boot/ hands down: the firmware's processors, and run(), which runs
+/* What boot/ hands down ("the firmware" below and in smp.c: the MP
+ * service boot/ stands for, UEFI's or boot/bios/mp.c's own): the
+ * firmware's processors, and run(), which runs
  * fn(arg) on processor index and waits at most timeout_us for it to
  * return.  run() returns 0 when fn returned, else -1 with a reason in why
  * (on a timeout the firmware has reset the processor: fn never finished).

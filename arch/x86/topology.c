@@ -104,9 +104,16 @@ static void topo_decode(const struct topo_leaves *l, struct topo *t)
 		decode_0b(l, t);
 	else
 		decode_legacy(l, t);
-	t->thread_id = field(t->apic_id, 0, t->smt_bits);
-	t->core_id = field(t->apic_id, t->smt_bits, t->core_bits);
-	t->package_id = field(t->apic_id, t->smt_bits + t->core_bits, 32);
+	topo_locate(t, t->apic_id, &t->package_id, &t->core_id,
+		    &t->thread_id);
+}
+
+void topo_locate(const struct topo *t, uint32_t apic_id, uint32_t *package,
+		 uint32_t *core, uint32_t *thread)
+{
+	*thread = field(apic_id, 0, t->smt_bits);
+	*core = field(apic_id, t->smt_bits, t->core_bits);
+	*package = field(apic_id, t->smt_bits + t->core_bits, 32);
 }
 
 int topo_same_core(const struct topo *a, const struct topo *b)

@@ -46,6 +46,12 @@ struct topo {
 
 /* Reads the leaves on this processor and decodes them. */
 void topo_read(struct topo *t);
+/* Where another processor's APIC ID puts it, split with the field widths
+ * of t (read on this processor; the processors of one system split their
+ * IDs alike, §8.9.1): a firmware table that lists APIC IDs only (the ACPI
+ * MADT, an MP table) gives no location of its own. */
+void topo_locate(const struct topo *t, uint32_t apic_id, uint32_t *package,
+		 uint32_t *core, uint32_t *thread);
 /* Two processors are threads of one core: same package and core ID,
  * decoded with the same field widths. */
 int topo_same_core(const struct topo *a, const struct topo *b);

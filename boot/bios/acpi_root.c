@@ -3,10 +3,10 @@
  * boundary in the first 1 KiB of the EBDA (segment at 40Eh) or in the
  * BIOS area E0000h-FFFFFh, with "RSD PTR " and a zero checksum over the
  * first 20 bytes. */
+#include "bios.h"
 #include "../acpi_root.h"
 #include "../../lib/string.h"
 
-#define EBDA_SEG_PTR	0x40e
 #define BIOS_AREA	0xe0000u
 #define BIOS_AREA_END	0x100000u
 
@@ -31,16 +31,10 @@ static uint64_t scan(uintptr_t from, uintptr_t to)
 
 uint64_t acpi_rsdp(void)
 {
-	const volatile uint16_t *bda = (const volatile uint16_t *)EBDA_SEG_PTR;
-	uintptr_t ebda;
+	uintptr_t ebda = bios_ebda();
 	uint64_t r = 0;
 
-	/* The BIOS data area sits near address 0, where the compiler sees a
-	 * null-page access; the empty asm hides the constant from it. */
-	__asm__("" : "+r"(bda));
-	ebda = (uintptr_t)*bda << 4;
-
-	if (ebda >= 0x80000 && ebda < 0xa0000)
+	if (ebda)
 		r = scan(ebda, ebda + 1024);
 	return r ? r : scan(BIOS_AREA, BIOS_AREA_END);
 }

@@ -8,6 +8,19 @@
 
 /* Takes the available RAM from the Multiboot memory map (boot/mem.h). */
 void bios_mem_init(const struct multiboot_info *mb);
+/* A 4 KiB page below 1 MiB that the memory map calls available RAM and
+ * that holds nothing of the BIOS's (the real-mode IVT and the BDA below
+ * 1000h, the EBDA and what lies above it) or of the loader's (the
+ * Multiboot information, memory map, command line, modules): the lowest
+ * such page (mem.c says why).  0, with *why, when there is none. */
+uint32_t bios_low_page(const char **why);
+
+/* The BIOS data area (IBM PC/AT BIOS: the EBDA's segment at 40Eh, base
+ * memory's size in KiB at 413h): the EBDA's address, 0 when the word
+ * names none (bda.c); where base memory ends (640 KiB when the word
+ * says nothing believable). */
+uintptr_t bios_ebda(void);
+uintptr_t bios_base_memory_end(void);
 
 /* Where the VGA text buffer is: from the Multiboot framebuffer when the
  * loader describes an EGA text one, else the PC's 0xB8000; 0 when the

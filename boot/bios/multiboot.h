@@ -18,6 +18,7 @@
 /* Information structure flags (§3.3). */
 #define MB_INFO_MEMORY		(1u << 0)	/* mem_lower, mem_upper */
 #define MB_INFO_CMDLINE		(1u << 2)
+#define MB_INFO_MODS		(1u << 3)	/* mods_count, mods_addr */
 #define MB_INFO_MMAP		(1u << 6)	/* mmap_length, mmap_addr */
 #define MB_INFO_LOADER_NAME	(1u << 9)
 #define MB_INFO_FRAMEBUFFER	(1u << 12)

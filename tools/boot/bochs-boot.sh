@@ -16,6 +16,10 @@
 #                  menu (tools/boot/bios-args.sh); empty: the menu's own
 #                  default
 #   --mem MIB      guest memory in MiB (default 128)
+#   --smp P:C:T    processors as Bochs's cpu count=P:C:T: P packages of
+#                  C cores of T threads (default 1: one processor); e.g.
+#                  1:1:2 for two Hyper-Threading threads of one core.  The
+#                  BIOS lists them in its ACPI MADT and MP table
 #   --log FILE     COM1 as captured: SYSLINUX's menu, then the harness log
 #                  from "TAP version 13" on.  FILE.bochs keeps what Bochs
 #                  printed, then its own log (its CPU, devices, the reason
@@ -55,7 +59,7 @@ case ${1:-} in	# -h, --help: the text above
 -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 esac
 set -u
-image= medium= cpu= args= log= limit=300 keep= mem=128
+image= medium= cpu= args= log= limit=300 keep= mem=128 count=1
 usage() { echo "bochs-boot: $*" >&2; exit 3; }
 value() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
 whole() {		# whole NAME VALUE MIN MAX: a decimal integer
@@ -67,7 +71,7 @@ whole() {		# whole NAME VALUE MIN MAX: a decimal integer
 }
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--image|--medium|--cpu|--args|--log|--timeout|--keep|--mem)
+	--image|--medium|--cpu|--args|--log|--timeout|--keep|--mem|--smp)
 		value "$1" $# ;;
 	esac
 	case "$1" in
@@ -89,6 +93,12 @@ while [ $# -gt 0 ]; do
 	--timeout) whole --timeout "$2" 1 86400; limit=$((10#$2)); shift ;;
 	--keep) keep=$2; shift ;;
 	--mem) whole --mem "$2" 4 2048; mem=$((10#$2)); shift ;;
+	--smp)
+		case "$2" in
+		[1-9]:[1-9]:[1-9]) count=$2 ;;
+		*) usage "--smp wants P:C:T (digits 1-9), not '$2'" ;;
+		esac
+		shift ;;
 	*) usage "unknown argument $1" ;;
 	esac
 	shift
@@ -119,7 +129,7 @@ ips=20000000
 [ "$medium" = floppy ] && ips=5000000
 {
 	echo "megs: $mem"
-	echo "cpu: model=$cpu, count=1, ips=$ips," \
+	echo "cpu: model=$cpu, count=$count, ips=$ips," \
 	     "reset_on_triple_fault=0, ignore_bad_msrs=0"
 	echo "romimage: file=/usr/share/bochs/BIOS-bochs-latest"
 	echo "vgaromimage: file=/usr/share/vgabios/vgabios.bin"

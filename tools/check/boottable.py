@@ -44,7 +44,7 @@ UEFI_ONLY_KEYS = ("cfg_file", "volume_free_kib", "volume_logdir_file",
 # machine booted before; OVMF starts 1.5 s faster), or "fresh", Debian's
 # empty OVMF_VARS_4M.fd (the first boot of a new machine).
 NVRAMS = ("warm", "fresh")
-BOCHS_REFUSES = ("smp", "com4")
+BOCHS_REFUSES = ("com4",)
 BOCHS_CPU_RE = re.compile(r"^[a-z0-9_]+$")
 BOCHS_MEMORY_MIB = (4, 2048)
 MEMORY_MIB = (16, 4096)         # the range of 'memory' (QEMU -m)
@@ -281,6 +281,22 @@ def smp_error(spec: str) -> Optional[str]:
     return None
 
 
+def bochs_count(spec: str) -> Optional[str]:
+    """The Bochs 'cpu: count=P:C:T' of an smp value (QEMU's syntax), or
+    None when Bochs cannot take it: Bochs counts packages, cores and
+    threads, each 1..9 here (tools/boot/bochs-boot.sh --smp), so the
+    value must name sockets, cores and threads, and nothing else but the
+    processor count (their product: smp_error())."""
+    m = SMP_RE.fullmatch(spec)
+    if not m:
+        return None
+    fields = dict(kv.split("=") for kv in m.group(2).split(",")[1:])
+    if set(fields) != {"sockets", "cores", "threads"} or \
+            not all(1 <= int(v) <= 9 for v in fields.values()):
+        return None
+    return ":".join(fields[k] for k in ("sockets", "cores", "threads"))
+
+
 def cfg_file_error(path: str, root: Path) -> Optional[str]:
     """Why a cfg_file value is not a file below CFG_DIR of the repository
     at root (None: it is).  The path is relative, in '/' form, without
@@ -386,6 +402,12 @@ def _how_to_boot(e, raw, root):
     smp = e.take(raw, "smp", (str,), False)
     if smp is not None and smp_error(smp):
         e.err(smp_error(smp))
+        smp = None
+    if smp is not None and kind.startswith("bochs-") and \
+            bochs_count(smp) is None:
+        e.err(f"'smp' {smp!r} of a Bochs boot must be N,sockets=P,cores=C,"
+              "threads=T with P, C and T from 1 to 9 (Bochs's cpu "
+              "count=P:C:T)")
         smp = None
     options = e.take(raw, "options", (str,), False)
     verdict = e.take(raw, "verdict", (str,), True)

@@ -79,6 +79,8 @@ def boot_argv(boot, media, out, snapshot=None):
                 "--cpu", boot.cpu, "--args", boot.options, *log]
         if boot.memory is not None:
             argv += ["--mem", str(boot.memory)]
+        if boot.smp is not None:
+            argv += ["--smp", boottable.bochs_count(boot.smp)]
         return argv
     if boot.boot.startswith("bios-"):
         argv = [str(QEMU_BOOT), "--bios", medium, "--image", str(image),

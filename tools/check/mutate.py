@@ -57,10 +57,12 @@ class Boot:
     cpu: str
     tests: str
     smp: Optional[str] = None
+    bios: bool = False          # the i386 Multiboot kernel on SeaBIOS
 
     def label(self):
         smp = f" smp={self.smp}" if self.smp else ""
-        return f"boot {self.cpu}{smp} tests={self.tests}"
+        bios = " bios" if self.bios else ""
+        return f"boot {self.cpu}{smp}{bios} tests={self.tests}"
 
 
 @dataclass
@@ -109,12 +111,16 @@ def parse_list(text, where="mutants.yaml"):
             raise ListError(f"{at} ({name}): 'host' is a list of tests")
         boots = []
         for b in m.get("boots", []) or []:
-            if not isinstance(b, dict) or set(b) - {"cpu", "tests", "smp"}:
+            if not isinstance(b, dict) or \
+                    set(b) - {"cpu", "tests", "smp", "bios"} or \
+                    not isinstance(b.get("bios", False), bool):
                 raise ListError(f"{at} ({name}): a boot has cpu, tests "
-                                "and optionally smp")
+                                "and optionally smp and bios (true: the "
+                                "i386 kernel on a BIOS)")
             boots.append(Boot(cpu=_str(b, "cpu", at),
                               tests=_str(b, "tests", at),
-                              smp=b.get("smp")))
+                              smp=b.get("smp"),
+                              bios=b.get("bios", False)))
         stages = m.get("stages", [])
         if not isinstance(stages, list) or \
                 not all(isinstance(s, str) and s for s in stages):
@@ -236,9 +242,11 @@ def killers(m, tree, logs):
                 [f"stage {' '.join(m.stages)} (exit {rc})"]
     for i, b in enumerate(m.boots):
         log = logs / f"{m.name}.boot{i}.log"
-        argv = [str(tree / "tools/boot/qemu-boot.sh"), "--image",
-                str(tree / "build/pmu-harness.img"), "--cpu", b.cpu,
-                "--args", f"tests={b.tests}", "--log", str(log),
+        image = ["--bios", "kernel", "--image",
+                 str(tree / "build/i386/pmu-harness.elf")] if b.bios else \
+            ["--image", str(tree / "build/pmu-harness.img")]
+        argv = [str(tree / "tools/boot/qemu-boot.sh"), *image, "--cpu",
+                b.cpu, "--args", f"tests={b.tests}", "--log", str(log),
                 "--timeout", "600"]
         if b.smp:
             argv += ["--smp", b.smp]

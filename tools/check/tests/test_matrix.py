@@ -501,6 +501,29 @@ class Argv(unittest.TestCase):
             "out/ht.disk", "--smp", "2,sockets=1,cores=1,threads=2",
             "--vars", str(cm.WARM_VARS)])
 
+    def test_boot_argv_bochs_smp(self):
+        """A Bochs boot's smp names packages, cores and threads: bochs-boot.sh
+        --smp P:C:T (Bochs's cpu count=P:C:T); other forms are refused."""
+        from pathlib import Path
+        head = ("boots:\n - name: b\n   cpu: p4_willamette\n"
+                "   boot: bochs-cd\n   verdict: pass\n"
+                "   expect_cpu: {vendor: V, family: 1, model: 2, "
+                "stepping: 3}\n   expect_pmu: {kind: none}\n"
+                "   expect_backend: {name: none}\n")
+        boots, errors = boottable.loads(
+            head + "   smp: 2,sockets=1,cores=1,threads=2\n")
+        self.assertEqual(errors, [])
+        argv = cm.boot_argv(boots[0], {"image": Path("i")}, Path("out"))
+        self.assertEqual(argv[argv.index("--smp") + 1], "1:1:2")
+        boots, errors = boottable.loads(head)
+        self.assertNotIn("--smp", cm.boot_argv(boots[0], {"image": Path("i")},
+                                               Path("out")))
+        for spec in ("2", "2,cores=2", "2,sockets=1,cores=1,threads=2,"
+                     "maxcpus=2", "10,sockets=1,cores=1,threads=10"):
+            boots, errors = boottable.loads(head + f"   smp: {spec!r}\n")
+            self.assertEqual(boots, [], spec)
+            self.assertIn("of a Bochs boot must be N,sockets=P", str(errors))
+
     def test_boot_argv_no_hpet(self):
         """no_hpet: a QEMU BIOS boot without an HPET (the PIT watchdog);
         refused elsewhere."""

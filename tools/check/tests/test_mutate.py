@@ -29,6 +29,8 @@ class List(unittest.TestCase):
                 ("mutants: []\n", "no mutants"),
                 (one + one[len("mutants:\n"):], "used twice"),
                 (one.replace("host: [t]", "boots: [{cpu: x}]"), "string"),
+                (one.replace("host: [t]", "boots: [{cpu: x, tests: y, "
+                             "bios: 'yes'}]"), "optionally smp and bios"),
                 (one.replace(", host: [t]", ""), "names no host test"),
                 (one.replace("why: w", "whyy: w"), "unknown keys"),
                 (one.replace("host: [t]", "stages: [nosuch]"),

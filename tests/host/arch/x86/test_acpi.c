@@ -6,8 +6,11 @@
  * Table 3); the FADT's PM timer port and width (ACPI 6.3 §5.2.9, Table
  * 5-34: PM_TMR_BLK at byte 76, PM_TMR_LEN at 91, Flags at 112 with
  * TMR_VAL_EXT bit 8 (Table 5-35), X_PM_TMR_BLK at 208, a Generic Address
- * Structure whose address space 1 is system I/O, §5.2.3.2).  The tables
- * are built here, byte by byte, in one buffer. */
+ * Structure whose address space 1 is system I/O, §5.2.3.2); the MADT's
+ * Processor Local APIC entries (§5.2.12.2, Table 5-46: type 0, length 8,
+ * ACPI processor UID at byte 2, APIC ID at 3, flags at 4; Table 5-47:
+ * bit 0 Enabled, bit 1 Online Capable).  The tables are built here, byte
+ * by byte, in one buffer. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +38,10 @@ struct tables {
 	uint8_t hpet[56];
 	uint8_t madt[44 + 8 + 12 + 12 + 10 + 8];
 	uint8_t facp[244];	/* ACPI 6.3 Table 5-34: 276 in 6.3; 244 in 2.0 */
+	/* The processors' tables: an RSDT naming one MADT. */
+	uint8_t cpu_rsdp[20] __attribute__((aligned(16)));
+	uint8_t cpu_rsdt[36 + 4];
+	uint8_t cpu_madt[44 + 12 + 4 * 8 + 6 + 8];
 };
 
 /* Below 4 GiB (MAP_32BIT), so the RSDT's 32-bit entries reach them. */
@@ -303,6 +310,99 @@ static void test_pm_timer(void **state)
 	}
 }
 
+enum cpu_damage { CPUS_GOOD, CPUS_NONE, CPUS_ZERO_ENTRY, CPUS_NO_MADT };
+
+/* The MADT of QEMU -smp 2,maxcpus=3 plus one: an I/O APIC entry, then
+ * Processor Local APIC entries for APIC IDs 0 and 1 (Enabled), 2 (Online
+ * Capable: hot-pluggable), 7 (neither), a local APIC NMI entry and one
+ * more processor, APIC ID 9 (Enabled), after it. */
+static void build_cpus(enum cpu_damage d)
+{
+	static const struct { uint8_t uid, id; uint32_t flags; } cpu[] = {
+		{ 0, 0, 1 }, { 1, 1, 1 }, { 2, 2, 2 }, { 3, 7, 0 },
+	};
+	uint8_t *e;
+
+	header(tb.cpu_madt, "APIC", sizeof(tb.cpu_madt));
+	put32(tb.cpu_madt + 36, 0xfee00000);	/* local APIC address */
+	e = tb.cpu_madt + 44;
+	e[0] = 1; e[1] = 12; e[2] = 2;		/* I/O APIC 2 */
+	put32(e + 4, 0xfec00000);
+	e += 12;
+	for (unsigned i = 0; i < N(cpu); i++, e += 8) {
+		e[0] = d == CPUS_NONE ? 0x7f : 0;
+		e[1] = d == CPUS_ZERO_ENTRY && i == 2 ? 0 : 8;
+		e[2] = cpu[i].uid;
+		e[3] = cpu[i].id;
+		put32(e + 4, cpu[i].flags);
+	}
+	e[0] = 4; e[1] = 6;			/* local APIC NMI */
+	e += 6;
+	e[0] = d == CPUS_NONE ? 0x7f : 0; e[1] = 8; e[2] = 4; e[3] = 9;
+	put32(e + 4, 1);
+	fix_sum(tb.cpu_madt, sizeof(tb.cpu_madt), 9);
+
+	header(tb.cpu_rsdt, "RSDT", sizeof(tb.cpu_rsdt));
+	put32(tb.cpu_rsdt + 36, d == CPUS_NO_MADT ?
+	      (uint32_t)(uintptr_t)tb.facp : (uint32_t)(uintptr_t)tb.cpu_madt);
+	fix_sum(tb.cpu_rsdt, sizeof(tb.cpu_rsdt), 9);
+
+	memset(tb.cpu_rsdp, 0, sizeof(tb.cpu_rsdp));
+	memcpy(tb.cpu_rsdp, "RSD PTR ", 8);
+	put32(tb.cpu_rsdp + 16, (uint32_t)(uintptr_t)tb.cpu_rsdt);
+	fix_sum(tb.cpu_rsdp, 20, 8);
+}
+
+static void test_lapics(void **state)
+{
+	struct acpi_lapic l[8];
+	unsigned total;
+
+	build(NONE);			/* the FADT the no-MADT RSDT names */
+	build_cpus(CPUS_GOOD);
+	assert_null(acpi_lapics((uint64_t)(uintptr_t)tb.cpu_rsdp, l, N(l),
+				&total));
+	assert_int_equal(total, 5);
+	assert_int_equal(l[0].apic_id, 0);
+	assert_int_equal(l[0].flags, ACPI_LAPIC_ENABLED);
+	assert_int_equal(l[1].uid, 1);
+	assert_int_equal(l[1].apic_id, 1);
+	assert_int_equal(l[2].apic_id, 2);
+	assert_int_equal(l[2].flags, ACPI_LAPIC_ONLINE_CAPABLE);
+	assert_int_equal(l[3].apic_id, 7);
+	assert_int_equal(l[3].flags, 0);
+	assert_int_equal(l[4].uid, 4);
+	assert_int_equal(l[4].apic_id, 9);	/* past the NMI entry */
+
+	/* Room for two: both kept, all five counted. */
+	assert_null(acpi_lapics((uint64_t)(uintptr_t)tb.cpu_rsdp, l, 2,
+				&total));
+	assert_int_equal(total, 5);
+
+	/* A zero-length entry ends the walk: the two before it. */
+	build_cpus(CPUS_ZERO_ENTRY);
+	assert_null(acpi_lapics((uint64_t)(uintptr_t)tb.cpu_rsdp, l, N(l),
+				&total));
+	assert_int_equal(total, 2);
+
+	build_cpus(CPUS_NONE);
+	assert_string_equal(acpi_lapics((uint64_t)(uintptr_t)tb.cpu_rsdp, l,
+					N(l), &total),
+			    "the ACPI MADT lists no Processor Local APIC");
+	assert_int_equal(total, 0);
+	build_cpus(CPUS_NO_MADT);
+	assert_string_equal(acpi_lapics((uint64_t)(uintptr_t)tb.cpu_rsdp, l,
+					N(l), &total), "no ACPI MADT");
+	assert_string_equal(acpi_lapics(0, l, N(l), &total),
+			    "no valid ACPI RSDP/XSDT/RSDT");
+	/* The main tables' MADT: its one local APIC entry has length 8 and
+	 * type 0, APIC ID 0. */
+	build(NONE);
+	assert_null(acpi_lapics((uint64_t)(uintptr_t)tb.rsdp, l, N(l),
+				&total));
+	assert_int_equal(total, 1);
+}
+
 int main(void)
 {
 	tbp = mmap(NULL, sizeof(*tbp), PROT_READ | PROT_WRITE,
@@ -313,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_pm_timer),
+		cmocka_unit_test(test_lapics),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

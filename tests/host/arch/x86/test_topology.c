@@ -126,6 +126,33 @@ static void test_same_core(void **state)
 	assert_false(topo_same_core(&b, &e));	/* other field widths */
 }
 
+/* A firmware table's APIC ID placed with this processor's widths (the
+ * BIOS boot's MADT or MP table lists IDs only): worked by hand. */
+static void test_locate(void **state)
+{
+	static const struct {
+		unsigned smt, core;
+		uint32_t id, package, core_id, thread;
+	} c[] = {
+		{ 1, 0, 1, 0, 0, 1 },	/* P4 HT: the second thread */
+		{ 0, 1, 1, 0, 1, 0 },	/* two cores, no HT: core 1 */
+		{ 1, 2, 13, 1, 2, 1 },	/* 1101b: package 1 core 10b thread 1 */
+		{ 0, 0, 3, 3, 0, 0 },	/* one per package: package 3 */
+		{ 1, 3, 0x1b, 1, 5, 1 },	/* 1 101 1 */
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < N(c); i++) {
+		struct topo t = { .smt_bits = c[i].smt, .core_bits = c[i].core };
+		uint32_t p, k, th;
+
+		topo_locate(&t, c[i].id, &p, &k, &th);
+		assert_int_equal(p, c[i].package);
+		assert_int_equal(k, c[i].core_id);
+		assert_int_equal(th, c[i].thread);
+	}
+}
+
 static void test_source_names(void **state)
 {
 	(void)state;
@@ -141,6 +168,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode_table),
 		cmocka_unit_test(test_same_core),
+		cmocka_unit_test(test_locate),
 		cmocka_unit_test(test_source_names),
 	};
 
