@@ -1,7 +1,7 @@
 """Headless Chromium for checking an HTML page as a browser renders it.
 
     find_chromium() -> path              or BrowserError
-    dump_dom(html_path) -> str           the DOM after loading, serialized
+    dump_dom(html_path[, window]) -> str the DOM after loading, serialized
     screenshot(html_path, png_path)      a PNG of the page's first screen(s)
     text_in_dom(dom, text) -> bool       text is shown as text in the dump
     dom_text(dom) -> str                 all text of the dump, unescaped
@@ -106,9 +106,13 @@ def _last_lines(err, n=3):
     return " | ".join(lines[-n:]) or "(no message)"
 
 
-def dump_dom(page, timeout=TIMEOUT) -> str:
-    """The page's DOM as Chromium serializes it after loading (--dump-dom)."""
-    out, err = _run(["--dump-dom"], page, timeout)
+def dump_dom(page, timeout=TIMEOUT, window=None) -> str:
+    """The page's DOM as Chromium serializes it after loading (--dump-dom),
+    its scripts run; window: (width, height) of the viewport laid out."""
+    extra = ["--dump-dom"]
+    if window:
+        extra.append(f"--window-size={window[0]},{window[1]}")
+    out, err = _run(extra, page, timeout)
     dom = out.decode("utf-8", "replace")
     if "<html" not in dom:
         raise BrowserError(f"Chromium wrote no DOM for {Path(page).name}: "

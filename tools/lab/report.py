@@ -1,11 +1,12 @@
 """pmu-harness report LOG... -o report.html: one self-contained HTML page
 for a row of machines.
 
-The page (docs/lab.md, "report") has, in this order: with --baseline DIR
-the regressions against the baseline logs of the same machines; a
-verdict per log (tools/lab/verdict.py: HUNG and the test in flight, CUT,
-DAMAGED, FAILED with the timeouts and tests not run, ERRORS with the
-"# error:" lines, PASSED), worst first; a banner for every log that is
+The page (docs/lab.md, "report") has, in this order: a verdict per log
+(tools/lab/verdict.py: HUNG and the test in flight, CUT, DAMAGED, FAILED
+with the timeouts and tests not run, ERRORS with the "# error:" lines,
+PASSED), worst first, at the top, on the first screen however many
+regressions follow; with --baseline DIR the regressions against the
+baseline logs of the same machines; a banner for every log that is
 damaged or could not be read (with the line numbers), a summary per log
 (machine, CPU, PMU kind, backend, passed/failed/skipped, run time), the
 matrix of tests x logs (a missing result is "not chosen" in a finished

@@ -7,6 +7,7 @@ tests fail with the reason (they never skip).
 """
 
 import os
+import re
 import shutil
 import struct
 import tempfile
@@ -736,6 +737,42 @@ class Verdicts(unittest.TestCase):
         c = cell("selftest-hang/traced-benchmark", 3)
         self.assertEqual((c.classes(), c.text()), ({"n"}, "\u2205"))
 
+    def test_verdicts_on_the_first_screen(self):
+        """Issue 43 item 4: with 60 regressions against the baseline the
+        verdicts still show without scrolling in a 1400 x 900 window, as
+        Chromium lays the page out (a copy of the page with a script
+        that writes where #verdicts ends)."""
+        base = self.tmp / "base"
+        base.mkdir()
+        shutil.copyfile(LAB / "p54c-model.log", base / "p54c-model.log")
+        now, n = (LAB / "p54c-model.log").read_text(), 0
+        lines = now.split("\n")
+        for i, line in enumerate(lines):
+            if n < 60 and re.match(r"ok \d+ - p5/", line) and \
+                    "# SKIP" not in line:
+                lines[i], n = "not " + line, n + 1
+        now = "\n".join(lines).replace("passed=136 failed=0",
+                                       "passed=%d failed=%d" % (136 - n, n))
+        cur = self.tmp / "p54c-model.log"
+        cur.write_text(now)
+        page = self.page([LAB / "skylake-model.serial.log", cur],
+                         ["--baseline", base], want=1)
+        self.assertIn(f"{n} regressions against",
+                      page.one("section", id="regressions").text())
+        probe = self.tmp / "probe.html"
+        probe.write_text(self.html.replace(
+            "</body>", "<script>document.documentElement.setAttribute("
+            "'data-verdicts-bottom', Math.ceil(document.getElementById("
+            "'verdicts').getBoundingClientRect().bottom));</script>"
+            "</body>"))
+        try:
+            dom = browser.dump_dom(probe, window=(1400, 900))
+        except browser.BrowserError as e:
+            self.fail(f"Chromium: {e}")
+        m = re.search(r'data-verdicts-bottom="(\d+)"', dom)
+        self.assertIsNotNone(m, dom[:300])
+        self.assertLessEqual(int(m.group(1)), 900)
+
     def test_baseline_regressions_on_top(self):
         base = self.tmp / "base"
         base.mkdir()
@@ -750,10 +787,13 @@ class Verdicts(unittest.TestCase):
         page = self.page([LAB / "skylake-model.serial.log", cur],
                          ["--baseline", base], want=1)     # cur failed
         sec = page.one("section", id="regressions")
-        # the first section of the page
+        # the verdicts first, on the first screen (issue 43 item 4), the
+        # regressions next
         self.assertEqual(self.html.index('<section'),
-                         self.html.index('<section class="banner" '
-                                         'id="regressions"'))
+                         self.html.index('<section id="verdicts"'))
+        self.assertLess(self.html.index('<section id="verdicts"'),
+                        self.html.index('<section class="banner" '
+                                        'id="regressions"'))
         self.assertIn("1 regression against the baseline", sec.text())
         lis = sec.child_tags("ul")[0].child_tags("li")
         self.assertEqual([li.attrs["data-log"] for li in lis], ["2", "1"])
