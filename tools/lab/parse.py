@@ -136,6 +136,7 @@ class Analysis:
     time: Optional[dict] = None
     last_line: int = 0              # number of the input's last line
     size: int = 0                   # bytes read
+    head: bytes = b""               # the file's first bytes (UTF-16?)
     ends_in_newline: bool = True    # the input's last byte is LF
     last_text: str = ""             # the last line, as pmulog read it
     # what is wrong with the characters of a harness line (line -> text)
@@ -283,6 +284,8 @@ def _read(path, f, on_result=None, keep_results=True, progress=None,
         n += 1
         start = size
         size += len(raw)
+        if len(a.head) < 4:
+            a.head += raw[:4 - len(a.head)]
         if n % _TICK_LINES == 0 and progress is not None:
             progress.reading(path, size, total, a.tally.results)
         line = raw[:-1] if raw[-1:] == b"\n" else raw
@@ -328,6 +331,21 @@ def _judge(a) -> Analysis:
     return a
 
 
+def _utf16(head: bytes) -> str:
+    """"UTF-16LE (byte-order mark FF FE)" and the like when the first bytes
+    are UTF-16 (a byte-order mark, or ASCII with a NUL after or before
+    every byte), else ""."""
+    if head[:2] == b"\xff\xfe":
+        return "UTF-16LE (byte-order mark FF FE)"
+    if head[:2] == b"\xfe\xff":
+        return "UTF-16BE (byte-order mark FE FF)"
+    if len(head) == 4 and head[1] == 0 and head[3] == 0 and head[0]:
+        return "UTF-16LE (a NUL after every character)"
+    if len(head) == 4 and head[0] == 0 and head[2] == 0 and head[1]:
+        return "UTF-16BE (a NUL before every character)"
+    return ""
+
+
 def _classify(a) -> List[Damage]:
     """pmulog's parse errors, with a kind and a line (the last line for
     what is missing at the end)."""
@@ -344,6 +362,12 @@ def _classify(a) -> List[Damage]:
             kind = "truncated" if no_end else kind
         elif kind == "no-tap" and not a.size:
             e = pmulog.ParseError(0, e.message + " (the file is empty)")
+        elif kind == "no-tap" and _utf16(a.head):
+            e = pmulog.ParseError(0, "no 'TAP version 13' line: the file "
+                                  f"is {_utf16(a.head)} text; the harness "
+                                  "writes ASCII, so the log was re-encoded "
+                                  "on its way (PowerShell's > writes "
+                                  "UTF-16): keep its bytes as they came")
         out.append(Damage(line, kind, e.message))
     return out
 

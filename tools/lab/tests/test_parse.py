@@ -278,6 +278,25 @@ class RealLogs(Tmp, unittest.TestCase):
         self.assertIn((16, "restart"), [(d.line, d.kind) for d in a.damage])
         self.assertEqual(lparse.exit_status([a]), 3)
 
+    def test_utf16_log_said_so(self):
+        # a log re-encoded as UTF-16 (issue 43: "no TAP line: the harness
+        # did not start" misled): damaged, no-tap, and the encoding named,
+        # with and without a byte-order mark (Unicode 15.0 §3.10, D98)
+        text = (INTACT[0].read_bytes()).decode("utf-8", "replace")
+        for enc, bom, what in (("utf-16-le", b"\xff\xfe", "UTF-16LE"),
+                               ("utf-16-be", b"\xfe\xff", "UTF-16BE"),
+                               ("utf-16-le", b"", "UTF-16LE (a NUL after"),
+                               ("utf-16-be", b"", "UTF-16BE (a NUL before")):
+            with self.subTest(enc=enc, bom=bom):
+                p = self.write(f"{enc}-{len(bom)}.log",
+                               bom + text.encode(enc))
+                rc, out, err = cli("parse", p)
+                self.assertEqual(rc, 3)
+                d = json.loads(out)["logs"][0]
+                self.assertEqual([x["kind"] for x in d["damage"]],
+                                 ["no-tap"])
+                self.assertIn(f"the file is {what}", err)
+
     def test_unreadable_empty_and_usage(self):
         missing = self.tmp / "missing.log"
         rc, out, err = cli("parse", missing)
