@@ -650,11 +650,23 @@ def delta_lines(cmp) -> List[str]:
 
 
 def summary_line(cmp) -> str:
+    """The counts, then what the exit status says when the counts alone
+    would not: a B untested where A was tested is a regression of its own
+    (exit 1), a log that cannot be trusted ends at 3 (exit_status())."""
     c = cmp.count
-    return (f"compare: {c(REGRESSION)} regression(s), {c(IMPROVEMENT)} "
+    line = (f"compare: {c(REGRESSION)} regression(s), {c(IMPROVEMENT)} "
             f"improvement(s), {c(CHANGED)} changed, {c(INFO)} info; "
             f"tests: {cmp.matched} in both, {cmp.only_a} only in A, "
             f"{cmp.only_b} only in B")
+    status = exit_status(cmp)
+    if newly_untested(cmp):
+        line += (f"; B untested where A was not: a regression (exit "
+                 f"{status})")
+    elif not cmp.regressions and status != common.EXIT_OK:
+        words = [v.word for v in cmp.verdicts
+                 if v.log_status == status]
+        line += (f"; {' and '.join(sorted(set(words)))}: exit {status}")
+    return line
 
 
 def text_lines(cmp, show_all=False) -> List[str]:

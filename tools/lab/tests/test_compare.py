@@ -662,6 +662,9 @@ class DamagedLogs(Base):
         self.assertIn("B: Pentium (P54C) 0x525 [b] (model), DAMAGED", out)
         self.assertIn("B is DAMAGED", out)
         self.assertIn("0 regression(s)", out)
+        # the count line says what the exit status says (issue 43)
+        self.assertRegex(out, r"compare: 0 regression\(s\), .*; DAMAGED: "
+                              r"exit 3\n")
 
     def test_a_regression_is_not_hidden_by_damage(self):
         b = self.a.replace("ok 3 - apic/lvtpc-masked-fixed\n",

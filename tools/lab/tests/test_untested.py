@@ -73,6 +73,9 @@ class Untested(unittest.TestCase):
         self.assertEqual(rc, 1, o + err)
         self.assertIn(f", UNTESTED: no test of this machine's PMU ran: "
                       f"{REASON}", o)
+        # the count line says why the status is 1 (issue 43)
+        self.assertRegex(o, r"compare: 0 regression\(s\), .*; B untested "
+                            r"where A was not: a regression \(exit 1\)\n")
         rc, o, err = run("compare", UNTESTED, UNTESTED)
         self.assertEqual(rc, 0, o + err)     # no change: both untested
         self.assertIn("), UNTESTED: ", o)
