@@ -147,19 +147,29 @@ static void read_ioapics(const uint8_t *madt, struct acpi_timers *t)
 	}
 }
 
+/* Why the root table cannot be read, or NULL (beyond_reach reset for the
+ * lookups that follow). */
+static const char *no_root(uint64_t rsdp)
+{
+	unsigned esize;
+
+	beyond_reach = 0;
+	if (root_table(rsdp, &esize))
+		return NULL;
+	return beyond_reach ? "the ACPI RSDP is above 4 GiB, out of a 32-bit "
+			      "build's reach" : "no valid ACPI RSDP/XSDT/RSDT";
+}
+
 const char *acpi_lapics(uint64_t rsdp, struct acpi_lapic *l, unsigned max,
 			unsigned *total)
 {
 	uint32_t off = ACPI_MADT_ENTRIES;
 	const uint8_t *madt, *e;
-	unsigned esize;
+	const char *why = no_root(rsdp);
 
 	*total = 0;
-	beyond_reach = 0;
-	if (!root_table(rsdp, &esize))
-		return beyond_reach ? "the ACPI RSDP is above 4 GiB, out of "
-		       "a 32-bit build's reach" :
-		       "no valid ACPI RSDP/XSDT/RSDT";
+	if (why)
+		return why;
 	madt = acpi_find(rsdp, "APIC");
 	if (!madt)
 		return beyond_reach ? "no ACPI MADT below 4 GiB (a 32-bit "
@@ -181,14 +191,12 @@ const char *acpi_lapics(uint64_t rsdp, struct acpi_lapic *l, unsigned max,
 const char *acpi_timers(uint64_t rsdp, struct acpi_timers *t)
 {
 	const uint8_t *hpet, *madt;
-	unsigned esize;
+	const char *why;
 
 	memset(t, 0, sizeof(*t));
-	beyond_reach = 0;
-	if (!root_table(rsdp, &esize))
-		return beyond_reach ? "the ACPI RSDP is above 4 GiB, out of "
-		       "a 32-bit build's reach" :
-		       "no valid ACPI RSDP/XSDT/RSDT";
+	why = no_root(rsdp);
+	if (why)
+		return why;
 	madt = acpi_find(rsdp, "APIC");
 	if (madt)
 		read_ioapics(madt, t);

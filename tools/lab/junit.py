@@ -141,13 +141,7 @@ _IND = "\n    "            # before an element inside a <testsuite>
 
 def _attr(v) -> str:
     """An attribute value, cleaned and escaped as ElementTree does."""
-    t = clean(v)
-    if "&" in t:
-        t = t.replace("&", "&amp;")
-    if "<" in t:
-        t = t.replace("<", "&lt;")
-    if ">" in t:
-        t = t.replace(">", "&gt;")
+    t = _text(clean(v))
     if '"' in t:
         t = t.replace('"', "&quot;")
     if "\n" in t:
