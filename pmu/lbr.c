@@ -210,7 +210,7 @@ int lbr_disable(const struct lbr_layout *l, struct pmu_err *e)
 
 /* Bits 31:0 of a 32-bit format's half, or the address with the flag
  * bits of formats 3 and 4 replaced by the sign of the bit below them
- * (Table 17-4: the address is sign-extended from the highest bit it
+ * (§17.4.8.1: the address is sign-extended from the highest bit it
  * keeps). */
 static uint64_t address(uint64_t v, unsigned flag_bits)
 {

@@ -4,28 +4,31 @@
  * Where the stack is and how it reads differs by generation and by
  * format; each generation says so in a struct lbr_layout through its
  * descriptor's lbr hook (pmu_lbr_layout(), pmu/generation.h), from
- * tables that cite the SDM.  What is the same everywhere is here:
+ * tables that cite the SDM.  What is the same everywhere is here.  The
+ * legacy facts are cited by the June 2016 edition's numbering (SDM Vol. 3,
+ * order no. 325384-059US; newer editions gather the same sections in a
+ * chapter "Last Branch Records"), architectural LBRs by the October 2024
+ * edition's (Vol. 3B chapter 20):
  *   - IA32_DEBUGCTL (1D9H) bit 0, LBR, turns the legacy stack on, on the
- *     P6 (DebugCtlMSR), the Pentium 4 (DEBUGCTLA), the Pentium M
- *     (DEBUGCTLB) and every later part alike (SDM Vol. 3B, order no.
- *     253669, §17.4.1 Figure 17-3 and the per-family LBR sections of
- *     chapter 17);
+ *     P6 (DebugCtlMSR, §17.14.1), the Pentium 4 (DEBUGCTLA, §17.11), the
+ *     Pentium M (DEBUGCTLB, §17.13) and every later part alike (§17.4.1,
+ *     Figure 17-3);
  *   - the legacy stack is a ring whose MSR_LASTBRANCH_TOS points at the
- *     most recent record (§17.4.8.1 "LBR Stack": "the TOS ... points to
- *     the LBR MSR that contains the most recent branch"); the P6 keeps
- *     one branch and the last one before an interrupt or exception
- *     (§17.x "Last Branch, Interrupt, and Exception Recording (P6 Family
- *     Processors)");
+ *     most recent record, incremented before each new one (§17.11.2:
+ *     "Prior to placing a new branch record on the stack, the TOS is
+ *     incremented by 1"); the P6 keeps one branch and the last one
+ *     before an interrupt or exception (§17.14.2 "Last Branch and Last
+ *     Exception MSRs");
  *   - IA32_PERF_CAPABILITIES[5:0] (LBR_FMT) says how a record reads
- *     (§17.4.8.1 Table 17-4 "LBR Record Formats", Vol. 4 Table 2-2);
+ *     (§17.4.8.1, the LBR format encodings; Vol. 4 Table 2-2);
  *   - MSR_LBR_SELECT (1C8H, from Nehalem) suppresses classes of branch
- *     (a set bit filters the class out: §17.8.2 Table 17-11
- *     "MSR_LBR_SELECT for Intel microarchitecture code name Nehalem");
- *   - architectural LBRs (CPUID.(EAX=07H,ECX=0):EDX[19], leaf 1CH;
- *     §17.1x "Architectural Last Branch Records"): IA32_LBR_CTL (14CEH)
- *     enables them and selects what they record (a set bit records the
- *     class), IA32_LBR_DEPTH (14CFH), FROM_IP/TO_IP/INFO at 1500H/1600H/
- *     1200H plus the entry, entry 0 the most recent.
+ *     (a set bit filters the class out: §17.7.2 Table 17-11, Sandy
+ *     Bridge's Table 17-12, Haswell's EN_CALLSTACK Table 17-13);
+ *   - architectural LBRs (CPUID.(EAX=07H,ECX=0):EDX[19], leaf 1CH; §20.1
+ *     "Architectural Last Branch Records", Tables 20-2 and 20-3):
+ *     IA32_LBR_CTL (14CEH) enables them and selects what they record (a
+ *     set bit records the class), IA32_LBR_DEPTH (14CFH), FROM_IP/TO_IP/
+ *     INFO at 1500H/1600H/1200H plus the entry, entry 0 the most recent.
  * The interface reads every style newest first.  Registers are reached
  * through the backend only (pmu/backend.h). */
 #ifndef PMU_LBR_H
@@ -45,7 +48,7 @@ enum lbr_style {
 	LBR_STYLE_ARCH,
 };
 
-/* LBR_FMT, IA32_PERF_CAPABILITIES[5:0] (Table 17-4). */
+/* LBR_FMT, IA32_PERF_CAPABILITIES[5:0] (§17.4.8.1). */
 #define LBR_FMT_32 0x00u		/* 32-bit addresses */
 #define LBR_FMT_LIP 0x01u		/* 64-bit linear addresses */
 #define LBR_FMT_EIP 0x02u		/* 64-bit effective addresses */
@@ -56,7 +59,7 @@ enum lbr_style {
 #define LBR_FMT_INFO2 0x07u		/* LBR_INFO without the TSX bits */
 #define LBR_FMT_ARCH 0x3fu		/* architectural LBRs */
 
-/* FROM-address flags of formats 3, 4 and 6 (Table 17-4); format 6
+/* FROM-address flags of formats 3, 4 and 6 (§17.4.8.1); format 6
  * (Goldmont) keeps the core clocks since the last update in TO[63:48]. */
 #define LBR_FROM_MISPRED (1ull << 63)
 #define LBR_TO_CYCLES_SHIFT 48
@@ -188,7 +191,7 @@ struct lbr_filter {
 int lbr_filter_regs(const struct lbr_layout *l, const struct lbr_filter *f,
 		    uint64_t *select, uint64_t *ctl, struct pmu_err *e);
 /* Zeroes the stack: every FROM/TO/INFO written 0 (arch: IA32_LBR_DEPTH
- * rewritten, which clears them, §17.1x). */
+ * rewritten, which clears them, §20.1). */
 int lbr_clear(const struct lbr_layout *l, struct pmu_err *e);
 /* Starts recording under f: the filter register, then DEBUGCTL.LBR (a
  * read-modify-write; other bits kept) or IA32_LBR_CTL. */

@@ -277,10 +277,10 @@ int nb_escr_counts_at(uint64_t escr, unsigned thread, unsigned cpl, int ht)
 	return cpl == 0 ? !!(escr & NB_ESCR_T1_OS) : !!(escr & NB_ESCR_T1_USR);
 }
 
-/* The Pentium 4's LBRs (SDM Vol. 3B, order no. 253669, chapter 17 "Last
+/* The Pentium 4's LBRs (SDM Vol. 3, order no. 325384-059US, §17.11 "Last
  * Branch, Interrupt, and Exception Recording (Processors based on Intel
- * NetBurst Microarchitecture)"; Vol. 4 "MSRs in the Pentium 4 and Intel
- * Xeon Processors"): MSR_LASTBRANCH_TOS at 1DAH; family 0FH models 0-2
+ * NetBurst Microarchitecture)"; Table 35-41 "MSRs in the Pentium 4 and
+ * Intel Xeon Processors"): MSR_LASTBRANCH_TOS at 1DAH; family 0FH models 0-2
  * keep 4 records MSR_LASTBRANCH_0..3 at 1DBH-1DEH, one MSR each with
  * from in 31:0 and to in 63:32; models 3 and later 16 records
  * MSR_LASTBRANCH_n_FROM_IP 680H-68FH and _TO_IP 6C0H-6CFH; the last

@@ -67,10 +67,10 @@ int p6_masks_lvtpc(unsigned gen)
 	return gen == P6_PM;
 }
 
-/* The P6 family's LBRs (SDM Vol. 3B, order no. 253669, chapter 17 "Last
+/* The P6 family's LBRs (SDM Vol. 3, order no. 325384-059US: §17.14 "Last
  * Branch, Interrupt, and Exception Recording (P6 Family Processors)" and
- * "(Pentium M Processors)"; Vol. 4 Tables 2-x "MSRs in the P6 Family" and
- * "MSRs in Pentium M Processors"):
+ * §17.13 "(Pentium M Processors)"; Table 35-46 "MSRs in the P6 Family
+ * Processors" and Table 35-45 "MSRs in Pentium M Processors"):
  *   - Pentium Pro, II, III: LastBranchFromIP 1DBH, LastBranchToIP 1DCH,
  *     LastExceptionFromIP 1DDH, LastExceptionToIP 1DEH, 32-bit;
  *   - Pentium M: 8 records MSR_LASTBRANCH_0..7 at 40H-47H, one MSR each

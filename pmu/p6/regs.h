@@ -62,8 +62,8 @@ const char *p6_gen_name(unsigned gen);
 int p6_lbr_layout(const struct cpu_info *ci, struct lbr_layout *l,
 		  const char **why);
 /* IA32_DEBUGCTL bits of generation gen that the P6 model keeps: LBR (0)
- * and BTF (1) on every one (SDM Vol. 3B §17.x: DebugCtlMSR of the P6,
- * DEBUGCTLB of the Pentium M). */
+ * and BTF (1) on every one (SDM Vol. 3, order no. 325384-059US,
+ * §17.14.1 DebugCtlMSR of the P6, §17.13 DEBUGCTLB of the Pentium M). */
 #define P6_DEBUGCTL_KEPT 0x3ull
 
 /* RDPMC is broken on this stepping: the Pentium Pro below stepping 9

@@ -35,8 +35,8 @@
  *     4000000BH 7 7 (InstLatx64 GenuineIntel00806F8_SapphireRapids_05
  *     _CPUID.txt): depths 8, 16 and 32, CPL and branch filtering, call
  *     stack, mispredict bit, timed LBRs, branch types.
- * The record format (IA32_PERF_CAPABILITIES[5:0], §17.4.8.1 Table 17-4
- * "LBR Record Formats"): 000000B 32-bit addresses, 000001B 64-bit LIP,
+ * The record format (IA32_PERF_CAPABILITIES[5:0], §17.4.8.1 of order no.
+ * 325384-059US, the LBR format encodings): 000000B 32-bit addresses, 000001B 64-bit LIP,
  * 000010B 64-bit EIP, 000011B FROM[63] MISPRED with the address sign-
  * extended below it, 000100B FROM[63:61] MISPRED, IN_TX, TSX_ABORT,
  * 000101B flags in LBR_INFO (MISPRED 63, cycle count 15:0), 000110B

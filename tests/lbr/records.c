@@ -12,8 +12,8 @@
  *   - MSR_LBR_SELECT (Nehalem on) suppresses branches at CPL 0
  *     (CPL_EQ_0, bit 0), at CPL > 0 (CPL_NEQ_0, bit 1), and by class
  *     (JCC 2, NEAR_REL_CALL 3, NEAR_IND_CALL 4, NEAR_RET 5, NEAR_IND_JMP
- *     6, NEAR_REL_JMP 7, FAR_BRANCH 8; §17.9.2 Table 17-13 "MSR_LBR_
- *     SELECT"); IA32_LBR_CTL selects them (OS 1, USR 2, bits 16-22);
+ *     6, NEAR_REL_JMP 7, FAR_BRANCH 8; §17.7.2 Table 17-11, Table 17-13
+ *     in order no. 325384-059US); IA32_LBR_CTL selects them (OS 1, USR 2, bits 16-22);
  *   - LBR_INFO (format 000101B and architectural LBRs) counts the core
  *     clocks since the previous LBR update in CYC_CNT (15:0, saturating),
  *     and architectural LBR_INFO names the branch's type (59:56).
