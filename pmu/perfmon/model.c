@@ -131,6 +131,9 @@ static struct {
 	 * (lbr/events.h), and that count a call-stack RET's removal too */
 	uint32_t lbr_ins, lbr_pops;
 	enum lbr_step lbr_step;	/* what this step did to the LBRs */
+	/* GP counters with EN: without one no GP counter counts a step
+	 * (gp_step()), so the step does not visit them (issue 44) */
+	uint32_t gp_en;
 } m;
 
 static void pay_owed_pmi(void);
@@ -547,6 +550,7 @@ static void decode_evtsel(unsigned n)
 
 	m.dec[n] = evtsel_decode(m.evtsel[n]);
 	m.sem[n] = event_sem(&m.dec[n], 0);
+	m.gp_en = (m.gp_en & ~(1u << n)) | (uint32_t)!!m.dec[n].en << n;
 	ins = l && m.dec[n].event == l->event && m.dec[n].umask == l->umask;
 	m.lbr_ins = (m.lbr_ins & ~(1u << n)) | (uint32_t)ins << n;
 	m.lbr_pops = (m.lbr_pops & ~(1u << n)) |
@@ -653,6 +657,10 @@ static int fixed_pdir(unsigned i)
 	return pebs_overflow_record_counters(pebs_events_uarch(m.c)) >>
 	       (GLOBAL_FIXED_SHIFT + i) & 1;
 }
+
+/* Every fixed counter's OS and USR bits in IA32_FIXED_CTR_CTRL. */
+#define FIXED_CTRL_ENABLES ((uint64_t)0x3333333333333333ull & \
+			    ((1ull << (FIXED_CTRL_BITS * PERFMON_MAX_FIXED)) - 1))
 
 static int fixed_step(unsigned i, const struct insn_event *e, int sibling)
 {
@@ -827,9 +835,12 @@ static void pm_event(const struct insn_event *e)
 		     lbr_model_step(e, m.debugctl,
 				    !!(m.status & GLOBAL_STATUS_LBR_FRZ),
 				    model_clock());
-	for (unsigned n = 0; n < m.c->gp; n++)
+	/* a counter without EN (or a fixed one without OS and USR) counts
+	 * nothing and changes nothing: the step skips them all at once */
+	for (unsigned n = 0; m.gp_en && n < m.c->gp; n++)
 		want_pmi |= gp_step(n, e, sibling);
-	for (unsigned i = 0; i < PERFMON_MAX_FIXED; i++)
+	for (unsigned i = 0; (m.fixed_ctrl & FIXED_CTRL_ENABLES) &&
+			     i < PERFMON_MAX_FIXED; i++)
 		want_pmi |= fixed_step(i, e, sibling);
 	if (!sibling) {
 		want_pmi |= ds_step(e);
