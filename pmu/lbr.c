@@ -152,11 +152,6 @@ int lbr_filter_regs(const struct lbr_layout *l, const struct lbr_filter *f,
 
 /* ---- the registers */
 
-static unsigned records(const struct lbr_layout *l)
-{
-	return l->style == LBR_STYLE_P6 ? 1 : l->depth;
-}
-
 int lbr_clear(const struct lbr_layout *l, struct pmu_err *e)
 {
 	uint64_t depth;
@@ -166,7 +161,7 @@ int lbr_clear(const struct lbr_layout *l, struct pmu_err *e)
 				 e) ||
 		       pmu_wrmsr(MSR_IA32_LBR_DEPTH, depth, "IA32_LBR_DEPTH",
 				 e);
-	for (unsigned i = 0; i < records(l); i++) {
+	for (unsigned i = 0; i < l->depth; i++) {
 		if (pmu_wrmsr(l->from + i, 0, "LBR FROM", e) ||
 		    (l->to && pmu_wrmsr(l->to + i, 0, "LBR TO", e)) ||
 		    (l->info && pmu_wrmsr(l->info + i, 0, "LBR_INFO", e)))
@@ -257,9 +252,8 @@ void lbr_decode(const struct lbr_layout *l, uint64_t from, uint64_t to,
 			     l->format == LBR_FMT_TIME ? 1 :
 			     l->format == LBR_FMT_EIP_FLAGS_TSX ? 3 : 0;
 
-	*o = (struct lbr_entry){ .raw_from = from, .raw_to = to,
-				 .info = info };
-	if (!l->to && l->style == LBR_STYLE_STACK) {
+	*o = (struct lbr_entry){ .info = info };
+	if (lbr_one_msr(l)) {
 		/* one MSR: from in 31:0, to in 63:32 */
 		o->from = (uint32_t)from;
 		o->to = from >> 32;

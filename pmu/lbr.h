@@ -136,8 +136,14 @@ struct lbr_layout {
 	uint32_t ler_from, ler_to;
 	/* architectural LBRs: CPUID.1CH EAX, EBX, ECX */
 	uint32_t arch_eax, arch_ebx, arch_ecx;
-	const char *cite;
 };
+
+/* A record in one MSR, from in bits 31:0 and to in bits 63:32 (the
+ * legacy stacks without TO MSRs: Pentium M, Core Duo, early Pentium 4). */
+static inline int lbr_one_msr(const struct lbr_layout *l)
+{
+	return l->style == LBR_STYLE_STACK && !l->to;
+}
 
 /* CPUID.1CH (architectural LBRs): EAX[7:0] bit n allows depth 8(n+1);
  * EBX[0] CPL filtering, [1] branch filtering, [2] call-stack mode; ECX[0]
@@ -171,7 +177,7 @@ uint32_t lbr_select_bit(enum lbr_branch c);
 /* One record, newest first, decoded by the layout's format. */
 struct lbr_entry {
 	uint64_t from, to;
-	uint64_t raw_from, raw_to, info;	/* as the MSRs read */
+	uint64_t info;			/* LBR_INFO as it reads (0: none) */
 	int mispred, in_tx, abort;	/* -1: the format has no such bit */
 	int cycles;			/* -1: none; else the core clocks */
 	int br_type;			/* arch LBR_INFO.BR_TYPE, -1: none */

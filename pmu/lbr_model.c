@@ -109,7 +109,7 @@ static uint64_t *arch_reg(uint32_t msr, int *vec)
 /* The record array entry of a legacy LBR register, or NULL. */
 static uint64_t *legacy_reg(uint32_t msr)
 {
-	unsigned i, n = lm.l.style == LBR_STYLE_P6 ? 1 : lm.l.depth;
+	unsigned i, n = lm.l.depth;
 
 	if (in_group(msr, lm.l.from, n, &i))
 		return &lm.from[i];
@@ -278,7 +278,7 @@ static int is_interrupt(const struct insn_event *e)
 /* The record's FROM as the format writes it (flags all 0). */
 static uint64_t from_of(uint64_t from, uint64_t to)
 {
-	if (lm.l.style == LBR_STYLE_STACK && !lm.l.to)
+	if (lbr_one_msr(&lm.l))
 		return (uint32_t)from | (uint64_t)(uint32_t)to << 32;
 	switch (lm.l.format) {
 	case LBR_FMT_32:
@@ -351,7 +351,7 @@ static void push(const struct insn_event *e, int c, uint64_t now)
 		i = lm.tos;
 	}
 	lm.from[i] = from_of(e->rip, e->next_rip);
-	lm.to[i] = lm.l.to || lm.l.style == LBR_STYLE_ARCH ? to : 0;
+	lm.to[i] = lbr_one_msr(&lm.l) ? 0 : to;
 	lm.info[i] = info_of(c, now);
 	lm.last = now;
 }
@@ -388,7 +388,7 @@ enum lbr_step lbr_model_step(const struct insn_event *e, uint64_t debugctl,
 		uint64_t f, t, info;
 
 		lbr_model_entry(0, &f, &t, &info);
-		if (lm.l.style == LBR_STYLE_STACK && !lm.l.to) {
+		if (lbr_one_msr(&lm.l)) {
 			/* a one-MSR record: from in 31:0, to in 63:32 */
 			t = f >> 32;
 			f = (uint32_t)f;

@@ -296,13 +296,11 @@ int nb_lbr_layout(const struct cpu_info *ci, struct lbr_layout *l,
 		.style = LBR_STYLE_STACK, .name = "netburst-early",
 		.depth = 4, .tos = 0x1da, .from = 0x1db,
 		.ler_from = 0x1d7, .ler_to = 0x1d8,
-		.cite = "SDM Vol. 3B NetBurst LBR section: models 0-2",
 	};
 	static const struct lbr_layout later = {
 		.style = LBR_STYLE_STACK, .name = "netburst", .depth = 16,
 		.tos = 0x1da, .from = 0x680, .to = 0x6c0,
 		.ler_from = 0x1d7, .ler_to = 0x1d8,
-		.cite = "SDM Vol. 3B NetBurst LBR section: models 3 and later",
 	};
 
 	if (ci->sig.family != 15) {

@@ -84,14 +84,11 @@ int p6_lbr_layout(const struct cpu_info *ci, struct lbr_layout *l,
 		.style = LBR_STYLE_P6, .name = "p6", .depth = 1,
 		.format = LBR_FMT_32, .from = 0x1db, .to = 0x1dc,
 		.ler_from = 0x1dd, .ler_to = 0x1de,
-		.cite = "SDM Vol. 3B P6 family LBR section; Vol. 4 P6 MSRs",
 	};
 	static const struct lbr_layout pentium_m = {
 		.style = LBR_STYLE_STACK, .name = "pentium-m", .depth = 8,
 		.format = LBR_FMT_32, .tos = 0x1c9, .from = 0x40,
 		.ler_from = 0x1dd, .ler_to = 0x1de,
-		.cite = "SDM Vol. 3B Pentium M LBR section; Vol. 4 Pentium M "
-			"MSRs",
 	};
 	unsigned gen = p6_gen_of(&ci->sig);
 

@@ -239,7 +239,7 @@ static void plan_lbr(const struct cpu_info *ci)
 		       "(CPUID.1CH:EAX %08x)\n", l.depth, l.arch_eax);
 	else
 		printf("plan\tlbr/\trun\t%s: %u records\n", l.name,
-		       l.style == LBR_STYLE_P6 ? 1 : l.depth);
+		       l.depth);
 }
 
 static void plan(const struct cpu_info *ci)

@@ -68,8 +68,6 @@ static int arch_layout(const struct perfmon_caps *c, struct lbr_layout *l,
 		.format = LBR_FMT_ARCH,
 		.arch_eax = c->lbr_1c[0], .arch_ebx = c->lbr_1c[1],
 		.arch_ecx = c->lbr_1c[2],
-		.cite = "SDM Vol. 3B Architectural Last Branch Records; "
-			"CPUID.1CH",
 	};
 	if (!l->depth) {
 		*why = "architectural LBRs with no depth in CPUID.1CH:EAX[7:0]";
@@ -101,6 +99,5 @@ int perfmon_lbr_layout(const struct cpu_info *ci, struct lbr_layout *l,
 	l->format = c->has_perf_caps ?
 		    (unsigned)(c->perf_caps & PERF_CAP_LBR_FMT_MASK) :
 		    LBR_FMT_32;
-	l->cite = "SDM Vol. 3B ch. 17 LBR sections, Vol. 4 MSR tables";
 	return 0;
 }
